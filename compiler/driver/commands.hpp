@@ -1,0 +1,19 @@
+// The pzc subcommands. Each lives in its own cmd_<name>.cpp and receives the
+// arguments after the subcommand name. Returns the process exit code:
+// 0 success, 1 the input was rejected (diagnostics printed), 2 usage error.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace pz::driver {
+
+using Args = std::vector<std::string>;
+
+struct Command {
+    const char* name;
+    const char* summary;
+    int (*run)(const Args& args);
+};
+
+}  // namespace pz::driver

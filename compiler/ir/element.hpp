@@ -1,0 +1,20 @@
+// Element algebra on the IR (see note [element convention] in puzzle.hpp):
+// identity, product, inverse, power, order. Plain arrays; this is the
+// reference semantics that generated kernels are tested against.
+#pragma once
+
+#include "compiler/ir/puzzle.hpp"
+
+namespace pz::ir {
+
+Element identity(const std::vector<Orbit>& orbits);
+// a then b.
+Element compose(const Element& a, const Element& b, const std::vector<Orbit>& orbits);
+Element inverse(const Element& a, const std::vector<Orbit>& orbits);
+// a^k for any integer k (negative = inverse powers).
+Element power(const Element& a, long k, const std::vector<Orbit>& orbits);
+bool isIdentity(const Element& a);
+// Smallest k > 0 with a^k = identity.
+long order(const Element& a, const std::vector<Orbit>& orbits);
+
+}  // namespace pz::ir

@@ -1,0 +1,162 @@
+// The puzzle IR: a validated, name-resolved model. Everything after the
+// front end (analysis, interpreter, code generation) reads only this.
+//
+// note [element convention]
+// An Element is a state of the puzzle read as "what is where":
+//   perm[o][p] = the position whose piece lands at p     (0-based)
+//   ori[o][p]  = orientation added to the piece landing at p (mod orbit.orient)
+// The solved state is the identity. Applying move m to state s (s then m):
+//   (s*m).perm[p] = s.perm[m.perm[p]]
+//   (s*m).ori[p]  = (eps(m) * s.ori[m.perm[p]] + m.ori[p]) mod orient
+// where eps = -1 for mirror elements, +1 otherwise. A state is the element
+// that takes solved to it, so a state is the product of its move sequence.
+// The piece at position p in state s is the piece solved at s.perm[p]; its
+// label is orbit.solvedLabel[s.perm[p]].
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dsl/diagnostics.hpp"
+
+namespace pz::ir {
+
+struct Orbit {
+    std::string name;
+    int size = 0;
+    int orient = 1;                          // modulus, 1 = unoriented
+    std::vector<std::string> positionNames;  // empty or `size` names
+    std::vector<int> solvedLabel;            // size entries; equal = indistinguishable
+    SourceRange where;
+};
+
+struct Element {
+    std::vector<std::vector<int>> perm;  // [orbit][position]
+    std::vector<std::vector<int>> ori;   // [orbit][position]
+    bool mirror = false;                 // reverses orientation (symmetries only)
+    bool operator==(const Element&) const = default;
+};
+
+// A declared generator, e.g. R. Its powers are Moves.
+struct MoveFamily {
+    std::string name;
+    Element base;
+    int order = 1;  // smallest k > 0 with base^k = identity
+    SourceRange where;
+};
+
+// A named power of a family: R, R2, R'. Search uses those with inMetric.
+struct Move {
+    std::string name;
+    int family = 0;
+    int power = 1;  // 1 .. order-1
+    bool inMetric = true;
+    Element effect;
+};
+
+// A named sequence (macro): usable in scrambles, not searched.
+struct Macro {
+    std::string name;
+    Element effect;
+    SourceRange where;
+};
+
+struct Symmetry {
+    std::string name;
+    Element effect;  // effect.mirror set for reflections
+    SourceRange where;
+};
+
+struct KeepInSets {
+    int orbit = 0;
+    std::vector<std::vector<int>> sets;  // positions; each piece stays in its set
+};
+
+struct Subgroup {
+    std::string name;
+    std::vector<Element> generators;
+    std::vector<std::string> generatorText;  // as written, for reports
+    std::vector<KeepInSets> keepIn;
+    std::vector<std::pair<int, std::vector<int>>> oriented;  // orbit, positions (empty = all)
+    SourceRange where;
+};
+
+struct PatternPart {
+    int orbit = 0;
+    std::vector<int> pieces;  // solved positions of the tracked pieces, sorted
+    bool positions = true;
+    bool orientations = false;
+    bool unordered = false;
+};
+
+struct Pattern {
+    std::string name;
+    std::vector<PatternPart> parts;
+    SourceRange where;
+};
+
+struct Solver {
+    enum class Kind { Optimal, Phased };
+    std::string name;
+    Kind kind = Kind::Optimal;
+    std::vector<int> patterns;  // indices into Puzzle::patterns
+    std::vector<int> phases;    // indices into Puzzle::subgroups
+    SourceRange where;
+};
+
+// ---- grid-actor puzzles ----
+
+struct Direction {
+    std::string name;
+    int dx = 0, dy = 0;  // y up
+};
+
+struct Colour {
+    std::string name;
+    char actorChar = 'R';
+    char goalChar = 'r';
+    std::vector<int> motion;  // motion[pressed direction] = direction its actors move
+};
+
+struct GridRules {
+    std::vector<Direction> directions;
+    std::vector<Colour> colours;
+    std::vector<std::string> levelPaths;  // resolved relative to the definition
+};
+
+// One level of a grid-actor puzzle (read from an original level file).
+struct Level {
+    std::string name;   // file stem, e.g. 3.14-antiparticle
+    std::string file;
+    int width = 0, height = 0;
+    std::vector<bool> floor;  // [y * width + x], y = 0 is the bottom row
+    struct Cell { int colour; int x, y; };
+    std::vector<Cell> goals;
+    std::vector<Cell> actors;
+    bool isFloor(int x, int y) const {
+        return x >= 0 && y >= 0 && x < width && y < height && floor[y * width + x];
+    }
+};
+
+// ---- the whole puzzle ----
+
+struct Puzzle {
+    enum class Kind { Permutation, Grid };
+    std::string name;
+    std::string file;
+    Kind kind = Kind::Permutation;
+
+    std::vector<Orbit> orbits;
+    std::vector<MoveFamily> families;
+    std::vector<Move> moves;  // every named power, families in declaration order
+    std::vector<Macro> macros;
+    std::vector<Symmetry> symmetries;  // as declared (generators of the symmetry group)
+    std::vector<Subgroup> subgroups;
+    std::vector<Pattern> patterns;
+    std::vector<Solver> solvers;
+
+    GridRules grid;
+};
+
+}  // namespace pz::ir

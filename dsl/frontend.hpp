@@ -1,0 +1,32 @@
+// Front-end entry points: text (.pz) and YAML (.yaml/.yml) to one AST, and
+// back. Errors go to the DiagnosticEngine; a nullopt result means at least
+// one error was reported.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "dsl/ast.hpp"
+#include "dsl/diagnostics.hpp"
+
+namespace pz {
+
+// Chooses the front end by extension (.yaml/.yml = YAML, anything else = .pz).
+std::optional<ast::Puzzle> parsePuzzleFile(const std::string& path, DiagnosticEngine& diags);
+
+std::optional<ast::Puzzle> parsePzText(const std::string& file, const std::string& text,
+                                       DiagnosticEngine& diags);
+std::optional<ast::Puzzle> parseYamlText(const std::string& file, const std::string& text,
+                                         DiagnosticEngine& diags);
+
+// Parses a move expression ("R U R' [R, U]") with the shared ANTLR expression
+// grammar. `origin` is where `text` starts in `file` (YAML scalars), so
+// diagnostics point into the original file.
+std::optional<ast::Expr> parseExpressionText(const std::string& file, const std::string& text,
+                                             SourceRange origin, DiagnosticEngine& diags);
+
+// Printers (pzc convert). Deterministic; parse(print(x)) equals x up to ranges.
+std::string printPz(const ast::Puzzle& puzzle);
+std::string printYaml(const ast::Puzzle& puzzle);
+
+}  // namespace pz

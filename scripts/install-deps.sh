@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs the Debian packages pzc needs to build and test (idempotent).
+set -euo pipefail
+pkgs=(build-essential cmake ninja-build antlr4 libantlr4-runtime-dev libyaml-cpp-dev
+      catch2 llvm-14-tools clang-14 libclang-rt-14-dev libgmp-dev python3)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
