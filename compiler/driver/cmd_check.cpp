@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "compiler/driver/commands.hpp"
+#include "compiler/driver/grid_commands.hpp"
 #include "compiler/ir/lower.hpp"
 
 namespace pz::driver {
@@ -15,6 +16,7 @@ int runCheck(const Args& args) {
     auto puzzle = ir::loadPuzzle(args[0], diags);
     diags.print(std::cerr);
     if (!puzzle) return 1;
+    if (puzzle->kind == ir::Puzzle::Kind::Grid) return checkGridPuzzle(*puzzle, Args(args.begin() + 1, args.end()));
     std::cout << "puzzle " << puzzle->name << ": " << puzzle->orbits.size() << " orbits, "
               << puzzle->moves.size() << " moves\n";
     return 0;

@@ -18,3 +18,15 @@ std::optional<Puzzle> lower(const ast::Puzzle& puzzle, DiagnosticEngine& diags);
 std::optional<Puzzle> loadPuzzle(const std::string& path, DiagnosticEngine& diags);
 
 }  // namespace pz::ir
+
+namespace pz::ir {
+// Evaluates a move expression (e.g. from `pzc run FILE "R U R'"` or a
+// scramble) over the puzzle's names: moves, their powers, macros. `file` and
+// the expression's ranges are used for diagnostics.
+std::optional<Element> evaluate(const Puzzle& puzzle, const ast::Expr& expr,
+                                const std::string& file, DiagnosticEngine& diags);
+// parseExpressionText + evaluate; `what` names the source in diagnostics
+// (e.g. "<scramble>").
+std::optional<Element> evaluateText(const Puzzle& puzzle, const std::string& text,
+                                    const std::string& what, DiagnosticEngine& diags);
+}  // namespace pz::ir

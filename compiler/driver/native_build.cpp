@@ -1,0 +1,108 @@
+#include "compiler/driver/native_build.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace pz::driver {
+
+std::string cacheDirectory() {
+    if (const char* d = std::getenv("PZC_CACHE_DIR"); d && *d) return d;
+    if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/pzc";
+    if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/pzc";
+    return "/tmp/pzc-cache";
+}
+
+std::string contentHash(const std::string& text) {
+    unsigned long long h = 1469598103934665603ULL;
+    for (unsigned char c : text) {
+        h ^= c;
+        h *= 1099511628211ULL;
+    }
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", h);
+    return buf;
+}
+
+std::string runtimeIncludeDir() {
+    if (const char* d = std::getenv("PZC_RUNTIME_INCLUDE"); d && *d) return d;
+    return std::string(PZ_SOURCE_DIR) + "/runtime/include";
+}
+
+static std::string shellQuote(const std::string& s) {
+    std::string r = "'";
+    for (char c : s) r += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return r + "'";
+}
+
+std::optional<std::string> buildNative(const NativeBuild& build, DiagnosticEngine& diags,
+                                       const std::string& outputPath) {
+    const char* cxxEnv = std::getenv("CXX");
+    std::string cxx = cxxEnv && *cxxEnv ? cxxEnv : "c++";
+    std::vector<std::string> flags = {"-std=c++20", "-O3", "-march=native", "-DNDEBUG",
+                                      "-I" + runtimeIncludeDir(), "-pthread"};
+    for (const auto& f : build.extraFlags) flags.push_back(f);
+
+    std::string keyText = cxx + "\n";
+    for (const auto& f : flags) keyText += f + "\n";
+    keyText += build.source;
+    std::string key = build.stem + "-" + contentHash(keyText);
+
+    std::error_code ec;
+    fs::path dir = fs::path(cacheDirectory()) / "bin";
+    fs::create_directories(dir, ec);
+    if (ec) {
+        diags.error(dir.string(), {}, "cannot create cache directory: " + ec.message());
+        return std::nullopt;
+    }
+    fs::path bin = dir / key;
+    if (!fs::exists(bin)) {
+        std::string tag = std::to_string(::getpid());
+        fs::path src = dir / (key + "." + tag + ".cpp");
+        fs::path tmp = dir / (key + "." + tag + ".tmp");
+        fs::path log = dir / (key + "." + tag + ".log");
+        {
+            std::ofstream out(src, std::ios::binary);
+            out << build.source;
+            if (!out) {
+                diags.error(src.string(), {}, "cannot write generated source");
+                return std::nullopt;
+            }
+        }
+        std::string cmd = shellQuote(cxx);
+        for (const auto& f : flags) cmd += " " + shellQuote(f);
+        cmd += " " + shellQuote(src.string()) + " -o " + shellQuote(tmp.string()) + " > " +
+               shellQuote(log.string()) + " 2>&1";
+        int rc = std::system(cmd.c_str());
+        if (rc != 0 || !fs::exists(tmp)) {
+            std::ifstream in(log);
+            std::stringstream ss;
+            ss << in.rdbuf();
+            diags.error(src.string(), {}, "the C++ compiler failed on generated code:\n" + ss.str());
+            fs::remove(tmp, ec);
+            fs::remove(log, ec);
+            return std::nullopt;
+        }
+        fs::remove(log, ec);
+        fs::rename(tmp, bin, ec);  // atomic publish
+        fs::rename(src, dir / (key + ".cpp"), ec);
+        if (ec) fs::remove(src, ec);
+    }
+    if (!outputPath.empty()) {
+        fs::copy_file(bin, outputPath, fs::copy_options::overwrite_existing, ec);
+        if (ec) {
+            diags.error(outputPath, {}, "cannot write output: " + ec.message());
+            return std::nullopt;
+        }
+    }
+    return bin.string();
+}
+
+}  // namespace pz::driver

@@ -1,0 +1,37 @@
+// Compiling generated C++ into a native solver, with a content-addressed
+// cache: the same source and flags are compiled once per machine.
+//
+// Cache directory: $PZC_CACHE_DIR, else $XDG_CACHE_HOME/pzc, else ~/.cache/pzc.
+// A binary is published by an atomic rename, so a concurrent or interrupted
+// build never leaves a half-written file under the final name.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dsl/diagnostics.hpp"
+
+namespace pz::driver {
+
+std::string cacheDirectory();
+
+// 64-bit FNV-1a of `text`, as 16 hex digits (cache keys and definition hashes).
+std::string contentHash(const std::string& text);
+
+struct NativeBuild {
+    std::string source;                   // the translation unit
+    std::vector<std::string> extraFlags;  // appended to the compiler flags
+    std::string stem = "solver";          // readable part of the file name
+};
+
+// Compiles `build` to an executable (or reuses the cached one) and returns its
+// path. On failure reports the compiler's output as an error and returns
+// nullopt. `outputPath`, when given, receives a copy of the binary.
+std::optional<std::string> buildNative(const NativeBuild& build, DiagnosticEngine& diags,
+                                       const std::string& outputPath = "");
+
+// The runtime's include directory (runtime/include), for generated code.
+std::string runtimeIncludeDir();
+
+}  // namespace pz::driver
