@@ -18,3 +18,13 @@ int checkGridPuzzle(const ir::Puzzle& puzzle, const Args& args) {
 }
 
 }  // namespace pz::driver
+
+namespace pz::driver {
+
+int solveGridPuzzle(const ir::Puzzle& puzzle, const Args&) {
+    std::cerr << "pzc: error: solving grid puzzle " << puzzle.name
+              << " needs the grid-actor solver, not built yet\n";
+    return 2;
+}
+
+}  // namespace pz::driver

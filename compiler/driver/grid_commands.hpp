@@ -11,3 +11,8 @@ namespace pz::driver {
 int checkGridPuzzle(const ir::Puzzle& puzzle, const Args& args);
 
 }  // namespace pz::driver
+
+namespace pz::driver {
+// pzc solve GRIDFILE --level FILE [--json]
+int solveGridPuzzle(const ir::Puzzle& puzzle, const Args& args);
+}  // namespace pz::driver
