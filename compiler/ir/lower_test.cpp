@@ -3,6 +3,7 @@
 #include "compiler/ir/lower.hpp"
 
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <iostream>
 
 #include "compiler/ir/element.hpp"
@@ -113,4 +114,101 @@ TEST_CASE("lowering reports every error", "[lower]") {
     for (const auto& d : diags.all()) messages.push_back(d.message);
     INFO(Catch::Detail::stringify(messages));
     CHECK(diags.errorCount() == 7);
+}
+
+namespace {
+// Closes elements under composition (small groups only).
+size_t closureSize(const std::vector<Element>& gens, const std::vector<Orbit>& orbits) {
+    std::vector<Element> all = {identity(orbits)};
+    for (size_t i = 0; i < all.size(); ++i)
+        for (const auto& g : gens) {
+            Element x = compose(all[i], g, orbits);
+            if (std::find(all.begin(), all.end(), x) == all.end()) all.push_back(x);
+        }
+    return all.size();
+}
+std::vector<Element> symmetryElements(const Puzzle& p) {
+    std::vector<Element> out;
+    for (const auto& s : p.symmetries) out.push_back(s.effect);
+    return out;
+}
+}  // namespace
+
+TEST_CASE("cube3 moves and element algebra", "[lower]") {
+    Puzzle p = load("puzzles/cube3.pz");
+    REQUIRE(p.moves.size() == 18);
+    CHECK(p.moves[0].name == "U");
+    CHECK(p.moves[1].name == "U2");
+    CHECK(p.moves[2].name == "U'");
+    for (const auto& f : p.families) CHECK(f.order == 4);
+    auto orderOf = [&](const std::string& text) { return order(eval(p, text), p.orbits); };
+    CHECK(orderOf("R U") == 105);
+    CHECK(orderOf("R U'") == 63);
+    CHECK(orderOf("sexy") == 6);
+    CHECK(orderOf("R U2 D' B D'") == 1260);
+    CHECK(eval(p, "(R U)^105") == identity(p.orbits));
+    // Superflip: every edge flipped in place, corners solved; central element.
+    Element superflip = eval(p, "superflip");
+    CHECK(superflip.perm == identity(p.orbits).perm);
+    CHECK(superflip.ori[0] == std::vector<int>(8, 0));
+    CHECK(superflip.ori[1] == std::vector<int>(12, 1));
+    for (const auto& m : p.moves)
+        CHECK(compose(superflip, m.effect, p.orbits) == compose(m.effect, superflip, p.orbits));
+    // Corner twist sums stay 0 mod 3, edge flip sums 0 mod 2.
+    for (const auto& m : p.moves) {
+        int twist = 0, flip = 0;
+        for (int v : m.effect.ori[0]) twist += v;
+        for (int v : m.effect.ori[1]) flip += v;
+        CHECK(twist % 3 == 0);
+        CHECK(flip % 2 == 0);
+    }
+    // The mirror maps R to L'.
+    const auto& lr = p.symmetries[3];
+    REQUIRE(lr.name == "S_LR2");
+    CHECK(lr.effect.mirror);
+    CHECK(compose(compose(lr.effect, move(p, "R").effect, p.orbits), inverse(lr.effect, p.orbits), p.orbits) ==
+          move(p, "L'").effect);
+    CHECK(closureSize(symmetryElements(p), p.orbits) == 48);
+    REQUIRE(p.subgroups.size() == 3);
+    CHECK(p.subgroups[0].generatorText == std::vector<std::string>{"U", "D", "R2", "L2", "F2", "B2"});
+    CHECK(p.subgroups[1].keepIn.size() == 2);
+    CHECK(p.solvers.size() == 2);
+}
+
+TEST_CASE("slide4 symmetries form a group of 128", "[lower]") {
+    Puzzle p = load("puzzles/slide4.pz");
+    CHECK(closureSize(symmetryElements(p), p.orbits) == 128);
+}
+
+TEST_CASE("rotate4o moves", "[lower]") {
+    Puzzle p = load("puzzles/rotate4o.pz");
+    REQUIRE(p.moves.size() == 27);
+    for (const auto& f : p.families) CHECK(f.order == 4);
+    const Element& ul = move(p, "UL").effect;
+    CHECK(whereIs(ul, 0, 0) == 1);
+    CHECK(whereIs(ul, 0, 1) == 5);
+    CHECK(whereIs(ul, 0, 5) == 4);
+    CHECK(whereIs(ul, 0, 4) == 0);
+    CHECK(ul.ori[0][1] == 1);
+    CHECK(ul.ori[0][0] == 1);
+    CHECK(ul.ori[0][2] == 0);
+    CHECK(move(p, "DR'").effect == inverse(move(p, "DR").effect, p.orbits));
+    CHECK(p.subgroups.at(0).generators.size() == 9);
+    CHECK(closureSize(symmetryElements(p), p.orbits) == 8);
+}
+
+TEST_CASE("anima grid rules", "[lower]") {
+    Puzzle p = load("puzzles/anima.pz");
+    REQUIRE(p.kind == Puzzle::Kind::Grid);
+    REQUIRE(p.grid.directions.size() == 4);
+    CHECK(p.grid.directions[0].name == "up");
+    CHECK(p.grid.directions[0].dy == 1);
+    REQUIRE(p.grid.colours.size() == 2);
+    CHECK(p.grid.colours[0].actorChar == 'R');
+    CHECK(p.grid.colours[1].goalChar == 'b');
+    CHECK(p.grid.colours[0].motion == std::vector<int>{0, 1, 2, 3});
+    CHECK(p.grid.colours[1].motion == std::vector<int>{1, 0, 3, 2});
+    REQUIRE(p.grid.levelPaths.size() == 23);
+    CHECK(p.grid.levelPaths[0] == "puzzles/anima/levels/1.1-line_dance.txt");
+    CHECK(p.grid.levelPaths[22] == "puzzles/anima/levels/3.14-antiparticle.txt");
 }
