@@ -183,7 +183,7 @@ public:
         size_t i = 0;
         // Primes right after a name belong to it ("R'" is looked up whole
         // first); see ast.hpp.
-        if (base.kind == ast::Expr::Kind::Ref) {
+        if (dynamic_cast<PuzzleParser::RefAtomContext*>(ctx->atom())) {
             for (; i < suffixes.size() && dynamic_cast<PuzzleParser::InverseSuffixContext*>(suffixes[i]); ++i)
                 base.ref.text += '\'';
             if (i > 0) {
