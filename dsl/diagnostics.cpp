@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <ostream>
 #include <sstream>
@@ -80,6 +81,11 @@ void DiagnosticEngine::print(std::ostream& out) const {
 }
 
 bool readFile(const std::string& path, std::string& text, DiagnosticEngine& diags) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        diags.error(path, {}, "cannot read file: Is a directory");
+        return false;
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         diags.error(path, {}, std::string("cannot read file: ") + std::strerror(errno));

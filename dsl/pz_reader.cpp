@@ -10,7 +10,9 @@
 // suffixes, invariants, solver bodies, grid items, motions) go through the
 // generated visitor interface; everything else is read with the generated
 // accessors directly, which keeps the types visible.
+#include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <memory>
 #include <sstream>
 
@@ -46,18 +48,19 @@ struct TextOrigin {
 std::string simplifyExpected(const std::string& message) {
     auto open = message.find("expecting {");
     if (open == std::string::npos) return message;
-    auto close = message.find('}', open);
+    auto close = message.rfind('}');
     if (close == std::string::npos) return message;
     std::string list = message.substr(open + 11, close - open - 11);
-    std::vector<std::string> kept;
-    bool name = false;
-    size_t pos = 0;
-    while (pos < list.size()) {
+    std::vector<std::string> tokens, kept;
+    for (size_t pos = 0; pos < list.size();) {
         auto comma = list.find(", ", pos);
-        std::string token = list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        tokens.push_back(list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
         pos = comma == std::string::npos ? list.size() : comma + 2;
+    }
+    bool name = std::find(tokens.begin(), tokens.end(), "IDENT") != tokens.end();
+    for (const auto& token : tokens) {
         bool keyword = token.size() > 2 && token.front() == '\'' && std::isalpha((unsigned char)token[1]);
-        if (token == "IDENT" || keyword) name = true;
+        if (token == "IDENT" || (name && keyword)) continue;
         else if (token == "INT") kept.push_back("a number");
         else if (token == "STRING") kept.push_back("a string");
         else kept.push_back(token);
@@ -66,6 +69,22 @@ std::string simplifyExpected(const std::string& message) {
     std::string out;
     for (size_t i = 0; i < kept.size(); ++i) out += (i ? (i + 1 == kept.size() ? " or " : ", ") : "") + kept[i];
     return message.substr(0, open) + "expecting " + out + message.substr(close + 1);
+}
+
+std::string readable(std::string message) {
+    for (auto pos = message.find("'<EOF>'"); pos != std::string::npos; pos = message.find("'<EOF>'"))
+        message.replace(pos, 7, "end of file");
+    for (auto pos = message.find("<EOF>"); pos != std::string::npos; pos = message.find("<EOF>"))
+        message.replace(pos, 5, "end of file");
+    for (std::string prefix : {"mismatched input ", "extraneous input "})
+        if (message.rfind(prefix, 0) == 0) message = "unexpected " + message.substr(prefix.size());
+    if (auto pos = message.find(" expecting "); pos != std::string::npos) message.insert(pos, ",");
+    for (auto [token, words] : {std::pair{"expecting STRING", "expecting a string"},
+                                std::pair{"expecting INT", "expecting a number"},
+                                std::pair{"expecting IDENT", "expecting a name"}})
+        if (message.size() >= std::strlen(token) && message.compare(message.size() - std::strlen(token), std::string::npos, token) == 0)
+            message = message.substr(0, message.size() - std::strlen(token)) + words;
+    return simplifyExpected(message);
 }
 
 class DiagnosticListener : public antlr4::BaseErrorListener {
@@ -80,7 +99,7 @@ public:
             auto text = offending->getText();
             if (!text.empty() && text.find('\n') == std::string::npos) length = text.size();
         }
-        diags_.error(file_, origin_.at(line, col, length), simplifyExpected(message));
+        diags_.error(file_, origin_.at(line, col, length), readable(message));
         ++count_;
     }
     int count() const { return count_; }

@@ -1,0 +1,1 @@
+check tests/diagnostics/no_such_file.pz

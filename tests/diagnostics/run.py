@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Diagnostics goldens: run pzc on every case and compare its stderr + exit code.
+
+A case is an input file in tests/diagnostics/ (NAME.pz, NAME.yaml, NAME.yml),
+a command file NAME.cmd (one line of pzc arguments, for inputs that cannot be
+a file: a missing path, a directory), or a level file levels/NAME.txt (run as
+`pzc check puzzles/anima.pz --level FILE`). The expected output is
+NAME.expected beside it: pzc's exact stderr, then a final line `exit: N`.
+pzc runs from the repository root so paths in messages are relative.
+
+The actual output is written beside as NAME.actual. A case without an
+expected file is reported as MISSING. `--update` writes the expected files
+from the actual output (review the diff before committing).
+"""
+import argparse
+import pathlib
+import shlex
+import subprocess
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+
+
+def cases():
+    for path in sorted(HERE.iterdir()):
+        if path.suffix in (".pz", ".yaml", ".yml"):
+            yield path, ["check", str(path.relative_to(ROOT))]
+        elif path.suffix == ".cmd":
+            yield path, shlex.split(path.read_text().strip())
+    levels = HERE / "levels"
+    if levels.is_dir():
+        for path in sorted(levels.glob("*.txt")):
+            yield path, ["check", "puzzles/anima.pz", "--level", str(path.relative_to(ROOT))]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--pzc", default=str(ROOT / "build/compiler/driver/pzc"), help="the pzc binary")
+    parser.add_argument("--update", action="store_true", help="accept the actual output as expected")
+    parser.add_argument("filter", nargs="*", help="only cases whose name contains one of these")
+    args = parser.parse_args()
+
+    counts = {"PASS": 0, "FAIL": 0, "MISSING": 0, "UPDATED": 0}
+    names = set()
+    for path, argv in cases():
+        name = path.stem
+        if args.filter and not any(f in name for f in args.filter):
+            continue
+        if name in names:
+            print(f"FAIL {path}: a second case named {name}")
+            counts["FAIL"] += 1
+            continue
+        names.add(name)
+        proc = subprocess.run([args.pzc] + argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              timeout=120)
+        actual = proc.stderr.decode("utf-8", "replace") + f"exit: {proc.returncode}\n"
+        expected_path = path.with_suffix(".expected")
+        path.with_suffix(".actual").write_text(actual)
+        if args.update:
+            if not expected_path.exists() or expected_path.read_text() != actual:
+                expected_path.write_text(actual)
+                counts["UPDATED"] += 1
+                print(f"UPDATED {name}")
+            continue
+        if not expected_path.exists():
+            counts["MISSING"] += 1
+            print(f"MISSING {name}: no {expected_path.relative_to(ROOT)} (run {sys.argv[0]} --update)")
+            continue
+        if expected_path.read_text() == actual:
+            counts["PASS"] += 1
+            continue
+        counts["FAIL"] += 1
+        print(f"FAIL {name}: stderr differs; compare {expected_path.relative_to(ROOT)} with "
+              f"{path.with_suffix('.actual').relative_to(ROOT)}")
+        # A short diff helps in CI logs.
+        import difflib
+        for line in difflib.unified_diff(expected_path.read_text().splitlines(), actual.splitlines(),
+                                         "expected", "actual", lineterm="", n=1):
+            print("  " + line)
+    print(", ".join(f"{v} {k.lower()}" for k, v in counts.items() if v or k == "PASS"))
+    return 1 if counts["FAIL"] or counts["MISSING"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
