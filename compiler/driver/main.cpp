@@ -9,6 +9,7 @@
 namespace pz::driver {
 // Defined in cmd_<name>.cpp.
 int runCheck(const Args&);
+int runRun(const Args&);
 }  // namespace pz::driver
 
 namespace {
@@ -17,6 +18,7 @@ using namespace pz::driver;
 
 const Command kCommands[] = {
     {"check", "parse, validate and analyse a definition; print its summary", runCheck},
+    {"run", "apply a move sequence with the reference interpreter; print the state", runRun},
 };
 
 void usage(std::ostream& out) {
