@@ -104,6 +104,15 @@ public:
     }
     int count() const { return count_; }
 
+    void report(antlr4::Token* at, const std::string& message) {
+        diags_.error(file_, origin_.at(at->getLine(), at->getCharPositionInLine(), at->getText().size()), message);
+        ++count_;
+    }
+    void reportAt(size_t line, size_t col, const std::string& message) {
+        diags_.error(file_, origin_.at(line, col, 1), message);
+        ++count_;
+    }
+
 private:
     std::string file_;
     TextOrigin origin_;
@@ -448,6 +457,33 @@ private:
 };
 
 // Owns the ANTLR pipeline for one piece of text.
+// Bounds on nesting that keep the recursive-descent parser and the passes
+// after it (all recursive over expressions) far from the stack limit.
+constexpr int kMaxNesting = 200;
+constexpr int kMaxSuffixRun = 200;
+
+// Returns the byte offset of the first invalid UTF-8 sequence, or npos.
+// ANTLR's input stream throws on invalid UTF-8, so it is checked first.
+size_t invalidUtf8(const std::string& text) {
+    size_t i = 0, n = text.size();
+    while (i < n) {
+        unsigned char c = text[i];
+        int extra = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xe ? 2 : (c >> 3) == 0x1e ? 3 : -1;
+        if (extra < 0 || (c == 0xc0 || c == 0xc1) || c > 0xf4) return i;
+        if (extra > 0 && i + extra >= n) return i;
+        unsigned cp = extra == 0 ? c : c & (0x3f >> extra);
+        for (int k = 1; k <= extra; ++k) {
+            unsigned char d = text[i + k];
+            if ((d >> 6) != 0x2) return i;
+            cp = (cp << 6) | (d & 0x3f);
+        }
+        if ((extra == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (extra == 3 && (cp < 0x10000 || cp > 0x10ffff)))
+            return i;
+        i += extra + 1;
+    }
+    return std::string::npos;
+}
+
 struct ParseSession {
     antlr4::ANTLRInputStream input;
     PuzzleLexer lexer;
@@ -462,6 +498,32 @@ struct ParseSession {
         parser.removeErrorListeners();
         parser.addErrorListener(&listener);
     }
+
+    // Lexes everything and rejects input nested too deeply to parse safely.
+    bool tooDeep() {
+        tokens.fill();
+        int depth = 0, suffixRun = 0;
+        for (auto* t : tokens.getTokens()) {
+            std::string text = t->getText();
+            if (text == "(" || text == "[" || text == "{" || text == "<") {
+                if (++depth > kMaxNesting) {
+                    listener.report(t, "nesting deeper than " + std::to_string(kMaxNesting) + " levels");
+                    return true;
+                }
+            } else if (text == ")" || text == "]" || text == "}" || text == ">") {
+                --depth;
+            }
+            // A run of ' and ^n suffixes nests the expression; numbers and
+            // signs neither count nor end a run.
+            if (t->getType() == PuzzleLexer::PRIME || text == "^") ++suffixRun;
+            else if (t->getType() != PuzzleLexer::INT && text != "-") suffixRun = 0;
+            if (suffixRun > kMaxSuffixRun) {
+                listener.report(t, "more than " + std::to_string(kMaxSuffixRun) + " suffixes in a row");
+                return true;
+            }
+        }
+        return false;
+    }
 };
 
 TextOrigin originOf(SourceRange r) {
@@ -473,21 +535,43 @@ TextOrigin originOf(SourceRange r) {
     return o;
 }
 
+// Builds a session for `text`, or reports why the text cannot be parsed.
+std::unique_ptr<ParseSession> openSession(const std::string& file, const std::string& text, TextOrigin origin,
+                                          DiagnosticEngine& diags) {
+    if (!checkUtf8(file, text, SourceRange::at(origin.line, origin.col), diags)) return nullptr;
+    auto session = std::make_unique<ParseSession>(file, text, origin, diags);
+    if (session->tooDeep()) return nullptr;
+    return session;
+}
+
+
 }  // namespace
+
+bool checkUtf8(const std::string& file, const std::string& text, SourceRange origin, DiagnosticEngine& diags) {
+    size_t bad = invalidUtf8(text);
+    if (bad == std::string::npos) return true;
+    size_t line = 1 + std::count(text.begin(), text.begin() + bad, '\n');
+    size_t lineStart = text.rfind('\n', bad);
+    size_t col = bad - (lineStart == std::string::npos ? 0 : lineStart + 1);
+    DiagnosticListener(file, originOf(origin), diags).reportAt(line, col, "invalid UTF-8 byte");
+    return false;
+}
 
 std::optional<ast::Puzzle> parsePzText(const std::string& file, const std::string& text, DiagnosticEngine& diags) {
     if (!diags.sourceText(file)) diags.addSource(file, text);
-    ParseSession session(file, text, {}, diags);
-    auto* tree = session.parser.file();
-    if (session.listener.count() > 0) return std::nullopt;
+    auto session = openSession(file, text, {}, diags);
+    if (!session) return std::nullopt;
+    auto* tree = session->parser.file();
+    if (session->listener.count() > 0) return std::nullopt;
     return AstBuilder({}).puzzle(tree, file);
 }
 
 std::optional<ast::Expr> parseExpressionText(const std::string& file, const std::string& text, SourceRange origin,
                                              DiagnosticEngine& diags) {
-    ParseSession session(file, text, originOf(origin), diags);
-    auto* tree = session.parser.expressionOnly();
-    if (session.listener.count() > 0) return std::nullopt;
+    auto session = openSession(file, text, originOf(origin), diags);
+    if (!session) return std::nullopt;
+    auto* tree = session->parser.expressionOnly();
+    if (session->listener.count() > 0) return std::nullopt;
     AstBuilder builder(originOf(origin));
     if (tree->expr()) return builder.expr(tree->expr());
     ast::Expr identity;
@@ -497,9 +581,10 @@ std::optional<ast::Expr> parseExpressionText(const std::string& file, const std:
 
 std::optional<std::vector<ast::Cycle>> parseCyclesText(const std::string& file, const std::string& text,
                                                        SourceRange origin, DiagnosticEngine& diags) {
-    ParseSession session(file, text, originOf(origin), diags);
-    auto* tree = session.parser.cyclesOnly();
-    if (session.listener.count() > 0) return std::nullopt;
+    auto session = openSession(file, text, originOf(origin), diags);
+    if (!session) return std::nullopt;
+    auto* tree = session->parser.cyclesOnly();
+    if (session->listener.count() > 0) return std::nullopt;
     AstBuilder builder(originOf(origin));
     std::vector<ast::Cycle> out;
     for (auto* c : tree->cycle()) out.push_back(builder.cycle(c));
@@ -508,18 +593,20 @@ std::optional<std::vector<ast::Cycle>> parseCyclesText(const std::string& file, 
 
 std::optional<std::vector<ast::Expr>> parseGeneratorsText(const std::string& file, const std::string& text,
                                                           SourceRange origin, DiagnosticEngine& diags) {
-    ParseSession session(file, text, originOf(origin), diags);
-    auto* tree = session.parser.generatorsOnly();
-    if (session.listener.count() > 0) return std::nullopt;
+    auto session = openSession(file, text, originOf(origin), diags);
+    if (!session) return std::nullopt;
+    auto* tree = session->parser.generatorsOnly();
+    if (session->listener.count() > 0) return std::nullopt;
     AstBuilder builder(originOf(origin));
     return builder.generators(tree->expr());
 }
 
 std::optional<std::vector<ast::PositionRef>> parsePositionsText(const std::string& file, const std::string& text,
                                                                 SourceRange origin, DiagnosticEngine& diags) {
-    ParseSession session(file, text, originOf(origin), diags);
-    auto* tree = session.parser.positionSetOnly();
-    if (session.listener.count() > 0) return std::nullopt;
+    auto session = openSession(file, text, originOf(origin), diags);
+    if (!session) return std::nullopt;
+    auto* tree = session->parser.positionSetOnly();
+    if (session->listener.count() > 0) return std::nullopt;
     return AstBuilder(originOf(origin)).positions(tree->position());
 }
 

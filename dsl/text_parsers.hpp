@@ -25,4 +25,8 @@ std::optional<std::vector<ast::Expr>> parseGeneratorsText(const std::string& fil
 std::optional<std::vector<ast::PositionRef>> parsePositionsText(const std::string& file, const std::string& text,
                                                                 SourceRange origin, DiagnosticEngine& diags);
 
+// Both front ends accept UTF-8 only. Reports the first invalid byte (with
+// `origin` as for the parsers above) and returns false.
+bool checkUtf8(const std::string& file, const std::string& text, SourceRange origin, DiagnosticEngine& diags);
+
 }  // namespace pz

@@ -8,6 +8,8 @@
 // string point at the right column.
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <cctype>
 #include <map>
 
 #include "dsl/frontend.hpp"
@@ -102,7 +104,7 @@ private:
                                         std::initializer_list<const char*> allowed) {
         std::map<std::string, Field> out;
         for (auto it = map.begin(); it != map.end(); ++it) {
-            const YAML::Node& key = it->first;
+            YAML::Node key = it->first;  // a copy: it-> yields a temporary proxy
             if (!key.IsScalar()) {
                 error(key, what + ": keys must be plain names");
                 continue;
@@ -131,11 +133,16 @@ private:
         return node.Scalar();
     }
 
-    ast::Name name(const YAML::Node& node, const std::string& what) {
-        std::string s = scalar(node, what);
+    // The .pz IDENT token: the same names are valid in both syntaxes.
+    static bool validName(const std::string& s) {
         bool ok = !s.empty() && (std::isalpha((unsigned char)s[0]) || s[0] == '_');
         for (char c : s) ok = ok && (std::isalnum((unsigned char)c) || c == '_');
-        if (node.IsScalar() && !ok) error(node, what + ": '" + s + "' is not a valid name");
+        return ok;
+    }
+
+    ast::Name name(const YAML::Node& node, const std::string& what) {
+        std::string s = scalar(node, what);
+        if (node.IsScalar() && !validName(s)) error(node, what + ": '" + s + "' is not a valid name");
         return {s, range(node)};
     }
 
@@ -185,8 +192,16 @@ private:
                 ast::SolvedLabels s;
                 s.orbit = name(it->first, "solved orbit");
                 s.range = range(it->first);
-                if (expect(it->second, YAML::NodeType::Sequence, "solved labels"))
-                    for (const auto& l : it->second) s.labels.push_back({scalar(l, "solved label"), range(l)});
+                YAML::Node labels = it->second;  // a copy: it-> yields a temporary proxy
+                if (expect(labels, YAML::NodeType::Sequence, "solved labels"))
+                    for (const auto& l : labels) {
+                        std::string label = scalar(l, "solved label");
+                        bool number = !label.empty() && label.size() <= 9 &&
+                                      std::all_of(label.begin(), label.end(), [](char c) { return std::isdigit((unsigned char)c); });
+                        if (l.IsScalar() && !number && !validName(label))
+                            error(l, "solved label: '" + label + "' is neither a number nor a name");
+                        s.labels.push_back({label, range(l)});
+                    }
                 p.solved.push_back(std::move(s));
             }
         if (top.count("powers") && expect(top["powers"].value, YAML::NodeType::Sequence, "powers")) {
@@ -432,6 +447,7 @@ private:
 
 std::optional<ast::Puzzle> parseYamlText(const std::string& file, const std::string& text, DiagnosticEngine& diags) {
     if (!diags.sourceText(file)) diags.addSource(file, text);
+    if (!checkUtf8(file, text, SourceRange::at(1, 1), diags)) return std::nullopt;
     return YamlReader(file, diags).read(text);
 }
 

@@ -7,6 +7,7 @@
 #include "compiler/ir/lower.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <numeric>
 #include <set>
@@ -310,12 +311,23 @@ private:
                 error(p.range, "power " + std::to_string(p.power) + " is named twice");
                 ok = false;
             }
-            if (!suffixes.insert(p.suffix).second) {
+            if (!validSuffix(p.suffix)) {
+                error(p.range, "power suffix \"" + p.suffix +
+                                   "\" must be letters, digits or _ followed by primes, so that names like R2 or R' can be written");
+                ok = false;
+            } else if (!suffixes.insert(p.suffix).second) {
                 error(p.range, "power suffix \"" + p.suffix + "\" is used twice");
                 ok = false;
             }
             if (ok) scheme_.push_back(p);
         }
+    }
+
+    static bool validSuffix(const std::string& suffix) {
+        size_t i = 0;
+        while (i < suffix.size() && (std::isalnum((unsigned char)suffix[i]) || suffix[i] == '_')) ++i;
+        while (i < suffix.size() && suffix[i] == '\'') ++i;
+        return i == suffix.size();
     }
 
     std::optional<Element> elementFromCycles(const std::vector<ast::OrbitCycles>& cycles, bool mirror) {
@@ -694,6 +706,10 @@ private:
         for (const auto& level : g.levels) {
             if (level.text.empty()) {
                 error(level.range, "empty level path");
+                continue;
+            }
+            if (std::any_of(level.text.begin(), level.text.end(), [](char c) { return (unsigned char)c < 0x20 || c == 0x7f; })) {
+                error(level.range, "level path contains a control character");
                 continue;
             }
             out_.grid.levelPaths.push_back(level.text[0] == '/' ? level.text : dir + level.text);

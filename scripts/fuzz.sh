@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Fuzzes the front ends (.pz and YAML) and the lowering pass with libFuzzer,
+# ASan and UBSan for SECONDS (default 60).
+#   scripts/fuzz.sh [SECONDS]
+# Builds with clang++-14 in $PZ_FUZZ_BUILD (default build-fuzz), seeds the
+# corpus from puzzles/ and tests/, and keeps the corpus in
+# $PZ_FUZZ_BUILD/corpus between runs. Exits 77 (skipped) without clang++-14,
+# non-zero on a finding (the reproducer is left in $PZ_FUZZ_BUILD/findings).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-60}"
+build="${PZ_FUZZ_BUILD:-build-fuzz}"
+
+if ! command -v clang++-14 >/dev/null; then
+  echo "fuzz.sh: clang++-14 not found; skipping"
+  exit 77
+fi
+
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPZ_FUZZ=ON \
+  -DCMAKE_CXX_COMPILER=clang++-14 \
+  -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+  >/dev/null
+cmake --build "$build" -j2 --target fuzz_frontend
+
+# Seeds: every shipped and test definition, once per front end byte.
+corpus="$build/corpus"
+seeds="$build/seeds"
+mkdir -p "$corpus" "$seeds" "$build/findings"
+for f in puzzles/*.pz puzzles/*.yaml tests/puzzles/*.pz tests/roundtrip/*.pz tests/diagnostics/*.pz \
+         tests/diagnostics/*.yaml; do
+  [ -f "$f" ] || continue
+  case "$f" in *.yaml) byte='\001' ;; *) byte='\000' ;; esac
+  name=$(echo "$f" | tr '/' '_')
+  { printf "$byte"; cat "$f"; } > "$seeds/$name"
+done
+
+# -rss_limit_mb/-timeout: a slow or huge input counts as a finding.
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+"$build/fuzz/fuzz_frontend" "$corpus" "$seeds" \
+  -max_total_time="$seconds" -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
+  -artifact_prefix="$build/findings/" -print_final_stats=1 2>&1 | tail -n 25
