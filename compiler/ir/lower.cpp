@@ -336,6 +336,13 @@ private:
         bool ok = true;
         std::map<int, std::set<int>> used;  // orbit -> positions already in a cycle
         for (const auto& oc : cycles) {
+            if (!orbitIndex_.count(oc.orbit.text) && moveScope_.elements.count(oc.orbit.text)) {
+                // `A (B C)` reads as cycles; the user most likely meant a sequence.
+                error(oc.orbit.range, "'" + oc.orbit.text + "' is a move, not an orbit; a body starting with `name (` "
+                                      "is read as cycles, so write a sequence as `(" + oc.orbit.text + " (...))`");
+                ok = false;
+                continue;
+            }
             int o = findOrbit(oc.orbit);
             if (o < 0) {
                 ok = false;
@@ -471,12 +478,14 @@ private:
     // S maps the move set onto itself iff S m S^-1 is a move for every move m
     // (the set is finite, so "into" is "onto"). See note [element convention].
     void checkSymmetryPreservesMoves(const ast::SymmetryDef& s, const Element& sym) {
+        if (moveEffects_.size() != out_.moves.size()) {
+            moveEffects_.clear();
+            for (const auto& m : out_.moves) moveEffects_.insert({m.effect.perm, m.effect.ori});
+        }
         Element symInverse = inverse(sym, out_.orbits);
         for (const auto& m : out_.moves) {
             Element image = compose(compose(sym, m.effect, out_.orbits), symInverse, out_.orbits);
-            bool found = std::any_of(out_.moves.begin(), out_.moves.end(),
-                                     [&](const Move& other) { return other.effect == image; });
-            if (!found) {
+            if (!moveEffects_.count({image.perm, image.ori})) {
                 error(s.name.range, "symmetry '" + s.name.text + "' does not map move '" + m.name +
                                         "' onto a move (its conjugate is not in the move set)");
                 return;  // one report per symmetry is enough
@@ -547,8 +556,12 @@ private:
                 error(sg.name.range, "subgroup '" + sg.name.text + "' has neither generators nor invariants");
                 ok = false;
             }
-            if (ok) subgroupIndex_[sub.name] = (int)out_.subgroups.size(), out_.subgroups.push_back(std::move(sub));
-            else brokenRefs_.insert(sg.name.text);
+            if (!ok) {
+                brokenRefs_.insert(sg.name.text);
+                continue;
+            }
+            subgroupIndex_[sub.name] = (int)out_.subgroups.size();
+            out_.subgroups.push_back(std::move(sub));
         }
     }
 
@@ -595,8 +608,12 @@ private:
                 error(pd.name.range, "pattern '" + pd.name.text + "' tracks nothing");
                 ok = false;
             }
-            if (ok) patternIndex_[pattern.name] = (int)out_.patterns.size(), out_.patterns.push_back(std::move(pattern));
-            else brokenRefs_.insert(pd.name.text);
+            if (!ok) {
+                brokenRefs_.insert(pd.name.text);
+                continue;
+            }
+            patternIndex_[pattern.name] = (int)out_.patterns.size();
+            out_.patterns.push_back(std::move(pattern));
         }
     }
 
@@ -732,6 +749,8 @@ private:
     std::vector<std::map<std::string, int>> positionIndex_;
     std::vector<ast::PowerName> scheme_;
     Scope moveScope_;
+    // The moves' (perm, ori), for the symmetry check.
+    std::set<std::pair<std::vector<std::vector<int>>, std::vector<std::vector<int>>>> moveEffects_;
     std::map<std::string, int> subgroupIndex_, patternIndex_;
     std::set<std::string> brokenRefs_;
 };

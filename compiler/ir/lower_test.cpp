@@ -212,3 +212,39 @@ TEST_CASE("anima grid rules", "[lower]") {
     CHECK(p.grid.levelPaths[0] == "puzzles/anima/levels/1.1-line_dance.txt");
     CHECK(p.grid.levelPaths[22] == "puzzles/anima/levels/3.14-antiparticle.txt");
 }
+
+TEST_CASE("the YAML twins lower to the same IR", "[lower]") {
+    for (std::string name : {"slide4", "cube3", "rotate4o"}) {
+        Puzzle pz = load("puzzles/" + name + ".pz");
+        Puzzle yaml = load("puzzles/" + name + ".yaml");
+        REQUIRE(pz.moves.size() == yaml.moves.size());
+        for (size_t i = 0; i < pz.moves.size(); ++i) {
+            CHECK(pz.moves[i].name == yaml.moves[i].name);
+            CHECK(pz.moves[i].effect == yaml.moves[i].effect);
+        }
+        REQUIRE(pz.symmetries.size() == yaml.symmetries.size());
+        for (size_t i = 0; i < pz.symmetries.size(); ++i) CHECK(pz.symmetries[i].effect == yaml.symmetries[i].effect);
+        CHECK(pz.subgroups.size() == yaml.subgroups.size());
+        CHECK(pz.patterns.size() == yaml.patterns.size());
+        CHECK(pz.solvers.size() == yaml.solvers.size());
+    }
+}
+
+TEST_CASE("uncounted powers and power aliases", "[lower]") {
+    DiagnosticEngine diags;
+    auto p = lowerText(R"(puzzle p {
+  orbit a 4;
+  powers { 1: ""; 2: "2" uncounted; -1: "'"; 3: "x3"; }
+  move Q = a (0 1 2 3);
+  move H = a (0 1);
+})", diags);
+    diags.print(std::cerr);
+    REQUIRE(p);
+    // Q: order 4, x3 aliases Q'. H: order 2, H2 is the identity, H' aliases H.
+    std::vector<std::string> names;
+    for (const auto& m : p->moves) names.push_back(m.name);
+    CHECK(names == std::vector<std::string>{"Q", "Q2", "Q'", "H"});
+    CHECK_FALSE(p->moves[1].inMetric);
+    CHECK(p->moves[2].power == 3);
+    CHECK(eval(*p, "H'") == p->moves[3].effect);
+}
