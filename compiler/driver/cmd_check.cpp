@@ -168,6 +168,21 @@ std::vector<std::pair<std::string, std::string>> inducedMoves(const ir::Puzzle& 
     return result;
 }
 
+// Families other than f whose moves all commute with f's moves.
+std::vector<int> commutingFamilies(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, int f) {
+    std::vector<int> result;
+    const auto& commutes = a.commutes();
+    for (size_t g = 0; g < p.families.size(); ++g) {
+        if ((int)g == f) continue;
+        bool all = true;
+        for (size_t m1 = 0; m1 < p.moves.size(); ++m1)
+            for (size_t m2 = 0; m2 < p.moves.size(); ++m2)
+                if (p.moves[m1].family == f && p.moves[m2].family == (int)g && !commutes[m1][m2]) all = false;
+        if (all) result.push_back((int)g);
+    }
+    return result;
+}
+
 const char* solverKind(ir::Solver::Kind kind) { return kind == ir::Solver::Kind::Optimal ? "optimal" : "phased"; }
 
 void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& out) {
@@ -185,17 +200,21 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& o
     }
     int metric = 0;
     for (const auto& m : p.moves) metric += m.inMetric;
-    out << "moves: " << p.moves.size() << " (" << metric << " in the metric)\n";
+    out << "moves: " << p.moves.size() << " (" << metric << " in the metric; * = not in the metric)\n";
     const auto& orders = a.familyOrders();
     const auto& inverse = a.inverseMove();
     for (size_t f = 0; f < p.families.size(); ++f) {
-        out << "  " << p.families[f].name << ": order " << orders[f] << ",";
+        out << "  " << p.families[f].name << " (order " << orders[f] << "):";
+        std::string inverses;
         for (size_t m = 0; m < p.moves.size(); ++m) {
             if (p.moves[m].family != (int)f) continue;
-            out << ' ' << p.moves[m].name;
-            if (!p.moves[m].inMetric) out << "(not in metric)";
-            out << "^-1=" << (inverse[m] < 0 ? std::string("-") : p.moves[inverse[m]].name);
+            out << ' ' << p.moves[m].name << (p.moves[m].inMetric ? "" : "*");
+            inverses += ' ' + (inverse[m] < 0 ? std::string("-") : p.moves[inverse[m]].name);
         }
+        out << "; inverses" << inverses << "; commutes with";
+        const auto partners = commutingFamilies(p, a, (int)f);
+        if (partners.empty()) out << " none";
+        for (int g : partners) out << ' ' << p.families[g].name;
         out << '\n';
     }
     out << "commutation classes:";
@@ -293,6 +312,15 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& s
         j.beginObject();
         j.field("name", p.families[f].name);
         j.field("order", a.familyOrders()[f]);
+        j.key("moves");
+        j.beginArray(true);
+        for (const auto& m : p.moves)
+            if (m.family == (int)f) j.value(m.name);
+        j.endArray();
+        j.key("commutesWith");
+        j.beginArray(true);
+        for (int g : commutingFamilies(p, a, (int)f)) j.value(p.families[g].name);
+        j.endArray();
         j.endObject();
     }
     j.endArray();
