@@ -84,6 +84,47 @@ TEST_CASE("cube3 group, subgroup and symmetry orders") {
     CHECK(fixingUD == 16);
 }
 
+TEST_CASE("symmetries act on moves as a group and commute with the interpreter") {
+    for (const char* file : {"puzzles/cube3.pz", "puzzles/slide4.pz", "puzzles/rotate4o.pz"}) {
+        INFO(file);
+        ir::Puzzle p = load(file);
+        analysis::PuzzleAnalysis a(p);
+        const auto& sym = a.symmetries();
+        const size_t n = sym.elements.size(), moves = p.moves.size();
+        REQUIRE(sym.product.size() == n);
+        // (a b) m (a b)^-1 = a (b m b^-1) a^-1, and every map is a bijection.
+        bool homomorphism = true, bijective = true;
+        for (size_t s = 0; s < n; ++s) {
+            std::vector<int> seen(moves, 0);
+            for (size_t m = 0; m < moves; ++m) {
+                if (sym.moveMap[s][m] < 0) bijective = false;
+                else seen[sym.moveMap[s][m]]++;
+            }
+            for (int c : seen) bijective = bijective && c == 1;
+            for (size_t t = 0; t < n; ++t)
+                for (size_t m = 0; m < moves; ++m)
+                    if (sym.moveMap[sym.product[s][t]][m] != sym.moveMap[s][sym.moveMap[t][m]]) homomorphism = false;
+            CHECK(sym.product[s][sym.inverse[s]] == 0);
+        }
+        CHECK(bijective);
+        CHECK(homomorphism);
+        // Conjugating the state of a sequence = the state of the mapped sequence.
+        interp::Interpreter in(p);
+        uint64_t seed = 12345;
+        for (size_t s = 0; s < n; ++s) {
+            std::vector<int> seq, mapped;
+            for (int k = 0; k < 25; ++k) {
+                seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+                int m = (int)((seed >> 33) % moves);
+                seq.push_back(m);
+                mapped.push_back(sym.moveMap[s][m]);
+            }
+            interp::State state = in.applySequence(in.solved(), seq);
+            CHECK(in.conjugate(state, sym.elements[s]) == in.applySequence(in.solved(), mapped));
+        }
+    }
+}
+
 TEST_CASE("cube3 superflip flips every edge and nothing else") {
     ir::Puzzle p = load("puzzles/cube3.pz");
     DiagnosticEngine diags;
