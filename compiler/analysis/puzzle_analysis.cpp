@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <numeric>
-#include <set>
+#include <unordered_set>
 
 #include "compiler/ir/element.hpp"
 
@@ -24,6 +24,14 @@ std::vector<int> elementKey(const ir::Element& e) {
     for (const auto& o : e.ori) key.insert(key.end(), o.begin(), o.end());
     return key;
 }
+
+struct PermHash {
+    size_t operator()(const Perm& p) const {
+        uint64_t h = 0x9e3779b97f4a7c15ULL;
+        for (int x : p) h = (h ^ (uint64_t)x) * 0x100000001b3ULL;
+        return (size_t)(h ^ (h >> 29));
+    }
+};
 
 mpz_class factorial(long n) {
     mpz_class r;
@@ -332,7 +340,7 @@ SubgroupInfo PuzzleAnalysis::computeSubgroup(int index) {
         const StabilizerChain& g = chain();
         std::vector<Perm> gens;
         for (const auto& e : p.generators) gens.push_back(points_.toPoints(e));
-        std::set<Perm> seen;
+        std::unordered_set<Perm, PermHash> seen;
         std::deque<Perm> queue;
         Perm start = g.canonicalCosetRepresentative(identityPerm(points_.pointCount()));
         seen.insert(start);
