@@ -31,7 +31,7 @@ struct SymmetryGroup {
     std::vector<std::vector<int>> moveMap;    // moveMap[s][m] = index of S m S^-1
     std::vector<int> inverse;                 // index of S^-1
     std::vector<int> declared;                // declared symmetry d -> index of its element
-    std::vector<std::vector<int>> product;    // product[a][b] = index of (a then b)
+    std::vector<std::vector<int>> product;    // product[a][b] = index of (a then b); empty above 4096 elements
 };
 
 struct SubgroupInfo {
@@ -41,6 +41,7 @@ struct SubgroupInfo {
     bool generatorsInGroup = true;
 };
 
+// Keeps a reference to the puzzle: it must outlive the analysis.
 class PuzzleAnalysis {  // computed once, on demand, cached (STYLE.md #2)
 public:
     explicit PuzzleAnalysis(const ir::Puzzle& puzzle);
@@ -76,8 +77,9 @@ public:
 private:
     StabilizerChain& chain();
     SubgroupInfo computeSubgroup(int index);
-    // Orders of the sets an invariant-defined subgroup's elements stay in;
-    // nullopt with a message when the invariants are not a group description.
+    // P, the group of all elements keeping a subgroup's invariants: its
+    // generators and order, or an error when the invariants describe no group
+    // (see note [invariant subgroups] in puzzle_analysis.cpp).
     struct InvariantGroup {
         std::vector<ir::Element> generators;
         mpz_class order;
