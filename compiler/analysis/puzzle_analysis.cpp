@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <deque>
 #include <numeric>
-#include <unordered_set>
+#include <stdexcept>
+#include <unordered_map>
 
 #include "compiler/ir/element.hpp"
 
@@ -17,6 +18,9 @@ constexpr size_t kMaxSymmetries = 100000;
 // [P : P ∩ G] for an invariant-defined subgroup is at most [W : G], small for
 // real puzzles; a bound keeps a pathological definition from running away.
 constexpr size_t kMaxInvariantCosets = 4000000;
+// Schreier generators sifted into an invariant subgroup's chain; beyond this
+// the subgroup keeps its order but has no membership test.
+constexpr size_t kMaxSchreierGenerators = 20000;
 
 std::vector<int> elementKey(const ir::Element& e) {
     std::vector<int> key{e.mirror ? 1 : 0};
@@ -335,47 +339,70 @@ SubgroupInfo PuzzleAnalysis::computeSubgroup(int index) {
     const auto& sub = puzzle_.subgroups[index];
     SubgroupInfo info;
     const bool hasInvariants = !sub.keepIn.empty() || !sub.oriented.empty();
+    auto h = std::make_unique<StabilizerChain>(points_.pointCount());
     if (!sub.generators.empty()) {
-        StabilizerChain h(points_.pointCount());
         for (const auto& g : sub.generators) {
-            h.addGenerator(points_.toPoints(g));
+            h->addGenerator(points_.toPoints(g));
             if (!contains(g)) info.generatorsInGroup = false;
             if (hasInvariants && !satisfiesInvariants(index, g)) info.invariantsHold = false;
         }
-        info.order = h.order();
+        info.order = h->order();
     } else {
-        // See note [invariant subgroups].
+        // See note [invariant subgroups]. Each coset G x keeps the element x
+        // of P that reached it; x g rep(x g)^-1 are Schreier generators of
+        // P ∩ G, sifted into H's chain while they stay few.
         InvariantGroup p = invariantGroup(index);
         if (!p.error.empty()) {
             info.order = 0;
             info.index = 0;
             info.invariantsHold = false;
+            subgroupChains_[index] = nullptr;
             return info;
         }
         const StabilizerChain& g = chain();
         std::vector<Perm> gens;
         for (const auto& e : p.generators) gens.push_back(points_.toPoints(e));
-        std::unordered_set<Perm, PermHash> seen;
-        std::deque<Perm> queue;
-        Perm start = g.canonicalCosetRepresentative(identityPerm(points_.pointCount()));
-        seen.insert(start);
-        queue.push_back(start);
-        while (!queue.empty() && seen.size() <= kMaxInvariantCosets) {
-            Perm c = std::move(queue.front());
-            queue.pop_front();
+        std::unordered_map<Perm, int, PermHash> cosetOf;
+        std::vector<Perm> reached;  // reached[c] = an element of P in coset c
+        std::vector<Perm> inverseReached;
+        auto addCoset = [&](Perm canonical, Perm x) {
+            cosetOf.emplace(std::move(canonical), (int)reached.size());
+            inverseReached.push_back(inversePerm(x));
+            reached.push_back(std::move(x));
+        };
+        addCoset(g.canonicalCosetRepresentative(identityPerm(points_.pointCount())), identityPerm(points_.pointCount()));
+        size_t schreierCount = 0;
+        bool buildChain = true;
+        for (size_t c = 0; c < reached.size() && reached.size() <= kMaxInvariantCosets; ++c) {
             for (const auto& gen : gens) {
-                Perm next = g.canonicalCosetRepresentative(composePerm(c, gen));
-                if (seen.insert(next).second) queue.push_back(std::move(next));
+                Perm y = composePerm(reached[c], gen);
+                Perm canonical = g.canonicalCosetRepresentative(y);
+                auto it = cosetOf.find(canonical);
+                if (it == cosetOf.end()) {
+                    addCoset(std::move(canonical), std::move(y));
+                } else if (buildChain) {
+                    if (++schreierCount > kMaxSchreierGenerators) {
+                        buildChain = false;
+                        continue;
+                    }
+                    h->addGenerator(composePerm(y, inverseReached[it->second]));
+                }
             }
         }
-        if (seen.size() > kMaxInvariantCosets) {
+        if (reached.size() > kMaxInvariantCosets) {
             info.order = 0;
             info.index = 0;
             info.invariantsHold = false;
+            subgroupChains_[index] = nullptr;
             return info;
         }
-        info.order = p.order / mpz_class((unsigned long)seen.size());
+        info.order = p.order / mpz_class((unsigned long)reached.size());
+        if (!buildChain) h.reset();
+        if (h && h->order() != info.order)
+            throw std::logic_error("subgroup '" + sub.name + "': the Schreier generators give order " +
+                                   h->order().get_str() + ", the coset count " + info.order.get_str());
     }
+    subgroupChains_[index] = std::move(h);
     const mpz_class& whole = groupOrder();
     info.index = info.generatorsInGroup && info.order != 0 ? mpz_class(whole / info.order) : mpz_class(0);
     return info;
@@ -385,6 +412,51 @@ const SubgroupInfo& PuzzleAnalysis::subgroup(int index) {
     auto it = subgroups_.find(index);
     if (it == subgroups_.end()) it = subgroups_.emplace(index, computeSubgroup(index)).first;
     return it->second;
+}
+
+std::optional<bool> PuzzleAnalysis::subgroupContains(int index, const ir::Element& e) {
+    subgroup(index);
+    const auto& h = subgroupChains_[index];
+    if (!h) return std::nullopt;
+    return !e.mirror && h->contains(points_.toPoints(e));
+}
+
+const std::vector<int>& PuzzleAnalysis::subgroupSymmetries(int index) {
+    auto cached = subgroupSymmetries_.find(index);
+    if (cached != subgroupSymmetries_.end()) return cached->second;
+    subgroup(index);
+    const auto& group = symmetries();
+    const StabilizerChain* h = subgroupChains_[index].get();
+    std::vector<Perm> strong;
+    if (h) strong = h->strongGenerators();
+    const InvariantGroup p = invariantGroup(index);
+    std::vector<int> result;
+    for (size_t s = 0; s < group.elements.size(); ++s) {
+        const Perm sym = points_.toPoints(group.elements[s]);
+        const Perm symInverse = inversePerm(sym);
+        bool normalises = true;
+        if (h) {
+            // S H S^-1 ⊆ H on a generating set; finite, so equality.
+            for (const auto& g : strong)
+                if (!h->contains(composePerm(composePerm(sym, g), symInverse))) {
+                    normalises = false;
+                    break;
+                }
+        } else {
+            // No chain: S maps G to G (it maps moves to moves), so S P S^-1 = P
+            // proves S H S^-1 = H. A conservative answer.
+            const auto& orbits = puzzle_.orbits;
+            const ir::Element symInv = ir::inverse(group.elements[s], orbits);
+            for (const auto& g : p.generators)
+                if (!satisfiesInvariants(index, ir::compose(ir::compose(group.elements[s], g, orbits), symInv, orbits))) {
+                    normalises = false;
+                    break;
+                }
+            normalises = normalises && p.error.empty();
+        }
+        if (normalises) result.push_back((int)s);
+    }
+    return subgroupSymmetries_.emplace(index, std::move(result)).first->second;
 }
 
 bool PuzzleAnalysis::check(DiagnosticEngine& diags) {

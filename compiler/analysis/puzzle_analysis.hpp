@@ -64,6 +64,13 @@ public:
 
     const SymmetryGroup& symmetries();                   // closure of the declared symmetries
     const SubgroupInfo& subgroup(int index);
+    // Membership in subgroup `index`; nullopt when the subgroup is too far
+    // from the group to build its stabiliser chain (see note [invariant subgroups]).
+    std::optional<bool> subgroupContains(int index, const ir::Element& e);
+    // Indices into symmetries().elements of the symmetries S with
+    // S H S^-1 = H (e.g. the 16 cube symmetries that fix the U-D axis for
+    // Kociemba's G1): the symmetries a phase's coordinates may be reduced by.
+    const std::vector<int>& subgroupSymmetries(int index);
 
     // Elements satisfying all invariants of subgroup `index` (transpositions
     // inside each set, twists of unconstrained pieces); for tests and reports.
@@ -99,6 +106,8 @@ private:
     std::optional<mpz_class> groupOrder_;
     std::optional<SymmetryGroup> symmetries_;
     std::map<int, SubgroupInfo> subgroups_;
+    std::map<int, std::unique_ptr<StabilizerChain>> subgroupChains_;  // null: not built
+    std::map<int, std::vector<int>> subgroupSymmetries_;
 };
 
 }  // namespace pz::analysis

@@ -116,6 +116,16 @@ TEST_CASE("analysis: cube3 subgroups by generators and by invariants") {
     CHECK(a.subgroup(1).order == mpz_class("8153726976"));
     CHECK(a.subgroup(1).index == mpz_class("5304568500"));
     CHECK(a.subgroup(2).order == mpz_class("19508428800"));
+    // Membership in subgroups by generators and by invariants agrees.
+    ir::Element inG1 = ir::identity(cube.orbits);
+    for (const char* m : {"U", "R2", "D'", "F2", "B2", "L2", "U2"})
+        inG1 = ir::compose(inG1, cube.moves[moveIndex(cube, m)].effect, cube.orbits);
+    ir::Element notInG1 = ir::compose(inG1, cube.moves[moveIndex(cube, "F")].effect, cube.orbits);
+    CHECK(*a.subgroupContains(0, inG1));
+    CHECK(*a.subgroupContains(2, inG1));
+    CHECK_FALSE(*a.subgroupContains(0, notInG1));
+    CHECK_FALSE(*a.subgroupContains(2, notInG1));
+    CHECK_FALSE(*a.subgroupContains(1, inG1));
     DiagnosticEngine diags;
     CHECK(a.check(diags));
     CHECK(a.satisfiesInvariants(2, cube.moves[moveIndex(cube, "U")].effect));

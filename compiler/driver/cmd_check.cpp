@@ -244,6 +244,7 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& o
             for (const auto& g : sub.generatorText) out << ' ' << g;
         }
         if (!sub.keepIn.empty() || !sub.oriented.empty()) out << ", by invariants";
+        out << ", kept by " << a.subgroupSymmetries((int)i).size() << " of " << sym.elements.size() << " symmetries";
         out << '\n';
     }
     out << "patterns: " << p.patterns.size() << '\n';
@@ -367,6 +368,7 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& s
         for (const auto& g : sub.generatorText) j.value(g);
         j.endArray();
         j.field("invariants", !sub.keepIn.empty() || !sub.oriented.empty());
+        j.field("symmetries", a.subgroupSymmetries((int)i).size());
         j.endObject();
     }
     j.endArray();

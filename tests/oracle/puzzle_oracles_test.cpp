@@ -82,6 +82,24 @@ TEST_CASE("cube3 group, subgroup and symmetry orders") {
         fixingUD += name == "U" || name == "D";
     }
     CHECK(fixingUD == 16);
+    // Those 16 are exactly the symmetries of Kociemba's G1; H48's target has all 48.
+    CHECK(a.subgroupSymmetries(subgroupIndex(p, "G1")).size() == 16);
+    CHECK(a.subgroupSymmetries(subgroupIndex(p, "domino")).size() == 16);
+    CHECK(a.subgroupSymmetries(subgroupIndex(p, "H48")).size() == 48);
+    // Membership in subgroups given by generators and by invariants.
+    auto element = [&](const char* text) {
+        DiagnosticEngine d;
+        auto e = ir::evaluateText(p, text, "<test>", d);
+        REQUIRE(e);
+        return *e;
+    };
+    for (const char* sub : {"G1", "domino"}) {
+        INFO(sub);
+        CHECK(*a.subgroupContains(subgroupIndex(p, sub), element("U R2 D' F2")));
+        CHECK_FALSE(*a.subgroupContains(subgroupIndex(p, sub), element("U R")));
+    }
+    CHECK(*a.subgroupContains(subgroupIndex(p, "H48"), element("U2 R2 F2")));
+    CHECK_FALSE(*a.subgroupContains(subgroupIndex(p, "H48"), element("U")));
 }
 
 TEST_CASE("symmetries act on moves as a group and commute with the interpreter") {
@@ -182,6 +200,7 @@ TEST_CASE("rotate4o group and subgroup orders") {
     const auto& square = a.subgroup(subgroupIndex(p, "square"));
     CHECK(square.order == mpz_class("812851200"));
     CHECK(square.index == mpz_class("843448320"));
+    CHECK(a.subgroupSymmetries(subgroupIndex(p, "square")).size() == a.symmetries().elements.size());
     // Without orientation (rotate4): all of S16.
     ir::Puzzle plain = p;
     plain.orbits[0].orient = 1;
