@@ -1,7 +1,6 @@
 #include "compiler/analysis/puzzle_analysis.hpp"
 
 #include <algorithm>
-#include <deque>
 #include <numeric>
 #include <stdexcept>
 #include <unordered_map>

@@ -143,6 +143,34 @@ TEST_CASE("symmetries act on moves as a group and commute with the interpreter")
     }
 }
 
+TEST_CASE("the interpreter agrees with the element algebra on random sequences") {
+    for (const char* file : {"puzzles/cube3.pz", "puzzles/slide4.pz", "puzzles/rotate4o.pz", "tests/puzzles/loopover3.pz"}) {
+        INFO(file);
+        ir::Puzzle p = load(file);
+        interp::Interpreter in(p);
+        analysis::PuzzleAnalysis a(p);
+        uint64_t seed = 99;
+        for (int trial = 0; trial < 50; ++trial) {
+            std::vector<int> seq;
+            ir::Element product = ir::identity(p.orbits);
+            for (int k = 0; k < 1 + trial; ++k) {
+                seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+                const int m = (int)((seed >> 33) % p.moves.size());
+                seq.push_back(m);
+                product = ir::compose(product, p.moves[m].effect, p.orbits);
+            }
+            const interp::State s = in.applySequence(in.solved(), seq);
+            CHECK(in.toElement(s) == product);
+            CHECK(in.isSolved(in.compose(s, in.invert(s))));
+            CHECK(isReachable(in, a, s));
+            // Undoing the sequence move by move (inverse moves, reversed) solves it.
+            std::vector<int> undo;
+            for (auto it = seq.rbegin(); it != seq.rend(); ++it) undo.push_back(a.inverseMove()[*it]);
+            CHECK(in.isSolved(in.applySequence(s, undo)));
+        }
+    }
+}
+
 TEST_CASE("cube3 superflip flips every edge and nothing else") {
     ir::Puzzle p = load("puzzles/cube3.pz");
     DiagnosticEngine diags;
