@@ -31,7 +31,7 @@ struct SymmetryGroup {
     std::vector<std::vector<int>> moveMap;    // moveMap[s][m] = index of S m S^-1
     std::vector<int> inverse;                 // index of S^-1
     std::vector<int> declared;                // declared symmetry d -> index of its element
-    std::vector<std::vector<int>> product;    // product[a][b] = index of (a then b)
+    std::vector<std::vector<int>> product;    // product[a][b] = index of (a then b); empty above 4096 elements
 };
 
 struct SubgroupInfo {
@@ -41,6 +41,7 @@ struct SubgroupInfo {
     bool generatorsInGroup = true;
 };
 
+// Keeps a reference to the puzzle: it must outlive the analysis.
 class PuzzleAnalysis {  // computed once, on demand, cached (STYLE.md #2)
 public:
     explicit PuzzleAnalysis(const ir::Puzzle& puzzle);
@@ -63,6 +64,13 @@ public:
 
     const SymmetryGroup& symmetries();                   // closure of the declared symmetries
     const SubgroupInfo& subgroup(int index);
+    // Membership in subgroup `index`; nullopt when the subgroup is too far
+    // from the group to build its stabiliser chain (see note [invariant subgroups]).
+    std::optional<bool> subgroupContains(int index, const ir::Element& e);
+    // Indices into symmetries().elements of the symmetries S with
+    // S H S^-1 = H (e.g. the 16 cube symmetries that fix the U-D axis for
+    // Kociemba's G1): the symmetries a phase's coordinates may be reduced by.
+    const std::vector<int>& subgroupSymmetries(int index);
 
     // Elements satisfying all invariants of subgroup `index` (transpositions
     // inside each set, twists of unconstrained pieces); for tests and reports.
@@ -76,8 +84,9 @@ public:
 private:
     StabilizerChain& chain();
     SubgroupInfo computeSubgroup(int index);
-    // Orders of the sets an invariant-defined subgroup's elements stay in;
-    // nullopt with a message when the invariants are not a group description.
+    // P, the group of all elements keeping a subgroup's invariants: its
+    // generators and order, or an error when the invariants describe no group
+    // (see note [invariant subgroups] in puzzle_analysis.cpp).
     struct InvariantGroup {
         std::vector<ir::Element> generators;
         mpz_class order;
@@ -97,6 +106,8 @@ private:
     std::optional<mpz_class> groupOrder_;
     std::optional<SymmetryGroup> symmetries_;
     std::map<int, SubgroupInfo> subgroups_;
+    std::map<int, std::unique_ptr<StabilizerChain>> subgroupChains_;  // null: not built
+    std::map<int, std::vector<int>> subgroupSymmetries_;
 };
 
 }  // namespace pz::analysis

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <set>
+
 #include "compiler/ir/element.hpp"
 
 using namespace pz;
@@ -114,6 +116,16 @@ TEST_CASE("analysis: cube3 subgroups by generators and by invariants") {
     CHECK(a.subgroup(1).order == mpz_class("8153726976"));
     CHECK(a.subgroup(1).index == mpz_class("5304568500"));
     CHECK(a.subgroup(2).order == mpz_class("19508428800"));
+    // Membership in subgroups by generators and by invariants agrees.
+    ir::Element inG1 = ir::identity(cube.orbits);
+    for (const char* m : {"U", "R2", "D'", "F2", "B2", "L2", "U2"})
+        inG1 = ir::compose(inG1, cube.moves[moveIndex(cube, m)].effect, cube.orbits);
+    ir::Element notInG1 = ir::compose(inG1, cube.moves[moveIndex(cube, "F")].effect, cube.orbits);
+    CHECK(*a.subgroupContains(0, inG1));
+    CHECK(*a.subgroupContains(2, inG1));
+    CHECK_FALSE(*a.subgroupContains(0, notInG1));
+    CHECK_FALSE(*a.subgroupContains(2, notInG1));
+    CHECK_FALSE(*a.subgroupContains(1, inG1));
     DiagnosticEngine diags;
     CHECK(a.check(diags));
     CHECK(a.satisfiesInvariants(2, cube.moves[moveIndex(cube, "U")].effect));
@@ -144,21 +156,58 @@ TEST_CASE("analysis: bad subgroup generators are diagnosed") {
     CHECK_FALSE(a.subgroup(1).generatorsInGroup);
 }
 
-TEST_CASE("analysis: symmetry closure of the cube's U-axis rotation and a mirror") {
+// An element from cycles per orbit; {position, twist} pairs, a cycle moves the
+// piece at each entry to the next and adds the twist to the piece leaving.
+ir::Element fromCycles(const std::vector<ir::Orbit>& orbits,
+                       const std::vector<std::vector<std::vector<std::pair<int, int>>>>& perOrbit) {
+    ir::Element e = ir::identity(orbits);
+    for (size_t o = 0; o < perOrbit.size(); ++o)
+        for (const auto& cycle : perOrbit[o])
+            for (size_t i = 0; i < cycle.size(); ++i) {
+                const auto [from, twist] = cycle[i];
+                const int to = cycle[(i + 1) % cycle.size()].first;
+                e.perm[o][to] = from;
+                e.ori[o][to] = twist;
+            }
+    return e;
+}
+
+TEST_CASE("analysis: symmetry closure of the cube's quarter turn about U-D") {
     ir::Puzzle cube = cube3();
-    // y: the whole-cube rotation with U (U then D'); as a symmetry it maps R to F etc.
-    ir::Element y = ir::compose(cube.moves[moveIndex(cube, "U")].effect,
-                                cube.moves[moveIndex(cube, "D'")].effect, cube.orbits);
-    // (Corners and edges only: the rotation of the middle slice is invisible to
-    // the move set without centres, so the U D' product acts as the symmetry.)
-    cube.symmetries.push_back({"y", y, {}});
+    // The whole cube turned a quarter about U-D; slice edges change reference face.
+    ir::Element u4 = fromCycles(cube.orbits, {{{{0, 0}, {1, 0}, {2, 0}, {3, 0}}, {{4, 0}, {5, 0}, {6, 0}, {7, 0}}},
+                                              {{{0, 0}, {1, 0}, {2, 0}, {3, 0}},
+                                               {{4, 0}, {5, 0}, {6, 0}, {7, 0}},
+                                               {{8, 1}, {9, 1}, {10, 1}, {11, 1}}}});
+    cube.symmetries.push_back({"S_U4", u4, {}});
     PuzzleAnalysis a(cube);
+    DiagnosticEngine diags;
+    CHECK(a.check(diags));
     const auto& sym = a.symmetries();
     REQUIRE(sym.elements.size() == 4);
     CHECK(sym.names[0].empty());
-    CHECK(sym.names[2] == "y y");
+    CHECK(sym.names[2] == "S_U4 S_U4");
     CHECK(sym.inverse[1] == 3);
-    // y U y' = U, y D y' = D.
+    CHECK(sym.declared == std::vector<int>{1});
+    CHECK(sym.product[1][3] == 0);
     CHECK(sym.moveMap[1][moveIndex(cube, "U")] == moveIndex(cube, "U"));
     CHECK(sym.moveMap[1][moveIndex(cube, "D2")] == moveIndex(cube, "D2"));
+    // The four side faces are permuted in one 4-cycle, powers preserved.
+    int r = moveIndex(cube, "R");
+    std::set<std::string> images;
+    for (int s = 0; s < 4; ++s) images.insert(cube.moves[sym.moveMap[s][r]].name);
+    CHECK(images == std::set<std::string>{"R", "F", "L", "B"});
+    CHECK(cube.moves[sym.moveMap[1][moveIndex(cube, "R2")]].power == 2);
+}
+
+TEST_CASE("analysis: a symmetry that does not map moves to moves is diagnosed") {
+    ir::Puzzle cube = cube3();
+    ir::Element swap = fromCycles(cube.orbits, {{{{0, 0}, {1, 0}}}, {}});
+    cube.symmetries.push_back({"bogus", swap, SourceRange::at(3, 5, 5)});
+    PuzzleAnalysis a(cube);
+    DiagnosticEngine diags;
+    CHECK_FALSE(a.check(diags));
+    REQUIRE(diags.errorCount() == 1);
+    CHECK(diags.all()[0].range.line == 3);
+    CHECK(diags.all()[0].message == "symmetry 'bogus' does not map move 'U' to a move");
 }

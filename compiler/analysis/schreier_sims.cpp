@@ -63,6 +63,12 @@ StabilizerChain::StabilizerChain(int pointCount)
 
 int StabilizerChain::orbitSize(int level) const { return (int)orbit_[level].size(); }
 
+std::vector<Perm> StabilizerChain::strongGenerators() const {
+    std::vector<Perm> result;
+    for (const auto& [level, g] : generators_) result.push_back(g);
+    return result;
+}
+
 mpz_class StabilizerChain::order() const {
     mpz_class result = 1;
     for (int k = 0; k < n_; ++k) result *= (unsigned long)orbit_[k].size();

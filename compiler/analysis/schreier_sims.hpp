@@ -61,6 +61,8 @@ public:
     int pointCount() const { return n_; }
     // Size of the orbit of base point k under the stabiliser of 0..k-1.
     int orbitSize(int level) const;
+    // The generators the chain kept (a strong generating set of the group).
+    std::vector<Perm> strongGenerators() const;
 
 private:
     bool siftsFrom(int level, Perm p) const;

@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "compiler/ir/element.hpp"
+
 namespace pz::interp {
 
 Interpreter::Interpreter(const ir::Puzzle& puzzle) : puzzle_(puzzle) {
@@ -110,6 +112,12 @@ State Interpreter::invert(const State& a) const {
         }
     }
     return r;
+}
+
+State Interpreter::conjugate(const State& s, const ir::Element& symmetry) const {
+    const auto& orbits = puzzle_.orbits;
+    ir::Element e = ir::compose(ir::compose(symmetry, toElement(s), orbits), ir::inverse(symmetry, orbits), orbits);
+    return fromElement(e);
 }
 
 bool Interpreter::isSolved(const State& s) const {

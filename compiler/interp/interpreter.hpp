@@ -49,6 +49,10 @@ public:
     // a then b, and the inverse, as Elements of the group.
     State compose(const State& a, const State& b) const;
     State invert(const State& a) const;
+    // The state S s S^-1 for a symmetry S (note [symmetry conjugation] in
+    // compiler/analysis/puzzle_analysis.hpp): the state reached by the
+    // symmetric images of the moves that reached s.
+    State conjugate(const State& s, const ir::Element& symmetry) const;
 
     // Every position holds a piece with its solved label, oriented.
     bool isSolved(const State& s) const;

@@ -79,7 +79,7 @@ bool PackedStateSet::insert(const uint64_t* key) {
     if (used_[i]) return false;
     std::memcpy(&keys_[i * words_], key, sizeof(uint64_t) * words_);
     used_[i] = 1;
-    if (++size_ * 2 > used_.size()) grow();
+    if (++size_ * 4 > used_.size() * 3) grow();  // load factor 3/4
     return true;
 }
 

@@ -82,6 +82,93 @@ TEST_CASE("cube3 group, subgroup and symmetry orders") {
         fixingUD += name == "U" || name == "D";
     }
     CHECK(fixingUD == 16);
+    // Those 16 are exactly the symmetries of Kociemba's G1; H48's target has all 48.
+    CHECK(a.subgroupSymmetries(subgroupIndex(p, "G1")).size() == 16);
+    CHECK(a.subgroupSymmetries(subgroupIndex(p, "domino")).size() == 16);
+    CHECK(a.subgroupSymmetries(subgroupIndex(p, "H48")).size() == 48);
+    // Membership in subgroups given by generators and by invariants.
+    auto element = [&](const char* text) {
+        DiagnosticEngine d;
+        auto e = ir::evaluateText(p, text, "<test>", d);
+        REQUIRE(e);
+        return *e;
+    };
+    for (const char* sub : {"G1", "domino"}) {
+        INFO(sub);
+        CHECK(*a.subgroupContains(subgroupIndex(p, sub), element("U R2 D' F2")));
+        CHECK_FALSE(*a.subgroupContains(subgroupIndex(p, sub), element("U R")));
+    }
+    CHECK(*a.subgroupContains(subgroupIndex(p, "H48"), element("U2 R2 F2")));
+    CHECK_FALSE(*a.subgroupContains(subgroupIndex(p, "H48"), element("U")));
+}
+
+TEST_CASE("symmetries act on moves as a group and commute with the interpreter") {
+    for (const char* file : {"puzzles/cube3.pz", "puzzles/slide4.pz", "puzzles/rotate4o.pz"}) {
+        INFO(file);
+        ir::Puzzle p = load(file);
+        analysis::PuzzleAnalysis a(p);
+        const auto& sym = a.symmetries();
+        const size_t n = sym.elements.size(), moves = p.moves.size();
+        REQUIRE(sym.product.size() == n);
+        // (a b) m (a b)^-1 = a (b m b^-1) a^-1, and every map is a bijection.
+        bool homomorphism = true, bijective = true;
+        for (size_t s = 0; s < n; ++s) {
+            std::vector<int> seen(moves, 0);
+            for (size_t m = 0; m < moves; ++m) {
+                if (sym.moveMap[s][m] < 0) bijective = false;
+                else seen[sym.moveMap[s][m]]++;
+            }
+            for (int c : seen) bijective = bijective && c == 1;
+            for (size_t t = 0; t < n; ++t)
+                for (size_t m = 0; m < moves; ++m)
+                    if (sym.moveMap[sym.product[s][t]][m] != sym.moveMap[s][sym.moveMap[t][m]]) homomorphism = false;
+            CHECK(sym.product[s][sym.inverse[s]] == 0);
+        }
+        CHECK(bijective);
+        CHECK(homomorphism);
+        // Conjugating the state of a sequence = the state of the mapped sequence.
+        interp::Interpreter in(p);
+        uint64_t seed = 12345;
+        for (size_t s = 0; s < n; ++s) {
+            std::vector<int> seq, mapped;
+            for (int k = 0; k < 25; ++k) {
+                seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+                int m = (int)((seed >> 33) % moves);
+                seq.push_back(m);
+                mapped.push_back(sym.moveMap[s][m]);
+            }
+            interp::State state = in.applySequence(in.solved(), seq);
+            CHECK(in.conjugate(state, sym.elements[s]) == in.applySequence(in.solved(), mapped));
+        }
+    }
+}
+
+TEST_CASE("the interpreter agrees with the element algebra on random sequences") {
+    for (const char* file : {"puzzles/cube3.pz", "puzzles/slide4.pz", "puzzles/rotate4o.pz", "tests/puzzles/loopover3.pz"}) {
+        INFO(file);
+        ir::Puzzle p = load(file);
+        interp::Interpreter in(p);
+        analysis::PuzzleAnalysis a(p);
+        uint64_t seed = 99;
+        for (int trial = 0; trial < 50; ++trial) {
+            std::vector<int> seq;
+            ir::Element product = ir::identity(p.orbits);
+            for (int k = 0; k < 1 + trial; ++k) {
+                seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+                const int m = (int)((seed >> 33) % p.moves.size());
+                seq.push_back(m);
+                product = ir::compose(product, p.moves[m].effect, p.orbits);
+            }
+            const interp::State s = in.applySequence(in.solved(), seq);
+            CHECK(in.toElement(s) == product);
+            CHECK(in.isSolved(in.compose(s, in.invert(s))));
+            CHECK(isReachable(in, a, s));
+            // Undoing the sequence move by move (inverse moves, reversed) solves it.
+            std::vector<int> undo;
+            for (auto it = seq.rbegin(); it != seq.rend(); ++it) undo.push_back(a.inverseMove()[*it]);
+            CHECK(in.isSolved(in.applySequence(s, undo)));
+        }
+    }
 }
 
 TEST_CASE("cube3 superflip flips every edge and nothing else") {
@@ -141,6 +228,7 @@ TEST_CASE("rotate4o group and subgroup orders") {
     const auto& square = a.subgroup(subgroupIndex(p, "square"));
     CHECK(square.order == mpz_class("812851200"));
     CHECK(square.index == mpz_class("843448320"));
+    CHECK(a.subgroupSymmetries(subgroupIndex(p, "square")).size() == a.symmetries().elements.size());
     // Without orientation (rotate4): all of S16.
     ir::Puzzle plain = p;
     plain.orbits[0].orient = 1;
@@ -149,11 +237,11 @@ TEST_CASE("rotate4o group and subgroup orders") {
     CHECK(b.groupOrder() == mpz_class("20922789888000"));
 }
 
-TEST_CASE("rotate4o depth counts d0..d5 (18 quarter turns)") {
+TEST_CASE("rotate4o depth counts d0..d6 (18 quarter turns)") {
     ir::Puzzle p = load("puzzles/rotate4o.pz");
     auto quarter = movesWithPowers(p, {1, -1});
     REQUIRE(quarter.size() == 18);
-    CHECK(depths(p, quarter, 5) == std::vector<uint64_t>{1, 18, 233, 2848, 34216, 405896});
+    CHECK(depths(p, quarter, 6) == std::vector<uint64_t>{1, 18, 233, 2848, 34216, 405896, 4766722});
 }
 
 TEST_CASE("rotate4o depth counts d0..d4 (27 moves)") {
