@@ -9,6 +9,7 @@
 namespace pz::driver {
 // Defined in cmd_<name>.cpp.
 int runCheck(const Args&);
+int runSolveLevels(const Args&);  // cmd_grid.cpp
 }  // namespace pz::driver
 
 namespace {
@@ -17,6 +18,7 @@ using namespace pz::driver;
 
 const Command kCommands[] = {
     {"check", "parse, validate and analyse a definition; print its summary", runCheck},
+    {"solve-dir", "solve every level in a folder (grid puzzles); print a table", runSolveLevels},
 };
 
 void usage(std::ostream& out) {

@@ -31,6 +31,7 @@ struct Bits {
     constexpr Bits& operator^=(const Bits& o) { return *this = *this ^ o; }
     constexpr bool any() const { uint64_t a = 0; for (size_t i = 0; i < N; ++i) a |= w[i]; return a != 0; }
     constexpr bool operator==(const Bits&) const = default;
+    constexpr int count() const { int c = 0; for (size_t i = 0; i < N; ++i) c += __builtin_popcountll(w[i]); return c; }
     constexpr bool test(int cell) const { return (w[cell >> 6] >> (cell & 63)) & 1; }
     constexpr void set(int cell) { w[cell >> 6] |= uint64_t(1) << (cell & 63); }
 };
@@ -114,4 +115,9 @@ struct Binomials {
     constexpr uint64_t operator()(int n, int k) const { return c[n][k]; }
 };
 
+}  // namespace pz::grid
+
+namespace pz::grid {
+// Bumped when generated grid code must be regenerated.
+inline constexpr int kGridAbiVersion = 1;
 }  // namespace pz::grid

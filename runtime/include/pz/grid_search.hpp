@@ -40,8 +40,9 @@ public:
     static constexpr uint32_t kNone = 0xFFFFFFFFu;
     static constexpr uint32_t kChunkBits = 12, kChunkSize = 1u << kChunkBits;
     static constexpr int kMaxDepth = 255;  // g is one byte
+    static constexpr size_t kInitialSlots = 1 << 14;
 
-    explicit ClosedSet(Hasher hasher) : hasher_(std::move(hasher)) { index_.assign(1024, 0); }
+    explicit ClosedSet(Hasher hasher) : hasher_(std::move(hasher)) { index_.assign(kInitialSlots, 0); }
 
     uint32_t size() const { return size_; }
     const Key& key(uint32_t n) const { return chunk(n).keys[n & (kChunkSize - 1)]; }
@@ -55,15 +56,20 @@ public:
         c.g[n & (kChunkSize - 1)] = (uint8_t)g;
     }
 
+    uint64_t hash(const Key& k) const { return hasher_(k); }
+    // Brings the key's first index slot into cache ahead of insert().
+    void prefetch(uint64_t hash) const { __builtin_prefetch(&index_[hash & (index_.size() - 1)]); }
+
     // Returns (node, true) for a new key, (existing node, false) otherwise.
-    std::pair<uint32_t, bool> insert(const Key& k) {
+    std::pair<uint32_t, bool> insert(const Key& k) { return insert(k, hasher_(k)); }
+    std::pair<uint32_t, bool> insert(const Key& k, uint64_t hash) {
         if ((uint64_t)(size_ + 1) * 5 > (uint64_t)index_.size() * 4) grow();
         size_t mask = index_.size() - 1;
-        for (size_t slot = hasher_(k) & mask;; slot = (slot + 1) & mask) {
+        for (size_t slot = hash & mask;; slot = (slot + 1) & mask) {
             uint32_t entry = index_[slot];
             if (entry == 0) {
                 uint32_t n = size_++;
-                if ((n >> kChunkBits) == chunks_.size()) chunks_.push_back(std::make_unique<Chunk>());
+                if ((n >> kChunkBits) == chunks_.size()) chunks_.push_back(std::unique_ptr<Chunk>(new Chunk));  // no zeroing
                 chunk(n).keys[n & (kChunkSize - 1)] = k;
                 index_[slot] = n + 1;
                 return {n, true};
@@ -147,7 +153,8 @@ SearchResult astar(const Space& space, const SearchLimits& limits = {}) {
 
     using Closed = ClosedSet<Key, typename Space::Hasher>;
     Closed closed(space.hasher());
-    std::vector<std::vector<uint32_t>> buckets(h0 + 1);
+    // An open entry is node | g << 32; it is stale if the node's g dropped since.
+    std::vector<std::vector<uint64_t>> buckets(h0 + 1);
     {
         auto [n, fresh] = closed.insert(space.pack(initial));
         closed.link(n, Closed::kNone, 0, 0);
@@ -157,16 +164,27 @@ SearchResult astar(const Space& space, const SearchLimits& limits = {}) {
     int best = 1 << 30;
     uint32_t bestParent = 0;
     int bestMove = -1;
+    constexpr int kMaxDirections = 32;  // per-expansion child buffers
+    const int directions = space.directions();
+    if (directions > kMaxDirections) return finish(SearchResult::Outcome::LimitReached);
     for (int f = h0; f < best && f < (int)buckets.size(); ++f) {
         while (!buckets[f].empty()) {
-            const uint32_t node = buckets[f].back();
+            const uint64_t entry = buckets[f].back();
             buckets[f].pop_back();
             --openEntries;
-            const int g = closed.g(node);
-            const State s = space.unpack(closed.key(node));
-            if (g + space.heuristic(s) != f) continue;  // stale: re-linked with a smaller g
+            const uint32_t node = (uint32_t)entry;
+            const int g = (int)(entry >> 32);
+            if (closed.g(node) != g) continue;  // stale: re-linked with a smaller g
             ++result.expanded;
-            for (int p = 0; p < space.directions(); ++p) {
+            const State s = space.unpack(closed.key(node));
+            // Generate all children first and prefetch their index slots, so
+            // the closed-set lookups overlap their cache misses.
+            Key keys[kMaxDirections];
+            uint64_t hashes[kMaxDirections];
+            int hs[kMaxDirections];
+            int moves[kMaxDirections];
+            int children = 0;
+            for (int p = 0; p < directions; ++p) {
                 const State t = space.move(s, p);
                 if (t == s) continue;  // nothing moved
                 if (space.solved(t)) {
@@ -174,14 +192,20 @@ SearchResult astar(const Space& space, const SearchLimits& limits = {}) {
                     continue;
                 }
                 const int h = space.heuristic(t);
-                if (h >= Space::kDead) continue;
-                if (g + 1 > Closed::kMaxDepth) continue;
-                auto [n, fresh] = closed.insert(space.pack(t));
+                if (h >= Space::kDead || g + 1 > Closed::kMaxDepth) continue;
+                keys[children] = space.pack(t);
+                hashes[children] = closed.hash(keys[children]);
+                closed.prefetch(hashes[children]);
+                hs[children] = h;
+                moves[children++] = p;
+            }
+            for (int c = 0; c < children; ++c) {
+                auto [n, fresh] = closed.insert(keys[c], hashes[c]);
                 if (!fresh && closed.g(n) <= g + 1) continue;
-                closed.link(n, node, p, g + 1);
-                const int fn = g + 1 + h;
+                closed.link(n, node, moves[c], g + 1);
+                const int fn = g + 1 + hs[c];
                 if (fn >= (int)buckets.size()) buckets.resize(fn + 1);
-                buckets[fn].push_back(n);
+                buckets[fn].push_back(n | (uint64_t)(g + 1) << 32);
                 if (++openEntries > result.openPeakEntries) result.openPeakEntries = openEntries;
             }
             if (best <= f) break;
