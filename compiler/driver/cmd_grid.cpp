@@ -4,7 +4,8 @@
 //   pzc solve DEF --levels DIR            solve a folder, print a table
 //   pzc solve-dir DEF DIR              the same folder table
 // Options for solving: --bfs (breadth-first), --interp (search with the
-// reference interpreter, no C++ compile: the baseline), --max-states N.
+// reference interpreter, no C++ compile: the baseline), --max-states N;
+// --emit FILE (or -) writes the generated C++ instead (--no-main: without main()).
 //
 // Pipeline of a solve: read the levels (dsl/level_reader) -> emit one C++
 // translation unit holding every level's kernels (codegen/grid_emit) ->
@@ -16,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -34,11 +36,14 @@ namespace {
 
 struct GridOptions {
     std::vector<std::string> levelFiles;
-    std::string levelDir;
+    std::vector<std::string> levelDirs;
     bool json = false;
     bool bfs = false;
     bool interp = false;
     std::string maxStates;
+    std::string emitPath;  // write the generated C++ here ("-": stdout) instead of solving
+    bool emitMain = true;
+    bool tableForOne = false;  // solve-dir prints its table even for one level
 };
 
 // One level's outcome, whichever search produced it.
@@ -73,7 +78,8 @@ bool parseOptions(const Args& args, GridOptions& options, std::string& error) {
             if (!value(v)) return false;
             options.levelFiles.push_back(v);
         } else if (a == "--levels") {
-            if (!value(options.levelDir)) return false;
+            if (!value(v)) return false;
+            options.levelDirs.push_back(v);
         } else if (a == "--json") {
             options.json = true;
         } else if (a == "--bfs") {
@@ -82,6 +88,12 @@ bool parseOptions(const Args& args, GridOptions& options, std::string& error) {
             options.interp = true;
         } else if (a == "--max-states") {
             if (!value(options.maxStates)) return false;
+        } else if (a == "--emit") {
+            if (!value(options.emitPath)) return false;
+        } else if (a == "--table") {
+            options.tableForOne = true;
+        } else if (a == "--no-main") {
+            options.emitMain = false;
         } else {
             error = "unknown option '" + a + "'";
             return false;
@@ -153,14 +165,35 @@ std::vector<LevelOutcome> solveInterpreted(const ir::GridRules& rules, const std
     return outcomes;
 }
 
+std::string generatedSource(const ir::Puzzle& puzzle, const std::vector<ir::Level>& levels, bool withMain) {
+    codegen::GridEmitOptions emit;
+    emit.source = std::filesystem::path(puzzle.file).filename().string() +
+                  (levels.size() == 1 ? " and " + std::filesystem::path(levels[0].file).filename().string()
+                                      : " (" + std::to_string(levels.size()) + " levels)");
+    emit.withMain = withMain;
+    return codegen::emitGridSolver(puzzle.grid, levels, emit);
+}
+
+int emitSource(const ir::Puzzle& puzzle, const std::vector<ir::Level>& levels, const GridOptions& options) {
+    std::string source = generatedSource(puzzle, levels, options.emitMain);
+    if (options.emitPath == "-") {
+        std::cout << source;
+        return 0;
+    }
+    std::ofstream out(options.emitPath, std::ios::binary);
+    out << source;
+    if (!out) {
+        std::cerr << "pzc: error: cannot write " << options.emitPath << "\n";
+        return 1;
+    }
+    return 0;
+}
+
 // Emits, compiles (cached) and runs the generated solver for all levels.
 std::optional<std::vector<LevelOutcome>> solveGenerated(const ir::Puzzle& puzzle, const std::vector<ir::Level>& levels,
                                                         const GridOptions& options, DiagnosticEngine& diags) {
-    codegen::GridEmitOptions emit;
-    emit.source = std::filesystem::path(puzzle.file).filename().string() + " (" + std::to_string(levels.size()) +
-                  " level" + (levels.size() == 1 ? "" : "s") + ")";
     NativeBuild build;
-    build.source = codegen::emitGridSolver(puzzle.grid, levels, emit);
+    build.source = generatedSource(puzzle, levels, true);
     build.stem = "grid-" + puzzle.name;
     auto binary = buildNative(build, diags);
     if (!binary) return std::nullopt;
@@ -215,7 +248,8 @@ std::string jsonEscape(const std::string& s) {
 bool readLevels(const ir::Puzzle& puzzle, const GridOptions& options, std::vector<ir::Level>& levels,
                 DiagnosticEngine& diags) {
     std::vector<std::string> files = options.levelFiles;
-    if (!options.levelDir.empty() && !listLevelFiles(options.levelDir, files)) return false;
+    for (const auto& dir : options.levelDirs)
+        if (!listLevelFiles(dir, files)) return false;
     for (const auto& f : files)
         if (auto level = readLevelFile(f, puzzle.grid, diags)) levels.push_back(std::move(*level));
     return !diags.hasErrors();
@@ -227,6 +261,8 @@ int solveLevels(const ir::Puzzle& puzzle, const GridOptions& options) {
     bool ok = readLevels(puzzle, options, levels, diags);
     diags.print(std::cerr);
     if (!ok) return 1;
+
+    if (!options.emitPath.empty()) return emitSource(puzzle, levels, options);
 
     std::vector<LevelOutcome> outcomes;
     if (options.interp) {
@@ -266,7 +302,7 @@ int solveLevels(const ir::Puzzle& puzzle, const GridOptions& options) {
         }
     }
 
-    const bool single = levels.size() == 1 && options.levelDir.empty();
+    const bool single = levels.size() == 1 && options.levelDirs.empty() && !options.tableForOne;
     if (single) {
         const LevelOutcome& o = outcomes.empty() ? LevelOutcome{} : outcomes.front();
         if (o.outcome != "solved") return 1;
@@ -321,7 +357,7 @@ int checkGridPuzzle(const ir::Puzzle& puzzle, const Args& args) {
     GridOptions options;
     std::string error;
     if (!parseOptions(args, options, error)) return usageError(error);
-    if (options.levelFiles.empty() && options.levelDir.empty()) {
+    if (options.levelFiles.empty() && options.levelDirs.empty()) {
         std::cout << "grid puzzle " << puzzle.name << ": " << puzzle.grid.directions.size() << " directions, "
                   << puzzle.grid.colours.size() << " colours, " << puzzle.grid.levelPaths.size() << " levels\n";
         return 0;
@@ -344,14 +380,15 @@ int solveGridPuzzle(const ir::Puzzle& puzzle, const Args& args) {
     GridOptions options;
     std::string error;
     if (!parseOptions(args, options, error)) return usageError(error);
-    if (options.levelFiles.empty() && options.levelDir.empty()) return usageError("give --level FILE or --levels DIR");
+    if (options.levelFiles.empty() && options.levelDirs.empty()) return usageError("give --level FILE or --levels DIR");
     return solveLevels(puzzle, options);
 }
 
 // pzc solve-dir DEF DIR [options]
 int runSolveLevels(const Args& args) {
     if (args.size() < 2 || args[0] == "--help") {
-        std::cerr << "usage: pzc solve-dir DEF DIR [--json] [--bfs] [--interp] [--max-states N]\n";
+        std::cerr << "usage: pzc solve-dir DEF (DIR | LEVEL_FILE...) [--json] [--bfs] [--interp] [--max-states N]\n"
+                     "                     [--emit FILE|- [--no-main]]\n";
         return args.size() == 1 && args[0] == "--help" ? 0 : 2;
     }
     DiagnosticEngine diags;
@@ -362,8 +399,15 @@ int runSolveLevels(const Args& args) {
         std::cerr << "pzc: error: " << args[0] << " is not a grid-actor puzzle\n";
         return 1;
     }
-    Args rest = {"--levels", args[1]};
-    rest.insert(rest.end(), args.begin() + 2, args.end());
+    // A folder, or level files named one by one.
+    Args rest;
+    size_t i = 1;
+    for (; i < args.size() && args[i].rfind("--", 0) != 0; ++i) {
+        rest.push_back(std::filesystem::is_directory(args[i]) ? "--levels" : "--level");
+        rest.push_back(args[i]);
+    }
+    rest.insert(rest.end(), args.begin() + i, args.end());
+    rest.push_back("--table");
     return solveGridPuzzle(*puzzle, rest);
 }
 

@@ -120,4 +120,8 @@ struct Binomials {
 namespace pz::grid {
 // Bumped when generated grid code must be regenerated.
 inline constexpr int kGridAbiVersion = 1;
+
+// The levels of one generated translation unit (their Space types).
+template <class... Spaces>
+struct LevelList {};
 }  // namespace pz::grid

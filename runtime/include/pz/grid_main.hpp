@@ -21,9 +21,6 @@
 
 namespace pz::grid {
 
-template <class... Spaces>
-struct LevelList {};
-
 struct MainOptions {
     bool bfs = false;
     int repeat = 1;
