@@ -77,8 +77,8 @@ std::string directionComment(const ir::GridRules& rules, const GridLayout& layou
 
 class LevelEmitter {
 public:
-    LevelEmitter(CodeWriter& w, const ir::GridRules& rules, const ir::Level& level)
-        : w_(w), rules_(rules), level_(level), layout_(gridLayout(rules, level)),
+    LevelEmitter(CodeWriter& w, const ir::GridRules& rules, const ir::Level& level, bool hallBound)
+        : w_(w), rules_(rules), level_(level), hallBound_(hallBound), layout_(gridLayout(rules, level)),
           distances_(interp::goalDistances(rules, level)) {}
 
     void emit() {
@@ -267,7 +267,7 @@ private:
             checks.push_back("    if (!(s.colour[" + c + "] & " + name + "[h]).any()) return kDead;");
             checks.push_back("}");
         }
-        emitHall(checks);
+        if (hallBound_) emitHall(checks);
         w_.line("inline int heuristic(const State& s) {");
         w_.indent();
         w_.line("int h = 0;");
@@ -508,6 +508,7 @@ private:
     CodeWriter& w_;
     const ir::GridRules& rules_;
     const ir::Level& level_;
+    bool hallBound_;
     GridLayout layout_;
     std::vector<std::vector<int>> distances_;  // [goal][cell]
 };
@@ -571,7 +572,7 @@ std::string emitGridSolver(const ir::GridRules& rules, const std::vector<ir::Lev
     for (const auto& level : levels) {
         std::string ns = gridLevelNamespace(level);
         if (!used.insert(ns).second) continue;  // same name twice: the first one wins
-        LevelEmitter(w, rules, level).emit();
+        LevelEmitter(w, rules, level, options.hallBound).emit();
         list += (list.empty() ? "" : ", ") + ns + "::Space";
     }
     w.line("using AllLevels = pz::grid::LevelList<" + list + ">;");

@@ -5,7 +5,8 @@
 //   pzc solve-dir DEF DIR              the same folder table
 // Options for solving: --bfs (breadth-first), --interp (search with the
 // reference interpreter, no C++ compile: the baseline), --max-states N;
-// --emit FILE (or -) writes the generated C++ instead (--no-main: without main()).
+// --emit FILE (or -) writes the generated C++ instead (--no-main: without main());
+// --hall adds Hall's condition to the generated heuristic.
 //
 // Pipeline of a solve: read the levels (dsl/level_reader) -> emit one C++
 // translation unit holding every level's kernels (codegen/grid_emit) ->
@@ -44,6 +45,7 @@ struct GridOptions {
     std::string emitPath;  // write the generated C++ here ("-": stdout) instead of solving
     bool emitMain = true;
     bool tableForOne = false;  // solve-dir prints its table even for one level
+    bool hallBound = false;    // --hall: Hall's condition in the heuristic
 };
 
 // One level's outcome, whichever search produced it.
@@ -90,6 +92,8 @@ bool parseOptions(const Args& args, GridOptions& options, std::string& error) {
             if (!value(options.maxStates)) return false;
         } else if (a == "--emit") {
             if (!value(options.emitPath)) return false;
+        } else if (a == "--hall") {
+            options.hallBound = true;
         } else if (a == "--table") {
             options.tableForOne = true;
         } else if (a == "--no-main") {
@@ -165,17 +169,19 @@ std::vector<LevelOutcome> solveInterpreted(const ir::GridRules& rules, const std
     return outcomes;
 }
 
-std::string generatedSource(const ir::Puzzle& puzzle, const std::vector<ir::Level>& levels, bool withMain) {
+std::string generatedSource(const ir::Puzzle& puzzle, const std::vector<ir::Level>& levels, bool withMain,
+                            bool hallBound) {
     codegen::GridEmitOptions emit;
     emit.source = std::filesystem::path(puzzle.file).filename().string() +
                   (levels.size() == 1 ? " and " + std::filesystem::path(levels[0].file).filename().string()
                                       : " (" + std::to_string(levels.size()) + " levels)");
     emit.withMain = withMain;
+    emit.hallBound = hallBound;
     return codegen::emitGridSolver(puzzle.grid, levels, emit);
 }
 
 int emitSource(const ir::Puzzle& puzzle, const std::vector<ir::Level>& levels, const GridOptions& options) {
-    std::string source = generatedSource(puzzle, levels, options.emitMain);
+    std::string source = generatedSource(puzzle, levels, options.emitMain, options.hallBound);
     if (options.emitPath == "-") {
         std::cout << source;
         return 0;
@@ -193,7 +199,7 @@ int emitSource(const ir::Puzzle& puzzle, const std::vector<ir::Level>& levels, c
 std::optional<std::vector<LevelOutcome>> solveGenerated(const ir::Puzzle& puzzle, const std::vector<ir::Level>& levels,
                                                         const GridOptions& options, DiagnosticEngine& diags) {
     NativeBuild build;
-    build.source = generatedSource(puzzle, levels, true);
+    build.source = generatedSource(puzzle, levels, true, options.hallBound);
     build.stem = "grid-" + puzzle.name;
     auto binary = buildNative(build, diags);
     if (!binary) return std::nullopt;
@@ -388,7 +394,7 @@ int solveGridPuzzle(const ir::Puzzle& puzzle, const Args& args) {
 int runSolveLevels(const Args& args) {
     if (args.size() < 2 || args[0] == "--help") {
         std::cerr << "usage: pzc solve-dir DEF (DIR | LEVEL_FILE...) [--json] [--bfs] [--interp] [--max-states N]\n"
-                     "                     [--emit FILE|- [--no-main]]\n";
+                     "                     [--emit FILE|- [--no-main]] [--hall]\n";
         return args.size() == 1 && args[0] == "--help" ? 0 : 2;
     }
     DiagnosticEngine diags;

@@ -18,9 +18,11 @@
 
 namespace pz::grid {
 
+// Default construction leaves the words uninitialised (search buffers are
+// not zeroed on every expansion); Bits{} and State{} are all zero.
 template <size_t N>
 struct Bits {
-    std::array<uint64_t, N> w{};
+    std::array<uint64_t, N> w;
 
     constexpr Bits operator&(const Bits& o) const { Bits r; for (size_t i = 0; i < N; ++i) r.w[i] = w[i] & o.w[i]; return r; }
     constexpr Bits operator|(const Bits& o) const { Bits r; for (size_t i = 0; i < N; ++i) r.w[i] = w[i] | o.w[i]; return r; }
@@ -40,7 +42,7 @@ struct Bits {
 // vanish; generated kernels only shift cells whose target is on the board.
 template <int S, size_t N>
 constexpr Bits<N> shifted(const Bits<N>& b) {
-    Bits<N> r;
+    Bits<N> r{};
     if constexpr (S == 0) {
         return b;
     } else if constexpr (S > 0) {
