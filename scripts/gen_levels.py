@@ -14,6 +14,7 @@ from the bottom row; no final newline).
 
     scripts/gen_levels.py --out bench/anima/levels --count 8 --seed 1
     scripts/gen_levels.py --width 12 --height 12 --reds 6 --blues 4 --walk 30 --stdout
+    scripts/gen_levels.py --width 9 --height 9 --reds 3 --blues 3 --walk 30 --walls 0.2 --seed 2 --file L.txt
 """
 import argparse
 import os
@@ -118,6 +119,7 @@ def main():
     p.add_argument("--count", type=int, default=1)
     p.add_argument("--out", help="folder for the level files")
     p.add_argument("--stdout", action="store_true")
+    p.add_argument("--file", help="write the (single) level to this path")
     args = p.parse_args()
     rng = random.Random(args.seed)
     for i in range(args.count):
@@ -130,6 +132,10 @@ def main():
         blues = args.blues if args.blues is not None else actors - reds
         goals = args.goals or max(2, (reds + blues + 1) // 2)
         text = generate(width, height, reds, blues, args.walk, goals, args.walls, rng)
+        if args.file:
+            with open(args.file, "w") as f:
+                f.write(text)
+            continue
         if args.stdout or not args.out:
             sys.stdout.write(text + "\n\n")
             continue

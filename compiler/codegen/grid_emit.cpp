@@ -41,6 +41,13 @@ std::string boardLiteral(const Words& w) {
 
 void setBit(Words& w, int cell) { w[cell >> 6] |= uint64_t(1) << (cell & 63); }
 
+// Bits that number `count` things (at least 1).
+int indexBits(int count) {
+    int bits = 1;
+    while ((1 << bits) < count) ++bits;
+    return bits;
+}
+
 uint64_t binomialSaturating(int n, int k) {
     if (k < 0 || k > n) return 0;
     unsigned __int128 r = 1;
@@ -335,6 +342,21 @@ private:
         }
     }
 
+    // kFloorIndex[cell]: the cell's number among floor cells; kFloorCell: back.
+    void emitFloorTables() {
+        std::string floorIndex, floorCell;
+        int f = 0;
+        std::vector<int> indexOf(cellCount(), 0);
+        for (int cell = 0; cell < cellCount(); ++cell)
+            if (level_.floor[cell]) {
+                indexOf[cell] = f++;
+                floorCell += (floorCell.empty() ? "" : ", ") + std::to_string(cell);
+            }
+        for (int cell = 0; cell < cellCount(); ++cell) floorIndex += (cell ? ", " : "") + std::to_string(indexOf[cell]);
+        w_.line("constexpr uint16_t kFloorIndex[" + std::to_string(cellCount()) + "] = {" + floorIndex + "};");
+        w_.line("constexpr uint16_t kFloorCell[" + std::to_string(layout_.floorCells) + "] = {" + floorCell + "};");
+    }
+
     void emitKey() {
         w_.section("grid_emit: key");
         const size_t n = layout_.colours.size();
@@ -386,21 +408,8 @@ private:
                     counts.push_back(k);
                     maxK = std::max(maxK, k);
                 }
-                std::string floorIndex, floorCell;
-                int f = 0;
-                std::vector<int> indexOf(cellCount(), 0);
-                for (int cell = 0; cell < cellCount(); ++cell)
-                    if (level_.floor[cell]) {
-                        indexOf[cell] = f++;
-                        floorCell += (floorCell.empty() ? "" : ", ") + std::to_string(cell);
-                    }
-                for (int cell = 0; cell < cellCount(); ++cell)
-                    floorIndex += (cell ? ", " : "") + std::to_string(indexOf[cell]);
                 w_.line("using Key = uint64_t;  // colex rank of each colour's actor set, mixed radix");
-                w_.line("constexpr uint16_t kFloorIndex[" + std::to_string(cellCount()) + "] = {" + floorIndex +
-                        "};");
-                w_.line("constexpr uint16_t kFloorCell[" + std::to_string(layout_.floorCells) + "] = {" + floorCell +
-                        "};");
+                emitFloorTables();
                 w_.line("constexpr pz::grid::Binomials<" + std::to_string(layout_.floorCells) + ", " +
                         std::to_string(maxK) + "> kChoose{};");
                 w_.line("inline Key pack(const State& s) {");
@@ -432,12 +441,53 @@ private:
                     w_.line("uint64_t rank = " + rank + ";");
                     w_.line("int f = " + std::to_string(layout_.floorCells) + ";");
                     w_.line("for (int i = " + std::to_string(counts[i]) + "; i > 0; --i) {");
-                    w_.line("    do --f; while (kChoose(f, i) > rank);");
+                    w_.line("    // the largest f below the previous one with C(f, i) <= rank");
+                    w_.line("    int lo = i - 1, hi = f - 1;");
+                    w_.line("    while (lo < hi) {");
+                    w_.line("        const int mid = (lo + hi + 1) >> 1;");
+                    w_.line("        if (kChoose(mid, i) <= rank) lo = mid; else hi = mid - 1;");
+                    w_.line("    }");
+                    w_.line("    f = lo;");
                     w_.line("    rank -= kChoose(f, i);");
                     w_.line("    s.colour[" + std::to_string(i) + "].set(kFloorCell[f]);");
                     w_.line("}");
                     w_.dedent();
                     w_.line("}");
+                }
+                w_.line("return s;");
+                w_.dedent();
+                w_.line("}");
+                w_.line("struct Hasher {");
+                w_.line("    uint64_t operator()(Key k) const { return pz::grid::mixHash(k); }");
+                w_.line("};");
+                break;
+            }
+            case GridLayout::KeyKind::IndexList: {
+                const int bits = indexBits(layout_.floorCells);
+                w_.line("using Key = uint64_t;  // each actor's floor index (" + std::to_string(bits) +
+                        " bits), colour by colour, in cell order");
+                emitFloorTables();
+                w_.line("inline Key pack(const State& s) {");
+                w_.indent();
+                w_.line("Key key = 0;");
+                for (size_t i = 0; i < n; ++i) {
+                    w_.line("for (int wi = 0; wi < " + std::to_string(layout_.words) + "; ++wi)");
+                    w_.line("    for (uint64_t b = s.colour[" + std::to_string(i) + "].w[wi]; b; b &= b - 1)");
+                    w_.line("        key = key << " + std::to_string(bits) +
+                            " | kFloorIndex[wi * 64 + __builtin_ctzll(b)];");
+                }
+                w_.line("return key;");
+                w_.dedent();
+                w_.line("}");
+                w_.line("inline State unpack(Key key) {");
+                w_.indent();
+                w_.line("State s{};");
+                for (size_t i = n; i-- > 0;) {
+                    int k = 0;
+                    for (const auto& a : level_.actors) k += a.colour == layout_.colours[i];
+                    w_.line("for (int i = 0; i < " + std::to_string(k) + "; ++i, key >>= " + std::to_string(bits) + ")");
+                    w_.line("    s.colour[" + std::to_string(i) + "].set(kFloorCell[key & " +
+                            std::to_string((1 << bits) - 1) + "]);");
                 }
                 w_.line("return s;");
                 w_.dedent();
@@ -516,7 +566,7 @@ private:
 }  // namespace
 
 std::string GridLayout::describe() const {
-    static const char* keyNames[] = {"floor bits (pext)", "colex rank", "bitboards"};
+    static const char* keyNames[] = {"floor bits (pext)", "floor indices", "colex rank", "bitboards"};
     return std::to_string(cells) + " cells, " + std::to_string(floorCells) + " floor, " +
            std::to_string(colours.size()) + " colour board(s) of " + std::to_string(words) +
            " word(s), key: " + keyNames[(int)key];
@@ -536,6 +586,8 @@ GridLayout gridLayout(const ir::GridRules& rules, const ir::Level& level) {
     std::vector<uint64_t> radix, sizes;
     if ((int)layout.colours.size() * layout.floorCells <= 64)
         layout.key = GridLayout::KeyKind::FloorBits;
+    else if ((int)level.actors.size() * indexBits(layout.floorCells) <= 64)
+        layout.key = GridLayout::KeyKind::IndexList;
     else if (colexRadices(level, layout, radix, sizes))
         layout.key = GridLayout::KeyKind::ColexRank;
     else

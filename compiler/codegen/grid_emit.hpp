@@ -29,7 +29,7 @@ struct GridEmitOptions {
 struct GridLayout {
     int cells = 0, words = 0, floorCells = 0;
     std::vector<int> colours;  // IR colour of each state colour (those with actors)
-    enum class KeyKind { FloorBits, ColexRank, Words } key = KeyKind::FloorBits;
+    enum class KeyKind { FloorBits, IndexList, ColexRank, Words } key = KeyKind::FloorBits;
     std::string describe() const;
 };
 

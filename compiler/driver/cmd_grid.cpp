@@ -42,6 +42,7 @@ struct GridOptions {
     bool bfs = false;
     bool interp = false;
     std::string maxStates;
+    int repeat = 1;  // --repeat N: time each search N times, keep the fastest (benchmarks)
     std::string emitPath;  // write the generated C++ here ("-": stdout) instead of solving
     bool emitMain = true;
     bool tableForOne = false;  // solve-dir prints its table even for one level
@@ -92,6 +93,9 @@ bool parseOptions(const Args& args, GridOptions& options, std::string& error) {
             if (!value(options.maxStates)) return false;
         } else if (a == "--emit") {
             if (!value(options.emitPath)) return false;
+        } else if (a == "--repeat") {
+            if (!value(v)) return false;
+            options.repeat = std::max(1, std::atoi(v.c_str()));
         } else if (a == "--hall") {
             options.hallBound = true;
         } else if (a == "--table") {
@@ -163,7 +167,11 @@ std::vector<LevelOutcome> solveInterpreted(const ir::GridRules& rules, const std
     if (!options.maxStates.empty()) limits.maxStates = std::stoull(options.maxStates);
     for (const auto& level : levels) {
         interp::GridBoard board(rules, level);
-        auto r = options.bfs ? interp::interpretedBfs(board, limits) : interp::interpretedAStar(board, limits);
+        grid::SearchResult r;
+        for (int i = 0; i < options.repeat; ++i) {
+            auto run = options.bfs ? interp::interpretedBfs(board, limits) : interp::interpretedAStar(board, limits);
+            if (i == 0 || run.seconds < r.seconds) r = std::move(run);
+        }
         outcomes.push_back({level.name, outcomeName(r.outcome), r.moves, r.expanded, r.stored, r.closedBytes, r.seconds});
     }
     return outcomes;
@@ -205,6 +213,7 @@ std::optional<std::vector<LevelOutcome>> solveGenerated(const ir::Puzzle& puzzle
     if (!binary) return std::nullopt;
     std::string command = shellQuote(*binary);
     if (options.bfs) command += " --bfs";
+    if (options.repeat > 1) command += " --repeat " + std::to_string(options.repeat);
     if (!options.maxStates.empty()) command += " --max-states " + shellQuote(options.maxStates);
     FILE* pipe = ::popen(command.c_str(), "r");
     if (!pipe) {
@@ -331,7 +340,8 @@ int solveLevels(const ir::Puzzle& puzzle, const GridOptions& options) {
             const auto& o = outcomes[i];
             std::cout << (i ? ",\n " : "") << "{\"level\": \"" << jsonEscape(o.name) << "\", \"outcome\": \"" << o.outcome
                       << "\", \"length\": " << o.moves.size() << ", \"expanded\": " << o.expanded
-                      << ", \"stored\": " << o.stored << ", \"seconds\": " << o.seconds << ", \"solution\": \""
+                      << ", \"stored\": " << o.stored << ", \"bytes\": " << o.bytes << ", \"seconds\": " << o.seconds
+                      << ", \"solution\": \""
                       << jsonEscape(interp::solutionText(puzzle.grid, o.moves)) << "\"}";
         }
         std::cout << "]\n";
@@ -393,7 +403,7 @@ int solveGridPuzzle(const ir::Puzzle& puzzle, const Args& args) {
 // pzc solve-dir DEF DIR [options]
 int runSolveLevels(const Args& args) {
     if (args.size() < 2 || args[0] == "--help") {
-        std::cerr << "usage: pzc solve-dir DEF (DIR | LEVEL_FILE...) [--json] [--bfs] [--interp] [--max-states N]\n"
+        std::cerr << "usage: pzc solve-dir DEF (DIR | LEVEL_FILE...) [--json] [--bfs] [--interp] [--max-states N] [--repeat N]\n"
                      "                     [--emit FILE|- [--no-main]] [--hall]\n";
         return args.size() == 1 && args[0] == "--help" ? 0 : 2;
     }

@@ -96,9 +96,11 @@ inline uint64_t depositBits(uint64_t value, uint64_t mask) {
 // appear or vanish, so with F floor cells and k actors of a colour its set
 // is one of C(F, k): the colex rank sum_i C(f_i, i + 1) (f_0 < f_1 < ... the
 // actors' floor indices) numbers it densely, and the colours combine in
-// mixed radix. When colours * F <= 64 the floor bits themselves (pext) are
-// cheaper and just as small. Either way the key is one u64, so a stored state
-// costs 8 bytes of key plus its parent link.
+// mixed radix. Cheaper forms are chosen first when they fit: the floor bits
+// themselves (pext) when colours * F <= 64, else the actors' floor indices
+// side by side when actors * ceil(log2 F) <= 64. Either way the key is one
+// u64, so a stored state costs 8 bytes of key plus its parent link; only when
+// even the rank overflows are the bitboards themselves the key.
 
 // Binomial coefficients C(n, k) for n <= F, k <= K, saturating at 2^64 - 1.
 template <int F, int K>
