@@ -2,6 +2,7 @@
 //   pzc check DEF --level FILE            validate one level file
 //   pzc solve DEF --level FILE [--json]   print an optimal solution
 //   pzc solve DEF --levels DIR            solve a folder, print a table
+//   pzc solve DEF                         the levels DEF lists, as a table
 //   pzc solve-dir DEF DIR              the same folder table
 // Options for solving: --bfs (breadth-first), --interp (search with the
 // reference interpreter, no C++ compile: the baseline), --max-states N;
@@ -367,12 +368,19 @@ int solveLevels(const ir::Puzzle& puzzle, const GridOptions& options) {
     return failures ? 1 : 0;
 }
 
+// Callers may pass the arguments with or without the definition file first;
+// every option starts with "--", so a leading plain word is the definition.
+Args withoutDefinition(const Args& args) {
+    if (!args.empty() && args[0].rfind("--", 0) != 0) return Args(args.begin() + 1, args.end());
+    return args;
+}
+
 }  // namespace
 
 int checkGridPuzzle(const ir::Puzzle& puzzle, const Args& args) {
     GridOptions options;
     std::string error;
-    if (!parseOptions(args, options, error)) return usageError(error);
+    if (!parseOptions(withoutDefinition(args), options, error)) return usageError(error);
     if (options.levelFiles.empty() && options.levelDirs.empty()) {
         std::cout << "grid puzzle " << puzzle.name << ": " << puzzle.grid.directions.size() << " directions, "
                   << puzzle.grid.colours.size() << " colours, " << puzzle.grid.levelPaths.size() << " levels\n";
@@ -395,8 +403,13 @@ int checkGridPuzzle(const ir::Puzzle& puzzle, const Args& args) {
 int solveGridPuzzle(const ir::Puzzle& puzzle, const Args& args) {
     GridOptions options;
     std::string error;
-    if (!parseOptions(args, options, error)) return usageError(error);
-    if (options.levelFiles.empty() && options.levelDirs.empty()) return usageError("give --level FILE or --levels DIR");
+    if (!parseOptions(withoutDefinition(args), options, error)) return usageError(error);
+    if (options.levelFiles.empty() && options.levelDirs.empty()) {
+        // No level named: the levels the definition lists, as a table.
+        if (puzzle.grid.levelPaths.empty()) return usageError("give --level FILE or --levels DIR");
+        options.levelFiles = puzzle.grid.levelPaths;
+        options.tableForOne = true;
+    }
     return solveLevels(puzzle, options);
 }
 
