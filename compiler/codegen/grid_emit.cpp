@@ -583,6 +583,8 @@ GridLayout gridLayout(const ir::GridRules& rules, const ir::Level& level) {
                 layout.colours.push_back((int)c);
                 break;
             }
+    // A level without actors still needs one board to be a state.
+    if (layout.colours.empty() && !rules.colours.empty()) layout.colours.push_back(0);
     std::vector<uint64_t> radix, sizes;
     if ((int)layout.colours.size() * layout.floorCells <= 64)
         layout.key = GridLayout::KeyKind::FloorBits;
