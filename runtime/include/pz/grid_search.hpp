@@ -16,14 +16,10 @@
 // re-linked and pushed again; stale open entries are skipped.
 #pragma once
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <memory>
-#include <new>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -38,138 +34,92 @@ inline uint64_t mixHash(uint64_t x) {
     return x;
 }
 
-// Memory for the closed set straight from the kernel: zero pages, faulted on
-// first touch. Regions past their first 2 MB ask for transparent huge pages,
-// so a big search takes one fault per 2 MB instead of one per 4 KB (faults
-// were a fifth of the run time), while a small search touches a few 4 KB
-// pages only.
-class PageMemory {
-public:
-    PageMemory() = default;
-    explicit PageMemory(size_t bytes) : bytes_(roundUp(bytes)) {
-        void* p = ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (p == MAP_FAILED) throw std::bad_alloc();
-        base_ = static_cast<char*>(p);
-        constexpr size_t kHuge = size_t(1) << 21;
-        const uintptr_t from = ((uintptr_t)base_ + 2 * kHuge - 1) & ~(uintptr_t)(kHuge - 1);
-        if (from < (uintptr_t)base_ + bytes_) ::madvise((void*)from, (uintptr_t)base_ + bytes_ - from, MADV_HUGEPAGE);
-    }
-    PageMemory(PageMemory&& o) noexcept : base_(o.base_), bytes_(o.bytes_) { o.base_ = nullptr, o.bytes_ = 0; }
-    PageMemory& operator=(PageMemory&& o) noexcept {
-        std::swap(base_, o.base_);
-        std::swap(bytes_, o.bytes_);
-        return *this;
-    }
-    ~PageMemory() {
-        if (base_) ::munmap(base_, bytes_);
-    }
-    template <class T>
-    T* as() const { return reinterpret_cast<T*>(base_); }
-
-private:
-    static size_t roundUp(size_t bytes) { return (bytes + 4095) & ~size_t(4095); }
-    char* base_ = nullptr;
-    size_t bytes_ = 0;
-};
-
 template <class Key, class Hasher>
 class ClosedSet {
 public:
     static constexpr uint32_t kNone = 0xFFFFFFFFu;
+    static constexpr uint32_t kChunkBits = 12, kChunkSize = 1u << kChunkBits;
     static constexpr int kMaxDepth = 255;  // g is one byte
     static constexpr size_t kInitialSlots = 1 << 14;
     static constexpr int kNodeBits = 27, kTagBits = 32 - kNodeBits;
     static constexpr uint32_t kNodeMask = (uint32_t(1) << kNodeBits) - 1;
-    // The most states a closed set can hold (node numbers share the slot with the tag).
-    static constexpr uint64_t kCapacity = (uint64_t(1) << kNodeBits) - 2;
 
-    // Node arrays are reserved (address space only) for `capacity` states.
-    explicit ClosedSet(Hasher hasher, uint64_t capacity = kCapacity)
-        : hasher_(std::move(hasher)),
-          capacity_((uint32_t)std::min<uint64_t>(capacity + 1, kCapacity)),
-          keys_(sizeof(Key) * (size_t)capacity_),
-          parents_(sizeof(uint32_t) * (size_t)capacity_),
-          depths_((size_t)capacity_),
-          moves_((size_t)capacity_),
-          index_(sizeof(uint32_t) * kInitialSlots),
-          slots_(kInitialSlots) {}
-
-    ClosedSet(const ClosedSet&) = delete;
-    ClosedSet& operator=(const ClosedSet&) = delete;
-    ~ClosedSet() {
-        if constexpr (!std::is_trivially_destructible_v<Key>)
-            for (uint32_t n = 0; n < size_; ++n) keys_.as<Key>()[n].~Key();
-    }
+    explicit ClosedSet(Hasher hasher) : hasher_(std::move(hasher)) { index_.assign(kInitialSlots, 0); }
 
     uint32_t size() const { return size_; }
-    bool full() const { return size_ + 1 >= capacity_; }
-    const Key& key(uint32_t n) const { return keys_.as<Key>()[n]; }
-    uint32_t parent(uint32_t n) const { return parents_.as<uint32_t>()[n]; }
-    int move(uint32_t n) const { return moves_.as<uint8_t>()[n]; }
-    int g(uint32_t n) const { return depths_.as<uint8_t>()[n]; }
+    const Key& key(uint32_t n) const { return chunk(n).keys[n & (kChunkSize - 1)]; }
+    uint32_t parent(uint32_t n) const { return chunk(n).parent[n & (kChunkSize - 1)]; }
+    int move(uint32_t n) const { return chunk(n).move[n & (kChunkSize - 1)]; }
+    int g(uint32_t n) const { return chunk(n).g[n & (kChunkSize - 1)]; }
     void link(uint32_t n, uint32_t parent, int move, int g) {
-        parents_.as<uint32_t>()[n] = parent;
-        moves_.as<uint8_t>()[n] = (uint8_t)move;
-        depths_.as<uint8_t>()[n] = (uint8_t)g;
+        Chunk& c = chunk(n);
+        c.parent[n & (kChunkSize - 1)] = parent;
+        c.move[n & (kChunkSize - 1)] = (uint8_t)move;
+        c.g[n & (kChunkSize - 1)] = (uint8_t)g;
     }
 
     uint64_t hash(const Key& k) const { return hasher_(k); }
     // Brings the key's first index slot into cache ahead of insert().
-    void prefetch(uint64_t hash) const { __builtin_prefetch(&index_.as<uint32_t>()[hash & (slots_ - 1)]); }
+    void prefetch(uint64_t hash) const { __builtin_prefetch(&index_[hash & (index_.size() - 1)]); }
 
-    // Returns (node, true) for a new key, (existing node, false) otherwise;
-    // the caller checks full() first. An index slot holds node + 1 in its low
-    // kNodeBits and a fingerprint of the hash above, so a probe only reads a
-    // stored key when the fingerprints agree (one in 2^kTagBits otherwise).
+    // Returns (node, true) for a new key, (existing node, false) otherwise.
+    // An index slot holds node + 1 in its low kNodeBits and a fingerprint of
+    // the hash above, so a probe only reads a stored key when the
+    // fingerprints agree (one in 2^kTagBits for a different key).
     std::pair<uint32_t, bool> insert(const Key& k) { return insert(k, hasher_(k)); }
     [[gnu::always_inline]] std::pair<uint32_t, bool> insert(const Key& k, uint64_t hash) {
-        if ((uint64_t)(size_ + 1) * 5 > (uint64_t)slots_ * 4) grow();
-        uint32_t* index = index_.as<uint32_t>();
-        const size_t mask = slots_ - 1;
+        if ((uint64_t)(size_ + 1) * 5 > (uint64_t)index_.size() * 4) grow();
+        const size_t mask = index_.size() - 1;
         const uint32_t tag = tagOf(hash);
         for (size_t slot = hash & mask;; slot = (slot + 1) & mask) {
-            const uint32_t entry = index[slot];
+            const uint32_t entry = index_[slot];
             if (entry == 0) {
                 const uint32_t n = size_++;
-                new (&keys_.as<Key>()[n]) Key(k);
-                index[slot] = (n + 1) | tag;
+                if ((n >> kChunkBits) == chunks_.size()) chunks_.push_back(std::unique_ptr<Chunk>(new Chunk));  // no zeroing
+                chunk(n).keys[n & (kChunkSize - 1)] = k;
+                index_[slot] = (n + 1) | tag;
                 return {n, true};
             }
             if ((entry & ~kNodeMask) == tag && key((entry & kNodeMask) - 1) == k) return {(entry & kNodeMask) - 1, false};
         }
     }
 
-    // Bytes in use: the stored nodes plus the index.
-    size_t bytes() const { return (size_t)size_ * bytesPerNode() + slots_ * sizeof(uint32_t); }
-    static constexpr size_t bytesPerNode() { return sizeof(Key) + sizeof(uint32_t) + 2; }
+    // The most states a closed set can hold (node numbers share the slot with the tag).
+    static constexpr uint64_t kCapacity = (uint64_t(1) << kNodeBits) - 2;
+
+    // Bytes held: the node chunks plus the index.
+    size_t bytes() const { return chunks_.size() * sizeof(Chunk) + index_.size() * sizeof(uint32_t); }
+    // Bytes per stored state in steady state (no partially filled chunk).
+    static constexpr double bytesPerNode() { return (double)sizeof(Chunk) / kChunkSize; }
 
 private:
+    struct Chunk {
+        Key keys[kChunkSize];
+        uint32_t parent[kChunkSize];
+        uint8_t g[kChunkSize];
+        uint8_t move[kChunkSize];
+    };
+    Chunk& chunk(uint32_t n) { return *chunks_[n >> kChunkBits]; }
+    const Chunk& chunk(uint32_t n) const { return *chunks_[n >> kChunkBits]; }
     // The tag comes from the hash's top bits: the slot number uses the low ones.
     static uint32_t tagOf(uint64_t hash) { return (uint32_t)(hash >> (64 - kTagBits)) << kNodeBits; }
     [[gnu::noinline]] void grow() {
-        const size_t slots = slots_ * 2;
-        PageMemory bigger(slots * sizeof(uint32_t));
-        uint32_t* index = bigger.as<uint32_t>();
-        const size_t mask = slots - 1;
+        std::vector<uint32_t> bigger(index_.size() * 2, 0);
+        size_t mask = bigger.size() - 1;
         for (uint32_t n = 0; n < size_; ++n) {
             const uint64_t hash = hasher_(key(n));
             size_t slot = hash & mask;
-            while (index[slot]) slot = (slot + 1) & mask;
-            index[slot] = (n + 1) | tagOf(hash);
+            while (bigger[slot]) slot = (slot + 1) & mask;
+            bigger[slot] = (n + 1) | tagOf(hash);
         }
-        index_ = std::move(bigger);
-        slots_ = slots;
+        index_.swap(bigger);
     }
 
+    std::vector<std::unique_ptr<Chunk>> chunks_;
     Hasher hasher_;
-    uint32_t capacity_;
-    PageMemory keys_, parents_, depths_, moves_;
-    PageMemory index_;  // slots_ entries: 0 = empty, else (node + 1) | tag
-    size_t slots_;
+    std::vector<uint32_t> index_;  // 0 = empty, else node + 1
     uint32_t size_ = 0;
 };
-
-inline constexpr int kMaxDirections = 16;  // per-expansion child buffers of A*
 
 struct SearchLimits {
     uint64_t maxStates = 200'000'000;  // give up (not "unsolvable") beyond this
@@ -214,7 +164,7 @@ SearchResult astar(const Space& space, const SearchLimits& limits = {}) {
     if (h0 >= Space::kDead) return finish(SearchResult::Outcome::Unsolvable);
 
     using Closed = ClosedSet<Key, typename Space::Hasher>;
-    Closed closed(space.hasher(), limits.maxStates + 64);
+    Closed closed(space.hasher());
     // An open entry is node | g << 32; it is stale if the node's g dropped since.
     std::vector<std::vector<uint64_t>> buckets(h0 + 1);
     {
@@ -226,6 +176,7 @@ SearchResult astar(const Space& space, const SearchLimits& limits = {}) {
     int best = 1 << 30;
     uint32_t bestParent = 0;
     int bestMove = -1;
+    constexpr int kMaxDirections = 16;  // per-expansion child buffers
     const int directions = space.directions();
     if (directions > kMaxDirections) return finish(SearchResult::Outcome::LimitReached);
     for (int f = h0; f < best && f < (int)buckets.size(); ++f) {
@@ -272,7 +223,7 @@ SearchResult astar(const Space& space, const SearchLimits& limits = {}) {
                 if (++openEntries > result.openPeakEntries) result.openPeakEntries = openEntries;
             }
             if (best <= f) break;
-            if (closed.size() > limits.maxStates || closed.size() + 2 * kMaxDirections >= Closed::kCapacity) {
+            if (closed.size() > limits.maxStates || closed.size() >= Closed::kCapacity - 64) {
                 result.stored = closed.size();
                 result.closedBytes = closed.bytes();
                 return finish(SearchResult::Outcome::LimitReached);
@@ -302,7 +253,7 @@ SearchResult bfs(const Space& space, const SearchLimits& limits = {}) {
     const State initial = space.initial();
     if (space.solved(initial)) return finish(SearchResult::Outcome::Solved);
     using Closed = ClosedSet<Key, typename Space::Hasher>;
-    Closed closed(space.hasher(), limits.maxStates + 64);
+    Closed closed(space.hasher());
     closed.link(closed.insert(space.pack(initial)).first, Closed::kNone, 0, 0);
     for (uint32_t node = 0; node < closed.size(); ++node) {
         const State s = space.unpack(closed.key(node));
@@ -318,7 +269,7 @@ SearchResult bfs(const Space& space, const SearchLimits& limits = {}) {
             auto [n, fresh] = closed.insert(space.pack(t));
             if (fresh) closed.link(n, node, p, std::min(closed.g(node) + 1, Closed::kMaxDepth));
         }
-        if (closed.size() > limits.maxStates || closed.size() + 2 * kMaxDirections >= Closed::kCapacity)
+        if (closed.size() > limits.maxStates || closed.size() >= Closed::kCapacity - 64)
             return finish(SearchResult::Outcome::LimitReached);
     }
     result.stored = closed.size();
