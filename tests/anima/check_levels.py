@@ -66,6 +66,24 @@ text = run("solve-dir", "puzzles/anima.pz", "puzzles/anima/levels/3.14-antiparti
 if text.returncode != 0 or "3.14-antiparticle" not in text.stdout:
     failures.append(f"single-level table failed: {text.stderr}")
 
+# The user's path, once `pzc solve` exists (it hands grid puzzles to the
+# grid driver): names on one line, and the JSON form.
+help_text = run("--help").stdout
+if "\n  solve " in help_text:
+    level = "puzzles/anima/levels/3.14-antiparticle.txt"
+    plain = run("solve", "puzzles/anima.pz", "--level", level)
+    words = plain.stdout.split()
+    if plain.returncode != 0 or len(words) != 22 or not set(words) <= {"up", "down", "left", "right"}:
+        failures.append(f"pzc solve --level: exit {plain.returncode}, stdout {plain.stdout!r}, stderr {plain.stderr!r}")
+    as_json = run("solve", "puzzles/anima.pz", "--level", level, "--json")
+    try:
+        doc = json.loads(as_json.stdout)
+        if doc["length"] != 22 or doc["optimal"] is not True or len(doc["solution"].split()) != 22 \
+                or doc["nodes"] <= 0 or doc["seconds"] < 0:
+            failures.append(f"pzc solve --json: {doc}")
+    except (ValueError, KeyError) as e:
+        failures.append(f"pzc solve --json: {e}: {as_json.stdout!r} {as_json.stderr!r}")
+
 # An unsolvable level: a red goal and no red actor can reach it.
 with tempfile.TemporaryDirectory() as tmp:
     path = os.path.join(tmp, "walled_off.txt")
