@@ -1,30 +1,452 @@
-// Grid-actor puzzles in the driver: check (rules summary, --level).
+// Grid-actor puzzles (Anima) in the driver:
+//   pzc check DEF --level FILE            validate one level file
+//   pzc solve DEF --level FILE [--json]   print an optimal solution
+//   pzc solve DEF --levels DIR            solve a folder, print a table
+//   pzc solve DEF                         the levels DEF lists, as a table
+//   pzc solve-dir DEF DIR              the same folder table
+// Options for solving: --bfs (breadth-first), --interp (search with the
+// reference interpreter, no C++ compile: the baseline), --max-states N;
+// --emit FILE (or -) writes the generated C++ instead (--no-main: without main());
+// --hall adds Hall's condition to the generated heuristic.
+//
+// Pipeline of a solve: read the levels (dsl/level_reader) -> emit one C++
+// translation unit holding every level's kernels (codegen/grid_emit) ->
+// compile it once, cached by content (driver/native_build) -> run it -> replay
+// every solution through the interpreter (interp/grid_interp) -> print.
+// One translation unit per run, not per level: a compile costs seconds, a
+// level's search milliseconds, so a folder pays one (cached) compile.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iterator>
 #include <iostream>
+#include <sstream>
 
+#include "compiler/codegen/grid_emit.hpp"
 #include "compiler/driver/grid_commands.hpp"
+#include "compiler/driver/native_build.hpp"
+#include "compiler/interp/grid_interp.hpp"
+#include "compiler/interp/grid_search.hpp"
+#include "compiler/ir/lower.hpp"
+#include "dsl/level_reader.hpp"
 
 namespace pz::driver {
 
-int checkGridPuzzle(const ir::Puzzle& puzzle, const Args& args) {
-    for (const auto& a : args)
+namespace {
+
+struct GridOptions {
+    std::vector<std::string> levelFiles;
+    std::vector<std::string> levelDirs;
+    bool json = false;
+    bool bfs = false;
+    bool interp = false;
+    std::string maxStates;
+    int repeat = 1;  // --repeat N: time each search N times, keep the fastest (benchmarks)
+    std::string emitPath;  // write the generated C++ here ("-": stdout) instead of solving
+    bool emitMain = true;
+    bool tableForOne = false;  // solve-dir prints its table even for one level
+    bool hallBound = false;    // --hall: Hall's condition in the heuristic
+};
+
+// One level's outcome, whichever search produced it.
+struct LevelOutcome {
+    std::string name;
+    std::string outcome = "missing";  // solved | unsolvable | limit | missing
+    std::vector<int> moves;
+    unsigned long long expanded = 0, stored = 0;
+    size_t bytes = 0;
+    double seconds = 0;
+};
+
+int usageError(const std::string& message) {
+    std::cerr << "pzc: error: " << message << "\n"
+              << "usage: pzc solve DEF (--level FILE | --levels DIR) [--json] [--bfs] [--interp] [--max-states N]\n";
+    return 2;
+}
+
+bool parseOptions(const Args& args, GridOptions& options, std::string& error) {
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto value = [&](std::string& into) {
+            if (i + 1 >= args.size()) {
+                error = a + " needs a value";
+                return false;
+            }
+            into = args[++i];
+            return true;
+        };
+        std::string v;
         if (a == "--level") {
-            std::cerr << "pzc: error: --level needs the level reader (dsl/level_reader), not built yet\n";
-            return 2;
+            if (!value(v)) return false;
+            options.levelFiles.push_back(v);
+        } else if (a == "--levels") {
+            if (!value(v)) return false;
+            options.levelDirs.push_back(v);
+        } else if (a == "--json") {
+            options.json = true;
+        } else if (a == "--bfs") {
+            options.bfs = true;
+        } else if (a == "--interp") {
+            options.interp = true;
+        } else if (a == "--max-states") {
+            if (!value(options.maxStates)) return false;
+        } else if (a == "--emit") {
+            if (!value(options.emitPath)) return false;
+        } else if (a == "--repeat") {
+            if (!value(v)) return false;
+            options.repeat = std::max(1, std::atoi(v.c_str()));
+        } else if (a == "--hall") {
+            options.hallBound = true;
+        } else if (a == "--table") {
+            options.tableForOne = true;
+        } else if (a == "--no-main") {
+            options.emitMain = false;
+        } else {
+            error = "unknown option '" + a + "'";
+            return false;
         }
-    std::cout << "grid puzzle " << puzzle.name << ": " << puzzle.grid.directions.size()
-              << " directions, " << puzzle.grid.colours.size() << " colours, "
-              << puzzle.grid.levelPaths.size() << " levels\n";
+    }
+    return true;
+}
+
+// "3.10-box_step" after "3.9-fractal": digit runs compare as numbers.
+bool naturalLess(const std::string& a, const std::string& b) {
+    size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (std::isdigit((unsigned char)a[i]) && std::isdigit((unsigned char)b[j])) {
+            size_t ie = i, je = j;
+            while (ie < a.size() && std::isdigit((unsigned char)a[ie])) ++ie;
+            while (je < b.size() && std::isdigit((unsigned char)b[je])) ++je;
+            unsigned long long x = std::stoull(a.substr(i, ie - i)), y = std::stoull(b.substr(j, je - j));
+            if (x != y) return x < y;
+            i = ie, j = je;
+        } else {
+            if (a[i] != b[j]) return a[i] < b[j];
+            ++i, ++j;
+        }
+    }
+    return a.size() - i < b.size() - j;
+}
+
+bool listLevelFiles(const std::string& dir, std::vector<std::string>& files) {
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+        if (entry.is_regular_file() && entry.path().extension() == ".txt") files.push_back(entry.path().string());
+    if (ec) {
+        std::cerr << "pzc: error: cannot read folder " << dir << ": " << ec.message() << "\n";
+        return false;
+    }
+    std::sort(files.begin(), files.end(), [](const std::string& a, const std::string& b) {
+        return naturalLess(std::filesystem::path(a).filename().string(), std::filesystem::path(b).filename().string());
+    });
+    if (files.empty()) std::cerr << "pzc: error: no level files (*.txt) in " << dir << "\n";
+    return !files.empty();
+}
+
+std::string shellQuote(const std::string& s) {
+    std::string r = "'";
+    for (char c : s) r += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return r + "'";
+}
+
+std::string outcomeName(grid::SearchResult::Outcome o) {
+    switch (o) {
+        case grid::SearchResult::Outcome::Solved: return "solved";
+        case grid::SearchResult::Outcome::Unsolvable: return "unsolvable";
+        case grid::SearchResult::Outcome::LimitReached: return "limit";
+    }
+    return "missing";
+}
+
+// Searches with the reference interpreter in this process (the baseline).
+std::vector<LevelOutcome> solveInterpreted(const ir::GridRules& rules, const std::vector<ir::Level>& levels,
+                                           const GridOptions& options) {
+    std::vector<LevelOutcome> outcomes;
+    grid::SearchLimits limits;
+    if (!options.maxStates.empty()) limits.maxStates = std::stoull(options.maxStates);
+    for (const auto& level : levels) {
+        interp::GridBoard board(rules, level);
+        grid::SearchResult r;
+        for (int i = 0; i < options.repeat; ++i) {
+            auto run = options.bfs ? interp::interpretedBfs(board, limits) : interp::interpretedAStar(board, limits);
+            if (i == 0 || run.seconds < r.seconds) r = std::move(run);
+        }
+        outcomes.push_back({level.name, outcomeName(r.outcome), r.moves, r.expanded, r.stored, r.closedBytes, r.seconds});
+    }
+    return outcomes;
+}
+
+std::string generatedSource(const ir::Puzzle& puzzle, const std::vector<ir::Level>& levels, bool withMain,
+                            bool hallBound) {
+    codegen::GridEmitOptions emit;
+    emit.source = std::filesystem::path(puzzle.file).filename().string() +
+                  (levels.size() == 1 ? " and " + std::filesystem::path(levels[0].file).filename().string()
+                                      : " (" + std::to_string(levels.size()) + " levels)");
+    emit.withMain = withMain;
+    emit.hallBound = hallBound;
+    return codegen::emitGridSolver(puzzle.grid, levels, emit);
+}
+
+int emitSource(const ir::Puzzle& puzzle, const std::vector<ir::Level>& levels, const GridOptions& options) {
+    std::string source = generatedSource(puzzle, levels, options.emitMain, options.hallBound);
+    if (options.emitPath == "-") {
+        std::cout << source;
+        return 0;
+    }
+    std::ofstream out(options.emitPath, std::ios::binary);
+    out << source;
+    if (!out) {
+        std::cerr << "pzc: error: cannot write " << options.emitPath << "\n";
+        return 1;
+    }
     return 0;
 }
 
-}  // namespace pz::driver
+// Emits, compiles (cached) and runs the generated solver for all levels.
+std::optional<std::vector<LevelOutcome>> solveGenerated(const ir::Puzzle& puzzle, const std::vector<ir::Level>& levels,
+                                                        const GridOptions& options, DiagnosticEngine& diags) {
+    NativeBuild build;
+    build.source = generatedSource(puzzle, levels, true, options.hallBound);
+    // The build cache keys on the source text: name the runtime it includes,
+    // so a changed runtime header is a different binary.
+    std::string runtime;
+    for (const char* header : {"grid_bits.hpp", "grid_search.hpp", "grid_main.hpp"}) {
+        std::ifstream in(runtimeIncludeDir() + "/pz/" + header, std::ios::binary);
+        runtime += std::string(std::istreambuf_iterator<char>(in), {});
+    }
+    build.source += "// runtime " + contentHash(runtime) + "\n";
+    build.stem = "grid-" + puzzle.name;
+    auto binary = buildNative(build, diags);
+    if (!binary) return std::nullopt;
+    std::string command = shellQuote(*binary);
+    if (options.bfs) command += " --bfs";
+    if (options.repeat > 1) command += " --repeat " + std::to_string(options.repeat);
+    if (!options.maxStates.empty()) command += " --max-states " + shellQuote(options.maxStates);
+    FILE* pipe = ::popen(command.c_str(), "r");
+    if (!pipe) {
+        diags.error(*binary, {}, "cannot run the generated solver");
+        return std::nullopt;
+    }
+    std::string output;
+    char buffer[4096];
+    while (size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
+    int status = ::pclose(pipe);
+    if (status != 0) {
+        diags.error(*binary, {}, "the generated solver failed (status " + std::to_string(status) + ")");
+        return std::nullopt;
+    }
+    std::vector<LevelOutcome> outcomes;
+    std::istringstream lines(output);
+    for (std::string line; std::getline(lines, line);) {
+        std::istringstream in(line);
+        std::string word;
+        LevelOutcome o;
+        in >> word >> o.name >> o.outcome;
+        if (word != "level") continue;
+        while (in >> word) {
+            if (word == "length") in >> word;
+            else if (word == "expanded") in >> o.expanded;
+            else if (word == "stored") in >> o.stored;
+            else if (word == "bytes") in >> o.bytes;
+            else if (word == "seconds") in >> o.seconds;
+            else if (word == "moves")
+                for (int m; in >> m;) o.moves.push_back(m);
+        }
+        outcomes.push_back(std::move(o));
+    }
+    return outcomes;
+}
 
-namespace pz::driver {
+std::string jsonEscape(const std::string& s) {
+    std::string r;
+    for (char c : s) {
+        if (c == '"' || c == '\\') r += '\\';
+        r += c;
+    }
+    return r;
+}
 
-int solveGridPuzzle(const ir::Puzzle& puzzle, const Args&) {
-    std::cerr << "pzc: error: solving grid puzzle " << puzzle.name
-              << " needs the grid-actor solver, not built yet\n";
-    return 2;
+// Reads the levels named by the options; diagnostics for every bad file.
+bool readLevels(const ir::Puzzle& puzzle, const GridOptions& options, std::vector<ir::Level>& levels,
+                DiagnosticEngine& diags) {
+    std::vector<std::string> files = options.levelFiles;
+    for (const auto& dir : options.levelDirs)
+        if (!listLevelFiles(dir, files)) return false;
+    for (const auto& f : files)
+        if (auto level = readLevelFile(f, puzzle.grid, diags)) levels.push_back(std::move(*level));
+    return !diags.hasErrors();
+}
+
+int solveLevels(const ir::Puzzle& puzzle, const GridOptions& options) {
+    DiagnosticEngine diags;
+    std::vector<ir::Level> levels;
+    bool ok = readLevels(puzzle, options, levels, diags);
+    diags.print(std::cerr);
+    if (!ok) return 1;
+
+    if (!options.emitPath.empty()) return emitSource(puzzle, levels, options);
+
+    std::vector<LevelOutcome> outcomes;
+    if (options.interp) {
+        outcomes = solveInterpreted(puzzle.grid, levels, options);
+    } else {
+        DiagnosticEngine buildDiags;
+        auto generated = solveGenerated(puzzle, levels, options, buildDiags);
+        buildDiags.print(std::cerr);
+        if (!generated) return 1;
+        outcomes = std::move(*generated);
+    }
+
+    // Verify every solution by replay through the interpreter before printing.
+    int failures = 0;
+    for (size_t i = 0; i < levels.size(); ++i) {
+        LevelOutcome* o = nullptr;
+        for (auto& candidate : outcomes)
+            if (candidate.name == levels[i].name) o = &candidate;
+        if (!o) {
+            std::cerr << "pzc: error: " << levels[i].file << ": the solver reported nothing for this level\n";
+            ++failures;
+            continue;
+        }
+        if (o->outcome == "unsolvable") {
+            std::cerr << "pzc: error: " << levels[i].file << ": level " << levels[i].name
+                      << " has no solution (every reachable position was searched)\n";
+            ++failures;
+        } else if (o->outcome == "limit") {
+            std::cerr << "pzc: error: " << levels[i].file << ": gave up after " << o->stored
+                      << " states (raise --max-states)\n";
+            ++failures;
+        } else if (!interp::replaySolves(interp::GridBoard(puzzle.grid, levels[i]), o->moves)) {
+            std::cerr << "pzc: error: " << levels[i].file << ": internal error: the solution found does not solve "
+                      << "the level when replayed by the interpreter\n";
+            ++failures;
+            o->outcome = "wrong";
+        }
+    }
+
+    const bool single = levels.size() == 1 && options.levelDirs.empty() && !options.tableForOne;
+    if (single) {
+        const LevelOutcome& o = outcomes.empty() ? LevelOutcome{} : outcomes.front();
+        if (o.outcome != "solved") return 1;
+        std::string text = interp::solutionText(puzzle.grid, o.moves);
+        if (options.json) {
+            std::cout << "{\"solution\": \"" << jsonEscape(text) << "\", \"length\": " << o.moves.size()
+                      << ", \"optimal\": true, \"nodes\": " << o.expanded << ", \"seconds\": " << std::setprecision(6)
+                      << o.seconds << "}\n";
+        } else {
+            std::cout << text << "\n";
+        }
+        return 0;
+    }
+
+    double total = 0;
+    unsigned long long expanded = 0;
+    if (options.json) {
+        std::cout << "[";
+        for (size_t i = 0; i < outcomes.size(); ++i) {
+            const auto& o = outcomes[i];
+            std::cout << (i ? ",\n " : "") << "{\"level\": \"" << jsonEscape(o.name) << "\", \"outcome\": \"" << o.outcome
+                      << "\", \"length\": " << o.moves.size() << ", \"expanded\": " << o.expanded
+                      << ", \"stored\": " << o.stored << ", \"bytes\": " << o.bytes << ", \"seconds\": " << o.seconds
+                      << ", \"solution\": \""
+                      << jsonEscape(interp::solutionText(puzzle.grid, o.moves)) << "\"}";
+        }
+        std::cout << "]\n";
+        return failures ? 1 : 0;
+    }
+    std::cout << std::left << std::setw(24) << "level" << std::right << std::setw(8) << "optimal" << std::setw(12)
+              << "expanded" << std::setw(12) << "stored" << std::setw(12) << "time (ms)" << std::setw(14)
+              << "states/s" << "\n";
+    for (const auto& o : outcomes) {
+        total += o.seconds;
+        expanded += o.expanded;
+        std::cout << std::left << std::setw(24) << o.name << std::right << std::setw(8)
+                  << (o.outcome == "solved" ? std::to_string(o.moves.size()) : o.outcome) << std::setw(12) << o.expanded
+                  << std::setw(12) << o.stored << std::setw(12) << std::fixed << std::setprecision(3)
+                  << o.seconds * 1e3 << std::setw(14) << std::setprecision(0)
+                  << (o.seconds > 0 ? o.expanded / o.seconds : 0.0) << "\n";
+    }
+    std::cout << std::left << std::setw(24) << "total" << std::right << std::setw(8) << "" << std::setw(12) << expanded
+              << std::setw(12) << "" << std::setw(12) << std::fixed << std::setprecision(3) << total * 1e3 << "\n";
+    std::cout << outcomes.size() - failures << " of " << levels.size() << " levels solved optimally ("
+              << (options.interp ? "interpreter" : "generated kernels") << ", " << (options.bfs ? "BFS" : "A*")
+              << "), every solution replayed\n";
+    return failures ? 1 : 0;
+}
+
+// Callers may pass the arguments with or without the definition file first;
+// every option starts with "--", so a leading plain word is the definition.
+Args withoutDefinition(const Args& args) {
+    if (!args.empty() && args[0].rfind("--", 0) != 0) return Args(args.begin() + 1, args.end());
+    return args;
+}
+
+}  // namespace
+
+int checkGridPuzzle(const ir::Puzzle& puzzle, const Args& args) {
+    GridOptions options;
+    std::string error;
+    if (!parseOptions(withoutDefinition(args), options, error)) return usageError(error);
+    if (options.levelFiles.empty() && options.levelDirs.empty()) {
+        std::cout << "grid puzzle " << puzzle.name << ": " << puzzle.grid.directions.size() << " directions, "
+                  << puzzle.grid.colours.size() << " colours, " << puzzle.grid.levelPaths.size() << " levels\n";
+        return 0;
+    }
+    DiagnosticEngine diags;
+    std::vector<ir::Level> levels;
+    bool ok = readLevels(puzzle, options, levels, diags);
+    diags.print(std::cerr);
+    if (!ok) return 1;
+    for (const auto& level : levels) {
+        auto layout = codegen::gridLayout(puzzle.grid, level);
+        std::cout << "level " << level.name << ": " << level.width << " x " << level.height << ", "
+                  << level.goals.size() << " goals, " << level.actors.size() << " actors; " << layout.describe()
+                  << "\n";
+    }
+    return 0;
+}
+
+int solveGridPuzzle(const ir::Puzzle& puzzle, const Args& args) {
+    GridOptions options;
+    std::string error;
+    if (!parseOptions(withoutDefinition(args), options, error)) return usageError(error);
+    if (options.levelFiles.empty() && options.levelDirs.empty()) {
+        // No level named: the levels the definition lists, as a table.
+        if (puzzle.grid.levelPaths.empty()) return usageError("give --level FILE or --levels DIR");
+        options.levelFiles = puzzle.grid.levelPaths;
+        options.tableForOne = true;
+    }
+    return solveLevels(puzzle, options);
+}
+
+// pzc solve-dir DEF DIR [options]
+int runSolveLevels(const Args& args) {
+    if (args.size() < 2 || args[0] == "--help") {
+        std::cerr << "usage: pzc solve-dir DEF (DIR | LEVEL_FILE...) [--json] [--bfs] [--interp] [--max-states N] [--repeat N]\n"
+                     "                     [--emit FILE|- [--no-main]] [--hall]\n";
+        return args.size() == 1 && args[0] == "--help" ? 0 : 2;
+    }
+    DiagnosticEngine diags;
+    auto puzzle = ir::loadPuzzle(args[0], diags);
+    diags.print(std::cerr);
+    if (!puzzle) return 1;
+    if (puzzle->kind != ir::Puzzle::Kind::Grid) {
+        std::cerr << "pzc: error: " << args[0] << " is not a grid-actor puzzle\n";
+        return 1;
+    }
+    // A folder, or level files named one by one.
+    Args rest;
+    size_t i = 1;
+    for (; i < args.size() && args[i].rfind("--", 0) != 0; ++i) {
+        rest.push_back(std::filesystem::is_directory(args[i]) ? "--levels" : "--level");
+        rest.push_back(args[i]);
+    }
+    rest.insert(rest.end(), args.begin() + i, args.end());
+    rest.push_back("--table");
+    return solveGridPuzzle(*puzzle, rest);
 }
 
 }  // namespace pz::driver

@@ -11,6 +11,7 @@ namespace pz::driver {
 int runCheck(const Args&);
 int runConvert(const Args&);
 int runRun(const Args&);
+int runSolveLevels(const Args&);  // cmd_grid.cpp
 }  // namespace pz::driver
 
 namespace {
@@ -21,6 +22,7 @@ const Command kCommands[] = {
     {"check", "parse, validate and analyse a definition; print its summary", runCheck},
     {"convert", "convert a definition between .pz and YAML (--to yaml|pz)", runConvert},
     {"run", "apply a move sequence with the reference interpreter; print the state", runRun},
+    {"solve-dir", "solve every level in a folder (grid puzzles); print a table", runSolveLevels},
 };
 
 void usage(std::ostream& out) {

@@ -1,7 +1,6 @@
 #include "compiler/interp/grid_interp.hpp"
 
 #include <algorithm>
-#include <deque>
 #include <unordered_map>
 
 namespace pz::interp {
@@ -15,34 +14,8 @@ size_t GridStateHash::operator()(const GridState& s) const {
     return (size_t)h;
 }
 
-GridBoard::GridBoard(const ir::GridRules& rules, const ir::Level& level) : rules_(&rules), level_(&level) {
-    const int w = level.width, h = level.height;
-    distance_.assign(level.goals.size(), std::vector<int>((size_t)w * h, kUnreachable));
-    for (size_t g = 0; g < level.goals.size(); ++g) {
-        const auto& goal = level.goals[g];
-        const auto& colour = rules.colours[goal.colour];
-        // BFS backwards from the goal: u precedes v if some press moves an
-        // actor of this colour from u to v.
-        auto& dist = distance_[g];
-        std::deque<int> queue;
-        dist[goal.y * w + goal.x] = 0;
-        queue.push_back(goal.y * w + goal.x);
-        while (!queue.empty()) {
-            int v = queue.front();
-            queue.pop_front();
-            int vx = v % w, vy = v / w;
-            for (int motion : colour.motion) {
-                const auto& d = rules.directions[motion];
-                int ux = vx - d.dx, uy = vy - d.dy;
-                if (!level.isFloor(ux, uy)) continue;
-                int u = uy * w + ux;
-                if (dist[u] != kUnreachable) continue;
-                dist[u] = dist[v] + 1;
-                queue.push_back(u);
-            }
-        }
-    }
-}
+GridBoard::GridBoard(const ir::GridRules& rules, const ir::Level& level)
+    : rules_(&rules), level_(&level), distance_(goalDistances(rules, level)) {}
 
 GridState GridBoard::initialState() const {
     GridState s;

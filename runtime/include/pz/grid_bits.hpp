@@ -18,9 +18,11 @@
 
 namespace pz::grid {
 
+// Default construction leaves the words uninitialised (search buffers are
+// not zeroed on every expansion); Bits{} and State{} are all zero.
 template <size_t N>
 struct Bits {
-    std::array<uint64_t, N> w{};
+    std::array<uint64_t, N> w;
 
     constexpr Bits operator&(const Bits& o) const { Bits r; for (size_t i = 0; i < N; ++i) r.w[i] = w[i] & o.w[i]; return r; }
     constexpr Bits operator|(const Bits& o) const { Bits r; for (size_t i = 0; i < N; ++i) r.w[i] = w[i] | o.w[i]; return r; }
@@ -31,6 +33,7 @@ struct Bits {
     constexpr Bits& operator^=(const Bits& o) { return *this = *this ^ o; }
     constexpr bool any() const { uint64_t a = 0; for (size_t i = 0; i < N; ++i) a |= w[i]; return a != 0; }
     constexpr bool operator==(const Bits&) const = default;
+    constexpr int count() const { int c = 0; for (size_t i = 0; i < N; ++i) c += __builtin_popcountll(w[i]); return c; }
     constexpr bool test(int cell) const { return (w[cell >> 6] >> (cell & 63)) & 1; }
     constexpr void set(int cell) { w[cell >> 6] |= uint64_t(1) << (cell & 63); }
 };
@@ -39,7 +42,7 @@ struct Bits {
 // vanish; generated kernels only shift cells whose target is on the board.
 template <int S, size_t N>
 constexpr Bits<N> shifted(const Bits<N>& b) {
-    Bits<N> r;
+    Bits<N> r{};
     if constexpr (S == 0) {
         return b;
     } else if constexpr (S > 0) {
@@ -93,9 +96,11 @@ inline uint64_t depositBits(uint64_t value, uint64_t mask) {
 // appear or vanish, so with F floor cells and k actors of a colour its set
 // is one of C(F, k): the colex rank sum_i C(f_i, i + 1) (f_0 < f_1 < ... the
 // actors' floor indices) numbers it densely, and the colours combine in
-// mixed radix. When colours * F <= 64 the floor bits themselves (pext) are
-// cheaper and just as small. Either way the key is one u64, so a stored state
-// costs 8 bytes of key plus its parent link.
+// mixed radix. Cheaper forms are chosen first when they fit: the floor bits
+// themselves (pext) when colours * F <= 64, else the actors' floor indices
+// side by side when actors * ceil(log2 F) <= 64. Either way the key is one
+// u64, so a stored state costs 8 bytes of key plus its parent link; only when
+// even the rank overflows are the bitboards themselves the key.
 
 // Binomial coefficients C(n, k) for n <= F, k <= K, saturating at 2^64 - 1.
 template <int F, int K>
@@ -114,4 +119,13 @@ struct Binomials {
     constexpr uint64_t operator()(int n, int k) const { return c[n][k]; }
 };
 
+}  // namespace pz::grid
+
+namespace pz::grid {
+// Bumped when generated grid code must be regenerated.
+inline constexpr int kGridAbiVersion = 1;
+
+// The levels of one generated translation unit (their Space types).
+template <class... Spaces>
+struct LevelList {};
 }  // namespace pz::grid

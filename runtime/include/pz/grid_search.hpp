@@ -40,8 +40,11 @@ public:
     static constexpr uint32_t kNone = 0xFFFFFFFFu;
     static constexpr uint32_t kChunkBits = 12, kChunkSize = 1u << kChunkBits;
     static constexpr int kMaxDepth = 255;  // g is one byte
+    static constexpr size_t kInitialSlots = 1 << 14;
+    static constexpr int kNodeBits = 27, kTagBits = 32 - kNodeBits;
+    static constexpr uint32_t kNodeMask = (uint32_t(1) << kNodeBits) - 1;
 
-    explicit ClosedSet(Hasher hasher) : hasher_(std::move(hasher)) { index_.assign(1024, 0); }
+    explicit ClosedSet(Hasher hasher) : hasher_(std::move(hasher)) { index_.assign(kInitialSlots, 0); }
 
     uint32_t size() const { return size_; }
     const Key& key(uint32_t n) const { return chunk(n).keys[n & (kChunkSize - 1)]; }
@@ -55,22 +58,34 @@ public:
         c.g[n & (kChunkSize - 1)] = (uint8_t)g;
     }
 
+    uint64_t hash(const Key& k) const { return hasher_(k); }
+    // Brings the key's first index slot into cache ahead of insert().
+    void prefetch(uint64_t hash) const { __builtin_prefetch(&index_[hash & (index_.size() - 1)]); }
+
     // Returns (node, true) for a new key, (existing node, false) otherwise.
-    std::pair<uint32_t, bool> insert(const Key& k) {
+    // An index slot holds node + 1 in its low kNodeBits and a fingerprint of
+    // the hash above, so a probe only reads a stored key when the
+    // fingerprints agree (one in 2^kTagBits for a different key).
+    std::pair<uint32_t, bool> insert(const Key& k) { return insert(k, hasher_(k)); }
+    [[gnu::always_inline]] std::pair<uint32_t, bool> insert(const Key& k, uint64_t hash) {
         if ((uint64_t)(size_ + 1) * 5 > (uint64_t)index_.size() * 4) grow();
-        size_t mask = index_.size() - 1;
-        for (size_t slot = hasher_(k) & mask;; slot = (slot + 1) & mask) {
-            uint32_t entry = index_[slot];
+        const size_t mask = index_.size() - 1;
+        const uint32_t tag = tagOf(hash);
+        for (size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+            const uint32_t entry = index_[slot];
             if (entry == 0) {
-                uint32_t n = size_++;
-                if ((n >> kChunkBits) == chunks_.size()) chunks_.push_back(std::make_unique<Chunk>());
+                const uint32_t n = size_++;
+                if ((n >> kChunkBits) == chunks_.size()) chunks_.push_back(std::unique_ptr<Chunk>(new Chunk));  // no zeroing
                 chunk(n).keys[n & (kChunkSize - 1)] = k;
-                index_[slot] = n + 1;
+                index_[slot] = (n + 1) | tag;
                 return {n, true};
             }
-            if (key(entry - 1) == k) return {entry - 1, false};
+            if ((entry & ~kNodeMask) == tag && key((entry & kNodeMask) - 1) == k) return {(entry & kNodeMask) - 1, false};
         }
     }
+
+    // The most states a closed set can hold (node numbers share the slot with the tag).
+    static constexpr uint64_t kCapacity = (uint64_t(1) << kNodeBits) - 2;
 
     // Bytes held: the node chunks plus the index.
     size_t bytes() const { return chunks_.size() * sizeof(Chunk) + index_.size() * sizeof(uint32_t); }
@@ -86,13 +101,16 @@ private:
     };
     Chunk& chunk(uint32_t n) { return *chunks_[n >> kChunkBits]; }
     const Chunk& chunk(uint32_t n) const { return *chunks_[n >> kChunkBits]; }
-    void grow() {
+    // The tag comes from the hash's top bits: the slot number uses the low ones.
+    static uint32_t tagOf(uint64_t hash) { return (uint32_t)(hash >> (64 - kTagBits)) << kNodeBits; }
+    [[gnu::noinline]] void grow() {
         std::vector<uint32_t> bigger(index_.size() * 2, 0);
         size_t mask = bigger.size() - 1;
         for (uint32_t n = 0; n < size_; ++n) {
-            size_t slot = hasher_(key(n)) & mask;
+            const uint64_t hash = hasher_(key(n));
+            size_t slot = hash & mask;
             while (bigger[slot]) slot = (slot + 1) & mask;
-            bigger[slot] = n + 1;
+            bigger[slot] = (n + 1) | tagOf(hash);
         }
         index_.swap(bigger);
     }
@@ -147,7 +165,8 @@ SearchResult astar(const Space& space, const SearchLimits& limits = {}) {
 
     using Closed = ClosedSet<Key, typename Space::Hasher>;
     Closed closed(space.hasher());
-    std::vector<std::vector<uint32_t>> buckets(h0 + 1);
+    // An open entry is node | g << 32; it is stale if the node's g dropped since.
+    std::vector<std::vector<uint64_t>> buckets(h0 + 1);
     {
         auto [n, fresh] = closed.insert(space.pack(initial));
         closed.link(n, Closed::kNone, 0, 0);
@@ -157,35 +176,54 @@ SearchResult astar(const Space& space, const SearchLimits& limits = {}) {
     int best = 1 << 30;
     uint32_t bestParent = 0;
     int bestMove = -1;
+    constexpr int kMaxDirections = 16;  // per-expansion child buffers
+    const int directions = space.directions();
+    if (directions > kMaxDirections) return finish(SearchResult::Outcome::LimitReached);
     for (int f = h0; f < best && f < (int)buckets.size(); ++f) {
         while (!buckets[f].empty()) {
-            const uint32_t node = buckets[f].back();
+            const uint64_t entry = buckets[f].back();
             buckets[f].pop_back();
             --openEntries;
-            const int g = closed.g(node);
-            const State s = space.unpack(closed.key(node));
-            if (g + space.heuristic(s) != f) continue;  // stale: re-linked with a smaller g
+            const uint32_t node = (uint32_t)entry;
+            const int g = (int)(entry >> 32);
+            if (closed.g(node) != g) continue;  // stale: re-linked with a smaller g
             ++result.expanded;
-            for (int p = 0; p < space.directions(); ++p) {
+            const State s = space.unpack(closed.key(node));
+            // Generate all children first and prefetch their index slots, so
+            // the closed-set lookups overlap their cache misses. Most children
+            // are already stored; the heuristic is computed only for the rest.
+            Key keys[kMaxDirections];
+            uint64_t hashes[kMaxDirections];
+            State states[kMaxDirections];
+            int moves[kMaxDirections];
+            int children = 0;
+            if (g + 1 > Closed::kMaxDepth) continue;
+            for (int p = 0; p < directions; ++p) {
                 const State t = space.move(s, p);
                 if (t == s) continue;  // nothing moved
                 if (space.solved(t)) {
                     if (g + 1 < best) best = g + 1, bestParent = node, bestMove = p;
                     continue;
                 }
-                const int h = space.heuristic(t);
-                if (h >= Space::kDead) continue;
-                if (g + 1 > Closed::kMaxDepth) continue;
-                auto [n, fresh] = closed.insert(space.pack(t));
+                keys[children] = space.pack(t);
+                hashes[children] = closed.hash(keys[children]);
+                closed.prefetch(hashes[children]);
+                states[children] = t;
+                moves[children++] = p;
+            }
+            for (int c = 0; c < children; ++c) {
+                auto [n, fresh] = closed.insert(keys[c], hashes[c]);
                 if (!fresh && closed.g(n) <= g + 1) continue;
-                closed.link(n, node, p, g + 1);
+                const int h = space.heuristic(states[c]);
+                closed.link(n, node, moves[c], g + 1);
+                if (h >= Space::kDead) continue;  // stored, never expanded
                 const int fn = g + 1 + h;
                 if (fn >= (int)buckets.size()) buckets.resize(fn + 1);
-                buckets[fn].push_back(n);
+                buckets[fn].push_back(n | (uint64_t)(g + 1) << 32);
                 if (++openEntries > result.openPeakEntries) result.openPeakEntries = openEntries;
             }
             if (best <= f) break;
-            if (closed.size() > limits.maxStates) {
+            if (closed.size() > limits.maxStates || closed.size() >= Closed::kCapacity - 64) {
                 result.stored = closed.size();
                 result.closedBytes = closed.bytes();
                 return finish(SearchResult::Outcome::LimitReached);
@@ -231,7 +269,8 @@ SearchResult bfs(const Space& space, const SearchLimits& limits = {}) {
             auto [n, fresh] = closed.insert(space.pack(t));
             if (fresh) closed.link(n, node, p, std::min(closed.g(node) + 1, Closed::kMaxDepth));
         }
-        if (closed.size() > limits.maxStates) return finish(SearchResult::Outcome::LimitReached);
+        if (closed.size() > limits.maxStates || closed.size() >= Closed::kCapacity - 64)
+            return finish(SearchResult::Outcome::LimitReached);
     }
     result.stored = closed.size();
     result.closedBytes = closed.bytes();

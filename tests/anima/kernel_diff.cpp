@@ -1,0 +1,115 @@
+// The generated kernels against the interpreter on every transition reachable
+// in each level (capped for levels whose reachable set is huge): the same
+// successor for every direction, the same solvedness, pack/unpack round
+// trips, and a heuristic that is consistent (changes by at most one per move)
+// and zero on solved states, hence admissible.
+#include <cstdio>
+#include <iostream>
+#include <filesystem>
+#include <map>
+#include <unordered_map>
+
+#include "anima_kernels.hpp"
+#include "compiler/interp/grid_interp.hpp"
+#include "compiler/ir/lower.hpp"
+#include "dsl/level_reader.hpp"
+
+using namespace pz;
+
+namespace {
+
+constexpr size_t kMaxStatesPerLevel = 400'000;
+
+struct Checker {
+    const ir::Puzzle& puzzle;
+    std::map<std::string, ir::Level> levels;
+    int failures = 0;
+    size_t transitions = 0;
+
+    template <class Space>
+    typename Space::State toBoards(const interp::GridState& s) const {
+        typename Space::State b{};
+        for (int i = 0; i < Space::kColours; ++i)
+            for (int cell : s.cells[Space::kColourOf[i]]) b.colour[i].set(cell);
+        return b;
+    }
+
+    template <class Space>
+    interp::GridState fromBoards(const typename Space::State& b) const {
+        interp::GridState s;
+        s.cells.resize(puzzle.grid.colours.size());
+        for (int i = 0; i < Space::kColours; ++i)
+            for (int cell = 0; cell < Space::kWidth * Space::kHeight; ++cell)
+                if (b.colour[i].test(cell)) s.cells[Space::kColourOf[i]].push_back(cell);
+        return s;
+    }
+
+    void fail(const std::string& level, const std::string& what) {
+        if (++failures <= 20) std::fprintf(stderr, "FAIL %s: %s\n", level.c_str(), what.c_str());
+    }
+
+    template <class Space>
+    void check() {
+        const std::string name = Space::kName;
+        auto it = levels.find(name);
+        if (it == levels.end()) return fail(name, "no level file of this name");
+        interp::GridBoard board(puzzle.grid, it->second);
+        Space space;
+        std::vector<interp::GridState> queue{board.initialState()};
+        std::unordered_map<interp::GridState, int, interp::GridStateHash> seen{{queue[0], 0}};
+        if (!(toBoards<Space>(queue[0]) == space.initial())) fail(name, "initial state differs");
+        size_t levelTransitions = 0;
+        for (size_t i = 0; i < queue.size(); ++i) {
+            const interp::GridState s = queue[i];
+            const auto bs = toBoards<Space>(s);
+            const std::string at = " at " + board.describe(s);
+            if (space.solved(bs) != board.isSolved(s)) fail(name, "solvedness differs" + at);
+            const int h = space.heuristic(bs);
+            if (board.isSolved(s) && h != 0) fail(name, "heuristic not zero on a solved state" + at);
+            if (h < Space::kDead && h < board.heuristic(s))
+                fail(name, "heuristic weaker than max-min distance" + at);
+            if (!(space.unpack(space.pack(bs)) == bs)) fail(name, "pack/unpack does not round-trip" + at);
+            for (int p = 0; p < board.directionCount(); ++p) {
+                const interp::GridState expected = board.step(s, p);
+                const auto got = space.move(bs, p);
+                ++levelTransitions;
+                if (!(fromBoards<Space>(got) == expected)) {
+                    fail(name, "press " + puzzle.grid.directions[p].name + at + ": kernel gives " +
+                                   board.describe(fromBoards<Space>(got)) + ", interpreter " + board.describe(expected));
+                    continue;
+                }
+                const int ht = space.heuristic(got);
+                if (h < Space::kDead && (ht > h + 1 || (ht < h - 1)))
+                    fail(name, "heuristic not consistent: " + std::to_string(h) + " -> " + std::to_string(ht) + at);
+                if (queue.size() < kMaxStatesPerLevel && seen.emplace(expected, 0).second) queue.push_back(expected);
+            }
+        }
+        transitions += levelTransitions;
+        std::printf("%-24s %9zu states %10zu transitions%s\n", name.c_str(), queue.size(), levelTransitions,
+                    queue.size() >= kMaxStatesPerLevel ? " (capped)" : "");
+    }
+
+    template <class... Spaces>
+    void checkAll(pz::grid::LevelList<Spaces...>) {
+        (check<Spaces>(), ...);
+    }
+};
+
+}  // namespace
+
+int main() {
+    DiagnosticEngine diags;
+    auto puzzle = ir::loadPuzzle("puzzles/anima.pz", diags);
+    diags.print(std::cerr);
+    if (!puzzle) return 1;
+    Checker checker{*puzzle, {}};
+    for (const char* dir : {"puzzles/anima/levels", "tests/anima/levels"})
+        for (const auto& entry : std::filesystem::directory_iterator(dir))
+            if (auto level = readLevelFile(entry.path().string(), puzzle->grid, diags))
+                checker.levels.emplace(level->name, std::move(*level));
+    diags.print(std::cerr);
+    if (diags.hasErrors()) return 1;
+    checker.checkAll(pzgen::AllLevels{});
+    std::printf("%zu transitions compared, %d failure(s)\n", checker.transitions, checker.failures);
+    return checker.failures ? 1 : 0;
+}
