@@ -1,24 +1,441 @@
-// pzc check FILE [--json] [--level LEVEL]: validate and analyse a definition.
+// pzc check FILE [--json]: validate and analyse a definition, then print its
+// summary: orbits, moves, family orders, inverses, commutation classes, the
+// exact group order, the symmetry group, subgroups, patterns and solvers.
+// Grid-actor puzzles are delegated to checkGridPuzzle.
+#include <algorithm>
+#include <cstdio>
 #include <iostream>
+#include <sstream>
 
+#include "compiler/analysis/puzzle_analysis.hpp"
 #include "compiler/driver/commands.hpp"
 #include "compiler/driver/grid_commands.hpp"
+#include "compiler/ir/element.hpp"
 #include "compiler/ir/lower.hpp"
 
 namespace pz::driver {
+
+namespace {
+
+// A minimal deterministic JSON writer: two-space indentation, keys in the
+// order written, arrays of scalars on one line.
+class JsonWriter {
+public:
+    explicit JsonWriter(std::ostream& out) : out_(out) {}
+    void beginObject() { open('{'); }
+    void endObject() { close('}'); }
+    void beginArray(bool inlineScalars = false) {
+        open('[');
+        inline_.back() = inlineScalars;
+    }
+    void endArray() { close(']'); }
+    void key(const std::string& k) {
+        scalarStart();
+        quoted(k);
+        out_ << ": ";
+        pendingKey_ = true;
+    }
+    void value(const std::string& s) { scalarStart(); quoted(s); }
+    void value(const char* s) { value(std::string(s)); }
+    void value(long v) { scalarStart(); out_ << v; }
+    void value(int v) { value((long)v); }
+    void value(size_t v) { scalarStart(); out_ << v; }
+    void value(bool b) { scalarStart(); out_ << (b ? "true" : "false"); }
+    void null() { scalarStart(); out_ << "null"; }
+    template <class T>
+    void field(const std::string& k, const T& v) { key(k); value(v); }
+    void finish() { out_ << '\n'; }
+
+private:
+    void open(char c) {
+        scalarStart();
+        out_ << c;
+        first_.push_back(true);
+        inline_.push_back(false);
+    }
+    void close(char c) {
+        const bool wasInline = inline_.back();
+        const bool empty = first_.back();
+        first_.pop_back();
+        inline_.pop_back();
+        if (!empty && !wasInline) newline();
+        out_ << c;
+    }
+    void scalarStart() {
+        if (pendingKey_) {
+            pendingKey_ = false;
+            return;
+        }
+        if (!first_.empty()) {
+            const bool wasFirst = first_.back();
+            if (!wasFirst) out_ << ',';
+            first_.back() = false;
+            if (inline_.back()) {
+                if (!wasFirst) out_ << ' ';
+            } else {
+                newline();
+            }
+        }
+    }
+    void newline() { out_ << '\n' << std::string(2 * first_.size(), ' '); }
+    void quoted(const std::string& s) {
+        out_ << '"';
+        for (char c : s) {
+            switch (c) {
+                case '"': out_ << "\\\""; break;
+                case '\\': out_ << "\\\\"; break;
+                case '\n': out_ << "\\n"; break;
+                case '\t': out_ << "\\t"; break;
+                default:
+                    if ((unsigned char)c < 0x20) {
+                        char buf[8];
+                        std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                        out_ << buf;
+                    } else {
+                        out_ << c;
+                    }
+            }
+        }
+        out_ << '"';
+    }
+    std::ostream& out_;
+    std::vector<bool> first_, inline_;
+    bool pendingKey_ = false;
+};
+
+std::string positionName(const ir::Orbit& orbit, int p) {
+    return p < (int)orbit.positionNames.size() ? orbit.positionNames[p] : std::to_string(p);
+}
+
+int distinctLabels(const ir::Orbit& orbit) {
+    std::vector<int> labels = orbit.solvedLabel;
+    std::sort(labels.begin(), labels.end());
+    return (int)(std::unique(labels.begin(), labels.end()) - labels.begin());
+}
+
+// Number of values a pattern part can take: arrangements of its tracked
+// pieces (ordered or not) times their orientations.
+mpz_class patternPartSize(const ir::Puzzle& puzzle, const ir::PatternPart& part) {
+    const auto& orbit = puzzle.orbits[part.orbit];
+    const unsigned long n = orbit.size;
+    const unsigned long k = part.pieces.empty() ? n : part.pieces.size();
+    mpz_class size = 1;
+    if (part.positions) {
+        mpz_class c;
+        mpz_bin_uiui(c.get_mpz_t(), n, k);
+        size = c;
+        if (!part.unordered) {
+            mpz_class f;
+            mpz_fac_ui(f.get_mpz_t(), k);
+            size *= f;
+        }
+    }
+    if (part.orientations) {
+        mpz_class o;
+        mpz_ui_pow_ui(o.get_mpz_t(), (unsigned long)orbit.orient, k);
+        size *= o;
+    }
+    return size;
+}
+
+mpz_class patternSize(const ir::Puzzle& puzzle, const ir::Pattern& pattern) {
+    mpz_class size = 1;
+    for (const auto& part : pattern.parts) size *= patternPartSize(puzzle, part);
+    return size;
+}
+
+std::string partText(const ir::Puzzle& puzzle, const ir::PatternPart& part) {
+    const auto& orbit = puzzle.orbits[part.orbit];
+    std::ostringstream out;
+    out << orbit.name << '[' << (part.pieces.empty() ? orbit.size : (int)part.pieces.size()) << " pieces";
+    if (part.positions) out << (part.unordered ? ", positions unordered" : ", positions");
+    if (part.orientations) out << ", orientations";
+    out << ']';
+    return out.str();
+}
+
+// Where the declared symmetry sends each family's generator, e.g. "R->F".
+std::vector<std::pair<std::string, std::string>> inducedMoves(const ir::Puzzle& puzzle,
+                                                              const analysis::SymmetryGroup& group,
+                                                              int declared) {
+    std::vector<std::pair<std::string, std::string>> result;
+    const int s = group.declared[declared];
+    for (size_t m = 0; m < puzzle.moves.size(); ++m) {
+        if (puzzle.moves[m].power != 1) continue;
+        const int image = s < 0 ? -1 : group.moveMap[s][m];
+        result.emplace_back(puzzle.moves[m].name, image < 0 ? std::string("?") : puzzle.moves[image].name);
+    }
+    return result;
+}
+
+const char* solverKind(ir::Solver::Kind kind) { return kind == ir::Solver::Kind::Optimal ? "optimal" : "phased"; }
+
+void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& out) {
+    out << "puzzle " << p.name << " (" << p.file << ")\n";
+    out << "orbits: " << p.orbits.size() << '\n';
+    for (const auto& o : p.orbits) {
+        out << "  " << o.name << ": " << o.size << " positions, orientation " << o.orient << ", "
+            << distinctLabels(o) << " distinct pieces";
+        if (!o.positionNames.empty()) {
+            out << " (";
+            for (int i = 0; i < o.size; ++i) out << (i ? " " : "") << o.positionNames[i];
+            out << ')';
+        }
+        out << '\n';
+    }
+    int metric = 0;
+    for (const auto& m : p.moves) metric += m.inMetric;
+    out << "moves: " << p.moves.size() << " (" << metric << " in the metric)\n";
+    const auto& orders = a.familyOrders();
+    const auto& inverse = a.inverseMove();
+    for (size_t f = 0; f < p.families.size(); ++f) {
+        out << "  " << p.families[f].name << ": order " << orders[f] << ",";
+        for (size_t m = 0; m < p.moves.size(); ++m) {
+            if (p.moves[m].family != (int)f) continue;
+            out << ' ' << p.moves[m].name;
+            if (!p.moves[m].inMetric) out << "(not in metric)";
+            out << "^-1=" << (inverse[m] < 0 ? std::string("-") : p.moves[inverse[m]].name);
+        }
+        out << '\n';
+    }
+    out << "commutation classes:";
+    for (const auto& cls : a.commutationClasses()) {
+        out << " {";
+        for (size_t i = 0; i < cls.size(); ++i) out << (i ? " " : "") << p.families[cls[i]].name;
+        out << '}';
+    }
+    out << '\n';
+    out << "group order: " << a.groupOrder().get_str() << '\n';
+    const auto& sym = a.symmetries();
+    out << "symmetries: " << sym.elements.size() << " elements from " << p.symmetries.size() << " declared\n";
+    for (size_t d = 0; d < p.symmetries.size(); ++d) {
+        const auto& s = p.symmetries[d];
+        out << "  " << s.name << (s.effect.mirror ? " (mirror)" : "") << ", order "
+            << ir::order(s.effect, p.orbits) << ":";
+        for (const auto& [from, to] : inducedMoves(p, sym, (int)d)) out << ' ' << from << "->" << to;
+        out << '\n';
+    }
+    out << "subgroups: " << p.subgroups.size() << '\n';
+    for (size_t i = 0; i < p.subgroups.size(); ++i) {
+        const auto& sub = p.subgroups[i];
+        const auto& info = a.subgroup((int)i);
+        out << "  " << sub.name << ": order " << info.order.get_str() << ", index " << info.index.get_str();
+        if (!sub.generatorText.empty()) {
+            out << ", generated by";
+            for (const auto& g : sub.generatorText) out << ' ' << g;
+        }
+        if (!sub.keepIn.empty() || !sub.oriented.empty()) out << ", by invariants";
+        out << '\n';
+    }
+    out << "patterns: " << p.patterns.size() << '\n';
+    for (const auto& pat : p.patterns) {
+        out << "  " << pat.name << ": " << patternSize(p, pat).get_str() << " values,";
+        for (const auto& part : pat.parts) out << ' ' << partText(p, part);
+        out << '\n';
+    }
+    out << "solvers: " << p.solvers.size() << '\n';
+    for (const auto& s : p.solvers) {
+        out << "  " << s.name << ": " << solverKind(s.kind);
+        if (!s.patterns.empty()) {
+            out << ", heuristic max of";
+            for (int i : s.patterns) out << ' ' << p.patterns[i].name;
+        }
+        if (!s.phases.empty()) {
+            out << ", phases";
+            for (int i : s.phases) out << ' ' << p.subgroups[i].name;
+            out << " solved";
+        }
+        out << '\n';
+    }
+}
+
+void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& stream) {
+    JsonWriter j(stream);
+    j.beginObject();
+    j.field("puzzle", p.name);
+    j.field("file", p.file);
+    j.key("orbits");
+    j.beginArray();
+    for (const auto& o : p.orbits) {
+        j.beginObject();
+        j.field("name", o.name);
+        j.field("size", o.size);
+        j.field("orientation", o.orient);
+        j.field("distinctPieces", distinctLabels(o));
+        j.key("positions");
+        j.beginArray(true);
+        for (int i = 0; i < o.size; ++i) j.value(positionName(o, i));
+        j.endArray();
+        j.endObject();
+    }
+    j.endArray();
+    const auto& inverse = a.inverseMove();
+    j.key("moves");
+    j.beginArray();
+    for (size_t m = 0; m < p.moves.size(); ++m) {
+        const auto& mv = p.moves[m];
+        j.beginObject();
+        j.field("name", mv.name);
+        j.field("family", p.families[mv.family].name);
+        j.field("power", mv.power);
+        j.field("inMetric", mv.inMetric);
+        j.key("inverse");
+        if (inverse[m] < 0) j.null(); else j.value(p.moves[inverse[m]].name);
+        j.endObject();
+    }
+    j.endArray();
+    int metric = 0;
+    for (const auto& m : p.moves) metric += m.inMetric;
+    j.field("metricMoves", metric);
+    j.key("families");
+    j.beginArray();
+    for (size_t f = 0; f < p.families.size(); ++f) {
+        j.beginObject();
+        j.field("name", p.families[f].name);
+        j.field("order", a.familyOrders()[f]);
+        j.endObject();
+    }
+    j.endArray();
+    j.key("commutationClasses");
+    j.beginArray();
+    for (const auto& cls : a.commutationClasses()) {
+        j.beginArray(true);
+        for (int f : cls) j.value(p.families[f].name);
+        j.endArray();
+    }
+    j.endArray();
+    j.field("groupOrder", a.groupOrder().get_str());
+    const auto& sym = a.symmetries();
+    j.key("symmetries");
+    j.beginObject();
+    j.field("order", sym.elements.size());
+    j.key("declared");
+    j.beginArray();
+    for (size_t d = 0; d < p.symmetries.size(); ++d) {
+        const auto& s = p.symmetries[d];
+        j.beginObject();
+        j.field("name", s.name);
+        j.field("mirror", s.effect.mirror);
+        j.field("order", ir::order(s.effect, p.orbits));
+        j.key("moves");
+        j.beginObject();
+        for (const auto& [from, to] : inducedMoves(p, sym, (int)d)) j.field(from, to);
+        j.endObject();
+        j.endObject();
+    }
+    j.endArray();
+    j.endObject();
+    j.key("subgroups");
+    j.beginArray();
+    for (size_t i = 0; i < p.subgroups.size(); ++i) {
+        const auto& sub = p.subgroups[i];
+        const auto& info = a.subgroup((int)i);
+        j.beginObject();
+        j.field("name", sub.name);
+        j.field("order", info.order.get_str());
+        j.field("index", info.index.get_str());
+        j.key("generators");
+        j.beginArray(true);
+        for (const auto& g : sub.generatorText) j.value(g);
+        j.endArray();
+        j.field("invariants", !sub.keepIn.empty() || !sub.oriented.empty());
+        j.endObject();
+    }
+    j.endArray();
+    j.key("patterns");
+    j.beginArray();
+    for (const auto& pat : p.patterns) {
+        j.beginObject();
+        j.field("name", pat.name);
+        j.field("size", patternSize(p, pat).get_str());
+        j.key("parts");
+        j.beginArray();
+        for (const auto& part : pat.parts) {
+            j.beginObject();
+            j.field("orbit", p.orbits[part.orbit].name);
+            j.field("pieces", part.pieces.empty() ? p.orbits[part.orbit].size : (int)part.pieces.size());
+            j.field("positions", part.positions);
+            j.field("orientations", part.orientations);
+            j.field("unordered", part.unordered);
+            j.field("size", patternPartSize(p, part).get_str());
+            j.endObject();
+        }
+        j.endArray();
+        j.endObject();
+    }
+    j.endArray();
+    j.key("solvers");
+    j.beginArray();
+    for (const auto& s : p.solvers) {
+        j.beginObject();
+        j.field("name", s.name);
+        j.field("kind", solverKind(s.kind));
+        j.key("patterns");
+        j.beginArray(true);
+        for (int i : s.patterns) j.value(p.patterns[i].name);
+        j.endArray();
+        j.key("phases");
+        j.beginArray(true);
+        for (int i : s.phases) j.value(p.subgroups[i].name);
+        j.endArray();
+        j.endObject();
+    }
+    j.endArray();
+    j.endObject();
+    j.finish();
+}
+
+}  // namespace
 
 int runCheck(const Args& args) {
     if (args.empty() || args[0] == "--help") {
         std::cerr << "usage: pzc check FILE [--json]\n";
         return args.empty() ? 2 : 0;
     }
+    // The file is the first argument that is not an option; the rest go to
+    // the grid-puzzle part unchanged.
+    std::string file;
+    Args rest;
+    bool json = false;
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (file.empty() && args[i].rfind("--", 0) != 0 && (i == 0 || args[i - 1] != "--level")) {
+            file = args[i];
+            continue;
+        }
+        if (args[i] == "--json") json = true;
+        rest.push_back(args[i]);
+    }
+    if (file.empty()) {
+        std::cerr << "usage: pzc check FILE [--json]\n";
+        return 2;
+    }
+    // Parse and lower (all front-end errors reported at once).
     DiagnosticEngine diags;
-    auto puzzle = ir::loadPuzzle(args[0], diags);
+    auto puzzle = ir::loadPuzzle(file, diags);
+    if (!puzzle) {
+        diags.print(std::cerr);
+        return 1;
+    }
+    if (puzzle->kind == ir::Puzzle::Kind::Grid) {
+        diags.print(std::cerr);
+        return checkGridPuzzle(*puzzle, rest);
+    }
+    for (const auto& a : rest)
+        if (a != "--json") {
+            diags.print(std::cerr);
+            std::cerr << "pzc check: error: unknown option '" << a << "'\n";
+            return 2;
+        }
+    // Analyse: semantic checks the analyses can make (symmetries, subgroups).
+    analysis::PuzzleAnalysis analysis(*puzzle);
+    const bool ok = analysis.check(diags);
     diags.print(std::cerr);
-    if (!puzzle) return 1;
-    if (puzzle->kind == ir::Puzzle::Kind::Grid) return checkGridPuzzle(*puzzle, Args(args.begin() + 1, args.end()));
-    std::cout << "puzzle " << puzzle->name << ": " << puzzle->orbits.size() << " orbits, "
-              << puzzle->moves.size() << " moves\n";
+    if (!ok) return 1;
+    // Report.
+    if (json)
+        printJson(*puzzle, analysis, std::cout);
+    else
+        printText(*puzzle, analysis, std::cout);
     return 0;
 }
 

@@ -9,6 +9,8 @@
 namespace pz::driver {
 // Defined in cmd_<name>.cpp.
 int runCheck(const Args&);
+int runConvert(const Args&);
+int runRun(const Args&);
 }  // namespace pz::driver
 
 namespace {
@@ -17,6 +19,8 @@ using namespace pz::driver;
 
 const Command kCommands[] = {
     {"check", "parse, validate and analyse a definition; print its summary", runCheck},
+    {"convert", "convert a definition between .pz and YAML (--to yaml|pz)", runConvert},
+    {"run", "apply a move sequence with the reference interpreter; print the state", runRun},
 };
 
 void usage(std::ostream& out) {

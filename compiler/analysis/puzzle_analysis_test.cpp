@@ -1,0 +1,164 @@
+#include "compiler/analysis/puzzle_analysis.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "compiler/ir/element.hpp"
+
+using namespace pz;
+using namespace pz::analysis;
+
+namespace {
+
+// The 3x3x3 cube built directly in the IR from the cubie tables of Kociemba's
+// convention ("position i is replaced by cubie cp[i] with twist co[i]"),
+// which is exactly note [element convention]. Corners URF UFL ULB UBR DFR DLF
+// DBL DRB; edges UR UF UL UB DR DF DL DB FR FL BL BR.
+ir::Element cubie(std::vector<int> cp, std::vector<int> co, std::vector<int> ep, std::vector<int> eo) {
+    ir::Element e;
+    e.perm = {cp, ep};
+    e.ori = {co, eo};
+    return e;
+}
+
+ir::Puzzle cube3() {
+    ir::Puzzle p;
+    p.name = "cube3";
+    p.file = "<test>";
+    ir::Orbit corners{"corners", 8, 3, {}, {0, 1, 2, 3, 4, 5, 6, 7}, {}};
+    ir::Orbit edges{"edges", 12, 2, {}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, {}};
+    p.orbits = {corners, edges};
+    const std::vector<int> z8(8, 0), z12(12, 0);
+    std::vector<std::pair<std::string, ir::Element>> faces = {
+        {"U", cubie({3, 0, 1, 2, 4, 5, 6, 7}, z8, {3, 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11}, z12)},
+        {"R", cubie({4, 1, 2, 0, 7, 5, 6, 3}, {2, 0, 0, 1, 1, 0, 0, 2}, {8, 1, 2, 3, 11, 5, 6, 7, 4, 9, 10, 0}, z12)},
+        {"F", cubie({1, 5, 2, 3, 0, 4, 6, 7}, {1, 2, 0, 0, 2, 1, 0, 0}, {0, 9, 2, 3, 4, 8, 6, 7, 1, 5, 10, 11},
+                    {0, 1, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0})},
+        {"D", cubie({0, 1, 2, 3, 5, 6, 7, 4}, z8, {0, 1, 2, 3, 5, 6, 7, 4, 8, 9, 10, 11}, z12)},
+        {"L", cubie({0, 2, 6, 3, 4, 1, 5, 7}, {0, 1, 2, 0, 0, 2, 1, 0}, {0, 1, 10, 3, 4, 5, 9, 7, 8, 2, 6, 11}, z12)},
+        {"B", cubie({0, 1, 3, 7, 4, 5, 2, 6}, {0, 0, 1, 2, 0, 0, 2, 1}, {0, 1, 2, 11, 4, 5, 6, 10, 8, 9, 3, 7},
+                    {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 1})},
+    };
+    for (auto& [name, base] : faces) {
+        int family = (int)p.families.size();
+        p.families.push_back({name, base, 4, {}});
+        const char* suffix[] = {"", "2", "'"};
+        for (int k = 1; k <= 3; ++k)
+            p.moves.push_back({name + suffix[k - 1], family, k, true, ir::power(base, k, p.orbits)});
+    }
+    return p;
+}
+
+int moveIndex(const ir::Puzzle& p, const std::string& name) {
+    for (size_t m = 0; m < p.moves.size(); ++m)
+        if (p.moves[m].name == name) return (int)m;
+    return -1;
+}
+
+}  // namespace
+
+TEST_CASE("analysis: cube3 group order, move orders, inverses, commutation") {
+    ir::Puzzle cube = cube3();
+    PuzzleAnalysis a(cube);
+    CHECK(a.groupOrder() == mpz_class("43252003274489856000"));
+    CHECK(a.familyOrders() == std::vector<long>(6, 4));
+    CHECK(a.inverseMove()[moveIndex(cube, "R")] == moveIndex(cube, "R'"));
+    CHECK(a.inverseMove()[moveIndex(cube, "R2")] == moveIndex(cube, "R2"));
+    CHECK(a.commutes()[moveIndex(cube, "U")][moveIndex(cube, "D2")]);
+    CHECK_FALSE(a.commutes()[moveIndex(cube, "U")][moveIndex(cube, "R")]);
+    CHECK(a.commutationClasses().size() == 3);  // the three axes
+
+    // Membership: any move word is in; a single corner twist or edge flip is not.
+    ir::Element sexy = ir::identity(cube.orbits);
+    for (const char* m : {"R", "U", "R'", "U'"})
+        sexy = ir::compose(sexy, cube.moves[moveIndex(cube, m)].effect, cube.orbits);
+    CHECK(a.contains(sexy));
+    ir::Element twist = ir::identity(cube.orbits);
+    twist.ori[0][0] = 1;
+    CHECK_FALSE(a.contains(twist));
+    ir::Element flip = ir::identity(cube.orbits);
+    flip.ori[1][0] = 1;
+    CHECK_FALSE(a.contains(flip));
+    ir::Element swap = ir::identity(cube.orbits);
+    std::swap(swap.perm[1][0], swap.perm[1][1]);
+    CHECK_FALSE(a.contains(swap));
+    ir::Element twoFlips = flip;
+    twoFlips.ori[1][5] = 1;
+    CHECK(a.contains(twoFlips));
+}
+
+TEST_CASE("analysis: cube3 subgroups by generators and by invariants") {
+    ir::Puzzle cube = cube3();
+    ir::Subgroup g1;
+    g1.name = "G1";
+    for (const char* m : {"U", "D", "R2", "L2", "F2", "B2"}) {
+        g1.generators.push_back(cube.moves[moveIndex(cube, m)].effect);
+        g1.generatorText.push_back(m);
+    }
+    // H48's target: corners stay in their tetrads and oriented, edges in their slices.
+    ir::Subgroup h48;
+    h48.name = "H48";
+    h48.keepIn.push_back({0, {{0, 2, 5, 7}, {1, 3, 4, 6}}});
+    h48.keepIn.push_back({1, {{1, 3, 5, 7}, {8, 9, 10, 11}, {0, 2, 4, 6}}});
+    h48.oriented.push_back({0, {}});
+    // Kociemba's G1 again, by invariants: orientations solved, E-slice edges in the slice.
+    ir::Subgroup g1inv;
+    g1inv.name = "G1inv";
+    g1inv.keepIn.push_back({1, {{8, 9, 10, 11}}});
+    g1inv.oriented.push_back({0, {}});
+    g1inv.oriented.push_back({1, {}});
+    cube.subgroups = {g1, h48, g1inv};
+
+    PuzzleAnalysis a(cube);
+    CHECK(a.subgroup(0).order == mpz_class("19508428800"));
+    CHECK(a.subgroup(0).index == mpz_class("2217093120"));
+    CHECK(a.subgroup(1).order == mpz_class("8153726976"));
+    CHECK(a.subgroup(1).index == mpz_class("5304568500"));
+    CHECK(a.subgroup(2).order == mpz_class("19508428800"));
+    DiagnosticEngine diags;
+    CHECK(a.check(diags));
+    CHECK(a.satisfiesInvariants(2, cube.moves[moveIndex(cube, "U")].effect));
+    CHECK_FALSE(a.satisfiesInvariants(2, cube.moves[moveIndex(cube, "R")].effect));
+    CHECK(a.satisfiesInvariants(2, cube.moves[moveIndex(cube, "R2")].effect));
+}
+
+TEST_CASE("analysis: bad subgroup generators are diagnosed") {
+    ir::Puzzle cube = cube3();
+    ir::Subgroup bad;
+    bad.name = "bad";
+    bad.generators.push_back(cube.moves[moveIndex(cube, "R")].effect);
+    bad.generatorText.push_back("R");
+    bad.oriented.push_back({0, {}});
+    ir::Element twist = ir::identity(cube.orbits);
+    twist.ori[0][0] = 1;
+    ir::Subgroup outside;
+    outside.name = "outside";
+    outside.generators.push_back(twist);
+    outside.generatorText.push_back("twist");
+    cube.subgroups = {bad, outside};
+    PuzzleAnalysis a(cube);
+    DiagnosticEngine diags;
+    CHECK_FALSE(a.check(diags));
+    REQUIRE(diags.errorCount() == 2);
+    CHECK(diags.all()[0].message.find("breaks its invariants") != std::string::npos);
+    CHECK(diags.all()[1].message.find("not in the puzzle's group") != std::string::npos);
+    CHECK_FALSE(a.subgroup(1).generatorsInGroup);
+}
+
+TEST_CASE("analysis: symmetry closure of the cube's U-axis rotation and a mirror") {
+    ir::Puzzle cube = cube3();
+    // y: the whole-cube rotation with U (U then D'); as a symmetry it maps R to F etc.
+    ir::Element y = ir::compose(cube.moves[moveIndex(cube, "U")].effect,
+                                cube.moves[moveIndex(cube, "D'")].effect, cube.orbits);
+    // (Corners and edges only: the rotation of the middle slice is invisible to
+    // the move set without centres, so the U D' product acts as the symmetry.)
+    cube.symmetries.push_back({"y", y, {}});
+    PuzzleAnalysis a(cube);
+    const auto& sym = a.symmetries();
+    REQUIRE(sym.elements.size() == 4);
+    CHECK(sym.names[0].empty());
+    CHECK(sym.names[2] == "y y");
+    CHECK(sym.inverse[1] == 3);
+    // y U y' = U, y D y' = D.
+    CHECK(sym.moveMap[1][moveIndex(cube, "U")] == moveIndex(cube, "U"));
+    CHECK(sym.moveMap[1][moveIndex(cube, "D2")] == moveIndex(cube, "D2"));
+}

@@ -1,0 +1,136 @@
+// The pzc puzzle language (.pz files). See docs/language.md.
+//
+// One grammar serves both front ends: the .pz reader starts at `file`; the
+// YAML reader parses its structured string fields with the `*Only` entry
+// rules (cycles, move expressions, generator lists, position sets), so both
+// syntaxes accept exactly the same notation.
+//
+// Keywords are reserved only where they matter: the `name` rule accepts every
+// keyword, so a position or move may be called `in` or `map`.
+grammar Puzzle;
+
+// ---------------------------------------------------------------- entry points
+
+file : (permutationPuzzle | gridPuzzle) EOF ;
+
+expressionOnly   : expr? EOF ;
+cyclesOnly       : cycle* EOF ;
+generatorsOnly   : (expr (',' expr)*)? EOF ;
+positionSetOnly  : position* EOF ;
+
+// ---------------------------------------------------------------- permutation puzzles
+
+permutationPuzzle : 'puzzle' name '{' item* '}' ;
+
+item
+    : orbitDecl
+    | solvedDecl
+    | powersDecl
+    | moveDecl
+    | symmetryDecl
+    | subgroupDecl
+    | patternDecl
+    | solverDecl
+    ;
+
+// orbit corners 8 orient 3 { UFR UFL ... }
+orbitDecl : 'orbit' name size=INT ('orient' modulus=INT)? ('{' name* '}')? ';'? ;
+
+// solved tiles { a a b b ... }: equal labels make pieces indistinguishable.
+solvedDecl : 'solved' name '{' label* '}' ';'? ;
+label      : INT | name ;
+
+// powers { 1: ""; 2: "2"; -1: "'"; }
+powersDecl : 'powers' '{' powerName* '}' ';'? ;
+powerName  : signedInt ':' STRING 'uncounted'? ';' ;
+
+// move R = corners (UFR+1 UBR+2 DBR+1 DFR+2) edges (UR BR DR FR);
+// move X = R U R';                       (an expression over earlier moves)
+// macro sune = R U R' U R U2 R';
+moveDecl : kind=('move' | 'macro') name '=' body ';' ;
+
+// symmetry S_LR2 mirror = corners (...) edges (...);
+symmetryDecl : 'symmetry' name 'mirror'? '=' body ';' ;
+
+// A body that starts with `name (` is read as cycles; write an expression
+// that starts with a parenthesised group as `(A) (B)` or `A B`.
+body : orbitCycles+ | expr ;
+
+orbitCycles  : name cycle+ ;
+cycle        : '(' cycleElement+ ')' ;
+cycleElement : position (sign=('+' | '-') twist=INT)? ;
+position     : INT | name ;
+
+// subgroup G1 = <U, D, R2>;   subgroup H { corners in {..} {..}; corners oriented; }
+subgroupDecl : 'subgroup' name ('=' generators)? ('{' invariant* '}' | ';') ;
+generators   : '<' (expr (',' expr)*)? '>' ;
+invariant
+    : name 'in' positionSet+ ';'                # keepInSets
+    | name 'oriented' positionSet? ';'          # oriented
+    ;
+positionSet  : '{' position* '}' ;
+
+// pattern corners_all { corners: positions orientations; edges {UF UR}: positions unordered; }
+patternDecl  : 'pattern' name '{' patternPart* '}' ;
+patternPart  : name positionSet? ':' aspect+ ';' ;
+aspect       : 'positions' | 'orientations' | 'unordered' ;
+
+// solver opt { optimal corners_all, edges_a; }   solver two { phased G1; }
+solverDecl   : 'solver' name '{' solverBody '}' ;
+solverBody
+    : 'optimal' (name (',' name)*)? ';'   # optimalSolver
+    | 'phased' (name (',' name)*)? ';'    # phasedSolver
+    ;
+
+// ---------------------------------------------------------------- grid-actor puzzles
+
+// grid anima { direction up (0, 1); colour red R r with; levels { "a.txt" } }
+gridPuzzle : 'grid' name '{' gridItem* '}' ;
+
+gridItem
+    : 'direction' name '(' dx=signedInt ',' dy=signedInt ')' ';'          # directionDecl
+    | 'colour' name actor=name goal=name motion ';'                        # colourDecl
+    | 'levels' '{' STRING* '}' ';'?                                        # levelsDecl
+    ;
+motion
+    : 'with'                                   # withMotion
+    | 'against'                                # againstMotion
+    | 'map' '{' (name '->' name ';')* '}'      # mapMotion
+    ;
+
+// ---------------------------------------------------------------- move expressions
+
+// A word: R U R' U2 (R U)^3 [R, U] [F: R U] R'^-1
+expr    : postfix+ ;
+postfix : atom suffix* ;
+suffix  : PRIME                # inverseSuffix
+        | '^' signedInt        # powerSuffix
+        ;
+atom
+    : name                           # refAtom
+    | '(' expr? ')'                  # groupAtom
+    | '[' expr ',' expr ']'          # commutatorAtom
+    | '[' expr ':' expr ']'          # conjugateAtom
+    ;
+
+signedInt : '-'? INT ;
+
+name
+    : IDENT
+    | 'puzzle' | 'orbit' | 'orient' | 'solved' | 'powers' | 'uncounted' | 'move' | 'macro'
+    | 'symmetry' | 'mirror' | 'subgroup' | 'in' | 'oriented' | 'pattern' | 'positions'
+    | 'orientations' | 'unordered' | 'solver' | 'optimal' | 'phased' | 'grid' | 'direction'
+    | 'colour' | 'levels' | 'with' | 'against' | 'map'
+    ;
+
+// ---------------------------------------------------------------- tokens
+
+PRIME         : '\'' ;
+INT           : [0-9]+ ;
+IDENT         : [A-Za-z_] [A-Za-z0-9_]* ;
+STRING        : '"' (~["\\\r\n] | '\\' ["\\])* '"' ;
+LINE_COMMENT  : '//' ~[\r\n]* -> skip ;
+BLOCK_COMMENT : '/*' .*? '*/' -> skip ;
+WS            : [ \t\r\n]+ -> skip ;
+// Any other character becomes one token so the parser reports it in place.
+UNKNOWN_CHAR  : . ;

@@ -1,0 +1,17 @@
+// parsePuzzleFile: reads a file and picks the front end by its extension.
+#include "dsl/frontend.hpp"
+
+namespace pz {
+
+static bool endsWith(const std::string& s, const std::string& suffix) {
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::optional<ast::Puzzle> parsePuzzleFile(const std::string& path, DiagnosticEngine& diags) {
+    std::string text;
+    if (!readFile(path, text, diags)) return std::nullopt;
+    if (endsWith(path, ".yaml") || endsWith(path, ".yml")) return parseYamlText(path, text, diags);
+    return parsePzText(path, text, diags);
+}
+
+}  // namespace pz
