@@ -3,22 +3,26 @@
 #include <map>
 #include <sstream>
 
-#include "compiler/ir/element.hpp"
 
 namespace pz::analysis {
 
-CanonicalAutomaton buildCanonicalAutomaton(const ir::Puzzle& puzzle) {
+CanonicalAutomaton buildCanonicalAutomaton(const ir::Puzzle& puzzle, PuzzleAnalysis& analysis) {
     CanonicalAutomaton a;
     const int families = static_cast<int>(puzzle.families.size());
     for (int m = 0; m < static_cast<int>(puzzle.moves.size()); ++m)
         if (puzzle.moves[m].inMetric) a.searchMoves.push_back(m);
     a.commute.assign(families, std::vector<bool>(families, false));
+    // A representative move per family (its generator if named, else any power).
+    std::vector<int> representative(families, -1);
+    for (int m = 0; m < static_cast<int>(puzzle.moves.size()); ++m) {
+        int f = puzzle.moves[m].family;
+        if (representative[f] < 0 || puzzle.moves[m].power == 1) representative[f] = m;
+    }
+    const auto& commutes = analysis.commutes();
     for (int f = 0; f < families; ++f)
-        for (int g = 0; g < families; ++g) {
-            const auto& x = puzzle.families[f].base;
-            const auto& y = puzzle.families[g].base;
-            a.commute[f][g] = ir::compose(x, y, puzzle.orbits) == ir::compose(y, x, puzzle.orbits);
-        }
+        for (int g = 0; g < families; ++g)
+            a.commute[f][g] = f == g || (representative[f] >= 0 && representative[g] >= 0 &&
+                                         commutes[representative[f]][representative[g]]);
     // Unminimised: state 0 = start, state 1 + f = last move in family f.
     const int moves = static_cast<int>(a.searchMoves.size());
     std::vector<std::vector<int>> raw(families + 1, std::vector<int>(moves, -1));

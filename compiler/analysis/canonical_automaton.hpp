@@ -12,13 +12,14 @@
 // equivalent of the same or shorter length: repeatedly merge same-family
 // neighbours and swap commuting neighbours that are out of order (each swap
 // removes an inversion), so optimal search over canonical sequences is exact.
-// Commutation is taken on the family generators (if the generators commute,
-// all their powers do).
+// Commutation comes from PuzzleAnalysis::commutes(), taken on the family
+// generators (if the generators commute, all their powers do).
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "compiler/analysis/puzzle_analysis.hpp"
 #include "compiler/ir/puzzle.hpp"
 
 namespace pz::analysis {
@@ -33,6 +34,6 @@ struct CanonicalAutomaton {
     std::string describe(const ir::Puzzle& puzzle) const;
 };
 
-CanonicalAutomaton buildCanonicalAutomaton(const ir::Puzzle& puzzle);
+CanonicalAutomaton buildCanonicalAutomaton(const ir::Puzzle& puzzle, PuzzleAnalysis& analysis);
 
 }  // namespace pz::analysis

@@ -11,6 +11,9 @@ namespace pz::driver {
 int runCheck(const Args&);
 int runConvert(const Args&);
 int runRun(const Args&);
+int runBuild(const Args&);
+int runSolve(const Args&);
+int runInspect(const Args&);
 }  // namespace pz::driver
 
 namespace {
@@ -21,6 +24,9 @@ const Command kCommands[] = {
     {"check", "parse, validate and analyse a definition; print its summary", runCheck},
     {"convert", "convert a definition between .pz and YAML (--to yaml|pz)", runConvert},
     {"run", "apply a move sequence with the reference interpreter; print the state", runRun},
+    {"build", "generate and compile the specialised solver (-o BIN)", runBuild},
+    {"solve", "solve positions optimally with the generated solver", runSolve},
+    {"inspect", "show the generated layout, kernels, canonical tables, coordinates", runInspect},
 };
 
 void usage(std::ostream& out) {
