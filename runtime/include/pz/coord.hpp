@@ -42,13 +42,16 @@ inline constexpr uint64_t ipow(uint64_t b, unsigned e) { return e == 0 ? 1 : b *
 // (position p, i from 0) of C(p, i+1). Tabulated for the hot path.
 template <unsigned N>
 struct CombinationRanks {
-    std::vector<uint32_t> rank;  // [mask] -> rank (only masks of the right popcount matter)
-    CombinationRanks() : rank(size_t{1} << N) {
+    std::vector<uint32_t> rank;               // [mask] -> rank among masks of its popcount
+    std::vector<std::vector<uint32_t>> mask;  // [k][rank] -> mask (the unrank)
+    CombinationRanks() : rank(size_t{1} << N), mask(N + 1) {
+        for (unsigned k = 0; k <= N; ++k) mask[k].resize(binomial(N, k));
         for (uint32_t m = 0; m < rank.size(); ++m) {
             uint32_t r = 0, i = 0;
             for (unsigned p = 0; p < N; ++p)
                 if (m >> p & 1) r += static_cast<uint32_t>(binomial(p, ++i));
             rank[m] = r;
+            mask[i][r] = m;
         }
     }
     static const CombinationRanks& get() {
@@ -56,17 +59,6 @@ struct CombinationRanks {
         return table;
     }
 };
-
-inline uint32_t combinationUnrank(uint64_t r, unsigned n, unsigned k) {
-    uint32_t mask = 0;
-    for (unsigned j = k; j >= 1; --j) {
-        unsigned p = j - 1;
-        while (p + 1 < n && binomial(p + 1, j) <= r) ++p;
-        r -= binomial(p, j);
-        mask |= 1u << p;
-    }
-    return mask;
-}
 
 // Lehmer rank of `k` distinct values < k, value i in byte i of `v`.
 inline uint64_t lehmerRank(const uint8_t* v, unsigned k) {
@@ -195,7 +187,7 @@ struct PieceCoordinate {
             } else {
                 for (unsigned i = 0; i < kTracked; ++i) order[i] = static_cast<uint8_t>(i);
             }
-            uint32_t occupied = combinationUnrank(r, N, kTracked);
+            uint32_t occupied = CombinationRanks<N>::get().mask[kTracked][r];
             unsigned i = 0, u = 0;
             for (unsigned p = 0; p < N; ++p) {
                 if (occupied >> p & 1) {
