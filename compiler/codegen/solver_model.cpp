@@ -374,6 +374,11 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
         w.line("return r;");
         w.dedent();
         w.line("}");
+        if (c.parts.size() == 1 && c.parts[0].positions && c.parts[0].oriMod == 1) {
+            w.line("#if defined(__SSSE3__)");
+            w.line("static inline uint64_t rankBytes(__m128i lanes) { return Part0::rankBytes(lanes); }");
+            w.line("#endif");
+        }
         w.line("static inline State unrank(uint64_t r) {");
         w.indent();
         w.line("State s = kSolved;");
@@ -428,6 +433,33 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
     w.line("static constexpr bool kAllPermutationsReachable = {{ALLPERM}};");
     w.set("NSYM", std::to_string(m.symmetries.size()));
     w.line("static constexpr int kSymmetries = {{NSYM}};");
+    bool laneBytes = m.layout.words == 1 && m.layout.orbits.size() == 1 && m.layout.orbits[0].oriWord < 0;
+    w.set("LANEBYTES", laneBytes ? "true" : "false");
+    w.line("// One unoriented orbit in one word: lookups conjugate with byte shuffles.");
+    w.line("static constexpr bool kLaneBytes = {{LANEBYTES}};");
+    if (laneBytes) {
+        auto bytesTable = [&](const std::string& name, bool inverseLabels) {
+            w.set("NAME", name);
+            w.set("OPEN", "{{");
+            w.line("static constexpr std::array<std::array<uint8_t, 16>, {{NSYM}}> {{NAME}} = {{OPEN}}");
+            w.indent();
+            for (size_t k = 0; k < m.symmetries.size(); ++k) {
+                const auto& perm = m.symmetries[k].perm[m.layout.orbits[0].orbit];
+                std::vector<int> v(perm.begin(), perm.end());
+                if (inverseLabels)
+                    for (size_t i = 0; i < perm.size(); ++i) v[perm[i]] = static_cast<int>(i);
+                std::string row;
+                for (int i = 0; i < 16; ++i) row += (i ? ", " : "") + std::to_string(i < static_cast<int>(v.size()) ? v[i] : 0x80);
+                w.set("ROW", "{" + row + "}");
+                w.line("{{ROW}},");
+            }
+            w.dedent();
+            w.line("}};");
+        };
+        w.line("// Conjugate S^-1 s S: lane p takes the label at S[p] (positions), relabelled by S^-1.");
+        bytesTable("kSymmetryPositionBytes", false);
+        bytesTable("kSymmetryInverseLabelBytes", true);
+    }
     w.line();
     w.line("// Canonical automaton (note [canonical sequences]): next state, -1 = pruned.");
     w.set("NC", std::to_string(m.canon.next.size()));

@@ -387,6 +387,8 @@ struct Traits {
     static constexpr bool kInverseLookups = true;
     static constexpr bool kAllPermutationsReachable = false;
     static constexpr int kSymmetries = 24;
+    // One unoriented orbit in one word: lookups conjugate with byte shuffles.
+    static constexpr bool kLaneBytes = false;
 
     // Canonical automaton (note [canonical sequences]): next state, -1 = pruned.
     static constexpr int kCanonStates = 7;

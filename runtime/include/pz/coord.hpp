@@ -72,6 +72,20 @@ inline uint64_t lehmerRank(const uint8_t* v, unsigned k) {
     }
     return r;
 }
+// The same rank without a serial multiply chain (k known at compile time):
+// digit i = value minus the smaller values before it, weighted by (k-1-i)!.
+template <unsigned K>
+inline uint64_t lehmerRankFixed(const uint8_t* v) {
+    uint64_t r = 0;
+    uint32_t seen = 0;
+    for (unsigned i = 0; i < K; ++i) {
+        unsigned x = v[i];
+        unsigned digit = x - static_cast<unsigned>(std::popcount(seen & ((1u << x) - 1)));
+        seen |= 1u << x;
+        r += digit * factorial(K - 1 - i);
+    }
+    return r;
+}
 inline void lehmerUnrank(uint64_t r, unsigned k, uint8_t* out) {
     uint8_t digit[16];
     for (unsigned i = k; i-- > 0;) {
@@ -112,10 +126,10 @@ struct PieceCoordinate {
     static constexpr std::array<uint8_t, 16> kIndex = trackedIndex();
 
     // The occupied-position mask and the tracked indices in position order.
-    static inline uint32_t trackedInPositionOrder(uint64_t perm, uint8_t* out) {
 #if defined(__SSSE3__)
+    static inline uint32_t trackedInPositionOrder(__m128i lanes, uint8_t* out) {
         __m128i table = _mm_loadu_si128(reinterpret_cast<const __m128i*>(kIndex.data()));
-        __m128i rel = _mm_shuffle_epi8(table, unpackLanesSse(perm));
+        __m128i rel = _mm_shuffle_epi8(table, lanes);
         uint32_t occupied = ~static_cast<uint32_t>(_mm_movemask_epi8(rel)) & kFieldMask;
 #if defined(__AVX512VBMI2__) && defined(__AVX512VL__)
         _mm_storeu_si128(reinterpret_cast<__m128i*>(out),
@@ -127,7 +141,20 @@ struct PieceCoordinate {
         for (uint32_t m = occupied; m; m &= m - 1) out[j++] = bytes[std::countr_zero(m)];
 #endif
         return occupied;
+    }
+    static inline uint32_t trackedInPositionOrder(uint64_t perm, uint8_t* out) {
+        return trackedInPositionOrder(unpackLanesSse(perm), out);
+    }
+    // The rank from the labels already spread one per byte (positions only).
+    static inline uint64_t rankBytes(__m128i lanes) requires(Positions && OriMod == 1) {
+        alignas(16) uint8_t order[16];
+        uint32_t occupied = trackedInPositionOrder(lanes, order);
+        uint64_t r = CombinationRanks<N>::get().rank[occupied];
+        if constexpr (Ordered) r = r * factorial(kTracked) + lehmerRankFixed<kTracked>(order);
+        return r;
+    }
 #else
+    static inline uint32_t trackedInPositionOrder(uint64_t perm, uint8_t* out) {
         uint32_t occupied = 0;
         unsigned j = 0;
         for (unsigned p = 0; p < N; ++p) {
@@ -138,8 +165,8 @@ struct PieceCoordinate {
             }
         }
         return occupied;
-#endif
     }
+#endif
 
     static inline uint64_t rank(uint64_t perm, uint64_t ori) {
         uint64_t r = 0;
@@ -148,7 +175,7 @@ struct PieceCoordinate {
         if constexpr (Positions) {
             occupied = trackedInPositionOrder(perm, order);
             r = CombinationRanks<N>::get().rank[occupied];
-            if constexpr (Ordered) r = r * factorial(kTracked) + lehmerRank(order, kTracked);
+            if constexpr (Ordered) r = r * factorial(kTracked) + lehmerRankFixed<kTracked>(order);
         }
         if constexpr (OriMod > 1) {
             uint64_t o = 0;

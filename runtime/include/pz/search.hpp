@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -93,12 +94,44 @@ private:
         return static_cast<int>(P::kSymmetryLookups.size()) * (T::kInverseLookups ? 2 : 1);
     }
 
+    // Fast path (one unoriented orbit in one word): the state's lanes are
+    // spread to bytes once, and each conjugate S^-1 s S is two byte shuffles
+    // (positions by S, labels by S^-1) feeding the rank directly.
+#if defined(__SSSE3__)
+    template <class P>
+    static constexpr bool kByteLookups = T::kLaneBytes && requires(__m128i x) { P::rankBytes(x); };
+#else
+    template <class P>
+    static constexpr bool kByteLookups = false;
+#endif
+
     template <class P>
     static inline void lookupIndices(const State& s, const State& inv, uint64_t* idx) {
         int j = 0;
-        for (int sym : P::kSymmetryLookups) idx[j++] = P::rank(sym < 0 ? s : T::conjugate(s, sym));
-        if constexpr (T::kInverseLookups)
-            for (int sym : P::kSymmetryLookups) idx[j++] = P::rank(sym < 0 ? inv : T::conjugate(inv, sym));
+#if defined(__SSSE3__)
+        if constexpr (kByteLookups<P>) {
+            auto conjugates = [&](const State& x) {
+                __m128i lanes = unpackLanesSse(x.w[0]);
+                for (int sym : P::kSymmetryLookups) {
+                    if (sym < 0) {
+                        idx[j++] = P::rankBytes(lanes);
+                    } else {
+                        __m128i moved = _mm_shuffle_epi8(lanes, _mm_loadu_si128(reinterpret_cast<const __m128i*>(T::kSymmetryPositionBytes[sym].data())));
+                        __m128i relabelled = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(T::kSymmetryInverseLabelBytes[sym].data())), moved);
+                        idx[j++] = P::rankBytes(relabelled);
+                    }
+                }
+            };
+            conjugates(s);
+            if constexpr (T::kInverseLookups) conjugates(inv);
+            return;
+        }
+#endif
+        {
+            for (int sym : P::kSymmetryLookups) idx[j++] = P::rank(sym < 0 ? s : T::conjugate(s, sym));
+            if constexpr (T::kInverseLookups)
+                for (int sym : P::kSymmetryLookups) idx[j++] = P::rank(sym < 0 ? inv : T::conjugate(inv, sym));
+        }
     }
 
     template <class Table>
@@ -127,17 +160,82 @@ private:
         int depth = static_cast<int>(path_.size());
         if (depth == bound) return s == T::solved();
         unsigned remaining = static_cast<unsigned>(bound - depth - 1);
+        if (remaining == 0) {
+            // Last move: only a child equal to solved matters; no lookups.
+            for (int m = 0; m < T::kMoves; ++m) {
+                if (T::kCanonNext[canon][m] < 0) continue;
+                ++nodes_;
+                if (T::applyMove(s, m) == T::solved()) {
+                    path_.push_back(m);
+                    return true;
+                }
+            }
+            return false;
+        }
+        // Generate every allowed child and prefetch all its table lines
+        // before reading any: the latencies of one node's lookups overlap.
+        Child kids[T::kMoves];
+        int count = 0;
         for (int m = 0; m < T::kMoves; ++m) {
             int next = T::kCanonNext[canon][m];
             if (next < 0) continue;
-            State c = T::applyMove(s, m);
-            State ci = T::premultiplyInverseMove(inv, m);
-            ++nodes_;
-            if (heuristic(c, ci, remaining) > remaining) continue;
-            path_.push_back(m);
-            if (dfs(c, ci, bound, next)) return true;
+            Child& k = kids[count++];
+            k.move = m;
+            k.next = next;
+            k.state = T::applyMove(s, m);
+            k.inverse = T::premultiplyInverseMove(inv, m);
+            computeIndices(k.state, k.inverse, k.index, std::make_index_sequence<kTableCount>{});
+        }
+        nodes_ += static_cast<uint64_t>(count);
+        for (int i = 0; i < count; ++i) {
+            Child& k = kids[i];
+            if (exceeds(k.index, remaining, std::make_index_sequence<kTableCount>{})) continue;
+            path_.push_back(k.move);
+            if (dfs(k.state, k.inverse, bound, k.next)) return true;
             path_.pop_back();
         }
+        return false;
+    }
+
+    static constexpr size_t kTableCount = std::tuple_size_v<typename T::Patterns>;
+    template <size_t I>
+    using PatternAt = std::tuple_element_t<I, typename T::Patterns>;
+    template <size_t... I>
+    static constexpr std::array<int, sizeof...(I) + 1> offsets(std::index_sequence<I...>) {
+        std::array<int, sizeof...(I) + 1> o{};
+        int acc = 0, j = 0;
+        ((o[j++] = acc, acc += lookupCount<PatternAt<I>>()), ...);
+        o[j] = acc;
+        return o;
+    }
+    static constexpr auto kOffsets = offsets(std::make_index_sequence<kTableCount>{});
+    static constexpr int kLookups = kOffsets[kTableCount];
+
+    struct Child {
+        State state, inverse;
+        int move, next;
+        uint64_t index[kLookups > 0 ? kLookups : 1];
+    };
+
+    template <size_t... I>
+    void computeIndices(const State& s, const State& inv, uint64_t* idx, std::index_sequence<I...>) const {
+        ((lookupIndices<PatternAt<I>>(s, inv, idx + kOffsets[I]),
+          prefetchAll(std::get<I>(tables_), idx + kOffsets[I], lookupCount<PatternAt<I>>())),
+         ...);
+    }
+    template <class Table>
+    static void prefetchAll(const Table& t, const uint64_t* idx, int n) {
+        for (int i = 0; i < n; ++i) t.prefetch(idx[i]);
+    }
+    // Whether some lookup exceeds `limit` (the child can be pruned).
+    template <size_t... I>
+    bool exceeds(const uint64_t* idx, unsigned limit, std::index_sequence<I...>) const {
+        return (anyAbove(std::get<I>(tables_), idx + kOffsets[I], lookupCount<PatternAt<I>>(), limit) || ...);
+    }
+    template <class Table>
+    static bool anyAbove(const Table& t, const uint64_t* idx, int n, unsigned limit) {
+        for (int i = 0; i < n; ++i)
+            if (t.get(idx[i]) > limit) return true;
         return false;
     }
 
