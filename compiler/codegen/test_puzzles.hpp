@@ -97,7 +97,8 @@ inline ir::Puzzle loopover(int n, const std::vector<std::vector<int>>& patterns)
 
 // Two overlapping clockwise 4-cycles on 6 positions (a 2x3 grid), each
 // adding +1 mod 3 to the pieces it moves; patterns track positions and
-// orientations of pieces 0..2 (as one part) and orientations only of all.
+// orientations of pieces 0..2 (as one part), orientations only of all, and
+// the unordered set of positions of pieces 1, 3, 5 (a combination).
 inline ir::Puzzle twister() {
     ir::Puzzle p;
     p.name = "twister";
@@ -136,7 +137,13 @@ inline ir::Puzzle twister() {
     pb.positions = false;
     pb.orientations = true;
     b.parts.push_back(pb);
-    p.patterns = {a, b};
+    ir::Pattern c;
+    c.name = "where3";
+    ir::PatternPart pc;
+    pc.pieces = {1, 3, 5};
+    pc.unordered = true;
+    c.parts.push_back(pc);
+    p.patterns = {a, b, c};
     return p;
 }
 
