@@ -503,6 +503,10 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
     w.line("static inline State applyNamedKernel(const State& s, int m) { return kMoveKernels[m](s); }");
     w.line("static inline State compose(const State& a, const State& b) { return pzgen::{{NS}}::compose(a, b); }");
     w.line("static inline State inverse(const State& a) { return pzgen::{{NS}}::inverse(a); }");
+    w.line("// s * m^-1 (by the inverse move's kernel when it is a metric move).");
+    w.line("static inline State applyInverseMove(const State& s, int m) {");
+    w.line("    return kMoveInverse[m] >= 0 ? applyMove(s, kMoveInverse[m]) : pzgen::{{NS}}::compose(s, kMoveInverseStates[m]);");
+    w.line("}");
     w.line("// m^-1 * inv: the inverse of (s * m) given inv = s^-1.");
     w.line("static inline State premultiplyInverseMove(const State& inv, int m) {");
     w.line("    return pzgen::{{NS}}::compose(kMoveInverseStates[m], inv);");

@@ -1,5 +1,8 @@
 // pz/prune.hpp — pruning tables: exact distances of a coordinate, by BFS.
 //
+// Values are distances to solved: BFS from the solved coordinate along
+// inverse moves (x -> x * m^-1).
+//
 // Storage: 4 bits per coordinate value, 16 entries per u64 word; 0xF means
 // "not reached". The table is built by a level-synchronous BFS over the
 // coordinate from the solved state, on all hardware threads: a level is
@@ -182,8 +185,10 @@ public:
         uint64_t reached = 1;
         for (unsigned d = 0; d + 1 < kUnreached; ++d) {
             uint64_t frontier = depthCount_[d];
-            if (frontier == 0) break;
-            bool backward = P::kSize - reached < frontier;
+            if (frontier == 0 || reached == P::kSize) break;
+            // Backward steps read "a neighbour at depth d is a parent", which
+            // needs a move set closed under inverses.
+            bool backward = T::kInverseLookups && P::kSize - reached < frontier;
             std::atomic<uint64_t> next{0}, found{0};
             constexpr uint64_t kChunk = 1 << 16;
             auto worker = [&] {
@@ -280,30 +285,45 @@ private:
     }
     void set(uint64_t i, unsigned d) { claim(i, d); }
 
+    // Children are ranked and their table words prefetched before any is
+    // read: the table is far larger than the caches, so each read is a miss.
     uint64_t expandForward(uint64_t begin, uint64_t end, unsigned d) const {
         uint64_t found = 0;
+        uint64_t child[T::kMoves];
         for (uint64_t i = begin; i < end; ++i) {
             if (getAtomic(i) != d) continue;
             State s = P::unrank(i);
+            // The table holds distances *to* solved: x's BFS neighbours are
+            // x * m^-1 (the same set as x * m when moves are closed under inverse).
             for (int m = 0; m < T::kMoves; ++m) {
-                uint64_t c = P::rank(T::applyMove(s, m));
-                if (getAtomic(c) == kUnreached && claim(c, d + 1)) ++found;
+                child[m] = P::rank(T::applyInverseMove(s, m));
+                prefetch(child[m]);
             }
+            for (int m = 0; m < T::kMoves; ++m)
+                if (getAtomic(child[m]) == kUnreached && claim(child[m], d + 1)) ++found;
         }
         return found;
     }
     uint64_t expandBackward(uint64_t begin, uint64_t end, unsigned d) const {
+        constexpr int kBatch = 8;
         uint64_t found = 0;
+        uint64_t neighbour[T::kMoves];
         for (uint64_t i = begin; i < end; ++i) {
             if (getAtomic(i) != kUnreached) continue;
             State s = P::unrank(i);
-            for (int m = 0; m < T::kMoves; ++m) {
-                // Moves are closed under inverse, so a neighbour at depth d is a parent.
-                if (getAtomic(P::rank(T::applyMove(s, m))) == d) {
-                    claim(i, d + 1);
-                    ++found;
-                    break;
+            // Moves are closed under inverse, so a neighbour at depth d is a parent.
+            bool hit = false;
+            for (int first = 0; first < T::kMoves && !hit; first += kBatch) {
+                int last = std::min(T::kMoves, first + kBatch);
+                for (int m = first; m < last; ++m) {
+                    neighbour[m] = P::rank(T::applyMove(s, m));
+                    prefetch(neighbour[m]);
                 }
+                for (int m = first; m < last && !hit; ++m) hit = getAtomic(neighbour[m]) == d;
+            }
+            if (hit) {
+                claim(i, d + 1);
+                ++found;
             }
         }
         return found;
