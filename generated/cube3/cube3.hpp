@@ -416,6 +416,10 @@ struct Traits {
     static inline State applyNamedKernel(const State& s, int m) { return kMoveKernels[m](s); }
     static inline State compose(const State& a, const State& b) { return pzgen::cube3::compose(a, b); }
     static inline State inverse(const State& a) { return pzgen::cube3::inverse(a); }
+    // s * m^-1 (by the inverse move's kernel when it is a metric move).
+    static inline State applyInverseMove(const State& s, int m) {
+        return kMoveInverse[m] >= 0 ? applyMove(s, kMoveInverse[m]) : pzgen::cube3::compose(s, kMoveInverseStates[m]);
+    }
     // m^-1 * inv: the inverse of (s * m) given inv = s^-1.
     static inline State premultiplyInverseMove(const State& inv, int m) {
         return pzgen::cube3::compose(kMoveInverseStates[m], inv);
