@@ -83,6 +83,17 @@ build-binary)
     echo "$out" | grep -q '"length": 2' || fail "expected length 2: $out"
     expect_error "unknown move" -- "$tmp/solver" --scramble "C9" --table-dir "$tmp/tables"
     ;;
+slide4-full-table)
+    export PZC_CACHE_DIR=$tmp/cache
+    mkdir -p "$tmp/cache"
+    cp -r "$cache/bin" "$tmp/cache/" 2>/dev/null || true
+    "$pzc" solve puzzles/slide4.pz --random 3 --seed 1 --json || fail "solve"
+    table=$(ls "$tmp"/cache/tables/slide4-top_rows-*.pzt) || fail "no table"
+    # Header: magic(8) version(4) bits(4) entries(8) hash(32), then 16 depth counts.
+    counts=$(od -A n -t u8 -j 56 -N 88 "$table" | tr -s ' \n' ' ' | sed 's/^ //; s/ $//')
+    want="1 18 255 3648 48787 605886 6632955 56497090 253413670 199503998 2212092"
+    [ "$counts" = "$want" ] || fail "depth counts $counts, facts.md says $want"
+    ;;
 *)
     fail "unknown case $case_name"
     ;;
