@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "compiler/interp/interpreter.hpp"
@@ -139,17 +140,24 @@ int main(int argc, char** argv) {
     moveApplication();
 
     std::printf("\n== pruning table (%s)\n", temporary ? "fresh build" : dir.c_str());
+    auto processCpu = [] {
+        struct rusage r {};
+        getrusage(RUSAGE_SELF, &r);
+        return r.ru_utime.tv_sec + r.ru_stime.tv_sec + (r.ru_utime.tv_usec + r.ru_stime.tv_usec) * 1e-6;
+    };
+    double cpu0 = processCpu();
     auto t0 = Clock::now();
     pz::Search<T> search(dir);
     double setup = since(t0);
+    double setupCpu = processCpu() - cpu0;
     struct rusage ru {};
     getrusage(RUSAGE_SELF, &ru);
     const uint64_t facts[] = {1, 18, 255, 3648, 48787, 605886, 6632955, 56497090, 253413670, 199503998, 2212092};
     search.forEachTable([&](const auto& t) {
-        std::printf("  %s: %llu entries, %.1f MiB, %s in %.1fs; peak RSS %.1f MiB\n", t.fileName().c_str(),
-                    static_cast<unsigned long long>(t.entries()), t.bytes() / 1048576.0,
-                    t.loadedFromCache() ? "loaded" : "built", t.loadedFromCache() ? setup : t.buildSeconds(),
-                    ru.ru_maxrss / 1024.0);
+        std::printf("  %s: %llu entries, %.1f MiB, %s in %.1fs wall (%.1fs CPU on %u threads); peak RSS %.1f MiB\n",
+                    t.fileName().c_str(), static_cast<unsigned long long>(t.entries()), t.bytes() / 1048576.0,
+                    t.loadedFromCache() ? "loaded" : "built", t.loadedFromCache() ? setup : t.buildSeconds(), setupCpu,
+                    std::thread::hardware_concurrency(), ru.ru_maxrss / 1024.0);
         bool match = true;
         std::printf("  depth counts:");
         for (int d = 0; d < 11; ++d) {

@@ -54,11 +54,16 @@ struct CombinationRanks {
             mask[i][r] = m;
         }
     }
-    static const CombinationRanks& get() {
-        static const CombinationRanks table;
-        return table;
-    }
+    static const CombinationRanks& get();
 };
+// One table per N, built before main (a global, not a function-local static:
+// no initialisation guard on the hot path).
+template <unsigned N>
+inline const CombinationRanks<N> kCombinationRanks{};
+template <unsigned N>
+inline const CombinationRanks<N>& CombinationRanks<N>::get() {
+    return kCombinationRanks<N>;
+}
 
 // Lehmer rank of `k` distinct values < k, value i in byte i of `v`.
 inline uint64_t lehmerRank(const uint8_t* v, unsigned k) {

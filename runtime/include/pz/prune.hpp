@@ -287,11 +287,28 @@ private:
 
     // Children are ranked and their table words prefetched before any is
     // read: the table is far larger than the caches, so each read is a miss.
+    // Bit 3 of every nibble of `word` that equals v (exact, no borrow between lanes).
+    static inline uint64_t nibblesEqual(uint64_t word, unsigned v) {
+        constexpr uint64_t kLow3 = 0x7777777777777777ULL;
+        uint64_t t = word ^ nibbleBroadcast(v);
+        return ~(((t & kLow3) + kLow3) | t | kLow3);
+    }
+    // Calls f(i) for each entry in [begin, end) whose value is v, a word at a time.
+    template <class F>
+    void forEachEqual(uint64_t begin, uint64_t end, unsigned v, F&& f) const {
+        for (uint64_t w = begin >> 4; w < (end + 15) >> 4; ++w) {
+            uint64_t hits = nibblesEqual(std::atomic_ref<uint64_t>(buffer_.data[w]).load(std::memory_order_relaxed), v);
+            for (; hits; hits &= hits - 1) {
+                uint64_t i = (w << 4) + (std::countr_zero(hits) >> 2);
+                if (i >= begin && i < end) f(i);
+            }
+        }
+    }
+
     uint64_t expandForward(uint64_t begin, uint64_t end, unsigned d) const {
         uint64_t found = 0;
         uint64_t child[T::kMoves];
-        for (uint64_t i = begin; i < end; ++i) {
-            if (getAtomic(i) != d) continue;
+        forEachEqual(begin, end, d, [&](uint64_t i) {
             State s = P::unrank(i);
             // The table holds distances *to* solved: x's BFS neighbours are
             // x * m^-1 (the same set as x * m when moves are closed under inverse).
@@ -301,15 +318,16 @@ private:
             }
             for (int m = 0; m < T::kMoves; ++m)
                 if (getAtomic(child[m]) == kUnreached && claim(child[m], d + 1)) ++found;
-        }
+        });
         return found;
     }
     uint64_t expandBackward(uint64_t begin, uint64_t end, unsigned d) const {
-        constexpr int kBatch = 8;
+        constexpr int kBatch = 4;  // backward levels have a large share of entries at depth d: hits come early
         uint64_t found = 0;
         uint64_t neighbour[T::kMoves];
-        for (uint64_t i = begin; i < end; ++i) {
-            if (getAtomic(i) != kUnreached) continue;
+        // Entries claimed during this pass hold d + 1, not 0xF: not revisited.
+        forEachEqual(begin, end, kUnreached, [&](uint64_t i) {
+            if (getAtomic(i) != kUnreached) return;
             State s = P::unrank(i);
             // Moves are closed under inverse, so a neighbour at depth d is a parent.
             bool hit = false;
@@ -325,7 +343,7 @@ private:
                 claim(i, d + 1);
                 ++found;
             }
-        }
+        });
         return found;
     }
 
