@@ -142,7 +142,10 @@ int solverMain(int argc, char** argv) {
         std::string a = argv[i];
         auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
         std::string why;
-        if (a == "--json") {
+        if (a == "--help" || a == "-h") {
+            usage();
+            return 0;
+        } else if (a == "--json") {
             json = true;
         } else if (a == "--machine") {
             machine = true;
