@@ -73,10 +73,10 @@ struct HugeBuffer {
 inline uint64_t checksumWords(const uint64_t* w, size_t n) {
     // Four independent multiply-xor lanes: fast and order-sensitive.
     uint64_t h[4] = {0x243F6A8885A308D3ULL, 0x13198A2E03707344ULL, 0xA4093822299F31D0ULL, 0x082EFA98EC4E6C89ULL};
-    size_t i = 0;
-    for (; i + 4 <= n; i += 4)
-        for (int j = 0; j < 4; ++j) h[j] = (h[j] ^ w[i + j]) * 0x9E3779B97F4A7C15ULL + (h[j] >> 29);
-    for (; i < n; ++i) h[0] = (h[0] ^ w[i]) * 0x9E3779B97F4A7C15ULL + (h[0] >> 29);
+    const size_t blocks = n / 4;
+    for (size_t b = 0; b < blocks; ++b)
+        for (size_t j = 0; j < 4; ++j) h[j] = (h[j] ^ w[4 * b + j]) * 0x9E3779B97F4A7C15ULL + (h[j] >> 29);
+    for (size_t i = 4 * blocks; i < n; ++i) h[0] = (h[0] ^ w[i]) * 0x9E3779B97F4A7C15ULL + (h[0] >> 29);
     return h[0] ^ (h[1] * 3) ^ (h[2] * 5) ^ (h[3] * 7) ^ n;
 }
 
