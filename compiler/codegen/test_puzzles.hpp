@@ -147,4 +147,44 @@ inline ir::Puzzle twister() {
     return p;
 }
 
+// Two orbits (4 plain pieces, 3 pieces oriented mod 2) moved together, with
+// one pattern of two parts: a composite coordinate.
+inline ir::Puzzle twoOrbits() {
+    ir::Puzzle p;
+    p.name = "twoorbits";
+    p.file = "<test:twoorbits>";
+    ir::Orbit a;
+    a.name = "plain";
+    a.size = 4;
+    a.solvedLabel = {0, 1, 2, 3};
+    ir::Orbit b;
+    b.name = "flips";
+    b.size = 3;
+    b.orient = 2;
+    b.solvedLabel = {0, 1, 2};
+    p.orbits = {a, b};
+    ir::Element x = ir::identity(p.orbits);
+    x.perm[0] = {3, 0, 1, 2};  // plain: 0 -> 1 -> 2 -> 3 -> 0
+    x.perm[1] = {2, 0, 1};     // flips: 0 -> 1 -> 2 -> 0, flipping two
+    x.ori[1] = {1, 1, 0};
+    ir::Element y = ir::identity(p.orbits);
+    y.perm[0] = {2, 1, 0, 3};  // plain: swap 0 and 2
+    y.perm[1] = {0, 2, 1};     // flips: swap 1 and 2, flipping both
+    y.ori[1] = {0, 1, 1};
+    addFamily(p, "X", x, {"X", "X2", "X3", "X4", "X5", "X6", "X7", "X8", "X9", "X10", "X11"});
+    addFamily(p, "Y", y, {"Y", "Y2", "Y3", "Y4", "Y5"});
+    ir::Pattern mix;
+    mix.name = "mix";
+    ir::PatternPart pa;
+    pa.orbit = 0;
+    pa.pieces = {0, 1};
+    ir::PatternPart pb;
+    pb.orbit = 1;
+    pb.pieces = {0, 1, 2};
+    pb.orientations = true;
+    mix.parts = {pa, pb};
+    p.patterns = {mix};
+    return p;
+}
+
 }  // namespace pz::codegen::testing
