@@ -29,6 +29,11 @@ public:
         out_ += s;
         out_ += '\n';
     }
+    // A preprocessor line: substituted, never indented.
+    void directive(const std::string& text) {
+        out_ += substitute(text);
+        out_ += '\n';
+    }
     // Appends already-formatted text verbatim (no substitution, no indentation).
     void raw(const std::string& text) { out_ += text; }
     void indent() { ++depth_; }

@@ -375,9 +375,9 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
         w.dedent();
         w.line("}");
         if (c.parts.size() == 1 && c.parts[0].positions && c.parts[0].oriMod == 1) {
-            w.line("#if defined(__SSSE3__)");
+            w.directive("#if defined(__SSSE3__)");
             w.line("static inline uint64_t rankBytes(__m128i lanes) { return Part0::rankBytes(lanes); }");
-            w.line("#endif");
+            w.directive("#endif");
         }
         w.line("static inline State unrank(uint64_t r) {");
         w.indent();

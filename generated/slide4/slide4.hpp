@@ -514,9 +514,9 @@ struct Pattern_top_rows {
         r = r * Part0::kSize + Part0::rank(s.w[0], 0);
         return r;
     }
-    #if defined(__SSSE3__)
+#if defined(__SSSE3__)
     static inline uint64_t rankBytes(__m128i lanes) { return Part0::rankBytes(lanes); }
-    #endif
+#endif
     static inline State unrank(uint64_t r) {
         State s = kSolved;
         uint64_t unusedOri = 0;
