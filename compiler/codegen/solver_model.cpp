@@ -112,19 +112,11 @@ bool buildSolverModel(const ir::Puzzle& puzzle, SolverModel& m, DiagnosticEngine
         m.allPermutationsReachable = unoriented && groups.groupOrder() == all;
     }
 
-    // Symmetries: mirror symmetries negate orientations, which the
-    // generated compose does not model; they are left out on oriented puzzles.
+    // Symmetries: the whole group; mirrors negate orientations (composeMirrored).
     const auto& symmetryGroup = groups.symmetries();
-    const auto& all = symmetryGroup.elements;
-    std::vector<std::string> allNames = symmetryGroup.names;
-    allNames[0] = "identity";
-    bool oriented = false;
-    for (const auto& o : puzzle.orbits) oriented = oriented || o.orient > 1;
-    for (size_t i = 0; i < all.size(); ++i)
-        if (!(oriented && all[i].mirror)) {
-            m.symmetries.push_back(all[i]);
-            m.symmetryNames.push_back(allNames[i]);
-        }
+    m.symmetries = symmetryGroup.elements;
+    m.symmetryNames = symmetryGroup.names;
+    m.symmetryNames[0] = "identity";
 
     // Lookups: one per distinct image of the tracked pieces under a symmetry
     // (conjugates tracking the same pieces have equal distances).
@@ -328,6 +320,34 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
     w.line("}");
     w.line();
 
+    bool oriented = false;
+    for (const auto& l : m.layout.orbits) oriented = oriented || l.oriWord >= 0;
+    if (oriented) {
+        w.line("// a then b for a mirror b: b reverses the orientations a carries.");
+        w.line("inline State composeMirrored(const State& a, const State& b) {");
+        w.indent();
+        w.line("State r;");
+        for (const auto& l : m.layout.orbits) {
+            w.set("PW", std::to_string(l.permWord));
+            w.set("N", std::to_string(l.size));
+            w.line("r.w[{{PW}}] = pz::gatherLanes(a.w[{{PW}}], b.w[{{PW}}], {{N}});");
+            if (l.oriWord >= 0) {
+                w.set("OW", std::to_string(l.oriWord));
+                w.set("M", std::to_string(l.orient));
+                w.line("r.w[{{OW}}] = pz::addModLanes<{{M}}>(pz::negModLanes<{{M}}>(pz::gatherLanes(a.w[{{OW}}], b.w[{{PW}}], {{N}})), b.w[{{OW}}]);");
+            }
+        }
+        w.line("return r;");
+        w.dedent();
+        w.line("}");
+        std::string flags;
+        for (size_t k = 0; k < m.symmetries.size(); ++k) flags += (k ? ", " : "") + std::string(m.symmetries[k].mirror ? "true" : "false");
+        w.set("FLAGS", "{" + flags + "}");
+        w.set("NSYM", std::to_string(m.symmetries.size()));
+        w.line("inline constexpr bool kSymmetryMirror[{{NSYM}}] = {{FLAGS}};");
+        w.line();
+    }
+
     w.section("coordinates");
     w.line("// ---- pattern coordinates (see runtime/include/pz/coord.hpp) ----");
     std::vector<std::string> patternTypes;
@@ -513,7 +533,12 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
     w.line("}");
     w.line("// S^-1 * s * S for symmetry S.");
     w.line("static inline State conjugate(const State& s, int sym) {");
-    w.line("    return pzgen::{{NS}}::compose(pzgen::{{NS}}::compose(kSymmetryInverseStates[sym], s), kSymmetryStates[sym]);");
+    if (oriented) {
+        w.line("    State t = pzgen::{{NS}}::compose(kSymmetryInverseStates[sym], s);");
+        w.line("    return kSymmetryMirror[sym] ? composeMirrored(t, kSymmetryStates[sym]) : pzgen::{{NS}}::compose(t, kSymmetryStates[sym]);");
+    } else {
+        w.line("    return pzgen::{{NS}}::compose(pzgen::{{NS}}::compose(kSymmetryInverseStates[sym], s), kSymmetryStates[sym]);");
+    }
     w.line("}");
     w.dedent();
     w.line("};");

@@ -124,6 +124,11 @@ inline ir::Puzzle twister() {
     s.name = "turn";  // 180-degree rotation of the 2x3 grid: maps L to R
     s.effect = positionMap(p.orbits, {5, 4, 3, 2, 1, 0});
     p.symmetries.push_back(s);
+    ir::Symmetry f;
+    f.name = "flip";  // left-right mirror: maps L to R^-1 (twists negate)
+    f.effect = positionMap(p.orbits, {2, 1, 0, 5, 4, 3});
+    f.effect.mirror = true;
+    p.symmetries.push_back(f);
     ir::Pattern a;
     a.name = "first3";
     ir::PatternPart pa;
