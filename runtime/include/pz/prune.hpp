@@ -92,35 +92,34 @@ struct TableFileHeader {
 inline constexpr char kTableMagic[8] = {'P', 'Z', 'P', 'R', 'U', 'N', 'E', '\n'};
 inline constexpr uint32_t kTableVersion = 1;
 
-// Progress on stderr for builds that take over a second: a redrawn bar with
-// an ETA on a terminal, one line per BFS level otherwise (keeps CI logs short).
+// Progress on stderr for builds that take over a second: one line per BFS
+// level, and on a terminal a redrawn bar with the level's ETA in between
+// (CI logs get only the level lines).
 class Progress {
 public:
-    explicit Progress(std::string what) : what_(std::move(what)), start_(now()), tty_(::isatty(2)) {}
+    explicit Progress(std::string what) : what_(std::move(what)), start_(now()), levelStart_(start_), tty_(::isatty(2)) {}
     double elapsed() const { return now() - start_; }
+    void beginLevel() { levelStart_ = now(); }
+    // `fraction` of the current level's pass is done; the ETA is for the level.
     void update(int depth, double fraction) {
-        double t = elapsed();
-        if (t < 1.0 || !tty_) return;
-        if (t - lastDraw_ < 0.2) return;
+        double t = now();
+        if (t - start_ < 1.0 || !tty_ || t - lastDraw_ < 0.2) return;
         lastDraw_ = t;
-        double eta = fraction > 0.01 ? t / fraction - t : 0;
+        double spent = t - levelStart_;
+        double eta = fraction > 0.01 ? spent / fraction - spent : 0;
         int filled = static_cast<int>(fraction * 30);
-        std::fprintf(stderr, "\r%s depth %2d [%.*s%*s] %5.1f%% elapsed %5.1fs ETA %5.1fs", what_.c_str(), depth,
-                     filled, "##############################", 30 - filled, "", fraction * 100, t, eta);
+        std::fprintf(stderr, "\r%s: depth %2d [%.*s%*s] %5.1f%%  elapsed %5.1fs  level ETA %5.1fs ", what_.c_str(), depth,
+                     filled, "##############################", 30 - filled, "", fraction * 100, t - start_, eta);
         std::fflush(stderr);
         drawn_ = true;
     }
-    void level(int depth, uint64_t count, double fraction) {
+    void level(int depth, uint64_t count) {
         if (elapsed() < 1.0) return;
-        if (tty_) {
-            update(depth, fraction);
-        } else {
-            std::fprintf(stderr, "%s: depth %d: %llu entries (%.1fs)\n", what_.c_str(), depth,
-                         static_cast<unsigned long long>(count), elapsed());
-        }
+        if (drawn_) std::fprintf(stderr, "\r\033[K");
+        std::fprintf(stderr, "%s: depth %d: %llu entries (%.1fs)\n", what_.c_str(), depth,
+                     static_cast<unsigned long long>(count), elapsed());
     }
     void done() {
-        if (drawn_) std::fprintf(stderr, "\n");
         if (elapsed() >= 1.0) std::fprintf(stderr, "%s: built in %.1fs\n", what_.c_str(), elapsed());
     }
 
@@ -129,7 +128,7 @@ private:
         return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
     }
     std::string what_;
-    double start_, lastDraw_ = 0;
+    double start_, levelStart_, lastDraw_ = 0;
     bool tty_, drawn_ = false;
 };
 
@@ -190,6 +189,7 @@ public:
             // needs a move set closed under inverses.
             bool backward = T::kInverseLookups && P::kSize - reached < frontier;
             std::atomic<uint64_t> next{0}, found{0};
+            progress.beginLevel();
             constexpr uint64_t kChunk = 1 << 16;
             auto worker = [&] {
                 uint64_t local = 0;
@@ -209,7 +209,7 @@ public:
             for (auto& t : pool) t.join();
             depthCount_[d + 1] = found;
             reached += found;
-            progress.level(static_cast<int>(d + 1), found, double(reached) / double(P::kSize));
+            progress.level(static_cast<int>(d + 1), found);
         }
         progress.done();
         buildSeconds_ = progress.elapsed();
