@@ -29,6 +29,13 @@ public:
         out_ += s;
         out_ += '\n';
     }
+    // A preprocessor line: substituted, never indented.
+    void directive(const std::string& text) {
+        out_ += substitute(text);
+        out_ += '\n';
+    }
+    // Appends already-formatted text verbatim (no substitution, no indentation).
+    void raw(const std::string& text) { out_ += text; }
     void indent() { ++depth_; }
     void dedent() {
         if (depth_ == 0) throw std::logic_error("CodeWriter: dedent below zero");

@@ -1,0 +1,193 @@
+#include "compiler/analysis/coordinates.hpp"
+
+#include <bit>
+#include <set>
+
+#include "compiler/ir/element.hpp"
+
+namespace pz::analysis {
+
+namespace {
+
+uint64_t binomial(unsigned n, unsigned k) {
+    if (k > n) return 0;
+    uint64_t r = 1;
+    for (unsigned i = 1; i <= k; ++i) r = r * (n - k + i) / i;
+    return r;
+}
+uint64_t factorial(unsigned n) { return n <= 1 ? 1 : n * factorial(n - 1); }
+
+// The tracked pieces of a part in position order, and where they are.
+struct Placement {
+    std::vector<int> positions;  // ascending
+    std::vector<int> index;      // tracked index (rank among tracked labels) at each
+};
+
+Placement place(const CoordinatePart& p, const ir::Element& e) {
+    std::vector<int> indexOf(p.n, -1);
+    for (int v = 0, i = 0; v < p.n; ++v)
+        if (p.tracked >> v & 1) indexOf[v] = i++;
+    Placement pl;
+    for (int pos = 0; pos < p.n; ++pos) {
+        int piece = e.perm[p.orbit][pos];
+        if (indexOf[piece] >= 0) {
+            pl.positions.push_back(pos);
+            pl.index.push_back(indexOf[piece]);
+        }
+    }
+    return pl;
+}
+
+}  // namespace
+
+std::string CoordinatePart::kind() const {
+    std::string s;
+    if (positions)
+        s = ordered ? "partial permutation (" + std::to_string(k) + " of " + std::to_string(n) + ")"
+                    : "combination (" + std::to_string(k) + " of " + std::to_string(n) + ")";
+    if (oriMod > 1) s += std::string(s.empty() ? "" : " x ") + "orientations (" + std::to_string(k) + " mod " + std::to_string(oriMod) + ")";
+    return s;
+}
+
+bool computeCoordinates(const ir::Puzzle& puzzle, std::vector<Coordinate>& out, DiagnosticEngine& diags) {
+    out.clear();
+    bool ok = true;
+    for (const auto& pat : puzzle.patterns) {
+        Coordinate c;
+        c.pattern = pat.name;
+        std::set<int> orbitsSeen;
+        for (const auto& part : pat.parts) {
+            const auto& orbit = puzzle.orbits[part.orbit];
+            if (!orbitsSeen.insert(part.orbit).second) {
+                diags.error(puzzle.file, pat.where,
+                            "pattern '" + pat.name + "' has two parts on orbit '" + orbit.name +
+                                "'; declare positions and orientations in one part");
+                ok = false;
+                continue;
+            }
+            CoordinatePart p;
+            p.orbit = part.orbit;
+            p.n = orbit.size;
+            for (int piece : part.pieces) p.tracked |= 1u << piece;
+            p.k = std::popcount(p.tracked);
+            p.positions = part.positions;
+            p.ordered = !part.unordered;
+            p.oriMod = part.orientations ? orbit.orient : 1;
+            if (p.positions) p.positionSize = binomial(p.n, p.k) * (p.ordered ? factorial(p.k) : 1);
+            if (p.oriMod > 1)
+                for (int i = 0; i < p.k; ++i) p.orientSize *= p.oriMod;
+            c.parts.push_back(p);
+            c.size *= p.size();
+        }
+        // 4-bit entries: 2^35 entries = 16 GiB is far beyond any sane table.
+        if (c.size > (uint64_t{1} << 35)) {
+            diags.error(puzzle.file, pat.where,
+                        "pattern '" + pat.name + "' has " + std::to_string(c.size) + " values; too large for a pruning table");
+            ok = false;
+        }
+        out.push_back(c);
+    }
+    return ok;
+}
+
+uint64_t referenceRank(const Coordinate& c, const ir::Element& e) {
+    uint64_t r = 0;
+    for (const auto& p : c.parts) {
+        Placement pl = place(p, e);
+        uint64_t v = 0;
+        if (p.positions) {
+            for (size_t i = 0; i < pl.positions.size(); ++i) v += binomial(pl.positions[i], static_cast<unsigned>(i + 1));
+            if (p.ordered) {
+                uint64_t lehmer = 0;
+                for (int i = 0; i < p.k; ++i) {
+                    int smallerEarlier = 0;
+                    for (int j = 0; j < i; ++j) smallerEarlier += pl.index[j] < pl.index[i];
+                    lehmer = lehmer * (p.k - i) + (pl.index[i] - smallerEarlier);
+                }
+                v = v * factorial(p.k) + lehmer;
+            }
+        }
+        if (p.oriMod > 1) {
+            uint64_t o = 0;
+            if (p.positions) {
+                for (int pos : pl.positions) o = o * p.oriMod + e.ori[p.orbit][pos];
+            } else {
+                for (int piece = 0; piece < p.n; ++piece) {
+                    if (!(p.tracked >> piece & 1)) continue;
+                    int at = 0;
+                    while (e.perm[p.orbit][at] != piece) ++at;
+                    o = o * p.oriMod + e.ori[p.orbit][at];
+                }
+            }
+            v = v * p.orientSize + o;
+        }
+        r = r * p.size() + v;
+    }
+    return r;
+}
+
+ir::Element referenceUnrank(const Coordinate& c, uint64_t rank, const std::vector<ir::Orbit>& orbits) {
+    ir::Element e = ir::identity(orbits);
+    for (size_t pi = c.parts.size(); pi-- > 0;) {
+        const auto& p = c.parts[pi];
+        uint64_t v = rank % p.size();
+        rank /= p.size();
+        std::vector<int> oriDigit(p.k, 0);
+        if (p.oriMod > 1) {
+            uint64_t o = v % p.orientSize;
+            v /= p.orientSize;
+            for (int i = p.k; i-- > 0;) {
+                oriDigit[i] = static_cast<int>(o % p.oriMod);
+                o /= p.oriMod;
+            }
+        }
+        std::vector<int> trackedLabels, untrackedLabels;
+        for (int l = 0; l < p.n; ++l) (p.tracked >> l & 1 ? trackedLabels : untrackedLabels).push_back(l);
+        auto& perm = e.perm[p.orbit];
+        auto& ori = e.ori[p.orbit];
+        if (p.positions) {
+            std::vector<int> order(p.k);
+            if (p.ordered) {
+                uint64_t lehmer = v % factorial(p.k);
+                v /= factorial(p.k);
+                std::vector<int> digit(p.k);
+                for (int i = p.k; i-- > 0;) {
+                    digit[i] = static_cast<int>(lehmer % (p.k - i));
+                    lehmer /= (p.k - i);
+                }
+                std::vector<bool> used(p.k, false);
+                for (int i = 0; i < p.k; ++i) {
+                    int d = digit[i], x = 0;
+                    for (;; ++x)
+                        if (!used[x] && d-- == 0) break;
+                    used[x] = true;
+                    order[i] = x;
+                }
+            } else {
+                for (int i = 0; i < p.k; ++i) order[i] = i;
+            }
+            std::vector<bool> occupied(p.n, false);
+            for (int j = p.k; j >= 1; --j) {
+                int pos = j - 1;
+                while (pos + 1 < p.n && binomial(pos + 1, j) <= v) ++pos;
+                v -= binomial(pos, j);
+                occupied[pos] = true;
+            }
+            for (int pos = 0, i = 0, u = 0; pos < p.n; ++pos) {
+                if (occupied[pos]) {
+                    perm[pos] = trackedLabels[order[i]];
+                    ori[pos] = oriDigit[i];
+                    ++i;
+                } else {
+                    perm[pos] = untrackedLabels[u++];
+                    ori[pos] = 0;
+                }
+            }
+        } else {
+            for (int i = 0; i < p.k; ++i) ori[trackedLabels[i]] = oriDigit[i];
+        }
+    }
+    return e;
+}
+
+}  // namespace pz::analysis

@@ -1,0 +1,45 @@
+// Coordinates of declared patterns: a dense index for what a pattern tracks.
+// The encoding is the one runtime/include/pz/coord.hpp implements (see the
+// comment there); this module decides each pattern's parts and sizes, and
+// holds a plain reference rank/unrank over IR elements that the generated
+// code is tested against.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/ir/puzzle.hpp"
+
+namespace pz::analysis {
+
+struct CoordinatePart {
+    int orbit = 0;
+    int n = 0;                 // positions of the orbit
+    uint32_t tracked = 0;      // bitmask of tracked solved labels
+    int k = 0;                 // popcount(tracked)
+    bool positions = true;
+    bool ordered = true;
+    int oriMod = 1;            // > 1: orientations tracked
+    uint64_t positionSize = 1; // C(n,k) * (ordered ? k! : 1), or 1
+    uint64_t orientSize = 1;   // oriMod^k, or 1
+    uint64_t size() const { return positionSize * orientSize; }
+    std::string kind() const;  // "partial permutation 8 of 16", ...
+};
+
+struct Coordinate {
+    std::string pattern;
+    std::vector<CoordinatePart> parts;  // mixed radix, first part most significant
+    uint64_t size = 1;
+};
+
+// Builds the coordinate of each pattern; reports patterns that cannot be
+// encoded (two parts on one orbit, too large).
+bool computeCoordinates(const ir::Puzzle& puzzle, std::vector<Coordinate>& out, DiagnosticEngine& diags);
+
+// Reference implementations over IR elements (slow, obviously correct).
+uint64_t referenceRank(const Coordinate& c, const ir::Element& e);
+ir::Element referenceUnrank(const Coordinate& c, uint64_t rank, const std::vector<ir::Orbit>& orbits);
+
+}  // namespace pz::analysis

@@ -1,0 +1,46 @@
+// Move kernels derived from permutations.
+//
+// A move sends the label at lane src[p] to lane p (new[p] = old[src[p]],
+// note [element convention]). Grouping the lanes by shift distance
+// 4*(p - src[p]) gives one shift-and-mask term per distance:
+//     new = (old & M0) | (old << 4 & M1) | (old >> 12 & M2) | ...
+// For a slide4 row move that is three terms, seven operations: fewer than
+// the seed's hand-written two-mask XOR form (eight). Orientation words get
+// the same lane terms followed by a SWAR add modulo m of the move's
+// orientation deltas.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compiler/analysis/state_layout.hpp"
+#include "compiler/ir/puzzle.hpp"
+
+namespace pz::codegen {
+
+struct ShiftTerm {
+    int shift = 0;       // in bits; > 0 left, < 0 right
+    uint64_t mask = 0;   // destination lanes
+};
+
+struct WordKernel {
+    std::vector<ShiftTerm> terms;  // ordered by shift: 0 first, then ascending
+    uint64_t add = 0;              // orientation deltas (orientation words)
+    int modulus = 1;               // > 1 for orientation words
+};
+
+struct MoveKernel {
+    std::vector<WordKernel> words;  // one per state word
+    int operations() const;         // shifts + ands + ors + adds
+};
+
+// The kernel of an element (a move or a symmetry) under a layout.
+MoveKernel deriveKernel(const ir::Element& e, const analysis::StateLayout& layout);
+
+// The packed words of an element (perm lanes, orientation lanes).
+std::vector<uint64_t> packElement(const ir::Element& e, const analysis::StateLayout& layout);
+
+std::string hex64(uint64_t v);
+
+}  // namespace pz::codegen

@@ -1,0 +1,42 @@
+// Everything the emitters need about one permutation puzzle, computed once:
+// layout, kernels, canonical automaton, coordinates, the symmetry group and
+// which symmetry conjugates each pattern is looked up under.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "compiler/analysis/canonical_automaton.hpp"
+#include "compiler/analysis/coordinates.hpp"
+#include "compiler/analysis/state_layout.hpp"
+#include "compiler/codegen/move_kernels.hpp"
+#include "compiler/ir/puzzle.hpp"
+
+namespace pz::codegen {
+
+struct SolverModel {
+    const ir::Puzzle* puzzle = nullptr;
+    std::string identifier;  // C++ namespace of the generated code
+    analysis::StateLayout layout;
+    analysis::CanonicalAutomaton canon;
+    std::vector<analysis::Coordinate> coordinates;  // of the searched patterns
+    std::vector<MoveKernel> kernels;                // per search move
+    std::vector<int> moveInverse;                   // per search move: search index or -1
+    std::vector<ir::Element> symmetries;            // the closure; [0] = identity
+    std::vector<std::string> symmetryNames;
+    std::vector<std::vector<int>> lookups;          // per coordinate: symmetry index, -1 = none
+    bool inverseLookups = false;
+    bool allPermutationsReachable = false;
+    std::vector<std::string> patternHashes;         // per coordinate
+};
+
+bool buildSolverModel(const ir::Puzzle& puzzle, SolverModel& model, DiagnosticEngine& diags);
+
+// The generated traits header (deterministic; `source` is named in the banner).
+std::string emitTraitsHeader(const SolverModel& model, const std::string& source);
+// The solver's main translation unit, including the traits header by `include`.
+std::string emitSolverMain(const SolverModel& model, const std::string& include, const std::string& source);
+// A readable report for `pzc inspect`.
+std::string describeModel(const SolverModel& model);
+
+}  // namespace pz::codegen

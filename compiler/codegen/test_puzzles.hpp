@@ -1,0 +1,195 @@
+// Puzzles built directly as IR, for unit tests of the analyses and emitters
+// that must not depend on the front end: N x N Loopover (rows shift right,
+// columns shift down, every power a move), with its 8N^2 symmetries, and a
+// small oriented puzzle (two overlapping 4-cycles that twist) to exercise
+// orientation lanes.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "compiler/ir/element.hpp"
+#include "compiler/ir/puzzle.hpp"
+
+namespace pz::codegen::testing {
+
+inline ir::Element positionMap(const std::vector<ir::Orbit>& orbits, const std::vector<int>& perm) {
+    ir::Element e = ir::identity(orbits);
+    e.perm[0] = perm;
+    return e;
+}
+
+inline void addFamily(ir::Puzzle& p, const std::string& name, const ir::Element& base, const std::vector<std::string>& powerNames) {
+    ir::MoveFamily f;
+    f.name = name;
+    f.base = base;
+    f.order = static_cast<int>(ir::order(base, p.orbits));
+    int fi = static_cast<int>(p.families.size());
+    p.families.push_back(f);
+    for (int k = 1; k < f.order; ++k) {
+        ir::Move m;
+        m.name = powerNames[k - 1];
+        m.family = fi;
+        m.power = k;
+        m.effect = ir::power(base, k, p.orbits);
+        p.moves.push_back(m);
+    }
+}
+
+// N x N Loopover; each entry of `patterns` (solved positions) declares a
+// pattern, all used by one optimal solver.
+inline ir::Puzzle loopover(int n, const std::vector<std::vector<int>>& patterns) {
+    ir::Puzzle p;
+    p.name = n == 4 ? "slide4" : "loopover" + std::to_string(n);
+    p.file = "<test:" + p.name + ">";
+    ir::Orbit tiles;
+    tiles.name = "tiles";
+    tiles.size = n * n;
+    for (int i = 0; i < n * n; ++i) tiles.solvedLabel.push_back(i);
+    p.orbits.push_back(tiles);
+    auto at = [n](int r, int c) { return ((r + n) % n) * n + (c + n) % n; };
+    auto powers = [](const std::string& base, int n) {
+        std::vector<std::string> v{base};
+        for (int k = 2; k < n; ++k) v.push_back(base + "x" + std::to_string(k));
+        return v;
+    };
+    for (int r = 0; r < n; ++r) {
+        std::vector<int> perm(n * n);
+        for (int i = 0; i < n * n; ++i) perm[i] = i;
+        for (int c = 0; c < n; ++c) perm[at(r, c)] = at(r, c - 1);
+        addFamily(p, "R" + std::to_string(r + 1), positionMap(p.orbits, perm), powers("R" + std::to_string(r + 1), n));
+    }
+    for (int c = 0; c < n; ++c) {
+        std::vector<int> perm(n * n);
+        for (int i = 0; i < n * n; ++i) perm[i] = i;
+        for (int r = 0; r < n; ++r) perm[at(r, c)] = at(r - 1, c);
+        addFamily(p, "C" + std::to_string(c + 1), positionMap(p.orbits, perm), powers("C" + std::to_string(c + 1), n));
+    }
+    auto sym = [&](const std::string& name, auto f, bool mirror) {
+        std::vector<int> perm(n * n);
+        for (int r = 0; r < n; ++r)
+            for (int c = 0; c < n; ++c) perm[at(r, c)] = f(r, c);
+        ir::Symmetry s;
+        s.name = name;
+        s.effect = positionMap(p.orbits, perm);
+        s.effect.mirror = mirror;
+        p.symmetries.push_back(s);
+    };
+    sym("shiftRight", [&](int r, int c) { return at(r, c - 1); }, false);
+    sym("shiftDown", [&](int r, int c) { return at(r - 1, c); }, false);
+    sym("transpose", [&](int r, int c) { return at(c, r); }, true);
+    sym("flip", [&](int r, int c) { return at(r, n - 1 - c); }, true);
+    ir::Solver solver;
+    solver.name = "optimal";
+    for (const auto& pieces : patterns) {
+        ir::Pattern pat;
+        pat.name = "pieces" + std::to_string(pieces.size());
+        ir::PatternPart part;
+        part.orbit = 0;
+        part.pieces = pieces;
+        pat.parts.push_back(part);
+        solver.patterns.push_back(static_cast<int>(p.patterns.size()));
+        p.patterns.push_back(pat);
+    }
+    if (!patterns.empty()) p.solvers.push_back(solver);
+    return p;
+}
+
+// Two overlapping clockwise 4-cycles on 6 positions (a 2x3 grid), each
+// adding +1 mod 3 to the pieces it moves; patterns track positions and
+// orientations of pieces 0..2 (as one part), orientations only of all, and
+// the unordered set of positions of pieces 1, 3, 5 (a combination).
+inline ir::Puzzle twister() {
+    ir::Puzzle p;
+    p.name = "twister";
+    p.file = "<test:twister>";
+    ir::Orbit o;
+    o.name = "blocks";
+    o.size = 6;
+    o.orient = 3;
+    for (int i = 0; i < 6; ++i) o.solvedLabel.push_back(i);
+    p.orbits.push_back(o);
+    // grid 0 1 2 / 3 4 5; block L = 0 1 4 3, block R = 1 2 5 4 (clockwise).
+    auto block = [&](std::vector<int> cyc) {
+        ir::Element e = ir::identity(p.orbits);
+        for (int i = 0; i < 4; ++i) {
+            e.perm[0][cyc[(i + 1) % 4]] = cyc[i];
+            e.ori[0][cyc[(i + 1) % 4]] = 1;
+        }
+        return e;
+    };
+    addFamily(p, "L", block({0, 1, 4, 3}), {"L", "L2", "L'", "Lx4", "Lx5", "Lx6", "Lx7", "Lx8", "Lx9", "Lx10", "Lx11"});
+    addFamily(p, "R", block({1, 2, 5, 4}), {"R", "R2", "R'", "Rx4", "Rx5", "Rx6", "Rx7", "Rx8", "Rx9", "Rx10", "Rx11"});
+    ir::Symmetry s;
+    s.name = "turn";  // 180-degree rotation of the 2x3 grid: maps L to R
+    s.effect = positionMap(p.orbits, {5, 4, 3, 2, 1, 0});
+    p.symmetries.push_back(s);
+    ir::Symmetry f;
+    f.name = "flip";  // left-right mirror: maps L to R^-1 (twists negate)
+    f.effect = positionMap(p.orbits, {2, 1, 0, 5, 4, 3});
+    f.effect.mirror = true;
+    p.symmetries.push_back(f);
+    ir::Pattern a;
+    a.name = "first3";
+    ir::PatternPart pa;
+    pa.pieces = {0, 1, 2};
+    pa.orientations = true;
+    a.parts.push_back(pa);
+    ir::Pattern b;
+    b.name = "twists";
+    ir::PatternPart pb;
+    pb.pieces = {0, 1, 2, 3, 4, 5};
+    pb.positions = false;
+    pb.orientations = true;
+    b.parts.push_back(pb);
+    ir::Pattern c;
+    c.name = "where3";
+    ir::PatternPart pc;
+    pc.pieces = {1, 3, 5};
+    pc.unordered = true;
+    c.parts.push_back(pc);
+    p.patterns = {a, b, c};
+    return p;
+}
+
+// Two orbits (4 plain pieces, 3 pieces oriented mod 2) moved together, with
+// one pattern of two parts: a composite coordinate.
+inline ir::Puzzle twoOrbits() {
+    ir::Puzzle p;
+    p.name = "twoorbits";
+    p.file = "<test:twoorbits>";
+    ir::Orbit a;
+    a.name = "plain";
+    a.size = 4;
+    a.solvedLabel = {0, 1, 2, 3};
+    ir::Orbit b;
+    b.name = "flips";
+    b.size = 3;
+    b.orient = 2;
+    b.solvedLabel = {0, 1, 2};
+    p.orbits = {a, b};
+    ir::Element x = ir::identity(p.orbits);
+    x.perm[0] = {3, 0, 1, 2};  // plain: 0 -> 1 -> 2 -> 3 -> 0
+    x.perm[1] = {2, 0, 1};     // flips: 0 -> 1 -> 2 -> 0, flipping two
+    x.ori[1] = {1, 1, 0};
+    ir::Element y = ir::identity(p.orbits);
+    y.perm[0] = {2, 1, 0, 3};  // plain: swap 0 and 2
+    y.perm[1] = {0, 2, 1};     // flips: swap 1 and 2, flipping both
+    y.ori[1] = {0, 1, 1};
+    addFamily(p, "X", x, {"X", "X2", "X3", "X4", "X5", "X6", "X7", "X8", "X9", "X10", "X11"});
+    addFamily(p, "Y", y, {"Y", "Y2", "Y3", "Y4", "Y5"});
+    ir::Pattern mix;
+    mix.name = "mix";
+    ir::PatternPart pa;
+    pa.orbit = 0;
+    pa.pieces = {0, 1};
+    ir::PatternPart pb;
+    pb.orbit = 1;
+    pb.pieces = {0, 1, 2};
+    pb.orientations = true;
+    mix.parts = {pa, pb};
+    p.patterns = {mix};
+    return p;
+}
+
+}  // namespace pz::codegen::testing

@@ -1,0 +1,240 @@
+// pz/coord.hpp — coordinates: a pattern's view of a state as a dense index.
+//
+// A pattern tracks k pieces of an orbit of n positions (the tracked set is a
+// bitmask of solved labels). Its coordinate is, as a mixed-radix number:
+//   positions, ordered   : colex rank of the occupied positions (C(n,k)) * k!
+//                          + Lehmer rank of the tracked pieces read in
+//                          position order (a partial-permutation rank);
+//   positions, unordered : the colex rank only (a combination);
+//   orientations         : the tracked pieces' orientations (base m), in
+//                          position order when positions are tracked, else in
+//                          label order.
+// Every coordinate has an unrank that builds a state (untracked lanes get the
+// untracked labels in increasing order), so pruning tables are built by BFS
+// over states: unrank, apply a move kernel, rank. The rank is the hot path of
+// search: two byte shuffles, a movemask, a compress, a table read, and k
+// popcount steps.
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+#include "pz/state.hpp"
+
+#if defined(__BMI2__) || defined(__AVX512VBMI2__)
+#include <immintrin.h>
+#endif
+
+namespace pz {
+
+inline constexpr uint64_t binomial(unsigned n, unsigned k) {
+    if (k > n) return 0;
+    uint64_t r = 1;
+    for (unsigned i = 1; i <= k; ++i) r = r * (n - k + i) / i;
+    return r;
+}
+inline constexpr uint64_t factorial(unsigned n) { return n <= 1 ? 1 : n * factorial(n - 1); }
+inline constexpr uint64_t ipow(uint64_t b, unsigned e) { return e == 0 ? 1 : b * ipow(b, e - 1); }
+
+// Colex rank of an n-bit mask with k bits set: sum over the i-th set bit
+// (position p, i from 0) of C(p, i+1). Tabulated for the hot path.
+template <unsigned N>
+struct CombinationRanks {
+    std::vector<uint32_t> rank;               // [mask] -> rank among masks of its popcount
+    std::vector<std::vector<uint32_t>> mask;  // [k][rank] -> mask (the unrank)
+    CombinationRanks() : rank(size_t{1} << N), mask(N + 1) {
+        for (unsigned k = 0; k <= N; ++k) mask[k].resize(binomial(N, k));
+        for (uint32_t m = 0; m < rank.size(); ++m) {
+            uint32_t r = 0, i = 0;
+            for (unsigned p = 0; p < N; ++p)
+                if (m >> p & 1) r += static_cast<uint32_t>(binomial(p, ++i));
+            rank[m] = r;
+            mask[i][r] = m;
+        }
+    }
+    static const CombinationRanks& get();
+};
+// One table per N, built before main (a global, not a function-local static:
+// no initialisation guard on the hot path).
+template <unsigned N>
+inline const CombinationRanks<N> kCombinationRanks{};
+template <unsigned N>
+inline const CombinationRanks<N>& CombinationRanks<N>::get() {
+    return kCombinationRanks<N>;
+}
+
+// Lehmer rank of `k` distinct values < k, value i in byte i of `v`.
+inline uint64_t lehmerRank(const uint8_t* v, unsigned k) {
+    uint64_t r = 0;
+    uint32_t seen = 0;
+    for (unsigned i = 0; i < k; ++i) {
+        unsigned x = v[i];
+        unsigned smallerSeen = static_cast<unsigned>(std::popcount(seen & ((1u << x) - 1)));
+        seen |= 1u << x;
+        r = r * (k - i) + (x - smallerSeen);
+    }
+    return r;
+}
+// The same rank without a serial multiply chain (k known at compile time):
+// digit i = value minus the smaller values before it, weighted by (k-1-i)!.
+template <unsigned K>
+inline uint64_t lehmerRankFixed(const uint8_t* v) {
+    uint64_t r = 0;
+    uint32_t seen = 0;
+    for (unsigned i = 0; i < K; ++i) {
+        unsigned x = v[i];
+        unsigned digit = x - static_cast<unsigned>(std::popcount(seen & ((1u << x) - 1)));
+        seen |= 1u << x;
+        r += digit * factorial(K - 1 - i);
+    }
+    return r;
+}
+inline void lehmerUnrank(uint64_t r, unsigned k, uint8_t* out) {
+    uint8_t digit[16];
+    for (unsigned i = k; i-- > 0;) {
+        digit[i] = static_cast<uint8_t>(r % (k - i));
+        r /= (k - i);
+    }
+    uint32_t used = 0;
+    for (unsigned i = 0; i < k; ++i) {
+        unsigned d = digit[i], x = 0;
+        for (;; ++x)
+            if (!(used >> x & 1) && d-- == 0) break;
+        used |= 1u << x;
+        out[i] = static_cast<uint8_t>(x);
+    }
+}
+
+// The coordinate of one pattern part on one orbit (perm word + optional
+// orientation word). Template parameters are the compile-time pattern.
+//   N: positions; Tracked: bitmask of tracked solved labels; Ordered:
+//   distinguish the tracked pieces; Positions: track where they are;
+//   OriMod: track orientations modulo OriMod (1 = no).
+template <unsigned N, uint32_t Tracked, bool Ordered, bool Positions, unsigned OriMod>
+struct PieceCoordinate {
+    static constexpr unsigned kTracked = static_cast<unsigned>(std::popcount(Tracked));
+    static constexpr uint64_t kPositionSize =
+        Positions ? binomial(N, kTracked) * (Ordered ? factorial(kTracked) : 1) : 1;
+    static constexpr uint64_t kOrientSize = OriMod > 1 ? ipow(OriMod, kTracked) : 1;
+    static constexpr uint64_t kSize = kPositionSize * kOrientSize;
+    static constexpr uint32_t kFieldMask = N >= 32 ? ~0u : ((1u << N) - 1);
+
+    // Byte v: index of label v among the tracked labels, or 0xFF.
+    static constexpr std::array<uint8_t, 16> trackedIndex() {
+        std::array<uint8_t, 16> t{};
+        unsigned i = 0;
+        for (unsigned v = 0; v < 16; ++v) t[v] = (Tracked >> v & 1) ? static_cast<uint8_t>(i++) : 0xFF;
+        return t;
+    }
+    static constexpr std::array<uint8_t, 16> kIndex = trackedIndex();
+
+    // The occupied-position mask and the tracked indices in position order.
+#if defined(__SSSE3__)
+    static inline uint32_t trackedInPositionOrder(__m128i lanes, uint8_t* out) {
+        __m128i table = _mm_loadu_si128(reinterpret_cast<const __m128i*>(kIndex.data()));
+        __m128i rel = _mm_shuffle_epi8(table, lanes);
+        uint32_t occupied = ~static_cast<uint32_t>(_mm_movemask_epi8(rel)) & kFieldMask;
+#if defined(__AVX512VBMI2__) && defined(__AVX512VL__)
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out),
+                         _mm_maskz_compress_epi8(static_cast<__mmask16>(occupied), rel));
+#else
+        alignas(16) uint8_t bytes[16];
+        _mm_store_si128(reinterpret_cast<__m128i*>(bytes), rel);
+        unsigned j = 0;
+        for (uint32_t m = occupied; m; m &= m - 1) out[j++] = bytes[std::countr_zero(m)];
+#endif
+        return occupied;
+    }
+    static inline uint32_t trackedInPositionOrder(uint64_t perm, uint8_t* out) {
+        return trackedInPositionOrder(unpackLanesSse(perm), out);
+    }
+    // The rank from the labels already spread one per byte (positions only).
+    static inline uint64_t rankBytes(__m128i lanes) requires(Positions && OriMod == 1) {
+        alignas(16) uint8_t order[16];
+        uint32_t occupied = trackedInPositionOrder(lanes, order);
+        uint64_t r = CombinationRanks<N>::get().rank[occupied];
+        if constexpr (Ordered) r = r * factorial(kTracked) + lehmerRankFixed<kTracked>(order);
+        return r;
+    }
+#else
+    static inline uint32_t trackedInPositionOrder(uint64_t perm, uint8_t* out) {
+        uint32_t occupied = 0;
+        unsigned j = 0;
+        for (unsigned p = 0; p < N; ++p) {
+            uint8_t t = kIndex[lane(perm, p)];
+            if (t != 0xFF) {
+                occupied |= 1u << p;
+                out[j++] = t;
+            }
+        }
+        return occupied;
+    }
+#endif
+
+    static inline uint64_t rank(uint64_t perm, uint64_t ori) {
+        uint64_t r = 0;
+        alignas(16) uint8_t order[16];
+        uint32_t occupied = 0;
+        if constexpr (Positions) {
+            occupied = trackedInPositionOrder(perm, order);
+            r = CombinationRanks<N>::get().rank[occupied];
+            if constexpr (Ordered) r = r * factorial(kTracked) + lehmerRankFixed<kTracked>(order);
+        }
+        if constexpr (OriMod > 1) {
+            uint64_t o = 0;
+            if constexpr (Positions) {
+                for (uint32_t m = occupied; m; m &= m - 1) o = o * OriMod + lane(ori, std::countr_zero(m));
+            } else {
+                uint64_t oriOfPiece = relabelLanes(inverseLanes(perm, N), ori);
+                for (uint32_t m = Tracked; m; m &= m - 1) o = o * OriMod + lane(oriOfPiece, std::countr_zero(m));
+            }
+            r = r * kOrientSize + o;
+        }
+        return r;
+    }
+
+    // Writes a state of the orbit with this coordinate into perm / ori.
+    static inline void unrank(uint64_t r, uint64_t& perm, uint64_t& ori) {
+        uint8_t oriDigit[16] = {};
+        if constexpr (OriMod > 1) {
+            uint64_t o = r % kOrientSize;
+            r /= kOrientSize;
+            for (unsigned i = kTracked; i-- > 0;) {
+                oriDigit[i] = static_cast<uint8_t>(o % OriMod);
+                o /= OriMod;
+            }
+        }
+        uint8_t trackedLabel[16], untrackedLabel[16];
+        unsigned nt = 0, nu = 0;
+        for (unsigned v = 0; v < N; ++v) (Tracked >> v & 1 ? trackedLabel[nt++] : untrackedLabel[nu++]) = static_cast<uint8_t>(v);
+        perm = 0;
+        ori = 0;
+        if constexpr (Positions) {
+            uint8_t order[16];
+            if constexpr (Ordered) {
+                lehmerUnrank(r % factorial(kTracked), kTracked, order);
+                r /= factorial(kTracked);
+            } else {
+                for (unsigned i = 0; i < kTracked; ++i) order[i] = static_cast<uint8_t>(i);
+            }
+            uint32_t occupied = CombinationRanks<N>::get().mask[kTracked][r];
+            unsigned i = 0, u = 0;
+            for (unsigned p = 0; p < N; ++p) {
+                if (occupied >> p & 1) {
+                    perm |= static_cast<uint64_t>(trackedLabel[order[i]]) << (4 * p);
+                    ori |= static_cast<uint64_t>(oriDigit[i]) << (4 * p);
+                    ++i;
+                } else {
+                    perm |= static_cast<uint64_t>(untrackedLabel[u++]) << (4 * p);
+                }
+            }
+        } else {
+            for (unsigned p = 0; p < N; ++p) perm |= static_cast<uint64_t>(p) << (4 * p);
+            for (unsigned i = 0; i < nt; ++i) ori |= static_cast<uint64_t>(oriDigit[i]) << (4 * trackedLabel[i]);
+        }
+    }
+};
+
+}  // namespace pz

@@ -1,0 +1,130 @@
+// pz/state.hpp — the representation of a permutation-puzzle state.
+//
+// A state is W machine words. Each word holds one field of one orbit: the
+// piece labels (permutation) or the orientations, one 4-bit lane per
+// position (lane p = bits 4p..4p+3), at most 16 lanes. pzc chooses this
+// layout (see compiler/analysis/state_layout.hpp); generated traits say which
+// word holds what. The helpers below are the layout-generic operations that
+// generated code composes: lane rotation by a constant (move kernels),
+// SWAR addition modulo m (orientation), and byte shuffles (compose, relabel)
+// done with SSSE3 pshufb when available.
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <cstring>
+
+#if defined(__SSSE3__)
+#include <immintrin.h>
+#endif
+
+namespace pz {
+
+// Bumped whenever the contract between generated code and the runtime changes;
+// generated headers static_assert on it.
+inline constexpr int kRuntimeAbi = 1;
+
+template <int W>
+struct State {
+    std::array<uint64_t, W> w{};
+    bool operator==(const State&) const = default;
+};
+
+inline constexpr uint64_t rotl(uint64_t x, unsigned r) { return std::rotl(x, static_cast<int>(r)); }
+
+// A nibble value repeated in every lane of a 16-lane word.
+inline constexpr uint64_t nibbleBroadcast(uint64_t v) { return v * 0x1111111111111111ULL; }
+
+// Lane-wise (a + b) mod m for lanes holding values < m, m <= 8 (sums fit a
+// nibble; adding 8 - m sets bit 3 exactly where the sum reached m).
+template <unsigned M>
+inline constexpr uint64_t addModLanes(uint64_t a, uint64_t b) {
+    static_assert(M >= 1 && M <= 8);
+    if constexpr (M == 1) {
+        return 0;
+    } else if constexpr ((M & (M - 1)) == 0) {
+        return (a + b) & nibbleBroadcast(M - 1);
+    } else {
+        uint64_t s = a + b;
+        uint64_t over = ((s + nibbleBroadcast(8 - M)) >> 3) & nibbleBroadcast(1);
+        return s - over * M;
+    }
+}
+
+// Lane-wise (m - a) mod m (lanes hold values < m; unused lanes stay 0).
+template <unsigned M>
+inline constexpr uint64_t negModLanes(uint64_t a) {
+    if constexpr (M == 1) {
+        return 0;
+    } else {
+        return addModLanes<M>(nibbleBroadcast(M) - a, 0);
+    }
+}
+
+inline constexpr unsigned lane(uint64_t x, unsigned p) { return static_cast<unsigned>((x >> (4 * p)) & 0xF); }
+
+// The 16 lanes of a word, one per byte, and back.
+struct Lanes16 {
+    alignas(16) uint8_t b[16];
+};
+inline Lanes16 unpackLanes(uint64_t x) {
+    Lanes16 r;
+    for (unsigned p = 0; p < 16; ++p) r.b[p] = static_cast<uint8_t>(lane(x, p));
+    return r;
+}
+inline uint64_t packLanes(const Lanes16& l) {
+    uint64_t x = 0;
+    for (unsigned p = 0; p < 16; ++p) x |= static_cast<uint64_t>(l.b[p] & 0xF) << (4 * p);
+    return x;
+}
+
+#if defined(__SSSE3__)
+inline __m128i unpackLanesSse(uint64_t x) {
+    const uint64_t lo = x & 0x0F0F0F0F0F0F0F0FULL, hi = (x >> 4) & 0x0F0F0F0F0F0F0F0FULL;
+    return _mm_unpacklo_epi8(_mm_cvtsi64_si128(static_cast<long long>(lo)),
+                             _mm_cvtsi64_si128(static_cast<long long>(hi)));
+}
+inline uint64_t packLanesSse(__m128i bytes) {
+    // byte pairs (lo, hi) -> lo + 16*hi in 16-bit lanes, then narrow to bytes.
+    __m128i pairs = _mm_maddubs_epi16(bytes, _mm_set1_epi16(0x1001));
+    return static_cast<uint64_t>(_mm_cvtsi128_si64(_mm_packus_epi16(pairs, pairs)));
+}
+#endif
+
+// r[p] = table[x[p]] for every lane: relabel lane values (table = a word
+// whose lane v holds the new value of v).
+inline uint64_t relabelLanes(uint64_t x, uint64_t table) {
+#if defined(__SSSE3__)
+    return packLanesSse(_mm_shuffle_epi8(unpackLanesSse(table), unpackLanesSse(x)));
+#else
+    uint64_t r = 0;
+    for (unsigned p = 0; p < 16; ++p) r |= static_cast<uint64_t>(lane(table, lane(x, p))) << (4 * p);
+    return r;
+#endif
+}
+
+// r[p] = a[idx[p]] for the first `lanes` lanes (gather); other lanes are 0.
+inline uint64_t gatherLanes(uint64_t a, uint64_t idx, unsigned lanes) {
+    uint64_t used = lanes >= 16 ? ~0ULL : ((1ULL << (4 * lanes)) - 1);
+    return relabelLanes(idx, a) & used;
+}
+
+// The inverse of a permutation held in the first `lanes` lanes.
+inline uint64_t inverseLanes(uint64_t a, unsigned lanes) {
+    uint64_t r = 0;
+    for (unsigned p = 0; p < lanes; ++p) r |= static_cast<uint64_t>(p) << (4 * lane(a, p));
+    return r;
+}
+
+inline uint64_t stateHash(const uint64_t* w, int n) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (int i = 0; i < n; ++i) {
+        h ^= w[i];
+        h *= 0xBF58476D1CE4E5B9ULL;
+        h ^= h >> 31;
+    }
+    return h;
+}
+
+}  // namespace pz

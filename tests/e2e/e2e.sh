@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# e2e.sh CASE PZC CACHEDIR — one end-to-end case; see CMakeLists.txt.
+set -uo pipefail
+case_name=$1 pzc=$2 cache=$3
+puzzle=tests/puzzles/loopover3.pz
+export PZC_CACHE_DIR=$cache
+mkdir -p "$cache"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+expect_error() {  # expect_error PATTERN -- command...: non-zero exit and PATTERN on stderr
+    local pattern=$1; shift 2
+    "$@" > "$tmp/out" 2> "$tmp/err" && fail "expected failure: $*"
+    grep -q -- "$pattern" "$tmp/err" || { cat "$tmp/err" >&2; fail "stderr lacks '$pattern': $*"; }
+}
+
+case $case_name in
+solve-scramble)
+    # R1 R1 = R1x2, whose inverse is R1 (rows have three cells).
+    out=$("$pzc" solve $puzzle --scramble "R1 R1" --json) || fail "solve"
+    [ "$out" = '{"solution": "R1", "length": 1, "optimal": true, "nodes": '"$(echo "$out" | sed 's/.*"nodes": \([0-9]*\).*/\1/')"', "seconds": '"$(echo "$out" | sed 's/.*"seconds": \([0-9.]*\)}/\1/')"'}' ] || fail "unexpected: $out"
+    out=$("$pzc" solve $puzzle --scramble "" --json) || fail "solve empty"
+    echo "$out" | grep -q '"length": 0' || fail "solved position: $out"
+    # R1 then R1x2 is a full turn: already solved.
+    out=$("$pzc" solve $puzzle --scramble "R1 R1x2") || fail "solve full turn"
+    echo "$out" | grep -q "already solved" || fail "expected solved: $out"
+    # A four-move scramble needs at most four.
+    out=$("$pzc" solve $puzzle --scramble "R1 C2 R3x2 C1") || fail "solve 4"
+    echo "$out"
+    echo "$out" | grep -Eq '^  [0-4] moves \(optimal\)' || fail "length > 4: $out"
+    ;;
+solve-random)
+    # Uniform random states: every solution verified by pzc, none longer
+    # than God's number of 3x3 Loopover (8, facts.md); the mean is near 6.
+    out=$("$pzc" solve $puzzle --random 30 --seed 7 --json) || fail "solve random"
+    [ "$(echo "$out" | wc -l)" = 30 ] || fail "expected 30 results"
+    echo "$out" | sed 's/.*"length": \([0-9]*\).*/\1/' | awk '$1 > 8 { bad = 1 } { s += $1 } END { print "mean length", s / NR; exit bad }' || fail "a solution longer than 8"
+    # Same seed, same states, same solutions.
+    again=$("$pzc" solve $puzzle --random 30 --seed 7 --json | sed 's/"nodes".*//')
+    [ "$again" = "$(echo "$out" | sed 's/"nodes".*//')" ] || fail "--seed is not deterministic"
+    ;;
+solve-state)
+    # R1 as a state (perm[p] = solved position of the piece at p).
+    out=$("$pzc" solve $puzzle --state "2 0 1 3 4 5 6 7 8" --json) || fail "solve state"
+    echo "$out" | grep -q '"solution": "R1x2"' || fail "expected R1x2: $out"
+    ;;
+bad-input)
+    expect_error "error" -- "$pzc" solve $puzzle --scramble "R1 Q7"
+    expect_error "not a permutation" -- "$pzc" solve $puzzle --state "0 0 1 2 3 4 5 6 7"
+    expect_error "has 9 numbers" -- "$pzc" solve $puzzle --state "0 1 2"
+    expect_error "not a number" -- "$pzc" solve $puzzle --state "0 1 2 x 4 5 6 7 8"
+    # A single transposition is odd; 3x3 Loopover moves are 3-cycles (even).
+    expect_error "cannot be reached" -- "$pzc" solve $puzzle --state "1 0 2 3 4 5 6 7 8"
+    expect_error "usage" -- "$pzc" solve $puzzle
+    expect_error "cannot read" -- "$pzc" solve tests/e2e/no-such-puzzle.pz --scramble "R1"
+    ;;
+corrupt-cache)
+    export PZC_CACHE_DIR=$tmp/cache
+    mkdir -p "$tmp/cache"
+    cp -r "$cache/bin" "$tmp/cache/" 2>/dev/null || true
+    want=$("$pzc" solve $puzzle --scramble "R1 C2 R3" --json | sed 's/"nodes".*//') || fail "first solve"
+    table=$(ls "$tmp"/cache/tables/*.pzt) || fail "no table file cached"
+    # Flip bytes in the data: detected by the checksum, reported, rebuilt.
+    printf '\x5a\x5a\x5a\x5a' | dd of="$table" bs=1 seek=300 conv=notrunc status=none
+    got=$("$pzc" solve $puzzle --scramble "R1 C2 R3" --json 2> "$tmp/err" | sed 's/"nodes".*//')
+    grep -q "unusable (checksum mismatch); rebuilding" "$tmp/err" || { cat "$tmp/err"; fail "corruption not reported"; }
+    [ "$got" = "$want" ] || fail "different result after rebuild: $got"
+    # Truncated: detected too.
+    truncate -s 100 "$table"
+    "$pzc" solve $puzzle --scramble "R1 C2 R3" --json > /dev/null 2> "$tmp/err" || fail "solve after truncation"
+    grep -q "unusable (truncated" "$tmp/err" || { cat "$tmp/err"; fail "truncation not reported"; }
+    # Not a table at all.
+    echo "hello" > "$table"
+    "$pzc" solve $puzzle --scramble "R1" > /dev/null 2> "$tmp/err" || fail "solve after garbage"
+    grep -q "unusable" "$tmp/err" || fail "garbage not reported"
+    # And the rebuilt file is trusted again, silently.
+    "$pzc" solve $puzzle --scramble "R1" > /dev/null 2> "$tmp/err" || fail "solve"
+    [ ! -s "$tmp/err" ] || { cat "$tmp/err"; fail "unexpected messages"; }
+    ;;
+build-binary)
+    "$pzc" build $puzzle -o "$tmp/solver" > /dev/null || fail "build"
+    out=$("$tmp/solver" --scramble "C1 R2" --json --table-dir "$tmp/tables") || fail "run built solver"
+    echo "$out" | grep -q '"length": 2' || fail "expected length 2: $out"
+    expect_error "unknown move" -- "$tmp/solver" --scramble "C9" --table-dir "$tmp/tables"
+    ;;
+slide4-full-table)
+    export PZC_CACHE_DIR=$tmp/cache
+    mkdir -p "$tmp/cache"
+    cp -r "$cache/bin" "$tmp/cache/" 2>/dev/null || true
+    "$pzc" solve puzzles/slide4.pz --random 3 --seed 1 --json || fail "solve"
+    table=$(ls "$tmp"/cache/tables/slide4-top_rows-*.pzt) || fail "no table"
+    # Header: magic(8) version(4) bits(4) entries(8) hash(32), then 16 depth counts.
+    counts=$(od -A n -t u8 -j 56 -N 88 "$table" | tr -s ' \n' ' ' | sed 's/^ //; s/ $//')
+    want="1 18 255 3648 48787 605886 6632955 56497090 253413670 199503998 2212092"
+    [ "$counts" = "$want" ] || fail "depth counts $counts, facts.md says $want"
+    ;;
+*)
+    fail "unknown case $case_name"
+    ;;
+esac
+echo "ok: $case_name"
