@@ -3,10 +3,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -36,6 +38,22 @@ std::string runtimeIncludeDir() {
     return std::string(PZ_SOURCE_DIR) + "/runtime/include";
 }
 
+// A digest of every file under the runtime include directory (sorted by path).
+static std::string runtimeHeadersDigest() {
+    std::vector<fs::path> files;
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(runtimeIncludeDir(), ec), end; !ec && it != end; it.increment(ec))
+        if (it->is_regular_file()) files.push_back(it->path());
+    std::sort(files.begin(), files.end());
+    std::string all;
+    for (const auto& f : files) {
+        std::ifstream in(f, std::ios::binary);
+        all += f.filename().string() + "\n";
+        all.append(std::istreambuf_iterator<char>(in), {});
+    }
+    return contentHash(all);
+}
+
 static std::string shellQuote(const std::string& s) {
     std::string r = "'";
     for (char c : s) r += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -50,7 +68,9 @@ std::optional<std::string> buildNative(const NativeBuild& build, DiagnosticEngin
                                       "-I" + runtimeIncludeDir(), "-pthread"};
     for (const auto& f : build.extraFlags) flags.push_back(f);
 
-    std::string keyText = cxx + "\n";
+    // The key covers the compiler, the flags, the source and every runtime
+    // header the source may include, so a changed runtime is a new binary.
+    std::string keyText = cxx + "\n" + runtimeHeadersDigest() + "\n";
     for (const auto& f : flags) keyText += f + "\n";
     keyText += build.source;
     std::string key = build.stem + "-" + contentHash(keyText);
