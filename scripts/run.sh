@@ -15,3 +15,19 @@ done
 
 echo "=== pzc run puzzles/cube3.pz \"R U R' U'\" (reference interpreter)"
 "$pzc" run puzzles/cube3.pz "R U R' U'"
+
+# Solve a sample of each shipped puzzle with its generated solver. The first
+# run builds the pruning tables (slide4 ~1-2 min, cube3 ~40 s on 2 cores) and
+# caches them in $PZC_CACHE_DIR (default ~/.cache/pzc); later runs reuse them.
+echo
+echo "=== pzc solve puzzles/slide4.pz --random 5 --seed 1"
+"$pzc" solve puzzles/slide4.pz --random 5 --seed 1
+echo
+echo "=== pzc solve puzzles/cube3.pz --scramble \"R U F D' L2 B R2 U'\""
+"$pzc" solve puzzles/cube3.pz --scramble "R U F D' L2 B R2 U'"
+echo
+echo "=== pzc solve puzzles/rotate4o.pz --scramble \"UL C' DR2 U R D' L2 UR\""
+"$pzc" solve puzzles/rotate4o.pz --scramble "UL C' DR2 U R D' L2 UR"
+echo
+echo "=== pzc solve puzzles/anima.pz (its 23 levels)"
+"$pzc" solve puzzles/anima.pz
