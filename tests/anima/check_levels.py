@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Anima end to end: `pzc solve-dir` on the 23 original levels must find the
-optimal lengths of /work/shared/reference/facts.md (pzc replays every
+optimal lengths of ../shared/reference/facts.md (pzc replays every
 solution through its interpreter before printing); `pzc solve --level` style
 single-level output must be a replayable solution of that length; the levels
 larger than 64 cells in tests/anima/levels must get the same optimal length

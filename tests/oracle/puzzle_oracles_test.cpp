@@ -1,4 +1,4 @@
-// Oracles for the shipped puzzles (/work/shared/reference/facts.md): exact
+// Oracles for the shipped puzzles (../shared/reference/facts.md): exact
 // group, subgroup and symmetry-group orders from the analyses, and new
 // states per depth from breadth-first search with the reference interpreter.
 // Run from the repository root (CTest sets the working directory).
