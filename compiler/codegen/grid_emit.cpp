@@ -166,7 +166,7 @@ private:
         w_.section("grid_emit: move kernel");
         w_.set("DIR", rules_.directions[pressed].name);
         w_.line("// " + directionComment(rules_, layout_, pressed) + "; see note [grid kernels]");
-        w_.line("inline State move_{{DIR}}(const State& s) {");
+        w_.line("[[gnu::always_inline]] inline State move_{{DIR}}(const State& s) {");
         w_.indent();
         const size_t n = layout_.colours.size();
         for (size_t i = 0; i < n; ++i)
@@ -275,9 +275,11 @@ private:
             checks.push_back("}");
         }
         if (hallBound_) emitHall(checks);
-        w_.line("inline int heuristic(const State& s) {");
+        // The search knows a lower bound (the parent's h - 1, the heuristic
+        // being consistent), so the rings are scanned from there.
+        w_.line("inline int heuristic(const State& s, int atLeast = 0) {");
         w_.indent();
-        w_.line("int h = 0;");
+        w_.line("int h = atLeast;");
         for (const auto& line : checks) w_.line(line);
         w_.line("return h;");
         w_.dedent();
@@ -357,6 +359,54 @@ private:
         w_.line("constexpr uint16_t kFloorCell[" + std::to_string(layout_.floorCells) + "] = {" + floorCell + "};");
     }
 
+    // With at most 128 floor cells a colour's actors, pext-ed to floor
+    // numbering, fit one (or two) words; its k actors (k is known) are then
+    // read lowest first with a fixed number of ctz steps: no data-dependent
+    // branches, no table lookups, and the same order as a loop over cells.
+    bool compactFloorSets() const { return layout_.floorCells <= 128; }
+    int actorsOf(size_t board) const {
+        int k = 0;
+        for (const auto& a : level_.actors) k += a.colour == layout_.colours[board];
+        return k;
+    }
+    // Declares `b`, board i's actors in floor numbering (needs compactFloorSets()).
+    void emitCompactFloorSet(size_t i) {
+        Words floor = emptyWords();
+        for (int y = 0; y < level_.height; ++y)
+            for (int x = 0; x < level_.width; ++x)
+                if (level_.isFloor(x, y)) setBit(floor, cellOf(x, y));
+        const bool wide = layout_.floorCells > 64;
+        const std::string type = wide ? "unsigned __int128" : "uint64_t";
+        std::string set;
+        int offset = 0;
+        for (int wi = 0; wi < layout_.words; ++wi) {
+            const int count = __builtin_popcountll(floor[wi]);
+            if (!count) continue;
+            std::string part = "pz::grid::extractBits(s.colour[" + std::to_string(i) + "].w[" + std::to_string(wi) +
+                               "], " + hex(floor[wi]) + ")";
+            if (wide) part = "(" + type + ")" + part;
+            if (offset) part = "(" + part + " << " + std::to_string(offset) + ")";
+            set += (set.empty() ? "" : " | ") + part;
+            offset += count;
+        }
+        w_.line(type + " b = " + (set.empty() ? "0" : set) + ";  // " + rules_.colours[layout_.colours[i]].name +
+                " in floor numbering");
+    }
+    void emitCompactIndexPack(int bits) {
+        for (size_t i = 0; i < layout_.colours.size(); ++i) {
+            const int k = actorsOf(i);
+            if (k == 0) continue;
+            w_.line("{");
+            w_.indent();
+            emitCompactFloorSet(i);
+            for (int a = 0; a < k; ++a)
+                w_.line("key = key << " + std::to_string(bits) + " | pz::grid::lowestBit(b);" +
+                        (a + 1 < k ? " b &= b - 1;" : ""));
+            w_.dedent();
+            w_.line("}");
+        }
+    }
+
     void emitKey() {
         w_.section("grid_emit: key");
         const size_t n = layout_.colours.size();
@@ -419,10 +469,17 @@ private:
                     w_.line("{");
                     w_.indent();
                     w_.line("uint64_t rank = 0;");
-                    w_.line("int i = 0;");
-                    w_.line("for (int wi = 0; wi < " + std::to_string(layout_.words) + "; ++wi)");
-                    w_.line("    for (uint64_t b = s.colour[" + std::to_string(i) + "].w[wi]; b; b &= b - 1)");
-                    w_.line("        rank += kChoose(kFloorIndex[wi * 64 + __builtin_ctzll(b)], ++i);");
+                    if (compactFloorSets()) {
+                        emitCompactFloorSet(i);
+                        for (int a = 0; a < counts[i]; ++a)
+                            w_.line("rank += kChoose(pz::grid::lowestBit(b), " + std::to_string(a + 1) + ");" +
+                                    (a + 1 < counts[i] ? " b &= b - 1;" : ""));
+                    } else {
+                        w_.line("int i = 0;");
+                        w_.line("for (int wi = 0; wi < " + std::to_string(layout_.words) + "; ++wi)");
+                        w_.line("    for (uint64_t b = s.colour[" + std::to_string(i) + "].w[wi]; b; b &= b - 1)");
+                        w_.line("        rank += kChoose(kFloorIndex[wi * 64 + __builtin_ctzll(b)], ++i);");
+                    }
                     w_.line("key += rank * " + hex(radix[i]) + ";");
                     w_.dedent();
                     w_.line("}");
@@ -470,11 +527,15 @@ private:
                 w_.line("inline Key pack(const State& s) {");
                 w_.indent();
                 w_.line("Key key = 0;");
-                for (size_t i = 0; i < n; ++i) {
-                    w_.line("for (int wi = 0; wi < " + std::to_string(layout_.words) + "; ++wi)");
-                    w_.line("    for (uint64_t b = s.colour[" + std::to_string(i) + "].w[wi]; b; b &= b - 1)");
-                    w_.line("        key = key << " + std::to_string(bits) +
-                            " | kFloorIndex[wi * 64 + __builtin_ctzll(b)];");
+                if (compactFloorSets()) {
+                    emitCompactIndexPack(bits);
+                } else {
+                    for (size_t i = 0; i < n; ++i) {
+                        w_.line("for (int wi = 0; wi < " + std::to_string(layout_.words) + "; ++wi)");
+                        w_.line("    for (uint64_t b = s.colour[" + std::to_string(i) + "].w[wi]; b; b &= b - 1)");
+                        w_.line("        key = key << " + std::to_string(bits) +
+                                " | kFloorIndex[wi * 64 + __builtin_ctzll(b)];");
+                    }
                 }
                 w_.line("return key;");
                 w_.dedent();
@@ -536,7 +597,7 @@ private:
         w_.line("static constexpr int kDirections = " + std::to_string(rules_.directions.size()) + ";");
         w_.line("int directions() const { return kDirections; }");
         w_.line("State initial() const { return State{" + start + "}; }");
-        w_.line("State move(const State& s, int pressed) const {");
+        w_.line("[[gnu::always_inline]] State move(const State& s, int pressed) const {");
         w_.indent();
         w_.line("switch (pressed) {");
         for (size_t p = 0; p < rules_.directions.size(); ++p)
@@ -547,6 +608,8 @@ private:
         w_.line("}");
         w_.line("bool solved(const State& s) const { return {{NS}}::solved(s); }");
         w_.line("int heuristic(const State& s) const { return {{NS}}::heuristic(s); }");
+        w_.line("// atLeast must not exceed the true value (for a child: its parent's h - 1)");
+        w_.line("int heuristicAtLeast(const State& s, int atLeast) const { return {{NS}}::heuristic(s, atLeast); }");
         w_.line("Key pack(const State& s) const { return {{NS}}::pack(s); }");
         w_.line("State unpack(const Key& k) const { return {{NS}}::unpack(k); }");
         w_.line("Hasher hasher() const { return {}; }");

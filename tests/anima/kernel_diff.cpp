@@ -81,6 +81,9 @@ struct Checker {
                 const int ht = space.heuristic(got);
                 if (h < Space::kDead && (ht > h + 1 || (ht < h - 1)))
                     fail(name, "heuristic not consistent: " + std::to_string(h) + " -> " + std::to_string(ht) + at);
+                // The search scans a child's heuristic from its parent's h - 1.
+                if (h < Space::kDead && space.heuristicAtLeast(got, h > 0 ? h - 1 : 0) != ht)
+                    fail(name, "heuristic from a lower bound differs: " + std::to_string(ht) + at);
                 if (queue.size() < kMaxStatesPerLevel && seen.emplace(expected, 0).second) queue.push_back(expected);
             }
         }

@@ -91,6 +91,13 @@ inline uint64_t depositBits(uint64_t value, uint64_t mask) {
 #endif
 }
 
+// The index of the lowest set bit of a non-zero set (branch-free).
+inline int lowestBit(uint64_t b) { return __builtin_ctzll(b); }
+inline int lowestBit(unsigned __int128 b) {
+    const uint64_t lo = (uint64_t)b, hi = (uint64_t)(b >> 64);
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(hi);
+}
+
 // note [grid keys]
 // The closed set stores a key, not the bitboards. A colour's actors never
 // appear or vanish, so with F floor cells and k actors of a colour its set

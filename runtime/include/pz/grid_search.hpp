@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -44,7 +45,10 @@ public:
     static constexpr int kNodeBits = 27, kTagBits = 32 - kNodeBits;
     static constexpr uint32_t kNodeMask = (uint32_t(1) << kNodeBits) - 1;
 
-    explicit ClosedSet(Hasher hasher) : hasher_(std::move(hasher)) { index_.assign(kInitialSlots, 0); }
+    explicit ClosedSet(Hasher hasher) : hasher_(std::move(hasher)) {
+        index_.assign(kInitialSlots, 0);
+        mask_ = kInitialSlots - 1;
+    }
 
     uint32_t size() const { return size_; }
     const Key& key(uint32_t n) const { return chunk(n).keys[n & (kChunkSize - 1)]; }
@@ -60,7 +64,7 @@ public:
 
     uint64_t hash(const Key& k) const { return hasher_(k); }
     // Brings the key's first index slot into cache ahead of insert().
-    void prefetch(uint64_t hash) const { __builtin_prefetch(&index_[hash & (index_.size() - 1)]); }
+    void prefetch(uint64_t hash) const { __builtin_prefetch(&index_[hash & mask_]); }
 
     // Returns (node, true) for a new key, (existing node, false) otherwise.
     // An index slot holds node + 1 in its low kNodeBits and a fingerprint of
@@ -68,8 +72,8 @@ public:
     // fingerprints agree (one in 2^kTagBits for a different key).
     std::pair<uint32_t, bool> insert(const Key& k) { return insert(k, hasher_(k)); }
     [[gnu::always_inline]] std::pair<uint32_t, bool> insert(const Key& k, uint64_t hash) {
-        if ((uint64_t)(size_ + 1) * 5 > (uint64_t)index_.size() * 4) grow();
-        const size_t mask = index_.size() - 1;
+        if ((uint64_t)(size_ + 1) * 5 > ((uint64_t)mask_ + 1) * 4) grow();
+        const size_t mask = mask_;
         const uint32_t tag = tagOf(hash);
         for (size_t slot = hash & mask;; slot = (slot + 1) & mask) {
             const uint32_t entry = index_[slot];
@@ -113,11 +117,13 @@ private:
             bigger[slot] = (n + 1) | tagOf(hash);
         }
         index_.swap(bigger);
+        mask_ = mask;
     }
 
     std::vector<std::unique_ptr<Chunk>> chunks_;
     Hasher hasher_;
     std::vector<uint32_t> index_;  // 0 = empty, else node + 1
+    size_t mask_;                  // index_.size() - 1
     uint32_t size_ = 0;
 };
 
@@ -137,6 +143,30 @@ struct SearchResult {
 };
 
 namespace detail {
+// Calls f(p) for every direction; unrolled when the Space knows its
+// direction count at compile time (generated spaces), so each kernel is
+// called with a constant direction and can be inlined.
+// A child's h: spaces that can use a lower bound get the parent's h - 1
+// (valid because the heuristic is consistent).
+template <class Space>
+[[gnu::always_inline]] inline int childHeuristic(const Space& space, const typename Space::State& child, int parentH) {
+    if constexpr (requires { space.heuristicAtLeast(child, 0); })
+        return space.heuristicAtLeast(child, parentH > 0 ? parentH - 1 : 0);
+    else
+        return space.heuristic(child);
+}
+
+template <class Space, class F>
+[[gnu::always_inline]] inline void forEachDirection(const Space& space, F&& f) {
+    if constexpr (requires { std::integral_constant<int, Space::kDirections>{}; }) {
+        [&]<int... P>(std::integer_sequence<int, P...>) __attribute__((always_inline)) {
+            (f(P), ...);
+        }(std::make_integer_sequence<int, Space::kDirections>{});
+    } else {
+        for (int p = 0; p < space.directions(); ++p) f(p);
+    }
+}
+
 template <class Closed>
 std::vector<int> pathTo(const Closed& closed, uint32_t node, int lastMove) {
     std::vector<int> moves;
@@ -198,23 +228,23 @@ SearchResult astar(const Space& space, const SearchLimits& limits = {}) {
             int moves[kMaxDirections];
             int children = 0;
             if (g + 1 > Closed::kMaxDepth) continue;
-            for (int p = 0; p < directions; ++p) {
+            detail::forEachDirection(space, [&](int p) __attribute__((always_inline)) {
                 const State t = space.move(s, p);
-                if (t == s) continue;  // nothing moved
+                if (t == s) return;  // nothing moved
                 if (space.solved(t)) {
                     if (g + 1 < best) best = g + 1, bestParent = node, bestMove = p;
-                    continue;
+                    return;
                 }
                 keys[children] = space.pack(t);
                 hashes[children] = closed.hash(keys[children]);
                 closed.prefetch(hashes[children]);
                 states[children] = t;
                 moves[children++] = p;
-            }
+            });
             for (int c = 0; c < children; ++c) {
                 auto [n, fresh] = closed.insert(keys[c], hashes[c]);
                 if (!fresh && closed.g(n) <= g + 1) continue;
-                const int h = space.heuristic(states[c]);
+                const int h = detail::childHeuristic(space, states[c], f - g);
                 closed.link(n, node, moves[c], g + 1);
                 if (h >= Space::kDead) continue;  // stored, never expanded
                 const int fn = g + 1 + h;
