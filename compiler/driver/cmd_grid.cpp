@@ -167,6 +167,7 @@ std::vector<LevelOutcome> solveInterpreted(const ir::GridRules& rules, const std
     std::vector<LevelOutcome> outcomes;
     grid::SearchLimits limits;
     if (!options.maxStates.empty()) limits.maxStates = std::stoull(options.maxStates);
+    grid::keepFreedMemory();  // as the generated main does: searches reuse mapped pages
     for (const auto& level : levels) {
         interp::GridBoard board(rules, level);
         grid::SearchResult r;

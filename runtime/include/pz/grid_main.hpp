@@ -74,6 +74,7 @@ int levelsMain(int argc, char** argv) {
             return 2;
         }
     }
+    keepFreedMemory();
     return runLevels(List{}, options);
 }
 
