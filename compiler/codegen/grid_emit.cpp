@@ -266,8 +266,8 @@ private:
             w_.dedent();
             w_.line("};");
             std::string c = std::to_string(it - layout_.colours.begin());
-            checks.push_back("if (!(s.colour[" + c + "] & " + name + "[h < " + std::to_string(maxd) + " ? h : " +
-                             std::to_string(maxd) + "]).any()) {");
+            const std::string ring = name + "[h < " + std::to_string(maxd) + " ? h : " + std::to_string(maxd) + "]";
+            checks.push_back("if (!(s.colour[" + c + "] & " + ring + ").any()) {");
             checks.push_back("    if (h >= " + std::to_string(maxd) + ") return kDead;");
             checks.push_back("    do ++h; while (h < " + std::to_string(maxd) + " && !(s.colour[" + c + "] & " + name +
                              "[h]).any());");
@@ -460,8 +460,12 @@ private:
                 }
                 w_.line("using Key = uint64_t;  // colex rank of each colour's actor set, mixed radix");
                 emitFloorTables();
-                w_.line("constexpr pz::grid::Binomials<" + std::to_string(layout_.floorCells) + ", " +
-                        std::to_string(maxK) + "> kChoose{};");
+                // Rows up to 2^b - 1 >= F, so unranking can take fixed power-of-two steps.
+                int tableSize = 1;
+                while (tableSize <= layout_.floorCells) tableSize *= 2;
+                tableSize -= 1;
+                w_.line("constexpr pz::grid::Binomials<" + std::to_string(tableSize) + ", " + std::to_string(maxK) +
+                        "> kChoose{};");
                 w_.line("inline Key pack(const State& s) {");
                 w_.indent();
                 w_.line("Key key = 0;");
@@ -496,15 +500,12 @@ private:
                     std::string rank = "key / " + hex(radix[i]);
                     if (i + 1 < n) rank = "(" + rank + ") % " + hex(sizes[i]);
                     w_.line("uint64_t rank = " + rank + ";");
-                    w_.line("int f = " + std::to_string(layout_.floorCells) + ";");
                     w_.line("for (int i = " + std::to_string(counts[i]) + "; i > 0; --i) {");
-                    w_.line("    // the largest f below the previous one with C(f, i) <= rank");
-                    w_.line("    int lo = i - 1, hi = f - 1;");
-                    w_.line("    while (lo < hi) {");
-                    w_.line("        const int mid = (lo + hi + 1) >> 1;");
-                    w_.line("        if (kChoose(mid, i) <= rank) lo = mid; else hi = mid - 1;");
-                    w_.line("    }");
-                    w_.line("    f = lo;");
+                    w_.line("    // the largest f with C(f, i) <= rank (it is below the previous one): a");
+                    w_.line("    // fixed number of halving steps, branch-free; C(n, i) > rank for n >= F");
+                    w_.line("    int f = 0;");
+                    w_.line("    for (int step = " + std::to_string((tableSize + 1) / 2) +
+                            "; step; step >>= 1) f = kChoose(f + step, i) <= rank ? f + step : f;");
                     w_.line("    rank -= kChoose(f, i);");
                     w_.line("    s.colour[" + std::to_string(i) + "].set(kFloorCell[f]);");
                     w_.line("}");
