@@ -40,7 +40,19 @@ std::string shiftExpr(const std::string& x, const ShiftTerm& t) {
 
 std::string wordKernelExpr(const std::string& x, const WordKernel& k) {
     std::string e;
-    for (size_t i = 0; i < k.terms.size(); ++i) e += (i ? " | " : "") + shiftExpr(x, k.terms[i]);
+    if (k.fieldBit >= 0) {
+        e = "pz::rotlField16<" + std::to_string(k.fieldBit) + ", " + std::to_string(k.fieldRotate) + ">(" + x + ")";
+    } else {
+        // One term per rotation; a lone shift keeps its shift form.
+        for (const auto& [rotation, mask] : k.rotations()) {
+            std::vector<ShiftTerm> parts;
+            for (const auto& t : k.terms)
+                if (((t.shift % 64) + 64) % 64 == rotation) parts.push_back(t);
+            std::string term = parts.size() == 1 ? shiftExpr(x, parts[0])
+                                                 : "(pz::rotl(" + x + ", " + std::to_string(rotation) + ") & " + hex64(mask) + ")";
+            e += (e.empty() ? "" : " | ") + term;
+        }
+    }
     if (e.empty()) e = "0";
     if (k.modulus > 1 && k.add != 0) e = "pz::addModLanes<" + std::to_string(k.modulus) + ">(" + e + ", " + hex64(k.add) + ")";
     return e;
@@ -187,7 +199,7 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
     w.line();
 
     w.section("move kernels");
-    w.line("// ---- move kernels: one shift-and-mask term per lane distance ----");
+    w.line("// ---- move kernels: one shift-and-mask term per lane rotation, or a field rotation ----");
     size_t maxTerms = 1;
     for (const auto& k : m.kernels)
         for (const auto& wk : k.words) maxTerms = std::max(maxTerms, wk.terms.size());

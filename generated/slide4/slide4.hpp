@@ -18,149 +18,149 @@ using State = pz::State<1>;
 // orbit tiles: 16 positions; labels in w[0], 4-bit lane p = bits 4p..4p+3
 inline constexpr State kSolved = State{{0xFEDCBA9876543210}};
 
-// ---- move kernels: one shift-and-mask term per lane distance ----
-// R1: 7 operations
+// ---- move kernels: one shift-and-mask term per lane rotation, or a field rotation ----
+// R1: 1 operations
 inline constexpr State move_R1(const State& s) {
     State r;
-    r.w[0] = (s.w[0] & 0xFFFFFFFFFFFF0000) | ((s.w[0] >> 12) & 0x000000000000000F) | ((s.w[0] << 4) & 0x000000000000FFF0);
+    r.w[0] = pz::rotlField16<0, 4>(s.w[0]);
     return r;
 }
-// R1x2: 7 operations
+// R1x2: 1 operations
 inline constexpr State move_R1x2(const State& s) {
     State r;
-    r.w[0] = (s.w[0] & 0xFFFFFFFFFFFF0000) | ((s.w[0] >> 8) & 0x00000000000000FF) | ((s.w[0] << 8) & 0x000000000000FF00);
+    r.w[0] = pz::rotlField16<0, 8>(s.w[0]);
     return r;
 }
-// R1x3: 7 operations
+// R1x3: 1 operations
 inline constexpr State move_R1x3(const State& s) {
     State r;
-    r.w[0] = (s.w[0] & 0xFFFFFFFFFFFF0000) | ((s.w[0] >> 4) & 0x0000000000000FFF) | ((s.w[0] << 12) & 0x000000000000F000);
+    r.w[0] = pz::rotlField16<0, 12>(s.w[0]);
     return r;
 }
-// R2: 7 operations
+// R2: 3 operations
 inline constexpr State move_R2(const State& s) {
     State r;
-    r.w[0] = (s.w[0] & 0xFFFFFFFF0000FFFF) | ((s.w[0] >> 12) & 0x00000000000F0000) | ((s.w[0] << 4) & 0x00000000FFF00000);
+    r.w[0] = pz::rotlField16<16, 4>(s.w[0]);
     return r;
 }
-// R2x2: 7 operations
+// R2x2: 3 operations
 inline constexpr State move_R2x2(const State& s) {
     State r;
-    r.w[0] = (s.w[0] & 0xFFFFFFFF0000FFFF) | ((s.w[0] >> 8) & 0x0000000000FF0000) | ((s.w[0] << 8) & 0x00000000FF000000);
+    r.w[0] = pz::rotlField16<16, 8>(s.w[0]);
     return r;
 }
-// R2x3: 7 operations
+// R2x3: 3 operations
 inline constexpr State move_R2x3(const State& s) {
     State r;
-    r.w[0] = (s.w[0] & 0xFFFFFFFF0000FFFF) | ((s.w[0] >> 4) & 0x000000000FFF0000) | ((s.w[0] << 12) & 0x00000000F0000000);
+    r.w[0] = pz::rotlField16<16, 12>(s.w[0]);
     return r;
 }
-// R3: 7 operations
+// R3: 3 operations
 inline constexpr State move_R3(const State& s) {
     State r;
-    r.w[0] = (s.w[0] & 0xFFFF0000FFFFFFFF) | ((s.w[0] >> 12) & 0x0000000F00000000) | ((s.w[0] << 4) & 0x0000FFF000000000);
+    r.w[0] = pz::rotlField16<32, 4>(s.w[0]);
     return r;
 }
-// R3x2: 7 operations
+// R3x2: 3 operations
 inline constexpr State move_R3x2(const State& s) {
     State r;
-    r.w[0] = (s.w[0] & 0xFFFF0000FFFFFFFF) | ((s.w[0] >> 8) & 0x000000FF00000000) | ((s.w[0] << 8) & 0x0000FF0000000000);
+    r.w[0] = pz::rotlField16<32, 8>(s.w[0]);
     return r;
 }
-// R3x3: 7 operations
+// R3x3: 3 operations
 inline constexpr State move_R3x3(const State& s) {
     State r;
-    r.w[0] = (s.w[0] & 0xFFFF0000FFFFFFFF) | ((s.w[0] >> 4) & 0x00000FFF00000000) | ((s.w[0] << 12) & 0x0000F00000000000);
+    r.w[0] = pz::rotlField16<32, 12>(s.w[0]);
     return r;
 }
-// R4: 7 operations
+// R4: 3 operations
 inline constexpr State move_R4(const State& s) {
     State r;
-    r.w[0] = (s.w[0] & 0x0000FFFFFFFFFFFF) | ((s.w[0] >> 12) & 0x000F000000000000) | ((s.w[0] << 4) & 0xFFF0000000000000);
+    r.w[0] = pz::rotlField16<48, 4>(s.w[0]);
     return r;
 }
-// R4x2: 7 operations
+// R4x2: 3 operations
 inline constexpr State move_R4x2(const State& s) {
     State r;
-    r.w[0] = (s.w[0] & 0x0000FFFFFFFFFFFF) | ((s.w[0] >> 8) & 0x00FF000000000000) | ((s.w[0] << 8) & 0xFF00000000000000);
+    r.w[0] = pz::rotlField16<48, 8>(s.w[0]);
     return r;
 }
-// R4x3: 7 operations
+// R4x3: 3 operations
 inline constexpr State move_R4x3(const State& s) {
     State r;
-    r.w[0] = (s.w[0] & 0x0000FFFFFFFFFFFF) | ((s.w[0] >> 4) & 0x0FFF000000000000) | ((s.w[0] << 12) & 0xF000000000000000);
+    r.w[0] = pz::rotlField16<48, 12>(s.w[0]);
     return r;
 }
-// C1: 7 operations
+// C1: 4 operations
 inline constexpr State move_C1(const State& s) {
     State r;
-    r.w[0] = (s.w[0] & 0xFFF0FFF0FFF0FFF0) | ((s.w[0] >> 48) & 0x000000000000000F) | ((s.w[0] << 16) & 0x000F000F000F0000);
+    r.w[0] = (s.w[0] & 0xFFF0FFF0FFF0FFF0) | (pz::rotl(s.w[0], 16) & 0x000F000F000F000F);
     return r;
 }
-// C1x2: 7 operations
+// C1x2: 4 operations
 inline constexpr State move_C1x2(const State& s) {
     State r;
-    r.w[0] = (s.w[0] & 0xFFF0FFF0FFF0FFF0) | ((s.w[0] >> 32) & 0x00000000000F000F) | ((s.w[0] << 32) & 0x000F000F00000000);
+    r.w[0] = (s.w[0] & 0xFFF0FFF0FFF0FFF0) | (pz::rotl(s.w[0], 32) & 0x000F000F000F000F);
     return r;
 }
-// C1x3: 7 operations
+// C1x3: 4 operations
 inline constexpr State move_C1x3(const State& s) {
     State r;
-    r.w[0] = (s.w[0] & 0xFFF0FFF0FFF0FFF0) | ((s.w[0] >> 16) & 0x0000000F000F000F) | ((s.w[0] << 48) & 0x000F000000000000);
+    r.w[0] = (s.w[0] & 0xFFF0FFF0FFF0FFF0) | (pz::rotl(s.w[0], 48) & 0x000F000F000F000F);
     return r;
 }
-// C2: 7 operations
+// C2: 4 operations
 inline constexpr State move_C2(const State& s) {
     State r;
-    r.w[0] = (s.w[0] & 0xFF0FFF0FFF0FFF0F) | ((s.w[0] >> 48) & 0x00000000000000F0) | ((s.w[0] << 16) & 0x00F000F000F00000);
+    r.w[0] = (s.w[0] & 0xFF0FFF0FFF0FFF0F) | (pz::rotl(s.w[0], 16) & 0x00F000F000F000F0);
     return r;
 }
-// C2x2: 7 operations
+// C2x2: 4 operations
 inline constexpr State move_C2x2(const State& s) {
     State r;
-    r.w[0] = (s.w[0] & 0xFF0FFF0FFF0FFF0F) | ((s.w[0] >> 32) & 0x0000000000F000F0) | ((s.w[0] << 32) & 0x00F000F000000000);
+    r.w[0] = (s.w[0] & 0xFF0FFF0FFF0FFF0F) | (pz::rotl(s.w[0], 32) & 0x00F000F000F000F0);
     return r;
 }
-// C2x3: 7 operations
+// C2x3: 4 operations
 inline constexpr State move_C2x3(const State& s) {
     State r;
-    r.w[0] = (s.w[0] & 0xFF0FFF0FFF0FFF0F) | ((s.w[0] >> 16) & 0x000000F000F000F0) | ((s.w[0] << 48) & 0x00F0000000000000);
+    r.w[0] = (s.w[0] & 0xFF0FFF0FFF0FFF0F) | (pz::rotl(s.w[0], 48) & 0x00F000F000F000F0);
     return r;
 }
-// C3: 7 operations
+// C3: 4 operations
 inline constexpr State move_C3(const State& s) {
     State r;
-    r.w[0] = (s.w[0] & 0xF0FFF0FFF0FFF0FF) | ((s.w[0] >> 48) & 0x0000000000000F00) | ((s.w[0] << 16) & 0x0F000F000F000000);
+    r.w[0] = (s.w[0] & 0xF0FFF0FFF0FFF0FF) | (pz::rotl(s.w[0], 16) & 0x0F000F000F000F00);
     return r;
 }
-// C3x2: 7 operations
+// C3x2: 4 operations
 inline constexpr State move_C3x2(const State& s) {
     State r;
-    r.w[0] = (s.w[0] & 0xF0FFF0FFF0FFF0FF) | ((s.w[0] >> 32) & 0x000000000F000F00) | ((s.w[0] << 32) & 0x0F000F0000000000);
+    r.w[0] = (s.w[0] & 0xF0FFF0FFF0FFF0FF) | (pz::rotl(s.w[0], 32) & 0x0F000F000F000F00);
     return r;
 }
-// C3x3: 7 operations
+// C3x3: 4 operations
 inline constexpr State move_C3x3(const State& s) {
     State r;
-    r.w[0] = (s.w[0] & 0xF0FFF0FFF0FFF0FF) | ((s.w[0] >> 16) & 0x00000F000F000F00) | ((s.w[0] << 48) & 0x0F00000000000000);
+    r.w[0] = (s.w[0] & 0xF0FFF0FFF0FFF0FF) | (pz::rotl(s.w[0], 48) & 0x0F000F000F000F00);
     return r;
 }
-// C4: 7 operations
+// C4: 4 operations
 inline constexpr State move_C4(const State& s) {
     State r;
-    r.w[0] = (s.w[0] & 0x0FFF0FFF0FFF0FFF) | ((s.w[0] >> 48) & 0x000000000000F000) | ((s.w[0] << 16) & 0xF000F000F0000000);
+    r.w[0] = (s.w[0] & 0x0FFF0FFF0FFF0FFF) | (pz::rotl(s.w[0], 16) & 0xF000F000F000F000);
     return r;
 }
-// C4x2: 7 operations
+// C4x2: 4 operations
 inline constexpr State move_C4x2(const State& s) {
     State r;
-    r.w[0] = (s.w[0] & 0x0FFF0FFF0FFF0FFF) | ((s.w[0] >> 32) & 0x00000000F000F000) | ((s.w[0] << 32) & 0xF000F00000000000);
+    r.w[0] = (s.w[0] & 0x0FFF0FFF0FFF0FFF) | (pz::rotl(s.w[0], 32) & 0xF000F000F000F000);
     return r;
 }
-// C4x3: 7 operations
+// C4x3: 4 operations
 inline constexpr State move_C4x3(const State& s) {
     State r;
-    r.w[0] = (s.w[0] & 0x0FFF0FFF0FFF0FFF) | ((s.w[0] >> 16) & 0x0000F000F000F000) | ((s.w[0] << 48) & 0xF000000000000000);
+    r.w[0] = (s.w[0] & 0x0FFF0FFF0FFF0FFF) | (pz::rotl(s.w[0], 48) & 0xF000F000F000F000);
     return r;
 }
 inline constexpr State (*kMoveKernels[24])(const State&) = {move_R1, move_R1x2, move_R1x3, move_R2, move_R2x2, move_R2x3, move_R3, move_R3x2, move_R3x3, move_R4, move_R4x2, move_R4x3, move_C1, move_C1x2, move_C1x3, move_C2, move_C2x2, move_C2x3, move_C3, move_C3x2, move_C3x3, move_C4, move_C4x2, move_C4x3};
