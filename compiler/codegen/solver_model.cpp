@@ -495,8 +495,9 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
     w.line();
     w.line("// Canonical automaton (note [canonical sequences]): next state, -1 = pruned.");
     w.set("NC", std::to_string(m.canon.next.size()));
+    w.set("CANON_TYPE", m.canon.next.size() <= 127 ? "int8_t" : m.canon.next.size() <= 32767 ? "int16_t" : "int32_t");
     w.line("static constexpr int kCanonStates = {{NC}};");
-    w.line("static constexpr int8_t kCanonNext[{{NC}}][{{MOVES}}] = {");
+    w.line("static constexpr {{CANON_TYPE}} kCanonNext[{{NC}}][{{MOVES}}] = {");
     w.indent();
     for (size_t s = 0; s < m.canon.next.size(); ++s) {
         std::string row;
