@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "compiler/codegen/code_writer.hpp"
+#include "compiler/codegen/content_hash.hpp"
 #include "compiler/ir/element.hpp"
 
 namespace pz::codegen {
@@ -18,17 +19,6 @@ std::string identifierOf(const std::string& name) {
     for (char c : name) r += std::isalnum(static_cast<unsigned char>(c)) ? c : (c == '\'' ? 'p' : '_');
     if (r.empty() || std::isdigit(static_cast<unsigned char>(r[0]))) r = "p_" + r;
     return r;
-}
-
-std::string fnv64(const std::string& text) {
-    unsigned long long h = 1469598103934665603ULL;
-    for (unsigned char c : text) {
-        h ^= c;
-        h *= 1099511628211ULL;
-    }
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", h);
-    return buf;
 }
 
 std::string shiftExpr(const std::string& x, const ShiftTerm& t) {
@@ -151,7 +141,7 @@ bool buildSolverModel(const ir::Puzzle& puzzle, SolverModel& m, DiagnosticEngine
         def << "v1 " << puzzle.name << " words " << m.layout.words << "\n";
         for (const auto& p : c.parts)
             def << p.orbit << " " << p.n << " " << p.tracked << " " << p.positions << p.ordered << " " << p.oriMod << "\n";
-        m.patternHashes.push_back(fnv64(def.str() + kernelText));
+        m.patternHashes.push_back(contentHash(def.str() + kernelText));
     }
     return true;
 }
