@@ -11,7 +11,7 @@ if [ ! -x "$pzc" ]; then
     echo "regenerate.sh: $pzc not found; build first (scripts/build.sh) or set PZC" >&2
     exit 1
 fi
-for name in slide4 cube3; do
+for name in slide4 cube3 rotate4o; do
     mkdir -p "$out/$name"
     "$pzc" inspect "puzzles/$name.pz" --header > "$out/$name/$name.hpp"
     "$pzc" inspect "puzzles/$name.pz" > "$out/$name/inspect.txt"

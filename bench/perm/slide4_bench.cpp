@@ -1,12 +1,15 @@
 // slide4 benchmark, one run prints everything:
 //   1. move application, ns/move in a dependent chain: generated kernels
-//      (table-driven dispatch, as search uses them) vs the reference interpreter;
+//      (table-driven dispatch on random moves, as search uses them; and the
+//      named kernels themselves, a fixed sequence dispatched at compile time)
+//      vs the reference interpreter;
 //   2. the pruning-table build (fresh, in a temporary cache): time, peak
 //      memory, and its depth distribution checked against facts.md;
 //   3. the seed's table: scramble depth 3..13, 80 scrambles each: avg, median,
 //      min, max solve time and (min, max, avg) solution lengths;
 //   4. 100 uniform random states: mean, median, max time, nodes/s.
 //   bench_slide4 [--table-dir DIR]   (default: a fresh temporary directory)
+//   bench_slide4 --moves-only        (part 1 only)
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -16,6 +19,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "compiler/interp/interpreter.hpp"
@@ -44,6 +48,14 @@ static std::string fmtTime(double s) {
     return b;
 }
 
+// All 24 named kernels once, in the order m = 7i mod 24 (rows and columns
+// interleaved), each applied to the previous result.
+template <size_t... I>
+static T::State namedKernelRound(T::State s, std::index_sequence<I...>) {
+    ((s = pzgen::slide4::kMoveKernels[(7 * I) % T::kMoves](s)), ...);
+    return s;
+}
+
 static void moveApplication() {
     std::printf("== move application (dependent chain of random moves; thread CPU time)\n");
     std::mt19937_64 rng(0xdeadbeef);
@@ -56,6 +68,16 @@ static void moveApplication() {
         for (int i = 0; i < n; ++i) s = T::applyMove(s, moves[i]);
     double gen = (cpuNow() - c0) / (8.0 * n);
     std::printf("  generated kernels:   %6.2f ns/move   (result %016llx)\n", gen * 1e9, static_cast<unsigned long long>(s.w[0]));
+    T::State named = T::solved();
+    const int rounds = n / T::kMoves;
+    c0 = cpuNow();
+    for (int i = 0; i < rounds; ++i) named = namedKernelRound(named, std::make_index_sequence<T::kMoves>{});
+    double namedNs = (cpuNow() - c0) / (static_cast<double>(rounds) * T::kMoves);
+    T::State namedCheck = T::solved();
+    for (int i = 0; i < rounds; ++i)
+        for (int j = 0; j < T::kMoves; ++j) namedCheck = T::applyMove(namedCheck, (7 * j) % T::kMoves);
+    std::printf("  named kernels:       %6.2f ns/move   (fixed sequence; same result as the table: %s)\n", namedNs * 1e9,
+                named == namedCheck ? "yes" : "NO");
 
     pz::DiagnosticEngine diags;
     auto puzzle = pz::ir::loadPuzzle(std::string(PZ_SOURCE_DIR) + "/puzzles/slide4.pz", diags);
@@ -138,6 +160,11 @@ int main(int argc, char** argv) {
         std::filesystem::create_directories(dir);
     }
     moveApplication();
+    for (int i = 1; i < argc; ++i)
+        if (std::string(argv[i]) == "--moves-only") {
+            if (temporary) std::filesystem::remove_all(dir);
+            return 0;
+        }
 
     std::printf("\n== pruning table (%s)\n", temporary ? "fresh build" : dir.c_str());
     auto processCpu = [] {

@@ -6,9 +6,14 @@
 //   - no two moves of the same family in a row (X X' = X2, a shorter move);
 //   - of two adjacent moves whose families commute, the lower family index
 //     comes first (A B = B A: only A B is tried).
-// The automaton state is the family of the last move (state 0 = start); it
-// is minimised (states with identical futures are merged) and emitted as a
-// table next[state][move] (-1 = not allowed). Every sequence has a canonical
+//   - no 4-move sequence whose value an earlier sequence (shortlex: shorter,
+//     or same length and smaller move indices) already reached, found by
+//     enumerating the sequences (note [look-back] in the .cpp; skipped when
+//     they would be too many).
+// The automaton state is the family of the last move, or with the look-back
+// the last three moves (state 0 = start); it is minimised (states with
+// identical futures are merged) and emitted as a table next[state][move]
+// (-1 = not allowed). Every sequence has a canonical
 // equivalent of the same or shorter length: repeatedly merge same-family
 // neighbours and swap commuting neighbours that are out of order (each swap
 // removes an inversion), so optimal search over canonical sequences is exact.

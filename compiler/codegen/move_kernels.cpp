@@ -18,7 +18,28 @@ static WordKernel laneKernel(const std::vector<int>& src) {
     if (auto it = byShift.find(0); it != byShift.end()) k.terms.push_back({0, it->second});
     for (auto [shift, mask] : byShift)
         if (shift != 0) k.terms.push_back({shift, mask});
+    // A field rotation: the lanes that move are exactly lanes 4f..4f+3, and
+    // lane p takes the label of lane 4f + (p - 4f - j) mod 4 for one j.
+    const int lanes = static_cast<int>(src.size());
+    std::vector<int> moving;
+    for (int p = 0; p < lanes; ++p)
+        if (src[p] != p) moving.push_back(p);
+    if (moving.size() == 4 && moving[0] % 4 == 0 && moving[3] == moving[0] + 3) {
+        const int base = moving[0], j = ((moving[0] - src[moving[0]]) % 4 + 4) % 4;
+        bool rotation = j != 0;
+        for (int p = base; p < base + 4; ++p) rotation = rotation && src[p] == base + ((p - base - j) % 4 + 4) % 4;
+        if (rotation) {
+            k.fieldBit = 4 * base;
+            k.fieldRotate = 4 * j;
+        }
+    }
     return k;
+}
+
+std::vector<std::pair<int, uint64_t>> WordKernel::rotations() const {
+    std::map<int, uint64_t> byRotation;
+    for (const auto& t : terms) byRotation[((t.shift % 64) + 64) % 64] |= t.mask;
+    return {byRotation.begin(), byRotation.end()};
 }
 
 MoveKernel deriveKernel(const ir::Element& e, const analysis::StateLayout& layout) {
@@ -39,8 +60,13 @@ MoveKernel deriveKernel(const ir::Element& e, const analysis::StateLayout& layou
 int MoveKernel::operations() const {
     int ops = 0;
     for (const auto& w : words) {
-        for (const auto& t : w.terms) ops += t.shift == 0 ? 1 : 2;
-        ops += static_cast<int>(w.terms.size()) - 1;
+        if (w.fieldBit >= 0) {
+            ops += w.fieldBit == 0 ? 1 : 3;
+        } else {
+            auto rotations = w.rotations();
+            for (const auto& [rotation, mask] : rotations) ops += rotation == 0 ? 1 : 2;
+            ops += static_cast<int>(rotations.size()) - 1;
+        }
         if (w.modulus > 1 && w.add) ops += 4;
     }
     return ops;

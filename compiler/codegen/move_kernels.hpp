@@ -5,9 +5,14 @@
 // 4*(p - src[p]) gives one shift-and-mask term per distance:
 //     new = (old & M0) | (old << 4 & M1) | (old >> 12 & M2) | ...
 // For a slide4 row move that is three terms, seven operations: fewer than
-// the seed's hand-written two-mask XOR form (eight). Orientation words get
-// the same lane terms followed by a SWAR add modulo m of the move's
-// orientation deltas.
+// the seed's hand-written two-mask XOR form (eight). Terms whose shifts
+// differ by 64 are one rotation (a slide4 column move: rotl 16 under one
+// mask, four operations). When the moving lanes are exactly one aligned
+// 16-bit field rotated within itself (a slide4 row move), the named kernel
+// is a field rotation instead: rotate the field down, a 16-bit rotate,
+// rotate back (three one-cycle instructions on x86-64, pz::rotlField16).
+// Orientation words get the same lane terms followed by a SWAR add modulo
+// m of the move's orientation deltas.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +33,12 @@ struct WordKernel {
     std::vector<ShiftTerm> terms;  // ordered by shift: 0 first, then ascending
     uint64_t add = 0;              // orientation deltas (orientation words)
     int modulus = 1;               // > 1 for orientation words
+    // >= 0: the terms move exactly the 16-bit field at bits [fieldBit,
+    // fieldBit + 16), rotated left within it by fieldRotate bits.
+    int fieldBit = -1;
+    int fieldRotate = 0;
+    // The terms with equal rotation (shift mod 64) merged: rotation, mask.
+    std::vector<std::pair<int, uint64_t>> rotations() const;
 };
 
 struct MoveKernel {

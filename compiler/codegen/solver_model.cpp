@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "compiler/codegen/code_writer.hpp"
+#include "compiler/codegen/content_hash.hpp"
 #include "compiler/ir/element.hpp"
 
 namespace pz::codegen {
@@ -20,17 +21,6 @@ std::string identifierOf(const std::string& name) {
     return r;
 }
 
-std::string fnv64(const std::string& text) {
-    unsigned long long h = 1469598103934665603ULL;
-    for (unsigned char c : text) {
-        h ^= c;
-        h *= 1099511628211ULL;
-    }
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", h);
-    return buf;
-}
-
 std::string shiftExpr(const std::string& x, const ShiftTerm& t) {
     std::string shifted = t.shift == 0 ? x
                           : t.shift > 0 ? "(" + x + " << " + std::to_string(t.shift) + ")"
@@ -40,7 +30,19 @@ std::string shiftExpr(const std::string& x, const ShiftTerm& t) {
 
 std::string wordKernelExpr(const std::string& x, const WordKernel& k) {
     std::string e;
-    for (size_t i = 0; i < k.terms.size(); ++i) e += (i ? " | " : "") + shiftExpr(x, k.terms[i]);
+    if (k.fieldBit >= 0) {
+        e = "pz::rotlField16<" + std::to_string(k.fieldBit) + ", " + std::to_string(k.fieldRotate) + ">(" + x + ")";
+    } else {
+        // One term per rotation; a lone shift keeps its shift form.
+        for (const auto& [rotation, mask] : k.rotations()) {
+            std::vector<ShiftTerm> parts;
+            for (const auto& t : k.terms)
+                if (((t.shift % 64) + 64) % 64 == rotation) parts.push_back(t);
+            std::string term = parts.size() == 1 ? shiftExpr(x, parts[0])
+                                                 : "(pz::rotl(" + x + ", " + std::to_string(rotation) + ") & " + hex64(mask) + ")";
+            e += (e.empty() ? "" : " | ") + term;
+        }
+    }
     if (e.empty()) e = "0";
     if (k.modulus > 1 && k.add != 0) e = "pz::addModLanes<" + std::to_string(k.modulus) + ">(" + e + ", " + hex64(k.add) + ")";
     return e;
@@ -139,7 +141,7 @@ bool buildSolverModel(const ir::Puzzle& puzzle, SolverModel& m, DiagnosticEngine
         def << "v1 " << puzzle.name << " words " << m.layout.words << "\n";
         for (const auto& p : c.parts)
             def << p.orbit << " " << p.n << " " << p.tracked << " " << p.positions << p.ordered << " " << p.oriMod << "\n";
-        m.patternHashes.push_back(fnv64(def.str() + kernelText));
+        m.patternHashes.push_back(contentHash(def.str() + kernelText));
     }
     return true;
 }
@@ -187,7 +189,7 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
     w.line();
 
     w.section("move kernels");
-    w.line("// ---- move kernels: one shift-and-mask term per lane distance ----");
+    w.line("// ---- move kernels: one shift-and-mask term per lane rotation, or a field rotation ----");
     size_t maxTerms = 1;
     for (const auto& k : m.kernels)
         for (const auto& wk : k.words) maxTerms = std::max(maxTerms, wk.terms.size());
@@ -483,8 +485,9 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
     w.line();
     w.line("// Canonical automaton (note [canonical sequences]): next state, -1 = pruned.");
     w.set("NC", std::to_string(m.canon.next.size()));
+    w.set("CANON_TYPE", m.canon.next.size() <= 127 ? "int8_t" : m.canon.next.size() <= 32767 ? "int16_t" : "int32_t");
     w.line("static constexpr int kCanonStates = {{NC}};");
-    w.line("static constexpr int8_t kCanonNext[{{NC}}][{{MOVES}}] = {");
+    w.line("static constexpr {{CANON_TYPE}} kCanonNext[{{NC}}][{{MOVES}}] = {");
     w.indent();
     for (size_t s = 0; s < m.canon.next.size(); ++s) {
         std::string row;

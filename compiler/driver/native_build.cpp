@@ -22,17 +22,6 @@ std::string cacheDirectory() {
     return "/tmp/pzc-cache";
 }
 
-std::string contentHash(const std::string& text) {
-    unsigned long long h = 1469598103934665603ULL;
-    for (unsigned char c : text) {
-        h ^= c;
-        h *= 1099511628211ULL;
-    }
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", h);
-    return buf;
-}
-
 std::string runtimeIncludeDir() {
     if (const char* d = std::getenv("PZC_RUNTIME_INCLUDE"); d && *d) return d;
     return std::string(PZ_SOURCE_DIR) + "/runtime/include";

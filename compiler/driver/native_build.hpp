@@ -10,14 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "compiler/codegen/content_hash.hpp"
 #include "dsl/diagnostics.hpp"
 
 namespace pz::driver {
 
 std::string cacheDirectory();
-
-// 64-bit FNV-1a of `text`, as 16 hex digits (cache keys and definition hashes).
-std::string contentHash(const std::string& text);
 
 struct NativeBuild {
     std::string source;                   // the translation unit

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# e2e.sh CASE PZC CACHEDIR — one end-to-end case; see CMakeLists.txt.
+# e2e.sh CASE PZC CACHEDIR [BFS] — one end-to-end case; see CMakeLists.txt.
 set -uo pipefail
-case_name=$1 pzc=$2 cache=$3
+case_name=$1 pzc=$2 cache=$3 bfs=${4:-}
 puzzle=tests/puzzles/loopover3.pz
 export PZC_CACHE_DIR=$cache
 mkdir -p "$cache"
@@ -14,7 +14,30 @@ expect_error() {  # expect_error PATTERN -- command...: non-zero exit and PATTER
     grep -q -- "$pattern" "$tmp/err" || { cat "$tmp/err" >&2; fail "stderr lacks '$pattern': $*"; }
 }
 
+# check_lengths SOLVER STATES: the solver's solution lengths for the lines
+# "<depth> ; <state>" of STATES equal <depth> (solutions are replayed by the
+# solver itself, so a length equal to the true distance means optimal).
+check_lengths() {
+    local solver=$1 states=$2
+    sed 's/^[0-9]* ; //' "$states" | "$solver" --stdin --machine --table-dir "$tmp/tables" > "$tmp/solved" || fail "solver failed"
+    paste -d '|' "$states" "$tmp/solved" | awk -F'|' '
+        { split($1, want, " ; "); split($2, got, " ; "); n = split(got[2], m, " ") - 1
+          if (n != want[1]) { print "state", want[2], "distance", want[1], "solver length", n; bad = 1 }
+          count[want[1]]++ }
+        END { for (d in count) printf "depth %s: %d states\n", d, count[d]; exit bad }' || fail "non-optimal lengths"
+}
+
 case $case_name in
+optimal-lengths)
+    # Every fifth state of 3x3 Loopover in BFS order (36,288 states, all depths
+    # 0..8) solved with the weak top_row pattern: each length must equal the
+    # BFS distance computed with the IR element algebra alone.
+    [ -x "$bfs" ] || fail "no bfs_distances binary"
+    "$bfs" $puzzle 5 > "$tmp/states" || fail "bfs"
+    [ "$(wc -l < "$tmp/states")" = 36288 ] || fail "expected 36288 states, got $(wc -l < "$tmp/states")"
+    "$pzc" build $puzzle -o "$tmp/solver" > /dev/null || fail "build"
+    check_lengths "$tmp/solver" "$tmp/states"
+    ;;
 solve-scramble)
     # R1 R1 = R1x2, whose inverse is R1 (rows have three cells).
     out=$("$pzc" solve $puzzle --scramble "R1 R1" --json) || fail "solve"
@@ -82,6 +105,16 @@ build-binary)
     out=$("$tmp/solver" --scramble "C1 R2" --json --table-dir "$tmp/tables") || fail "run built solver"
     echo "$out" | grep -q '"length": 2' || fail "expected length 2: $out"
     expect_error "unknown move" -- "$tmp/solver" --scramble "C9" --table-dir "$tmp/tables"
+    ;;
+slide4-optimal)
+    # 14-move (God's number) and 13-move slide4 positions: the solver must
+    # return exactly those lengths. Uses the test cache's tables (built once,
+    # about 80 s, then reused) unless PZ_SLIDE4_TABLE_DIR names a directory.
+    "$pzc" build puzzles/slide4.pz -o "$tmp/solver" > /dev/null || fail "build"
+    mkdir -p "${PZ_SLIDE4_TABLE_DIR:-$cache/tables}"
+    ln -s "$(cd "${PZ_SLIDE4_TABLE_DIR:-$cache/tables}" && pwd)" "$tmp/tables"
+    grep -v '^#' tests/e2e/slide4_optimal.txt > "$tmp/states"
+    check_lengths "$tmp/solver" "$tmp/states"
     ;;
 slide4-full-table)
     export PZC_CACHE_DIR=$tmp/cache

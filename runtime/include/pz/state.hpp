@@ -14,6 +14,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #if defined(__SSSE3__)
 #include <immintrin.h>
@@ -32,6 +33,25 @@ struct State {
 };
 
 inline constexpr uint64_t rotl(uint64_t x, unsigned r) { return std::rotl(x, static_cast<int>(r)); }
+
+// Rotates the 16-bit field at bits [Bit, Bit + 16) left by R bits and keeps
+// every other bit. On x86-64: rotate the field down, a 16-bit rotate (which
+// merges into the register), rotate back: three one-cycle instructions, one
+// fewer than the mask form on a dependent chain.
+template <int Bit, int R>
+inline constexpr uint64_t rotlField16(uint64_t x) {
+    static_assert(Bit >= 0 && Bit <= 48 && R > 0 && R < 16);
+#if defined(__x86_64__)
+    if (!std::is_constant_evaluated()) {
+        uint64_t y = std::rotr(x, Bit);
+        asm("rolw %1, %w0" : "+r"(y) : "I"(R) : "cc");
+        return std::rotl(y, Bit);
+    }
+#endif
+    const uint64_t field = (x >> Bit) & 0xFFFF;
+    const uint64_t rotated = ((field << R) | (field >> (16 - R))) & 0xFFFF;
+    return (x & ~(0xFFFFULL << Bit)) | (rotated << Bit);
+}
 
 // A nibble value repeated in every lane of a 16-lane word.
 inline constexpr uint64_t nibbleBroadcast(uint64_t v) { return v * 0x1111111111111111ULL; }
