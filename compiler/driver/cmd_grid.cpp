@@ -211,14 +211,6 @@ std::optional<std::vector<LevelOutcome>> solveGenerated(const ir::Puzzle& puzzle
                                                         const GridOptions& options, DiagnosticEngine& diags) {
     NativeBuild build;
     build.source = generatedSource(puzzle, levels, true, options.hallBound);
-    // The build cache keys on the source text: name the runtime it includes,
-    // so a changed runtime header is a different binary.
-    std::string runtime;
-    for (const char* header : {"grid_bits.hpp", "grid_search.hpp", "grid_main.hpp"}) {
-        std::ifstream in(runtimeIncludeDir() + "/pz/" + header, std::ios::binary);
-        runtime += std::string(std::istreambuf_iterator<char>(in), {});
-    }
-    build.source += "// runtime " + contentHash(runtime) + "\n";
     build.stem = "grid-" + puzzle.name;
     auto binary = buildNative(build, diags);
     if (!binary) return std::nullopt;
