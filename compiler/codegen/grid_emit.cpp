@@ -567,7 +567,7 @@ private:
                 w_.line("    uint64_t operator()(const Key& k) const {");
                 w_.line("        uint64_t h = 0;");
                 w_.line("        for (const auto& b : k.colour)");
-                w_.line("            for (uint64_t v : b.w) h = pz::grid::mixHash(h ^ v);");
+                w_.line("            for (int i = 0; i < {{WORDS}}; ++i) h = pz::grid::mixHash(h ^ b.w[i]);");
                 w_.line("        return h;");
                 w_.line("    }");
                 w_.line("};");
