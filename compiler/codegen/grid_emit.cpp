@@ -58,23 +58,6 @@ uint64_t binomialSaturating(int n, int k) {
     return (uint64_t)r;
 }
 
-// Mixed radix of the colex ranks: radix[c] = product of C(F, k_j), j < c.
-// Returns false if the product does not fit a u64.
-bool colexRadices(const ir::Level& level, const GridLayout& layout, std::vector<uint64_t>& radix,
-                  std::vector<uint64_t>& sizes) {
-    unsigned __int128 product = 1;
-    for (int c : layout.colours) {
-        int k = 0;
-        for (const auto& a : level.actors) k += a.colour == c;
-        uint64_t size = binomialSaturating(layout.floorCells, k);
-        radix.push_back((uint64_t)product);
-        sizes.push_back(size);
-        product *= size;
-        if (size == ~uint64_t(0) || product > ~uint64_t(0)) return false;
-    }
-    return true;
-}
-
 std::string directionComment(const ir::GridRules& rules, const GridLayout& layout, int pressed) {
     std::string r = "pressed " + rules.directions[pressed].name + ":";
     for (int c : layout.colours)
@@ -106,6 +89,7 @@ public:
         w_.line("};");
         w_.line();
         emitConstants();
+        if (compactFloorSets()) emitFloorSets();
         for (int p = 0; p < (int)rules_.directions.size(); ++p) emitKernel(p);
         emitSolved();
         emitHeuristic();
@@ -239,6 +223,7 @@ private:
     void emitHeuristic() {
         w_.section("grid_emit: heuristic");
         w_.line("constexpr int kDead = 1 << 20;");
+        if (useDistanceRows()) return emitRowHeuristic();
         std::vector<std::string> checks;
         for (size_t g = 0; g < level_.goals.size(); ++g) {
             const auto& goal = level_.goals[g];
@@ -277,10 +262,85 @@ private:
         if (hallBound_) emitHall(checks);
         // The search knows a lower bound (the parent's h - 1, the heuristic
         // being consistent), so the rings are scanned from there.
+        w_.line("// rings of the max-min distance (more than " + std::to_string(kMaxRowGoals) +
+                " goals or " + std::to_string(kMaxCompactFloor) + " floor cells: no distance rows)");
         w_.line("inline int heuristic(const State& s, int atLeast = 0) {");
         w_.indent();
         w_.line("int h = atLeast;");
         for (const auto& line : checks) w_.line(line);
+        w_.line("return h;");
+        w_.dedent();
+        w_.line("}");
+        w_.line();
+    }
+
+    // The max-min distance from byte rows, see note [grid distance rows] in
+    // runtime/include/pz/grid_bits.hpp: kDist<i>[f] holds floor cell f's
+    // distance to every goal of board i's colour.
+    static constexpr int kMaxRowGoals = 16;
+    bool useDistanceRows() const {
+        return compactFloorSets() && !level_.goals.empty() && (int)level_.goals.size() <= kMaxRowGoals;
+    }
+    bool boardHasDistanceRows(size_t i) const {
+        if (actorsOf(i) == 0) return false;
+        for (const auto& goal : level_.goals)
+            if (goal.colour == layout_.colours[i]) return true;
+        return false;
+    }
+    void emitRowHeuristic() {
+        std::vector<std::string> lines;
+        for (const auto& goal : level_.goals)
+            if (actorsOfColour(goal.colour) == 0) {
+                lines.push_back("return kDead;  // a goal of a colour without actors");
+                break;
+            }
+        lines.push_back("pz::grid::DistanceRow far{};");
+        std::vector<int> floorCell;
+        for (int cell = 0; cell < cellCount(); ++cell)
+            if (level_.floor[cell]) floorCell.push_back(cell);
+        for (size_t i = 0; i < layout_.colours.size(); ++i) {
+            const int c = layout_.colours[i], k = actorsOf(i);
+            std::string goalsOfColour;
+            for (size_t g = 0; g < level_.goals.size(); ++g)
+                if (level_.goals[g].colour == c) goalsOfColour += (goalsOfColour.empty() ? "" : ", ") + std::to_string(g);
+            if (!boardHasDistanceRows(i)) continue;
+            const std::string k_ = std::to_string(i), table = "kDist" + k_;
+            w_.line("// " + table + "[f]: presses from floor cell f to goal g (byte g; goals " + goalsOfColour + " are " +
+                    rules_.colours[c].name + ", 255 = unreachable, 0 = another colour's goal)");
+            w_.line("alignas(16) constexpr pz::grid::DistanceRow " + table + "[" + std::to_string(layout_.floorCells) +
+                    "] = {");
+            w_.indent();
+            for (int cell : floorCell) {
+                std::string row;
+                for (int g = 0; g < 16; ++g) {
+                    int d = 0;
+                    if (g < (int)level_.goals.size() && level_.goals[g].colour == c) {
+                        d = distance(g, cell);
+                        if (d == interp::kUnreachableDistance || d >= 255) d = 255;
+                    }
+                    row += (g ? ", " : "") + std::to_string(d);
+                }
+                w_.line("{" + row + "},");
+            }
+            w_.dedent();
+            w_.line("};");
+            lines.push_back("{");
+            lines.push_back("    FloorSet b = floorSet(s.colour[" + k_ + "]);");
+            lines.push_back("    pz::grid::DistanceRow near = " + table + "[pz::grid::lowestBit(b)];");
+            for (int a = 1; a < k; ++a) {
+                lines.push_back("    b &= b - 1;");
+                lines.push_back("    near = pz::grid::minRow(near, " + table + "[pz::grid::lowestBit(b)]);");
+            }
+            lines.push_back("    far = pz::grid::maxRow(far, near);");
+            lines.push_back("}");
+        }
+        lines.push_back("int h = pz::grid::largestByte(far);");
+        lines.push_back("if (h == pz::grid::kUnreachableByte) return kDead;");
+        if (hallBound_) emitHall(lines);
+        w_.line("// exact in a few loads and byte minima, so the lower bound is not needed");
+        w_.line("inline int heuristic(const State& s, int /*atLeast*/ = 0) {");
+        w_.indent();
+        for (const auto& line : lines) w_.line(line);
         w_.line("return h;");
         w_.dedent();
         w_.line("}");
@@ -363,202 +423,258 @@ private:
     // numbering, fit one (or two) words; its k actors (k is known) are then
     // read lowest first with a fixed number of ctz steps: no data-dependent
     // branches, no table lookups, and the same order as a loop over cells.
-    bool compactFloorSets() const { return layout_.floorCells <= 128; }
-    int actorsOf(size_t board) const {
+    static constexpr int kMaxCompactFloor = 128;
+    bool compactFloorSets() const { return layout_.floorCells <= kMaxCompactFloor; }
+    int actorsOf(size_t board) const { return actorsOfColour(layout_.colours[board]); }
+    int actorsOfColour(int colour) const {
         int k = 0;
-        for (const auto& a : level_.actors) k += a.colour == layout_.colours[board];
+        for (const auto& a : level_.actors) k += a.colour == colour;
         return k;
     }
-    // Declares `b`, board i's actors in floor numbering (needs compactFloorSets()).
-    void emitCompactFloorSet(size_t i) {
+    Words floorWords() const {
         Words floor = emptyWords();
         for (int y = 0; y < level_.height; ++y)
             for (int x = 0; x < level_.width; ++x)
                 if (level_.isFloor(x, y)) setBit(floor, cellOf(x, y));
+        return floor;
+    }
+    // FloorSet, floorSet(board) and boardOf(set): a board in floor numbering and back.
+    void emitFloorSets() {
+        w_.section("grid_emit: floor sets");
+        const Words floor = floorWords();
         const bool wide = layout_.floorCells > 64;
-        const std::string type = wide ? "unsigned __int128" : "uint64_t";
+        w_.line(std::string("using FloorSet = ") + (wide ? "unsigned __int128" : "uint64_t") +
+                ";  // one bit per floor cell, in cell order");
         std::string set;
+        std::vector<std::string> back;
         int offset = 0;
         for (int wi = 0; wi < layout_.words; ++wi) {
             const int count = __builtin_popcountll(floor[wi]);
             if (!count) continue;
-            std::string part = "pz::grid::extractBits(s.colour[" + std::to_string(i) + "].w[" + std::to_string(wi) +
-                               "], " + hex(floor[wi]) + ")";
-            if (wide) part = "(" + type + ")" + part;
+            std::string part = "pz::grid::extractBits(b.w[" + std::to_string(wi) + "], " + hex(floor[wi]) + ")";
+            if (wide) part = "(FloorSet)" + part;
             if (offset) part = "(" + part + " << " + std::to_string(offset) + ")";
             set += (set.empty() ? "" : " | ") + part;
+            const std::string bits = offset ? "(uint64_t)(f >> " + std::to_string(offset) + ")" : "(uint64_t)f";
+            back.push_back("b.w[" + std::to_string(wi) + "] = pz::grid::depositBits(" + bits + ", " + hex(floor[wi]) + ");");
             offset += count;
         }
-        w_.line(type + " b = " + (set.empty() ? "0" : set) + ";  // " + rules_.colours[layout_.colours[i]].name +
-                " in floor numbering");
+        w_.line("inline FloorSet floorSet(const Board& b) { return " + (set.empty() ? "0" : set) + "; }");
+        w_.line("inline Board boardOf(FloorSet f) {");
+        w_.indent();
+        w_.line("Board b{};");
+        for (const auto& line : back) w_.line(line);
+        w_.line("return b;");
+        w_.dedent();
+        w_.line("}");
+        w_.line();
     }
-    void emitCompactIndexPack(int bits) {
-        for (size_t i = 0; i < layout_.colours.size(); ++i) {
-            const int k = actorsOf(i);
-            if (k == 0) continue;
+    // Declares `b`, board i's actors in floor numbering (needs compactFloorSets()).
+    void emitCompactFloorSet(size_t i) {
+        w_.line("FloorSet b = floorSet(s.colour[" + std::to_string(i) + "]);  // " +
+                rules_.colours[layout_.colours[i]].name);
+    }
+    static std::string lowMask(int bits) { return hex(bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1); }
+    // The binomial table colex ranks need, rows up to 2^b - 1 >= F so
+    // unranking takes fixed power-of-two steps; returns that row count - 1.
+    int emitChooseTable(int maxK) {
+        int tableSize = 1;
+        while (tableSize <= layout_.floorCells) tableSize *= 2;
+        tableSize -= 1;
+        w_.line("constexpr pz::grid::Binomials<" + std::to_string(tableSize) + ", " + std::to_string(maxK) +
+                "> kChoose{};");
+        return tableSize;
+    }
+    // Lines that unrank `rank` (k actors) into floor indices: `each` gets f.
+    void emitColexUnrank(int k, int tableSize, const std::string& each) {
+        w_.line("for (int i = " + std::to_string(k) + "; i > 0; --i) {");
+        w_.line("    // the largest f with C(f, i) <= rank (it is below the previous one): a");
+        w_.line("    // fixed number of halving steps, branch-free; C(n, i) > rank for n >= F");
+        w_.line("    int f = 0;");
+        w_.line("    for (int step = " + std::to_string((tableSize + 1) / 2) +
+                "; step; step >>= 1) f += step & -(int)(kChoose(f + step, i) <= rank);");
+        w_.line("    rank -= kChoose(f, i);");
+        w_.line("    " + each);
+        w_.line("}");
+    }
+
+    // pack() and heuristic() in one pass over each colour's actors: the
+    // search needs both for nearly every child (most children are new), and
+    // finding the actors costs more than either use of them.
+    void emitPackEstimate() {
+        using Kind = GridLayout::Part::Kind;
+        const int indexWidth = indexBits(layout_.floorCells);
+        w_.line("// pack(s) and heuristic(s) at once (the search's per-child work)");
+        w_.line("inline Key packEstimate(const State& s, int& h) {");
+        w_.indent();
+        w_.line("Key key = 0;");
+        bool dead = false;
+        for (const auto& goal : level_.goals) dead |= actorsOfColour(goal.colour) == 0;
+        w_.line("pz::grid::DistanceRow far{};");
+        for (size_t i = 0; i < layout_.parts.size(); ++i) {
+            const auto& part = layout_.parts[i];
+            const bool rows = boardHasDistanceRows(i);
+            const std::string k_ = std::to_string(i), table = "kDist" + k_;
+            if (part.bits == 0 && !rows) continue;
             w_.line("{");
             w_.indent();
             emitCompactFloorSet(i);
-            for (int a = 0; a < k; ++a)
-                w_.line("key = key << " + std::to_string(bits) + " | pz::grid::lowestBit(b);" +
-                        (a + 1 < k ? " b &= b - 1;" : ""));
+            if (part.kind == Kind::FloorBits) w_.line("key |= (Key)b << " + std::to_string(part.offset) + ";");
+            if (part.kind == Kind::Colex) w_.line("uint64_t rank = 0;");
+            if (rows) w_.line("pz::grid::DistanceRow near;");
+            for (int a = 0; a < part.actors; ++a) {
+                std::string line = "{ const int f = pz::grid::lowestBit(b);";
+                if (part.kind == Kind::IndexList)
+                    line += " key |= (Key)f << " + std::to_string(part.offset + a * indexWidth) + ";";
+                if (part.kind == Kind::Colex) line += " rank += kChoose(f, " + std::to_string(a + 1) + ");";
+                if (rows) line += a == 0 ? " near = " + table + "[f];" : " near = pz::grid::minRow(near, " + table + "[f]);";
+                if (a + 1 < part.actors) line += " b &= b - 1;";
+                w_.line(line + " }");
+            }
+            if (part.kind == Kind::Colex) w_.line("key |= rank << " + std::to_string(part.offset) + ";");
+            if (rows) w_.line("far = pz::grid::maxRow(far, near);");
             w_.dedent();
             w_.line("}");
         }
+        if (dead) {
+            w_.line("h = kDead;  // a goal of a colour without actors");
+        } else {
+            w_.line("h = pz::grid::largestByte(far);");
+            w_.line("if (h == pz::grid::kUnreachableByte) h = kDead;");
+        }
+        w_.line("return key;");
+        w_.dedent();
+        w_.line("}");
+    }
+
+    // note [grid key parts] in gridLayout(): one bit field per colour.
+    void emitPackedKey() {
+        using Kind = GridLayout::Part::Kind;
+        const bool compact = compactFloorSets();
+        int maxColexK = 0;
+        bool needFloorTables = false;
+        std::string fields;
+        static const char* partNames[] = {"floor bits", "floor indices", "colex rank"};
+        for (size_t i = 0; i < layout_.parts.size(); ++i) {
+            const auto& part = layout_.parts[i];
+            if (part.kind == Kind::Colex) maxColexK = std::max(maxColexK, part.actors);
+            if (part.kind != Kind::FloorBits && !compact) needFloorTables = true;
+            fields += (i ? ", " : "") + rules_.colours[layout_.colours[i]].name + " " + partNames[(int)part.kind] +
+                      " [" + std::to_string(part.offset) + ", " + std::to_string(part.offset + part.bits) + ")";
+        }
+        w_.line("using Key = uint64_t;  // bit fields: " + fields + "; see note [grid key parts]");
+        if (needFloorTables) emitFloorTables();
+        const int tableSize = maxColexK ? emitChooseTable(maxColexK) : 0;
+        const int indexWidth = indexBits(layout_.floorCells);
+        // pack
+        w_.line("inline Key pack(const State& s) {");
+        w_.indent();
+        w_.line("Key key = 0;");
+        for (size_t i = 0; i < layout_.parts.size(); ++i) {
+            const auto& part = layout_.parts[i];
+            const std::string board = "s.colour[" + std::to_string(i) + "]";
+            if (part.bits == 0) continue;
+            w_.line("{");
+            w_.indent();
+            switch (part.kind) {
+                case Kind::FloorBits:  // a field of at most 64 bits: at most 64 floor cells, so compact
+                    w_.line("key |= (Key)floorSet(" + board + ") << " + std::to_string(part.offset) + ";");
+                    break;
+                case Kind::IndexList:
+                    if (compact) {
+                        emitCompactFloorSet(i);
+                        for (int a = 0; a < part.actors; ++a)
+                            w_.line("key |= (Key)pz::grid::lowestBit(b) << " +
+                                    std::to_string(part.offset + a * indexWidth) + ";" +
+                                    (a + 1 < part.actors ? " b &= b - 1;" : ""));
+                    } else {
+                        w_.line("int shift = " + std::to_string(part.offset) + ";");
+                        w_.line("for (int wi = 0; wi < " + std::to_string(layout_.words) + "; ++wi)");
+                        w_.line("    for (uint64_t b = " + board + ".w[wi]; b; b &= b - 1, shift += " +
+                                std::to_string(indexWidth) + ")");
+                        w_.line("        key |= (Key)kFloorIndex[wi * 64 + __builtin_ctzll(b)] << shift;");
+                    }
+                    break;
+                case Kind::Colex:
+                    w_.line("uint64_t rank = 0;");
+                    if (compact) {
+                        emitCompactFloorSet(i);
+                        for (int a = 0; a < part.actors; ++a)
+                            w_.line("rank += kChoose(pz::grid::lowestBit(b), " + std::to_string(a + 1) + ");" +
+                                    (a + 1 < part.actors ? " b &= b - 1;" : ""));
+                    } else {
+                        w_.line("int i = 0;");
+                        w_.line("for (int wi = 0; wi < " + std::to_string(layout_.words) + "; ++wi)");
+                        w_.line("    for (uint64_t b = " + board + ".w[wi]; b; b &= b - 1)");
+                        w_.line("        rank += kChoose(kFloorIndex[wi * 64 + __builtin_ctzll(b)], ++i);");
+                    }
+                    w_.line("key |= rank << " + std::to_string(part.offset) + ";");
+                    break;
+            }
+            w_.dedent();
+            w_.line("}");
+        }
+        w_.line("return key;");
+        w_.dedent();
+        w_.line("}");
+        if (useDistanceRows() && !hallBound_) emitPackEstimate();
+        // unpack
+        w_.line("inline State unpack(Key key) {");
+        w_.indent();
+        w_.line("State s{};");
+        for (size_t i = 0; i < layout_.parts.size(); ++i) {
+            const auto& part = layout_.parts[i];
+            const std::string board = "s.colour[" + std::to_string(i) + "]";
+            if (part.bits == 0) continue;
+            const std::string field = "(key >> " + std::to_string(part.offset) + ") & " + lowMask(part.bits);
+            w_.line("{");
+            w_.indent();
+            switch (part.kind) {
+                case Kind::FloorBits:
+                    w_.line(board + " = boardOf((FloorSet)(" + field + "));");
+                    break;
+                case Kind::IndexList:
+                    if (compact) {
+                        w_.line("FloorSet f = 0;");
+                        for (int a = 0; a < part.actors; ++a)
+                            w_.line("f |= FloorSet(1) << ((key >> " + std::to_string(part.offset + a * indexWidth) +
+                                    ") & " + std::to_string((1 << indexWidth) - 1) + ");");
+                        w_.line(board + " = boardOf(f);");
+                    } else {
+                        for (int a = 0; a < part.actors; ++a)
+                            w_.line(board + ".set(kFloorCell[(key >> " + std::to_string(part.offset + a * indexWidth) +
+                                    ") & " + std::to_string((1 << indexWidth) - 1) + "]);");
+                    }
+                    break;
+                case Kind::Colex:
+                    w_.line("uint64_t rank = " + field + ";");
+                    if (compact) {
+                        w_.line("FloorSet set = 0;");
+                        emitColexUnrank(part.actors, tableSize, "set |= FloorSet(1) << f;");
+                        w_.line(board + " = boardOf(set);");
+                    } else {
+                        emitColexUnrank(part.actors, tableSize, board + ".set(kFloorCell[f]);");
+                    }
+                    break;
+            }
+            w_.dedent();
+            w_.line("}");
+        }
+        w_.line("return s;");
+        w_.dedent();
+        w_.line("}");
+        w_.line("struct Hasher {");
+        w_.line("    uint64_t operator()(Key k) const { return pz::grid::mixHash(k); }");
+        w_.line("};");
     }
 
     void emitKey() {
         w_.section("grid_emit: key");
         const size_t n = layout_.colours.size();
         switch (layout_.key) {
-            case GridLayout::KeyKind::FloorBits: {
-                w_.line("using Key = uint64_t;  // the floor cells of each colour, side by side (pext)");
-                std::vector<std::string> pack, unpack;
-                int offset = 0;
-                Words floor = emptyWords();
-                for (int y = 0; y < level_.height; ++y)
-                    for (int x = 0; x < level_.width; ++x)
-                        if (level_.isFloor(x, y)) setBit(floor, cellOf(x, y));
-                for (size_t i = 0; i < n; ++i)
-                    for (int wi = 0; wi < layout_.words; ++wi) {
-                        int count = __builtin_popcountll(floor[wi]);
-                        if (!count) continue;
-                        std::string part = "pz::grid::extractBits(s.colour[" + std::to_string(i) + "].w[" +
-                                           std::to_string(wi) + "], " + hex(floor[wi]) + ")";
-                        pack.push_back(offset ? "(" + part + " << " + std::to_string(offset) + ")" : part);
-                        std::string bits = offset ? "(k >> " + std::to_string(offset) + ")" : "k";
-                        if (offset + count < 64) bits += " & " + hex((uint64_t(1) << count) - 1);
-                        unpack.push_back("s.colour[" + std::to_string(i) + "].w[" + std::to_string(wi) +
-                                         "] = pz::grid::depositBits(" + bits + ", " + hex(floor[wi]) + ");");
-                        offset += count;
-                    }
-                std::string packExpr;
-                for (size_t i = 0; i < pack.size(); ++i) packExpr += (i ? " | " : "") + pack[i];
-                w_.line("inline Key pack(const State& s) { return " + (packExpr.empty() ? "0" : packExpr) + "; }");
-                w_.line("inline State unpack(Key k) {");
-                w_.indent();
-                w_.line("State s{};");
-                for (const auto& u : unpack) w_.line(u);
-                w_.line("return s;");
-                w_.dedent();
-                w_.line("}");
-                w_.line("struct Hasher {");
-                w_.line("    uint64_t operator()(Key k) const { return pz::grid::mixHash(k); }");
-                w_.line("};");
+            case GridLayout::KeyKind::Packed:
+                emitPackedKey();
                 break;
-            }
-            case GridLayout::KeyKind::ColexRank: {
-                std::vector<uint64_t> radix, sizes;
-                colexRadices(level_, layout_, radix, sizes);
-                int maxK = 0;
-                std::vector<int> counts;
-                for (int c : layout_.colours) {
-                    int k = 0;
-                    for (const auto& a : level_.actors) k += a.colour == c;
-                    counts.push_back(k);
-                    maxK = std::max(maxK, k);
-                }
-                w_.line("using Key = uint64_t;  // colex rank of each colour's actor set, mixed radix");
-                emitFloorTables();
-                // Rows up to 2^b - 1 >= F, so unranking can take fixed power-of-two steps.
-                int tableSize = 1;
-                while (tableSize <= layout_.floorCells) tableSize *= 2;
-                tableSize -= 1;
-                w_.line("constexpr pz::grid::Binomials<" + std::to_string(tableSize) + ", " + std::to_string(maxK) +
-                        "> kChoose{};");
-                w_.line("inline Key pack(const State& s) {");
-                w_.indent();
-                w_.line("Key key = 0;");
-                for (size_t i = 0; i < n; ++i) {
-                    w_.line("{");
-                    w_.indent();
-                    w_.line("uint64_t rank = 0;");
-                    if (compactFloorSets()) {
-                        emitCompactFloorSet(i);
-                        for (int a = 0; a < counts[i]; ++a)
-                            w_.line("rank += kChoose(pz::grid::lowestBit(b), " + std::to_string(a + 1) + ");" +
-                                    (a + 1 < counts[i] ? " b &= b - 1;" : ""));
-                    } else {
-                        w_.line("int i = 0;");
-                        w_.line("for (int wi = 0; wi < " + std::to_string(layout_.words) + "; ++wi)");
-                        w_.line("    for (uint64_t b = s.colour[" + std::to_string(i) + "].w[wi]; b; b &= b - 1)");
-                        w_.line("        rank += kChoose(kFloorIndex[wi * 64 + __builtin_ctzll(b)], ++i);");
-                    }
-                    w_.line("key += rank * " + hex(radix[i]) + ";");
-                    w_.dedent();
-                    w_.line("}");
-                }
-                w_.line("return key;");
-                w_.dedent();
-                w_.line("}");
-                w_.line("inline State unpack(Key key) {");
-                w_.indent();
-                w_.line("State s{};");
-                for (size_t i = 0; i < n; ++i) {
-                    w_.line("{");
-                    w_.indent();
-                    std::string rank = "key / " + hex(radix[i]);
-                    if (i + 1 < n) rank = "(" + rank + ") % " + hex(sizes[i]);
-                    w_.line("uint64_t rank = " + rank + ";");
-                    w_.line("for (int i = " + std::to_string(counts[i]) + "; i > 0; --i) {");
-                    w_.line("    // the largest f with C(f, i) <= rank (it is below the previous one): a");
-                    w_.line("    // fixed number of halving steps, branch-free; C(n, i) > rank for n >= F");
-                    w_.line("    int f = 0;");
-                    w_.line("    for (int step = " + std::to_string((tableSize + 1) / 2) +
-                            "; step; step >>= 1) f = kChoose(f + step, i) <= rank ? f + step : f;");
-                    w_.line("    rank -= kChoose(f, i);");
-                    w_.line("    s.colour[" + std::to_string(i) + "].set(kFloorCell[f]);");
-                    w_.line("}");
-                    w_.dedent();
-                    w_.line("}");
-                }
-                w_.line("return s;");
-                w_.dedent();
-                w_.line("}");
-                w_.line("struct Hasher {");
-                w_.line("    uint64_t operator()(Key k) const { return pz::grid::mixHash(k); }");
-                w_.line("};");
-                break;
-            }
-            case GridLayout::KeyKind::IndexList: {
-                const int bits = indexBits(layout_.floorCells);
-                w_.line("using Key = uint64_t;  // each actor's floor index (" + std::to_string(bits) +
-                        " bits), colour by colour, in cell order");
-                emitFloorTables();
-                w_.line("inline Key pack(const State& s) {");
-                w_.indent();
-                w_.line("Key key = 0;");
-                if (compactFloorSets()) {
-                    emitCompactIndexPack(bits);
-                } else {
-                    for (size_t i = 0; i < n; ++i) {
-                        w_.line("for (int wi = 0; wi < " + std::to_string(layout_.words) + "; ++wi)");
-                        w_.line("    for (uint64_t b = s.colour[" + std::to_string(i) + "].w[wi]; b; b &= b - 1)");
-                        w_.line("        key = key << " + std::to_string(bits) +
-                                " | kFloorIndex[wi * 64 + __builtin_ctzll(b)];");
-                    }
-                }
-                w_.line("return key;");
-                w_.dedent();
-                w_.line("}");
-                w_.line("inline State unpack(Key key) {");
-                w_.indent();
-                w_.line("State s{};");
-                for (size_t i = n; i-- > 0;) {
-                    int k = 0;
-                    for (const auto& a : level_.actors) k += a.colour == layout_.colours[i];
-                    w_.line("for (int i = 0; i < " + std::to_string(k) + "; ++i, key >>= " + std::to_string(bits) + ")");
-                    w_.line("    s.colour[" + std::to_string(i) + "].set(kFloorCell[key & " +
-                            std::to_string((1 << bits) - 1) + "]);");
-                }
-                w_.line("return s;");
-                w_.dedent();
-                w_.line("}");
-                w_.line("struct Hasher {");
-                w_.line("    uint64_t operator()(Key k) const { return pz::grid::mixHash(k); }");
-                w_.line("};");
-                break;
-            }
             case GridLayout::KeyKind::Words: {
                 w_.line("using Key = State;  // too many cells and actors for one word: the bitboards themselves");
                 w_.line("inline Key pack(const State& s) { return s; }");
@@ -612,6 +728,8 @@ private:
         w_.line("// atLeast must not exceed the true value (for a child: its parent's h - 1)");
         w_.line("int heuristicAtLeast(const State& s, int atLeast) const { return {{NS}}::heuristic(s, atLeast); }");
         w_.line("Key pack(const State& s) const { return {{NS}}::pack(s); }");
+        if (layout_.key == GridLayout::KeyKind::Packed && useDistanceRows() && !hallBound_)
+            w_.line("Key packEstimate(const State& s, int& h) const { return {{NS}}::packEstimate(s, h); }");
         w_.line("State unpack(const Key& k) const { return {{NS}}::unpack(k); }");
         w_.line("Hasher hasher() const { return {}; }");
         w_.dedent();
@@ -630,11 +748,78 @@ private:
 }  // namespace
 
 std::string GridLayout::describe() const {
-    static const char* keyNames[] = {"floor bits (pext)", "floor indices", "colex rank", "bitboards"};
+    std::string key;
+    switch (this->key) {
+        case KeyKind::Packed: {
+            static const char* partNames[] = {"floor bits", "floor indices", "colex rank"};
+            key = "u64 of";
+            for (size_t i = 0; i < parts.size(); ++i)
+                key += std::string(i ? " +" : "") + " " + partNames[(int)parts[i].kind] + " (" +
+                       std::to_string(parts[i].bits) + " bits)";
+            break;
+        }
+        case KeyKind::Words: key = "bitboards"; break;
+    }
     return std::to_string(cells) + " cells, " + std::to_string(floorCells) + " floor, " +
-           std::to_string(colours.size()) + " colour board(s) of " + std::to_string(words) +
-           " word(s), key: " + keyNames[(int)key];
+           std::to_string(colours.size()) + " colour board(s) of " + std::to_string(words) + " word(s), key: " + key;
 }
+
+namespace {
+// Bits that hold the values 0 .. count - 1.
+int bitsFor(uint64_t count) {
+    int bits = 0;
+    while (bits < 64 && (uint64_t(1) << bits) < count) ++bits;
+    return bits;
+}
+
+// note [grid key parts]
+// Each colour's actor set becomes one bit field of a u64 key, in the
+// cheapest form that lets all fields fit: its floor bits (pext/pdep only),
+// its actors' floor indices (a few bits per actor, unpacked without search),
+// or its colex rank (fewest bits, but unranking searches a binomial table per
+// actor). Costs are relative instruction counts per pack + unpack.
+bool choosePackedParts(const ir::Level& level, GridLayout& layout) {
+    using Kind = GridLayout::Part::Kind;
+    const size_t n = layout.colours.size();
+    std::vector<std::vector<GridLayout::Part>> options(n);
+    std::vector<std::vector<int>> costs(n);
+    for (size_t i = 0; i < n; ++i) {
+        int k = 0;
+        for (const auto& a : level.actors) k += a.colour == layout.colours[i];
+        const int f = layout.floorCells;
+        options[i].push_back({Kind::FloorBits, k, f, 0});
+        costs[i].push_back(2);
+        options[i].push_back({Kind::IndexList, k, k * indexBits(f), 0});
+        costs[i].push_back(2 + 2 * k);
+        const uint64_t ranks = binomialSaturating(f, k);
+        if (ranks != ~uint64_t(0)) {
+            options[i].push_back({Kind::Colex, k, bitsFor(ranks), 0});
+            costs[i].push_back(2 + 12 * k);
+        }
+    }
+    // Exhaustive over the (few) colours: least cost, then fewest bits.
+    std::vector<size_t> pick(n, 0), best;
+    int bestCost = 1 << 30, bestBits = 65;
+    for (;;) {
+        int cost = 0, bits = 0;
+        for (size_t i = 0; i < n; ++i) cost += costs[i][pick[i]], bits += options[i][pick[i]].bits;
+        if (bits <= 64 && (cost < bestCost || (cost == bestCost && bits < bestBits)))
+            best = pick, bestCost = cost, bestBits = bits;
+        size_t i = 0;
+        while (i < n && ++pick[i] == options[i].size()) pick[i++] = 0;
+        if (i == n) break;
+    }
+    if (best.empty()) return false;
+    int offset = 0;
+    for (size_t i = 0; i < n; ++i) {
+        GridLayout::Part part = options[i][best[i]];
+        part.offset = offset;
+        offset += part.bits;
+        layout.parts.push_back(part);
+    }
+    return true;
+}
+}  // namespace
 
 GridLayout gridLayout(const ir::GridRules& rules, const ir::Level& level) {
     GridLayout layout;
@@ -649,15 +834,7 @@ GridLayout gridLayout(const ir::GridRules& rules, const ir::Level& level) {
             }
     // A level without actors still needs one board to be a state.
     if (layout.colours.empty() && !rules.colours.empty()) layout.colours.push_back(0);
-    std::vector<uint64_t> radix, sizes;
-    if ((int)layout.colours.size() * layout.floorCells <= 64)
-        layout.key = GridLayout::KeyKind::FloorBits;
-    else if ((int)level.actors.size() * indexBits(layout.floorCells) <= 64)
-        layout.key = GridLayout::KeyKind::IndexList;
-    else if (colexRadices(level, layout, radix, sizes))
-        layout.key = GridLayout::KeyKind::ColexRank;
-    else
-        layout.key = GridLayout::KeyKind::Words;
+    layout.key = choosePackedParts(level, layout) ? GridLayout::KeyKind::Packed : GridLayout::KeyKind::Words;
     return layout;
 }
 
@@ -683,7 +860,7 @@ std::string emitGridSolver(const ir::GridRules& rules, const std::vector<ir::Lev
     w.line();
     w.line("static_assert(pz::grid::kGridAbiVersion == 1, \"regenerate: the grid runtime changed\");");
     w.line();
-    w.line("namespace pzgen {");
+    w.line("namespace " + options.topNamespace + " {");
     w.line();
     std::set<std::string> used;
     std::string list;
@@ -695,10 +872,10 @@ std::string emitGridSolver(const ir::GridRules& rules, const std::vector<ir::Lev
     }
     w.line("using AllLevels = pz::grid::LevelList<" + list + ">;");
     w.line();
-    w.line("}  // namespace pzgen");
+    w.line("}  // namespace " + options.topNamespace);
     if (options.withMain) {
         w.line();
-        w.line("int main(int argc, char** argv) { return pz::grid::levelsMain<pzgen::AllLevels>(argc, argv); }");
+        w.line("int main(int argc, char** argv) { return pz::grid::levelsMain<" + options.topNamespace + "::AllLevels>(argc, argv); }");
     }
     return w.str();
 }

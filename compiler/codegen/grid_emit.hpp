@@ -2,9 +2,11 @@
 // with a bitboard State (one Bits<N> per colour present, N = ceil(cells/64)),
 // one move kernel per direction (shift-and-mask, walls as constants,
 // collisions resolved by bit operations to a fixpoint, see note [grid
-// kernels]), solvedness as mask tests, a heuristic from per-goal distance
-// rings, and the compact closed-set key (note [grid keys] in
-// runtime/include/pz/grid_bits.hpp). All levels of one run go into one
+// kernels]), solvedness as mask tests, a heuristic from byte rows of
+// per-goal distances (note [grid distance rows]; rings of cells for levels
+// over 128 floor cells or 16 goals), and the compact closed-set key (note
+// [grid keys] in runtime/include/pz/grid_bits.hpp), packed together with the
+// heuristic in one pass over the actors (packEstimate). All levels of one run go into one
 // translation unit, so a folder of levels costs one C++ compile (cached).
 #pragma once
 
@@ -23,13 +25,23 @@ struct GridEmitOptions {
     // by default: on the 23 levels it saves 3-15% of the expansions but costs
     // ~40% more instructions per node (measured with cachegrind).
     bool hallBound = false;
+    // The C++ namespace around the levels (two emits can share a translation unit).
+    std::string topNamespace = "pzgen";
 };
 
 // How one level is laid out; chosen by the emitter, reported by pzc.
 struct GridLayout {
     int cells = 0, words = 0, floorCells = 0;
     std::vector<int> colours;  // IR colour of each state colour (those with actors)
-    enum class KeyKind { FloorBits, IndexList, ColexRank, Words } key = KeyKind::FloorBits;
+    // The closed-set key (note [grid keys] in runtime/include/pz/grid_bits.hpp):
+    // Packed = one u64 of per-colour parts (note [grid key parts]); Words =
+    // the bitboards themselves (when no choice of parts fits 64 bits).
+    enum class KeyKind { Packed, Words } key = KeyKind::Packed;
+    struct Part {
+        enum class Kind { FloorBits, IndexList, Colex } kind = Kind::FloorBits;
+        int actors = 0, bits = 0, offset = 0;  // bits [offset, offset + bits) of the key
+    };
+    std::vector<Part> parts;  // one per state colour, for Packed
     std::string describe() const;
 };
 

@@ -6,7 +6,8 @@
 //   pzc solve-dir DEF DIR              the same folder table
 // Options for solving: --bfs (breadth-first), --interp (search with the
 // reference interpreter, no C++ compile: the baseline), --max-states N;
-// --emit FILE (or -) writes the generated C++ instead (--no-main: without main());
+// --emit FILE (or -) writes the generated C++ instead (--no-main: without main();
+// --namespace NAME: instead of pzgen);
 // --hall adds Hall's condition to the generated heuristic.
 //
 // Pipeline of a solve: read the levels (dsl/level_reader) -> emit one C++
@@ -16,6 +17,7 @@
 // One translation unit per run, not per level: a compile costs seconds, a
 // level's search milliseconds, so a folder pays one (cached) compile.
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -49,6 +51,7 @@ struct GridOptions {
     bool emitMain = true;
     bool tableForOne = false;  // solve-dir prints its table even for one level
     bool hallBound = false;    // --hall: Hall's condition in the heuristic
+    std::string emitNamespace = "pzgen";  // --namespace NAME: around the emitted levels
 };
 
 // One level's outcome, whichever search produced it.
@@ -104,6 +107,15 @@ bool parseOptions(const Args& args, GridOptions& options, std::string& error) {
             options.tableForOne = true;
         } else if (a == "--no-main") {
             options.emitMain = false;
+        } else if (a == "--namespace") {
+            if (!value(options.emitNamespace)) return false;
+            const auto& ns = options.emitNamespace;
+            const bool identifier = !ns.empty() && !std::isdigit((unsigned char)ns[0]) &&
+                                    std::all_of(ns.begin(), ns.end(), [](char c) { return std::isalnum((unsigned char)c) || c == '_'; });
+            if (!identifier) {
+                error = "--namespace needs a C++ identifier, not '" + ns + "'";
+                return false;
+            }
         } else {
             error = "unknown option '" + a + "'";
             return false;
@@ -181,18 +193,19 @@ std::vector<LevelOutcome> solveInterpreted(const ir::GridRules& rules, const std
 }
 
 std::string generatedSource(const ir::Puzzle& puzzle, const std::vector<ir::Level>& levels, bool withMain,
-                            bool hallBound) {
+                            bool hallBound, const std::string& topNamespace = "pzgen") {
     codegen::GridEmitOptions emit;
     emit.source = std::filesystem::path(puzzle.file).filename().string() +
                   (levels.size() == 1 ? " and " + std::filesystem::path(levels[0].file).filename().string()
                                       : " (" + std::to_string(levels.size()) + " levels)");
     emit.withMain = withMain;
     emit.hallBound = hallBound;
+    emit.topNamespace = topNamespace;
     return codegen::emitGridSolver(puzzle.grid, levels, emit);
 }
 
 int emitSource(const ir::Puzzle& puzzle, const std::vector<ir::Level>& levels, const GridOptions& options) {
-    std::string source = generatedSource(puzzle, levels, options.emitMain, options.hallBound);
+    std::string source = generatedSource(puzzle, levels, options.emitMain, options.hallBound, options.emitNamespace);
     if (options.emitPath == "-") {
         std::cout << source;
         return 0;
@@ -419,7 +432,7 @@ int solveGridPuzzle(const ir::Puzzle& puzzle, const Args& args) {
 int runSolveLevels(const Args& args) {
     if (args.size() < 2 || args[0] == "--help") {
         std::cerr << "usage: pzc solve-dir DEF (DIR | LEVEL_FILE...) [--json] [--bfs] [--interp] [--max-states N] [--repeat N]\n"
-                     "                     [--emit FILE|- [--no-main]] [--hall]\n";
+                     "                     [--emit FILE|- [--no-main] [--namespace NAME]] [--hall]\n";
         return args.size() == 1 && args[0] == "--help" ? 0 : 2;
     }
     DiagnosticEngine diags;

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "anima_kernels.hpp"
+#include "anima_kernels_hall.hpp"
 #include "compiler/interp/grid_interp.hpp"
 #include "compiler/ir/lower.hpp"
 #include "dsl/level_reader.hpp"
@@ -48,7 +49,7 @@ struct Checker {
         if (++failures <= 20) std::fprintf(stderr, "FAIL %s: %s\n", level.c_str(), what.c_str());
     }
 
-    template <class Space>
+    template <class Space, bool kHall>
     void check() {
         const std::string name = Space::kName;
         auto it = levels.find(name);
@@ -69,6 +70,15 @@ struct Checker {
             if (h < Space::kDead && h < board.heuristic(s))
                 fail(name, "heuristic weaker than max-min distance" + at);
             if (!(space.unpack(space.pack(bs)) == bs)) fail(name, "pack/unpack does not round-trip" + at);
+            if constexpr (pz::grid::detail::PacksEstimates<Space>) {
+                int estimate = -1;
+                if (space.packEstimate(bs, estimate) != space.pack(bs)) fail(name, "packEstimate's key differs" + at);
+                if (estimate != h) fail(name, "packEstimate's heuristic differs" + at);
+            }
+            // The row heuristic is exactly the max-min distance (Hall's only adds).
+            if (!kHall && h < Space::kDead && h != board.heuristic(s)) fail(name, "heuristic is not the max-min distance" + at);
+            if (!kHall && (h >= Space::kDead) != (board.heuristic(s) >= interp::GridBoard::kUnreachable))
+                fail(name, "dead-state verdict differs" + at);
             for (int p = 0; p < board.directionCount(); ++p) {
                 const interp::GridState expected = board.step(s, p);
                 const auto got = space.move(bs, p);
@@ -88,13 +98,13 @@ struct Checker {
             }
         }
         transitions += levelTransitions;
-        std::printf("%-24s %9zu states %10zu transitions%s\n", name.c_str(), queue.size(), levelTransitions,
+        std::printf("%-24s %-6s %9zu states %10zu transitions%s\n", name.c_str(), kHall ? "--hall" : "", queue.size(), levelTransitions,
                     queue.size() >= kMaxStatesPerLevel ? " (capped)" : "");
     }
 
-    template <class... Spaces>
+    template <bool kHall, class... Spaces>
     void checkAll(pz::grid::LevelList<Spaces...>) {
-        (check<Spaces>(), ...);
+        (check<Spaces, kHall>(), ...);
     }
 };
 
@@ -112,7 +122,8 @@ int main() {
                 checker.levels.emplace(level->name, std::move(*level));
     diags.print(std::cerr);
     if (diags.hasErrors()) return 1;
-    checker.checkAll(pzgen::AllLevels{});
+    checker.checkAll<false>(pzgen::AllLevels{});
+    checker.checkAll<true>(pzgen_hall::AllLevels{});
     std::printf("%zu transitions compared, %d failure(s)\n", checker.transitions, checker.failures);
     return checker.failures ? 1 : 0;
 }

@@ -5,7 +5,8 @@
 // every operation is a single machine instruction.
 //
 // Also here: the compact keys the closed set stores (pext of the floor
-// cells, or a colex rank of each colour's actor set), see note [grid keys].
+// cells, floor indices or a colex rank per colour), see note [grid keys];
+// and the byte rows of the heuristic, see note [grid distance rows].
 #pragma once
 
 #include <array>
@@ -198,16 +199,36 @@ inline int lowestBit(unsigned __int128 b) {
 #endif
 }
 
+// note [grid distance rows]
+// The heuristic is the max over goals of the nearest same-coloured actor's
+// distance. With at most 16 goals, a floor cell's distances to every goal
+// are one 16-byte row (255 = unreachable; 0 in the bytes of goals of other
+// colours), so a colour's nearest-actor distances are the bytewise min of
+// its actors' rows and h is the largest byte of the bytewise max over
+// colours: a load and a min per actor, no branches (the ring scan it
+// replaced mispredicted several times per state).
+typedef uint8_t DistanceRow __attribute__((vector_size(16)));
+inline DistanceRow minRow(DistanceRow a, DistanceRow b) { return a < b ? a : b; }
+inline DistanceRow maxRow(DistanceRow a, DistanceRow b) { return a > b ? a : b; }
+inline int largestByte(DistanceRow v) {
+    v = maxRow(v, __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7));
+    v = maxRow(v, __builtin_shufflevector(v, v, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3));
+    v = maxRow(v, __builtin_shufflevector(v, v, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1));
+    v = maxRow(v, __builtin_shufflevector(v, v, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0));
+    return v[0];
+}
+inline constexpr int kUnreachableByte = 255;
+
 // note [grid keys]
 // The closed set stores a key, not the bitboards. A colour's actors never
 // appear or vanish, so with F floor cells and k actors of a colour its set
-// is one of C(F, k): the colex rank sum_i C(f_i, i + 1) (f_0 < f_1 < ... the
-// actors' floor indices) numbers it densely, and the colours combine in
-// mixed radix. Cheaper forms are chosen first when they fit: the floor bits
-// themselves (pext) when colours * F <= 64, else the actors' floor indices
-// side by side when actors * ceil(log2 F) <= 64. Either way the key is one
-// u64, so a stored state costs 8 bytes of key plus its parent link; only when
-// even the rank overflows are the bitboards themselves the key.
+// is one of C(F, k). Each colour becomes one bit field of a u64 key, in the
+// cheapest form that lets every field fit (note [grid key parts] in
+// compiler/codegen/grid_emit.cpp): its floor bits (pext, F bits), its
+// actors' floor indices (k * ceil(log2 F) bits), or its colex rank
+// sum_i C(f_i, i + 1) over the sorted floor indices f_0 < f_1 < ...
+// (ceil(log2 C(F, k)) bits). A stored state then costs 8 bytes of key plus
+// its parent link; only when no choice fits are the bitboards the key.
 
 // Binomial coefficients C(n, k) for n <= F, k <= K, saturating at 2^64 - 1.
 template <int F, int K>

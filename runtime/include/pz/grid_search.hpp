@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <concepts>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -234,6 +235,14 @@ template <class Space>
         return space.heuristic(child);
 }
 
+// Spaces whose key and heuristic come from the same pass over the actors
+// offer packEstimate(state, h); the search then takes h for every child
+// when it packs it (most children are new states, which need h anyway).
+template <class Space>
+concept PacksEstimates = requires(const Space& space, const typename Space::State& s, int& h) {
+    { space.packEstimate(s, h) } -> std::same_as<typename Space::Key>;
+};
+
 template <class Space, class F>
 [[gnu::always_inline]] inline void forEachDirection(const Space& space, F&& f) {
     if constexpr (requires { std::integral_constant<int, Space::kDirections>{}; }) {
@@ -300,9 +309,11 @@ SearchResult astar(const Space& space, const SearchLimits& limits = {}) {
             // Generate all children first and prefetch their index slots, so
             // the closed-set lookups overlap their cache misses. Most children
             // are already stored; the heuristic is computed only for the rest.
+            constexpr bool kEstimates = detail::PacksEstimates<Space>;
             Key keys[kMaxDirections];
             uint64_t hashes[kMaxDirections];
-            State states[kMaxDirections];
+            State states[kEstimates ? 1 : kMaxDirections];  // for the heuristic, unless packEstimate gave it
+            int estimates[kEstimates ? kMaxDirections : 1];
             int moves[kMaxDirections];
             int children = 0;
             if (g + 1 > Closed::kMaxDepth) continue;
@@ -313,16 +324,24 @@ SearchResult astar(const Space& space, const SearchLimits& limits = {}) {
                     if (g + 1 < best) best = g + 1, bestParent = node, bestMove = p;
                     return;
                 }
-                keys[children] = space.pack(t);
+                if constexpr (kEstimates) {
+                    keys[children] = space.packEstimate(t, estimates[children]);
+                } else {
+                    keys[children] = space.pack(t);
+                    states[children] = t;
+                }
                 hashes[children] = closed.hash(keys[children]);
                 closed.prefetch(hashes[children]);
-                states[children] = t;
                 moves[children++] = p;
             });
             for (int c = 0; c < children; ++c) {
                 auto [n, fresh] = closed.insert(keys[c], hashes[c]);
                 if (!fresh && closed.g(n) <= g + 1) continue;
-                const int h = detail::childHeuristic(space, states[c], f - g);
+                int h;
+                if constexpr (kEstimates)
+                    h = estimates[c];
+                else
+                    h = detail::childHeuristic(space, states[c], f - g);
                 closed.link(n, node, moves[c], g + 1);
                 if (h >= Space::kDead) continue;  // stored, never expanded
                 const int fn = g + 1 + h;
