@@ -35,6 +35,9 @@
 #if defined(__AVX2__)
 #include <immintrin.h>
 #endif
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 namespace pz::grid {
 
@@ -155,11 +158,18 @@ private:
 #endif
     }
 
+    // Indexes of 2 MiB and more sit in transparent huge pages: the probes and
+    // the re-inserts of grow() are random, and with 4 KiB pages each one was
+    // a TLB miss (madvise mode; ignored where unsupported).
     void allocateIndex(int slotBits) {
-        const size_t slots = size_t(1) << slotBits;
-        index_.reset((uint32_t*)std::aligned_alloc(64, slots * sizeof(uint32_t)));
+        const size_t slots = size_t(1) << slotBits, bytes = slots * sizeof(uint32_t);
+        constexpr size_t kHugePage = size_t(2) << 20;
+        index_.reset((uint32_t*)std::aligned_alloc(bytes >= kHugePage ? kHugePage : 64, bytes));
         if (!index_) throw std::bad_alloc();
-        std::memset(index_.get(), 0, slots * sizeof(uint32_t));
+#if defined(MADV_HUGEPAGE)
+        if (bytes >= kHugePage) madvise(index_.get(), bytes, MADV_HUGEPAGE);
+#endif
+        std::memset(index_.get(), 0, bytes);
         slotBits_ = slotBits;
         tagBits_ = 32 - slotBits;
         mask_ = slots - 1;
@@ -170,8 +180,20 @@ private:
     [[gnu::noinline]] void grow() {
         if (slotBits_ >= kMaxSlotBits) throw std::length_error("closed set: more than 2^31 index slots");
         allocateIndex(slotBits_ + 1);
+        // Hashes are computed kAhead nodes early and their groups prefetched,
+        // so the random group reads of the re-inserts overlap.
+        constexpr uint32_t kAhead = 16;
+        uint64_t ahead[kAhead];
+        for (uint32_t n = 0; n < std::min(size_, kAhead); ++n) {
+            ahead[n] = hasher_(key(n));
+            __builtin_prefetch(&index_[groupOf(ahead[n])], 1);
+        }
         for (uint32_t n = 0; n < size_; ++n) {
-            const uint64_t hash = hasher_(key(n));
+            const uint64_t hash = ahead[n % kAhead];
+            if (n + kAhead < size_) {
+                ahead[n % kAhead] = hasher_(key(n + kAhead));
+                __builtin_prefetch(&index_[groupOf(ahead[n % kAhead])], 1);
+            }
             const uint32_t tag = tagOf(hash);
             for (size_t group = groupOf(hash);; group = (group + kGroup) & mask_) {
                 const uint32_t empty = groupMasks(&index_[group], tag).first;
