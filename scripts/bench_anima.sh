@@ -49,19 +49,23 @@ for name in sorted(gen, key=lambda n: (size(n), n)):
             line += "  LENGTH MISMATCH"
         isps = i["expanded"] / i["seconds"] if i["seconds"] else 0
         sp = i["seconds"] / g["seconds"] if g["seconds"] else 0
-        speedups.append((sp, g["seconds"]))
+        speedups.append((sp, i["seconds"]))
         line += f" {i['seconds']*1e3:>10.1f} {isps:>10.0f} {sp:>7.1f}x"
     else:
         line += f" {'-':>10} {'-':>10} {'-':>8}"
     line += f" {bps:>8.1f}"
     print(line)
 if speedups:
-    big = [s for s, t in speedups if t > 1e-3]
+    # Levels the baseline solves in under 5 ms are left out of the mean: their
+    # generated times are tens of microseconds, mostly timer and cache noise.
+    # The filter is on the baseline's time, so it does not move as the
+    # generated solver gets faster.
+    big = [s for s, t in speedups if t > 5e-3]
     geo = 1.0
     for s in big or [s for s, _ in speedups]:
         geo *= s
     n = len(big or speedups)
-    print(f"speed-up, geometric mean over levels taking > 1 ms: {geo ** (1 / n):.1f}x ({n} levels)")
+    print(f"speed-up, geometric mean over levels the interpreter needs > 5 ms for: {geo ** (1 / n):.1f}x ({n} levels)")
 print("B/state = closed-set bytes (node chunks + index) / stored states; small searches are dominated by the")
 print("initial 16K-slot index (64 KB), so read it on the levels with >100k states.")
 PY
