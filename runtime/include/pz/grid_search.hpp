@@ -312,6 +312,16 @@ SearchResult astar(const Space& space, const SearchLimits& limits = {}) {
         buckets[h0].push_back(n);
     }
     size_t openEntries = 1;
+    // note [recent states]: the open list pops the latest pushes first (a
+    // bucket is a stack), so the states of recently pushed nodes are kept
+    // in a small direct-mapped table and a pop of one skips unpack().
+    constexpr bool kRecent = !std::is_same_v<Key, State>;
+    constexpr size_t kRecentSlots = kRecent ? 4096 : 1;
+    struct RecentState {
+        uint32_t node;
+        State state;
+    };
+    std::vector<RecentState> recent(kRecentSlots, RecentState{Closed::kNone, State{}});
     int best = 1 << 30;
     uint32_t bestParent = 0;
     int bestMove = -1;
@@ -327,14 +337,20 @@ SearchResult astar(const Space& space, const SearchLimits& limits = {}) {
             const int g = (int)(entry >> 32);
             if (closed.g(node) != g) continue;  // stale: re-linked with a smaller g
             ++result.expanded;
-            const State s = space.unpack(closed.key(node));
+            State s;
+            if constexpr (kRecent) {
+                const RecentState& r = recent[node & (kRecentSlots - 1)];
+                s = r.node == node ? r.state : space.unpack(closed.key(node));
+            } else {
+                s = space.unpack(closed.key(node));
+            }
             // Generate all children first and prefetch their index slots, so
             // the closed-set lookups overlap their cache misses. Most children
             // are already stored; the heuristic is computed only for the rest.
             constexpr bool kEstimates = detail::PacksEstimates<Space>;
             Key keys[kMaxDirections];
             uint64_t hashes[kMaxDirections];
-            State states[kEstimates ? 1 : kMaxDirections];  // for the heuristic, unless packEstimate gave it
+            State states[kMaxDirections];  // for the heuristic (unless packEstimate gave it) and `recent`
             int estimates[kEstimates ? kMaxDirections : 1];
             int moves[kMaxDirections];
             int children = 0;
@@ -346,12 +362,11 @@ SearchResult astar(const Space& space, const SearchLimits& limits = {}) {
                     if (g + 1 < best) best = g + 1, bestParent = node, bestMove = p;
                     return;
                 }
-                if constexpr (kEstimates) {
+                if constexpr (kEstimates)
                     keys[children] = space.packEstimate(t, estimates[children]);
-                } else {
+                else
                     keys[children] = space.pack(t);
-                    states[children] = t;
-                }
+                if constexpr (!kEstimates || kRecent) states[children] = t;
                 hashes[children] = closed.hash(keys[children]);
                 closed.prefetch(hashes[children]);
                 moves[children++] = p;
@@ -369,6 +384,7 @@ SearchResult astar(const Space& space, const SearchLimits& limits = {}) {
                 const int fn = g + 1 + h;
                 if (fn >= (int)buckets.size()) buckets.resize(fn + 1);
                 buckets[fn].push_back(n | (uint64_t)(g + 1) << 32);
+                if constexpr (kRecent) recent[n & (kRecentSlots - 1)] = {n, states[c]};
                 result.openPeakEntries = std::max(result.openPeakEntries, ++openEntries);
             }
             if (best <= f) break;
