@@ -128,11 +128,7 @@ private:
 
     void emitConstants() {
         w_.section("grid_emit: constants");
-        Words floor = emptyWords();
-        for (int y = 0; y < level_.height; ++y)
-            for (int x = 0; x < level_.width; ++x)
-                if (level_.isFloor(x, y)) setBit(floor, cellOf(x, y));
-        w_.line("constexpr Board kFloor = " + boardLiteral(floor) + ";");
+        w_.line("constexpr Board kFloor = " + boardLiteral(floorWords()) + ";");
         for (size_t i = 0; i < layout_.colours.size(); ++i) {
             Words goals = emptyWords(), start = emptyWords();
             for (const auto& g : level_.goals)
@@ -670,7 +666,6 @@ private:
 
     void emitKey() {
         w_.section("grid_emit: key");
-        const size_t n = layout_.colours.size();
         switch (layout_.key) {
             case GridLayout::KeyKind::Packed:
                 emitPackedKey();
