@@ -28,6 +28,7 @@
 #include <malloc.h>
 #endif
 #include <memory>
+#include <mutex>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -49,6 +50,72 @@ inline uint64_t mixHash(uint64_t x) {
     x ^= x >> 33;
     return x;
 }
+
+namespace detail {
+// note [index pool]
+// The closed set's index buffers are kept for the next search of the
+// process (the next level of a folder, the next --repeat run) instead of
+// going back to malloc. A returned block of 2 MiB or more is not reliably
+// handed out again at the same pages, and each fresh transparent huge page
+// is zeroed by the kernel on first touch: 8-16% of a 12x12 level's search
+// time went to clear_page before the pool. Up to kKeptBytes are kept;
+// buffers are 64-byte aligned, 2 MiB aligned and madvise(MADV_HUGEPAGE)d
+// from 2 MiB on (the probes and grow()'s re-inserts are random, and with
+// 4 KiB pages each one was a TLB miss).
+class IndexPool {
+public:
+    static constexpr size_t kHugePage = size_t(2) << 20;
+    static constexpr size_t kKeptBytes = size_t(1) << 30;
+
+    static uint32_t* take(size_t bytes) {
+        {
+            std::lock_guard<std::mutex> lock(instance().mutex_);
+            auto& kept = instance().kept_;
+            for (size_t i = 0; i < kept.size(); ++i)
+                if (kept[i].bytes == bytes) {
+                    uint32_t* p = kept[i].p;
+                    instance().keptBytes_ -= bytes;
+                    kept.erase(kept.begin() + (std::ptrdiff_t)i);
+                    return p;
+                }
+        }
+        auto* p = (uint32_t*)std::aligned_alloc(bytes >= kHugePage ? kHugePage : 64, bytes);
+        if (!p) throw std::bad_alloc();
+#if defined(MADV_HUGEPAGE)
+        if (bytes >= kHugePage) madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+        return p;
+    }
+    static void give(uint32_t* p, size_t bytes) {
+        if (!p) return;
+        {
+            std::lock_guard<std::mutex> lock(instance().mutex_);
+            if (instance().keptBytes_ + bytes <= kKeptBytes) {
+                instance().kept_.push_back({p, bytes});
+                instance().keptBytes_ += bytes;
+                return;
+            }
+        }
+        std::free(p);
+    }
+
+private:
+    struct Block {
+        uint32_t* p;
+        size_t bytes;
+    };
+    static IndexPool& instance() {
+        static IndexPool pool;
+        return pool;
+    }
+    ~IndexPool() {
+        for (const Block& b : kept_) std::free(b.p);
+    }
+    std::mutex mutex_;
+    std::vector<Block> kept_;
+    size_t keptBytes_ = 0;
+};
+}  // namespace detail
 
 // note [grid closed set]
 // Nodes (key, parent, move, g) live in dense chunks, numbered in insertion
@@ -74,6 +141,7 @@ public:
     explicit ClosedSet(Hasher hasher) : hasher_(std::move(hasher)) { allocateIndex(kInitialSlotBits); }
 
     uint32_t size() const { return size_; }
+    size_t slots() const { return mask_ + 1; }
     const Key& key(uint32_t n) const { return chunk(n).keys[n & (kChunkSize - 1)]; }
     uint32_t parent(uint32_t n) const { return chunk(n).parent[n & (kChunkSize - 1)]; }
     int move(uint32_t n) const { return chunk(n).move[n & (kChunkSize - 1)]; }
@@ -88,6 +156,19 @@ public:
     uint64_t hash(const Key& k) const { return hasher_(k); }
     // Brings the key's index group into cache ahead of insert().
     void prefetch(uint64_t hash) const { __builtin_prefetch(&index_[groupOf(hash)]); }
+    // With the key's group in cache: if a slot of it has the key's
+    // fingerprint, brings that node's key and g into cache ahead of insert()
+    // (a duplicate's two reads; a fresh key has no match).
+    void prefetchMatch(uint64_t hash) const {
+        const uint32_t* slots = &index_[groupOf(hash)];
+        const uint32_t match = groupMasks(slots, tagOf(hash)).second;
+        if (match) {
+            const uint32_t n = (slots[__builtin_ctz(match)] & nodeMask_) - 1;
+            const Chunk& c = chunk(n);
+            __builtin_prefetch(&c.keys[n & (kChunkSize - 1)]);
+            __builtin_prefetch(&c.g[n & (kChunkSize - 1)]);
+        }
+    }
 
     // Returns (node, true) for a new key, (existing node, false) otherwise.
     std::pair<uint32_t, bool> insert(const Key& k) { return insert(k, hasher_(k)); }
@@ -129,13 +210,14 @@ private:
         uint8_t move[kChunkSize];
     };
     struct FreeIndex {
-        void operator()(uint32_t* p) const { std::free(p); }
+        size_t bytes = 0;
+        void operator()(uint32_t* p) const { detail::IndexPool::give(p, bytes); }
     };
     Chunk& chunk(uint32_t n) { return *chunks_[n >> kChunkBits]; }
     const Chunk& chunk(uint32_t n) const { return *chunks_[n >> kChunkBits]; }
     size_t groupOf(uint64_t hash) const { return hash & mask_ & ~(kGroup - 1); }
     // The fingerprint comes from the hash's top bits: the slot number uses the low ones.
-    uint32_t tagOf(uint64_t hash) const { return tagBits_ ? (uint32_t)(hash >> (64 - tagBits_)) << slotBits_ : 0; }
+    uint32_t tagOf(uint64_t hash) const { return (uint32_t)(hash >> tagShift_) << slotBits_; }
 
     // Bit i of `empty`: slot i of the group is free; of `match`: it holds a
     // node whose fingerprint is `tag`.
@@ -158,20 +240,13 @@ private:
 #endif
     }
 
-    // Indexes of 2 MiB and more sit in transparent huge pages: the probes and
-    // the re-inserts of grow() are random, and with 4 KiB pages each one was
-    // a TLB miss (madvise mode; ignored where unsupported).
+    // The index comes from the pool (note [index pool]).
     void allocateIndex(int slotBits) {
         const size_t slots = size_t(1) << slotBits, bytes = slots * sizeof(uint32_t);
-        constexpr size_t kHugePage = size_t(2) << 20;
-        index_.reset((uint32_t*)std::aligned_alloc(bytes >= kHugePage ? kHugePage : 64, bytes));
-        if (!index_) throw std::bad_alloc();
-#if defined(MADV_HUGEPAGE)
-        if (bytes >= kHugePage) madvise(index_.get(), bytes, MADV_HUGEPAGE);
-#endif
+        index_ = std::unique_ptr<uint32_t[], FreeIndex>(detail::IndexPool::take(bytes), FreeIndex{bytes});
         std::memset(index_.get(), 0, bytes);
         slotBits_ = slotBits;
-        tagBits_ = 32 - slotBits;
+        tagShift_ = 64 - (32 - slotBits);  // slotBits <= kMaxSlotBits < 32: a fingerprint of at least one bit
         mask_ = slots - 1;
         nodeMask_ = (uint32_t)mask_;
     }
@@ -210,7 +285,7 @@ private:
     std::unique_ptr<uint32_t[], FreeIndex> index_;  // 0 = empty, else (node + 1) | fingerprint
     size_t mask_ = 0;                               // slot count - 1
     uint32_t nodeMask_ = 0;                         // the node + 1 field of a slot
-    int slotBits_ = 0, tagBits_ = 0;
+    int slotBits_ = 0, tagShift_ = 0;
     uint32_t size_ = 0;
 };
 
@@ -328,63 +403,87 @@ SearchResult astar(const Space& space, const SearchLimits& limits = {}) {
     constexpr int kMaxDirections = 16;  // per-expansion child buffers
     const int directions = space.directions();
     if (directions > kMaxDirections) return finish(SearchResult::Outcome::LimitReached);
+    // note [batched expansion]: up to kBatch nodes of the current bucket are
+    // expanded together. All their children are generated and their index
+    // groups prefetched first; then each child whose group holds a matching
+    // fingerprint has its stored key prefetched; only then are the children
+    // inserted, in order. The random reads of the closed set (the index
+    // group of every child, the key and g of every duplicate) then overlap
+    // instead of stalling one by one. Taking the top kBatch entries of a
+    // bucket before their children are pushed is still A*: every entry of
+    // the bucket has the same f, and with a consistent heuristic no child
+    // can lower the g of a node already in the current bucket.
+    // Small closed sets sit in the L2 cache, where batching only adds work:
+    // it starts once the index reaches kBatchFromSlots.
+    constexpr int kBatch = 16;
+    constexpr size_t kBatchFromSlots = size_t(1) << 18;  // a 1 MiB index
+    constexpr bool kEstimates = detail::PacksEstimates<Space>;
+    struct Child {
+        Key key;
+        uint64_t hash;
+        uint32_t parent;
+        int move, g, h;
+    };
+    Child children[kBatch * kMaxDirections];
+    State states[kBatch * kMaxDirections];  // for the heuristic (unless packEstimate gave it) and `recent`
     for (int f = h0; f < best && f < (int)buckets.size(); ++f) {
         while (!buckets[f].empty()) {
-            const uint64_t entry = buckets[f].back();
-            buckets[f].pop_back();
-            --openEntries;
-            const uint32_t node = (uint32_t)entry;
-            const int g = (int)(entry >> 32);
-            if (closed.g(node) != g) continue;  // stale: re-linked with a smaller g
-            ++result.expanded;
-            State s;
-            if constexpr (kRecent) {
-                const RecentState& r = recent[node & (kRecentSlots - 1)];
-                s = r.node == node ? r.state : space.unpack(closed.key(node));
-            } else {
-                s = space.unpack(closed.key(node));
-            }
-            // Generate all children first and prefetch their index slots, so
-            // the closed-set lookups overlap their cache misses. Most children
-            // are already stored; the heuristic is computed only for the rest.
-            constexpr bool kEstimates = detail::PacksEstimates<Space>;
-            Key keys[kMaxDirections];
-            uint64_t hashes[kMaxDirections];
-            State states[kMaxDirections];  // for the heuristic (unless packEstimate gave it) and `recent`
-            int estimates[kEstimates ? kMaxDirections : 1];
-            int moves[kMaxDirections];
-            int children = 0;
-            if (g + 1 > Closed::kMaxDepth) continue;
-            detail::forEachDirection(space, [&](int p) __attribute__((always_inline)) {
-                const State t = space.move(s, p);
-                if (t == s) return;  // nothing moved
-                if (space.solved(t)) {
-                    if (g + 1 < best) best = g + 1, bestParent = node, bestMove = p;
-                    return;
+            const bool batched = closed.slots() >= kBatchFromSlots;
+            const int batch = batched ? kBatch : 1;
+            int count = 0;
+            for (int taken = 0; taken < batch && !buckets[f].empty();) {
+                const uint64_t entry = buckets[f].back();
+                buckets[f].pop_back();
+                --openEntries;
+                const uint32_t node = (uint32_t)entry;
+                const int g = (int)(entry >> 32);
+                if (closed.g(node) != g) continue;  // stale: re-linked with a smaller g
+                ++taken;
+                ++result.expanded;
+                if (g + 1 > Closed::kMaxDepth) continue;
+                State s;
+                if constexpr (kRecent) {
+                    const RecentState& r = recent[node & (kRecentSlots - 1)];
+                    s = r.node == node ? r.state : space.unpack(closed.key(node));
+                } else {
+                    s = space.unpack(closed.key(node));
                 }
-                if constexpr (kEstimates)
-                    keys[children] = space.packEstimate(t, estimates[children]);
-                else
-                    keys[children] = space.pack(t);
-                if constexpr (!kEstimates || kRecent) states[children] = t;
-                hashes[children] = closed.hash(keys[children]);
-                closed.prefetch(hashes[children]);
-                moves[children++] = p;
-            });
-            for (int c = 0; c < children; ++c) {
-                auto [n, fresh] = closed.insert(keys[c], hashes[c]);
-                if (!fresh && closed.g(n) <= g + 1) continue;
+                detail::forEachDirection(space, [&](int p) __attribute__((always_inline)) {
+                    const State t = space.move(s, p);
+                    if (t == s) return;  // nothing moved
+                    if (space.solved(t)) {
+                        if (g + 1 < best) best = g + 1, bestParent = node, bestMove = p;
+                        return;
+                    }
+                    Child& c = children[count];
+                    if constexpr (kEstimates)
+                        c.key = space.packEstimate(t, c.h);
+                    else
+                        c.key = space.pack(t);
+                    if constexpr (!kEstimates || kRecent) states[count] = t;
+                    c.hash = closed.hash(c.key);
+                    closed.prefetch(c.hash);
+                    c.parent = node, c.move = p, c.g = g + 1;
+                    ++count;
+                });
+            }
+            if (batched)
+                for (int i = 0; i < count; ++i) closed.prefetchMatch(children[i].hash);
+            for (int i = 0; i < count; ++i) {
+                Child& c = children[i];
+                auto [n, fresh] = closed.insert(c.key, c.hash);
+                if (!fresh && closed.g(n) <= c.g) continue;
                 int h;
                 if constexpr (kEstimates)
-                    h = estimates[c];
+                    h = c.h;
                 else
-                    h = detail::childHeuristic(space, states[c], f - g);
-                closed.link(n, node, moves[c], g + 1);
+                    h = detail::childHeuristic(space, states[i], f - (c.g - 1));
+                closed.link(n, c.parent, c.move, c.g);
                 if (h >= Space::kDead) continue;  // stored, never expanded
-                const int fn = g + 1 + h;
+                const int fn = c.g + h;
                 if (fn >= (int)buckets.size()) buckets.resize(fn + 1);
-                buckets[fn].push_back(n | (uint64_t)(g + 1) << 32);
-                if constexpr (kRecent) recent[n & (kRecentSlots - 1)] = {n, states[c]};
+                buckets[fn].push_back(n | (uint64_t)c.g << 32);
+                if constexpr (kRecent) recent[n & (kRecentSlots - 1)] = {n, states[i]};
                 result.openPeakEntries = std::max(result.openPeakEntries, ++openEntries);
             }
             if (best <= f) break;
