@@ -275,7 +275,10 @@ private:
     // distance to every goal of board i's colour.
     static constexpr int kMaxRowGoals = 16;
     bool useDistanceRows() const {
-        return compactFloorSets() && !level_.goals.empty() && (int)level_.goals.size() <= kMaxRowGoals;
+        if (!compactFloorSets() || level_.goals.empty() || (int)level_.goals.size() > kMaxRowGoals) return false;
+        for (size_t i = 0; i < layout_.colours.size(); ++i)
+            if (boardHasDistanceRows(i) && !listed(i)) return false;
+        return true;
     }
     bool boardHasDistanceRows(size_t i) const {
         if (actorsOf(i) == 0) return false;
@@ -321,13 +324,7 @@ private:
             w_.dedent();
             w_.line("};");
             lines.push_back("{");
-            lines.push_back("    FloorSet b = floorSet(s.colour[" + k_ + "]);");
-            lines.push_back("    pz::grid::DistanceRow near = " + table + "[pz::grid::lowestBit(b)];");
-            for (int a = 1; a < k; ++a) {
-                lines.push_back("    b &= b - 1;");
-                lines.push_back("    near = pz::grid::minRow(near, " + table + "[pz::grid::lowestBit(b)]);");
-            }
-            lines.push_back("    far = pz::grid::maxRow(far, near);");
+            for (const auto& line : boardLines(i, false, true)) lines.push_back("    " + line);
             lines.push_back("}");
         }
         lines.push_back("int h = pz::grid::largestByte(far);");
@@ -463,12 +460,98 @@ private:
         w_.line("return b;");
         w_.dedent();
         w_.line("}");
+        bool lists = false;
+        for (size_t i = 0; i < layout_.colours.size(); ++i) lists |= listed(i);
+        if (lists) {
+            std::string at;
+            int f = 0;
+            for (int cell = 0; cell < 64 * layout_.words; ++cell)
+                at += (cell ? ", " : "") + std::to_string(cell < cellCount() && level_.floor[cell] ? f++ : 0);
+            w_.line("// the floor index of each cell (0 for walls), see note [grid actor lists]");
+            w_.line("constexpr pz::grid::FloorIndexBytes<{{WORDS}}> kFloorIndexBytes{ {" + at + "} };");
+        }
         w_.line();
     }
-    // Declares `b`, board i's actors in floor numbering (needs compactFloorSets()).
-    void emitCompactFloorSet(size_t i) {
-        w_.line("FloorSet b = floorSet(s.colour[" + std::to_string(i) + "]);  // " +
-                rules_.colours[layout_.colours[i]].name);
+    // note [grid actor lists] (runtime/include/pz/grid_bits.hpp): with at
+    // most 128 floor cells and 16 actors, a board's actors are read as a byte
+    // list of floor indices, the form both the key fields and the distance
+    // rows take.
+    static constexpr int kMaxListActors = 16;
+    bool listed(size_t i) const {
+        return compactFloorSets() && actorsOf(i) >= 1 && actorsOf(i) <= kMaxListActors;
+    }
+    // Actor a of the list declared by boardLines(): byte a of `lo` or `hi`.
+    static std::string actorByte(int a) {
+        const std::string word = a < 8 ? "lo" : "hi";
+        const int shift = 8 * (a % 8);
+        return shift ? word + " >> " + std::to_string(shift) + " & 0xff" : word + " & 0xff";
+    }
+    // A mask of the low `width` bits of each of the first `count` bytes.
+    static std::string byteFieldMask(int count, int width) {
+        uint64_t m = 0;
+        for (int j = 0; j < count; ++j) m |= ((uint64_t(1) << width) - 1) << (8 * j);
+        return hex(m);
+    }
+    // The lines pack(), packEstimate() and heuristic() run for board i: its
+    // key field into `key` (withKey) and its nearest-actor distances into
+    // `far` (withRows, needs listed(i)), from one read of its actors.
+    std::vector<std::string> boardLines(size_t i, bool withKey, bool withRows) const {
+        using Kind = GridLayout::Part::Kind;
+        const auto& part = layout_.parts[i];
+        const int k = actorsOf(i), width = indexBits(layout_.floorCells);
+        const std::string i_ = std::to_string(i), board = "s.colour[" + i_ + "]", table = "kDist" + i_;
+        const std::string offset = std::to_string(part.offset);
+        const bool keyField = withKey && part.bits > 0;
+        const bool list = listed(i) && (withRows || (keyField && part.kind != Kind::FloorBits));
+        std::vector<std::string> out;
+        if (list) {
+            out.push_back("const pz::grid::ActorList list = pz::grid::actorList<" + std::to_string(k) + ">(" + board +
+                          ", kFloorIndexBytes);  // " + rules_.colours[layout_.colours[i]].name);
+            out.push_back("const uint64_t lo = pz::grid::lowBytes(list);");
+            if (k > 8) out.push_back("const uint64_t hi = pz::grid::highBytes(list);");
+        }
+        if (keyField) {
+            switch (part.kind) {
+                case Kind::FloorBits:  // a field of at most 64 bits: at most 64 floor cells, so compact
+                    out.push_back("key |= (Key)floorSet(" + board + ") << " + offset + ";");
+                    break;
+                case Kind::IndexList:
+                    if (list) {
+                        out.push_back("key |= pz::grid::extractBits(lo, " + byteFieldMask(std::min(k, 8), width) +
+                                      ") << " + offset + ";");
+                        if (k > 8)
+                            out.push_back("key |= pz::grid::extractBits(hi, " + byteFieldMask(k - 8, width) + ") << " +
+                                          std::to_string(part.offset + 8 * width) + ";");
+                    } else {
+                        out.push_back("int shift = " + offset + ";");
+                        out.push_back("for (int wi = 0; wi < {{WORDS}}; ++wi)");
+                        out.push_back("    for (uint64_t b = " + board + ".w[wi]; b; b &= b - 1, shift += " +
+                                      std::to_string(width) + ")");
+                        out.push_back("        key |= (Key)kFloorIndex[wi * 64 + __builtin_ctzll(b)] << shift;");
+                    }
+                    break;
+                case Kind::Colex:
+                    out.push_back("uint64_t rank = 0;");
+                    if (list) {
+                        for (int a = 0; a < k; ++a)
+                            out.push_back("rank += kChoose(" + actorByte(a) + ", " + std::to_string(a + 1) + ");");
+                    } else {
+                        out.push_back("int i = 0;");
+                        out.push_back("for (int wi = 0; wi < {{WORDS}}; ++wi)");
+                        out.push_back("    for (uint64_t b = " + board + ".w[wi]; b; b &= b - 1)");
+                        out.push_back("        rank += kChoose(kFloorIndex[wi * 64 + __builtin_ctzll(b)], ++i);");
+                    }
+                    out.push_back("key |= rank << " + offset + ";");
+                    break;
+            }
+        }
+        if (withRows) {
+            out.push_back("pz::grid::DistanceRow near = " + table + "[" + actorByte(0) + "];");
+            for (int a = 1; a < k; ++a)
+                out.push_back("near = pz::grid::minRow(near, " + table + "[" + actorByte(a) + "]);");
+            out.push_back("far = pz::grid::maxRow(far, near);");
+        }
+        return out;
     }
     static std::string lowMask(int bits) { return hex(bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1); }
     // The binomial table colex ranks need, rows up to 2^b - 1 >= F so
@@ -498,8 +581,6 @@ private:
     // search needs both for nearly every child (most children are new), and
     // finding the actors costs more than either use of them.
     void emitPackEstimate() {
-        using Kind = GridLayout::Part::Kind;
-        const int indexWidth = indexBits(layout_.floorCells);
         w_.line("// pack(s) and heuristic(s) at once (the search's per-child work)");
         w_.line("inline Key packEstimate(const State& s, int& h) {");
         w_.indent();
@@ -508,27 +589,11 @@ private:
         for (const auto& goal : level_.goals) dead |= actorsOfColour(goal.colour) == 0;
         w_.line("pz::grid::DistanceRow far{};");
         for (size_t i = 0; i < layout_.parts.size(); ++i) {
-            const auto& part = layout_.parts[i];
-            const bool rows = boardHasDistanceRows(i);
-            const std::string k_ = std::to_string(i), table = "kDist" + k_;
-            if (part.bits == 0 && !rows) continue;
+            const auto lines = boardLines(i, true, boardHasDistanceRows(i));
+            if (lines.empty()) continue;
             w_.line("{");
             w_.indent();
-            emitCompactFloorSet(i);
-            if (part.kind == Kind::FloorBits) w_.line("key |= (Key)b << " + std::to_string(part.offset) + ";");
-            if (part.kind == Kind::Colex) w_.line("uint64_t rank = 0;");
-            if (rows) w_.line("pz::grid::DistanceRow near;");
-            for (int a = 0; a < part.actors; ++a) {
-                std::string line = "{ const int f = pz::grid::lowestBit(b);";
-                if (part.kind == Kind::IndexList)
-                    line += " key |= (Key)f << " + std::to_string(part.offset + a * indexWidth) + ";";
-                if (part.kind == Kind::Colex) line += " rank += kChoose(f, " + std::to_string(a + 1) + ");";
-                if (rows) line += a == 0 ? " near = " + table + "[f];" : " near = pz::grid::minRow(near, " + table + "[f]);";
-                if (a + 1 < part.actors) line += " b &= b - 1;";
-                w_.line(line + " }");
-            }
-            if (part.kind == Kind::Colex) w_.line("key |= rank << " + std::to_string(part.offset) + ";");
-            if (rows) w_.line("far = pz::grid::maxRow(far, near);");
+            for (const auto& line : lines) w_.line(line);
             w_.dedent();
             w_.line("}");
         }
@@ -554,7 +619,7 @@ private:
         for (size_t i = 0; i < layout_.parts.size(); ++i) {
             const auto& part = layout_.parts[i];
             if (part.kind == Kind::Colex) maxColexK = std::max(maxColexK, part.actors);
-            if (part.kind != Kind::FloorBits && !compact) needFloorTables = true;
+            if (part.kind != Kind::FloorBits && !listed(i)) needFloorTables = true;
             fields += (i ? ", " : "") + rules_.colours[layout_.colours[i]].name + " " + partNames[(int)part.kind] +
                       " [" + std::to_string(part.offset) + ", " + std::to_string(part.offset + part.bits) + ")";
         }
@@ -567,46 +632,11 @@ private:
         w_.indent();
         w_.line("Key key = 0;");
         for (size_t i = 0; i < layout_.parts.size(); ++i) {
-            const auto& part = layout_.parts[i];
-            const std::string board = "s.colour[" + std::to_string(i) + "]";
-            if (part.bits == 0) continue;
+            const auto lines = boardLines(i, true, false);
+            if (lines.empty()) continue;
             w_.line("{");
             w_.indent();
-            switch (part.kind) {
-                case Kind::FloorBits:  // a field of at most 64 bits: at most 64 floor cells, so compact
-                    w_.line("key |= (Key)floorSet(" + board + ") << " + std::to_string(part.offset) + ";");
-                    break;
-                case Kind::IndexList:
-                    if (compact) {
-                        emitCompactFloorSet(i);
-                        for (int a = 0; a < part.actors; ++a)
-                            w_.line("key |= (Key)pz::grid::lowestBit(b) << " +
-                                    std::to_string(part.offset + a * indexWidth) + ";" +
-                                    (a + 1 < part.actors ? " b &= b - 1;" : ""));
-                    } else {
-                        w_.line("int shift = " + std::to_string(part.offset) + ";");
-                        w_.line("for (int wi = 0; wi < " + std::to_string(layout_.words) + "; ++wi)");
-                        w_.line("    for (uint64_t b = " + board + ".w[wi]; b; b &= b - 1, shift += " +
-                                std::to_string(indexWidth) + ")");
-                        w_.line("        key |= (Key)kFloorIndex[wi * 64 + __builtin_ctzll(b)] << shift;");
-                    }
-                    break;
-                case Kind::Colex:
-                    w_.line("uint64_t rank = 0;");
-                    if (compact) {
-                        emitCompactFloorSet(i);
-                        for (int a = 0; a < part.actors; ++a)
-                            w_.line("rank += kChoose(pz::grid::lowestBit(b), " + std::to_string(a + 1) + ");" +
-                                    (a + 1 < part.actors ? " b &= b - 1;" : ""));
-                    } else {
-                        w_.line("int i = 0;");
-                        w_.line("for (int wi = 0; wi < " + std::to_string(layout_.words) + "; ++wi)");
-                        w_.line("    for (uint64_t b = " + board + ".w[wi]; b; b &= b - 1)");
-                        w_.line("        rank += kChoose(kFloorIndex[wi * 64 + __builtin_ctzll(b)], ++i);");
-                    }
-                    w_.line("key |= rank << " + std::to_string(part.offset) + ";");
-                    break;
-            }
+            for (const auto& line : lines) w_.line(line);
             w_.dedent();
             w_.line("}");
         }

@@ -15,7 +15,7 @@
 
 #include <utility>
 
-#if defined(__BMI__) || defined(__BMI2__) || defined(__AVX__) || defined(__SSE4_1__)
+#if defined(__BMI__) || defined(__BMI2__) || defined(__AVX__) || defined(__SSE4_1__) || defined(__AVX512VBMI2__)
 #include <immintrin.h>
 #endif
 
@@ -197,6 +197,64 @@ inline int lowestBit(unsigned __int128 b) {
 #else
     return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(hi);
 #endif
+}
+
+// note [grid actor lists]
+// A colour's actors as floor indices, ascending, one per byte of a 16-byte
+// vector (lanes past the actor count are 0), for the key fields and the
+// distance rows. FloorIndexBytes holds the floor index of each board cell.
+// With AVX-512 VBMI2 each board word is one vpcompressb of its 64 cells'
+// indices by the word itself, and the words' lists are joined with a byte
+// shuffle: no loop over actors and no branch (on 12x12 levels this replaced
+// about 150 of the 250 instructions that packing and the heuristic took
+// per state). Elsewhere K fixed steps each take the lowest set bit of the
+// first non-empty word, also without data-dependent branches.
+template <size_t N>
+struct alignas(64) FloorIndexBytes {
+    uint8_t at[64 * N];
+};
+typedef uint8_t ActorList __attribute__((vector_size(16)));
+template <size_t K, size_t N>
+inline ActorList actorList(const Bits<N>& board, const FloorIndexBytes<N>& index) {
+    static_assert(K >= 1 && K <= 16, "an actor list holds 1 to 16 actors");
+#if defined(__AVX512VBMI2__) && defined(__AVX512BW__)
+    const __m128i iota = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    __m128i list = _mm_setzero_si128();
+    int count = 0;
+    for (size_t w = 0; w < N; ++w) {
+        const uint64_t cells = board.w[w];
+        const __m512i indices = _mm512_load_si512((const void*)(index.at + 64 * w));
+        const __m128i part = _mm512_castsi512_si128(_mm512_maskz_compress_epi8(cells, indices));
+        // lane i of the shuffle reads part[i - count]; lanes below count get an
+        // index with the top bit set, which pshufb turns into 0
+        list = w == 0 ? part : _mm_or_si128(list, _mm_shuffle_epi8(part, _mm_sub_epi8(iota, _mm_set1_epi8((char)count))));
+        count += __builtin_popcountll(cells);
+    }
+    return (ActorList)list;
+#else
+    uint64_t words[N];
+    for (size_t w = 0; w < N; ++w) words[w] = board.w[w];
+    ActorList list{};
+    for (size_t a = 0; a < K; ++a) {
+        size_t w = N - 1;  // the first non-empty word (select chain, no branch)
+        for (size_t j = N - 1; j-- > 0;) w = words[j] ? j : w;
+        const uint64_t cells = words[w];
+        list[a] = index.at[64 * w + (size_t)__builtin_ctzll(cells)];
+        words[w] = cells & (cells - 1);
+    }
+    return list;
+#endif
+}
+// Bytes 0-7 and 8-15 of an actor list as words (byte a at bits 8a..8a+7).
+inline uint64_t lowBytes(ActorList list) {
+    uint64_t w;
+    __builtin_memcpy(&w, &list, 8);
+    return w;
+}
+inline uint64_t highBytes(ActorList list) {
+    uint64_t w;
+    __builtin_memcpy(&w, (const char*)&list + 8, 8);
+    return w;
 }
 
 // note [grid distance rows]
