@@ -24,12 +24,12 @@ echo
 echo "== 2. scaling set: generated vs interpreter (A*, same heuristic)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$PZC" solve-dir puzzles/anima.pz bench/anima/levels --json --repeat 3 > "$tmp/generated.json"
+"$PZC" solve-dir puzzles/anima.pz bench/anima/levels --json --repeat 5 > "$tmp/generated.json"
 interp_levels=(bench/anima/levels/*.txt)
 if [ "$QUICK" = "--quick" ]; then
   interp_levels=($(ls bench/anima/levels/*.txt | grep -v 's12x12-5r4b'))
 fi
-"$PZC" solve-dir puzzles/anima.pz "${interp_levels[@]}" --interp --json --repeat 3 > "$tmp/interp.json"
+"$PZC" solve-dir puzzles/anima.pz "${interp_levels[@]}" --interp --json --repeat 5 > "$tmp/interp.json"
 python3 - "$tmp/generated.json" "$tmp/interp.json" <<'PY'
 import json, sys
 gen = {r["level"]: r for r in json.load(open(sys.argv[1]))}
