@@ -102,11 +102,15 @@ struct Bits {
 
 namespace detail {
 // Lane i of a shuffle of (v, zero) that reads word i + d of v, or zero when
-// that word is outside 0..N-1 (so lanes past N stay zero).
+// that word is outside 0..N-1. A lane past N reads itself: it is zero in
+// every board, and a lane that stays in place lets d = 0 be no shuffle at
+// all (Bits<3> has one such lane; zeroing it explicitly cost three
+// instructions per shift of a 12x12 kernel).
 template <size_t N, size_t L>
 constexpr int laneFrom(int i, int d) {
     const int from = i + d;
-    return i < (int)N && from >= 0 && from < (int)N ? from : (int)L;
+    if (i >= (int)N) return i;
+    return from >= 0 && from < (int)N ? from : (int)L;
 }
 template <size_t N, int D, class V, int... I>
 inline V lanesFrom(V v, std::integer_sequence<int, I...>) {
