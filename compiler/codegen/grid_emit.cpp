@@ -327,7 +327,7 @@ private:
             for (const auto& line : boardLines(i, false, true)) lines.push_back("    " + line);
             lines.push_back("}");
         }
-        lines.push_back("int h = pz::grid::largestByte(far);");
+        lines.push_back("int h = pz::grid::largestByte<" + std::to_string(level_.goals.size()) + ">(far);");
         lines.push_back("if (h == pz::grid::kUnreachableByte) return kDead;");
         if (hallBound_) emitHall(lines);
         w_.line("// exact in a few loads and byte minima, so the lower bound is not needed");
@@ -582,7 +582,10 @@ private:
     // finding the actors costs more than either use of them.
     void emitPackEstimate() {
         w_.line("// pack(s) and heuristic(s) at once (the search's per-child work)");
-        w_.line("inline Key packEstimate(const State& s, int& h) {");
+        // Inlined into the search's child loop, so its long dependency chain
+        // (extraction, row loads, maxima) overlaps the next child's kernel
+        // and no vzeroupper/call frame is paid per child (12x12 levels: 2-6%).
+        w_.line("[[gnu::always_inline]] inline Key packEstimate(const State& s, int& h) {");
         w_.indent();
         w_.line("Key key = 0;");
         bool dead = false;
@@ -600,7 +603,7 @@ private:
         if (dead) {
             w_.line("h = kDead;  // a goal of a colour without actors");
         } else {
-            w_.line("h = pz::grid::largestByte(far);");
+            w_.line("h = pz::grid::largestByte<" + std::to_string(level_.goals.size()) + ">(far);");
             w_.line("if (h == pz::grid::kUnreachableByte) h = kDead;");
         }
         w_.line("return key;");

@@ -272,11 +272,15 @@ inline uint64_t highBytes(ActorList list) {
 typedef uint8_t DistanceRow __attribute__((vector_size(16)));
 inline DistanceRow minRow(DistanceRow a, DistanceRow b) { return a < b ? a : b; }
 inline DistanceRow maxRow(DistanceRow a, DistanceRow b) { return a > b ? a : b; }
+// The largest of the first G bytes (the rest are 0): log2(G) shuffle-max
+// steps, the end of the heuristic's dependency chain.
+template <int G = 16>
 inline int largestByte(DistanceRow v) {
-    v = maxRow(v, __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7));
-    v = maxRow(v, __builtin_shufflevector(v, v, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3));
-    v = maxRow(v, __builtin_shufflevector(v, v, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1));
-    v = maxRow(v, __builtin_shufflevector(v, v, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0));
+    static_assert(G >= 1 && G <= 16, "a distance row has 16 bytes");
+    if constexpr (G > 8) v = maxRow(v, __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7));
+    if constexpr (G > 4) v = maxRow(v, __builtin_shufflevector(v, v, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3));
+    if constexpr (G > 2) v = maxRow(v, __builtin_shufflevector(v, v, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1));
+    if constexpr (G > 1) v = maxRow(v, __builtin_shufflevector(v, v, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0));
     return v[0];
 }
 inline constexpr int kUnreachableByte = 255;
