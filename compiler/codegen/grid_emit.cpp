@@ -554,24 +554,18 @@ private:
         return out;
     }
     static std::string lowMask(int bits) { return hex(bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1); }
-    // The binomial table colex ranks need, rows up to 2^b - 1 >= F so
-    // unranking takes fixed power-of-two steps; returns that row count - 1.
+    // The binomial table colex ranks need (note [grid colex tables]), rows
+    // up to a power of two above F; returns that row count.
     int emitChooseTable(int maxK) {
-        int tableSize = 1;
-        while (tableSize <= layout_.floorCells) tableSize *= 2;
-        tableSize -= 1;
-        w_.line("constexpr pz::grid::Binomials<" + std::to_string(tableSize) + ", " + std::to_string(maxK) +
-                "> kChoose{};");
-        return tableSize;
+        int rows = 2;
+        while (rows <= layout_.floorCells) rows *= 2;
+        w_.line("constexpr pz::grid::ColexTable<" + std::to_string(rows) + ", " + std::to_string(maxK) + "> kChoose{};");
+        return rows;
     }
     // Lines that unrank `rank` (k actors) into floor indices: `each` gets f.
-    void emitColexUnrank(int k, int tableSize, const std::string& each) {
+    void emitColexUnrank(int k, const std::string& each) {
         w_.line("for (int i = " + std::to_string(k) + "; i > 0; --i) {");
-        w_.line("    // the largest f with C(f, i) <= rank (it is below the previous one): a");
-        w_.line("    // fixed number of halving steps, branch-free; C(n, i) > rank for n >= F");
-        w_.line("    int f = 0;");
-        w_.line("    for (int step = " + std::to_string((tableSize + 1) / 2) +
-                "; step; step >>= 1) f += step & -(int)(kChoose(f + step, i) <= rank);");
+        w_.line("    const int f = kChoose.largest(i, rank);  // below the previous f: C(n, i) > rank for n >= F");
         w_.line("    rank -= kChoose(f, i);");
         w_.line("    " + each);
         w_.line("}");
@@ -628,7 +622,7 @@ private:
         }
         w_.line("using Key = uint64_t;  // bit fields: " + fields + "; see note [grid key parts]");
         if (needFloorTables) emitFloorTables();
-        const int tableSize = maxColexK ? emitChooseTable(maxColexK) : 0;
+        if (maxColexK) emitChooseTable(maxColexK);
         const int indexWidth = indexBits(layout_.floorCells);
         // pack
         w_.line("inline Key pack(const State& s) {");
@@ -679,10 +673,10 @@ private:
                     w_.line("uint64_t rank = " + field + ";");
                     if (compact) {
                         w_.line("FloorSet set = 0;");
-                        emitColexUnrank(part.actors, tableSize, "set |= FloorSet(1) << f;");
+                        emitColexUnrank(part.actors, "set |= FloorSet(1) << f;");
                         w_.line(board + " = boardOf(set);");
                     } else {
-                        emitColexUnrank(part.actors, tableSize, board + ".set(kFloorCell[f]);");
+                        emitColexUnrank(part.actors, board + ".set(kFloorCell[f]);");
                     }
                     break;
             }
