@@ -216,8 +216,10 @@ private:
     Chunk& chunk(uint32_t n) { return *chunks_[n >> kChunkBits]; }
     const Chunk& chunk(uint32_t n) const { return *chunks_[n >> kChunkBits]; }
     size_t groupOf(uint64_t hash) const { return hash & mask_ & ~(kGroup - 1); }
-    // The fingerprint comes from the hash's top bits: the slot number uses the low ones.
-    uint32_t tagOf(uint64_t hash) const { return (uint32_t)(hash >> tagShift_) << slotBits_; }
+    // The fingerprint is the hash's top 32 - s bits, kept in place above the
+    // node field (one shift by a constant and a mask); the group comes from
+    // bits 3 .. s-1.
+    uint32_t tagOf(uint64_t hash) const { return (uint32_t)(hash >> 32) & ~nodeMask_; }
 
     // Bit i of `empty`: slot i of the group is free; of `match`: it holds a
     // node whose fingerprint is `tag`.
@@ -246,7 +248,6 @@ private:
         index_ = std::unique_ptr<uint32_t[], FreeIndex>(detail::IndexPool::take(bytes), FreeIndex{bytes});
         std::memset(index_.get(), 0, bytes);
         slotBits_ = slotBits;
-        tagShift_ = 64 - (32 - slotBits);  // slotBits <= kMaxSlotBits < 32: a fingerprint of at least one bit
         mask_ = slots - 1;
         nodeMask_ = (uint32_t)mask_;
     }
@@ -285,7 +286,7 @@ private:
     std::unique_ptr<uint32_t[], FreeIndex> index_;  // 0 = empty, else (node + 1) | fingerprint
     size_t mask_ = 0;                               // slot count - 1
     uint32_t nodeMask_ = 0;                         // the node + 1 field of a slot
-    int slotBits_ = 0, tagShift_ = 0;
+    int slotBits_ = 0;
     uint32_t size_ = 0;
 };
 
