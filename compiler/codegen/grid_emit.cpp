@@ -754,7 +754,7 @@ private:
         w_.line("int heuristicAtLeast(const State& s, int atLeast) const { return {{NS}}::heuristic(s, atLeast); }");
         w_.line("Key pack(const State& s) const { return {{NS}}::pack(s); }");
         if (layout_.key == GridLayout::KeyKind::Packed && useDistanceRows() && !hallBound_)
-            w_.line("Key packEstimate(const State& s, int& h) const { return {{NS}}::packEstimate(s, h); }");
+            w_.line("[[gnu::always_inline]] Key packEstimate(const State& s, int& h) const { return {{NS}}::packEstimate(s, h); }");
         w_.line("State unpack(const Key& k) const { return {{NS}}::unpack(k); }");
         w_.line("Hasher hasher() const { return {}; }");
         w_.dedent();
