@@ -116,19 +116,33 @@ struct Checker {
                     queue.size() >= kMaxStatesPerLevel ? " (capped)" : "");
     }
 
+    // A* as the solver runs it, and with batched expansion from the first
+    // node (note [batched expansion]; by default it starts at index sizes
+    // none of these levels reach); then with a state limit it must hit.
     template <class Space>
     void checkSearch(const std::string& name, const interp::GridBoard& board, int nearestSolved) {
-        const auto result = pz::grid::astar(Space{});
-        if (result.outcome != pz::grid::SearchResult::Outcome::Solved) {
-            if (nearestSolved >= 0) fail(name, "A* found no solution; breadth-first search did");
-            return;
+        using Outcome = pz::grid::SearchResult::Outcome;
+        pz::grid::SearchLimits batched;
+        batched.batchFromSlots = 0;
+        for (const auto& [limits, how] : {std::pair{pz::grid::SearchLimits{}, ""}, std::pair{batched, " (batched)"}}) {
+            const auto result = pz::grid::astar(Space{}, limits);
+            if (result.outcome != Outcome::Solved) {
+                if (nearestSolved >= 0) fail(name, std::string("A* found no solution; breadth-first search did") + how);
+                continue;
+            }
+            interp::GridState s = board.initialState();
+            for (int move : result.moves) s = board.step(s, move);
+            if (!board.isSolved(s)) fail(name, std::string("A*'s solution does not solve the level when replayed") + how);
+            if (nearestSolved >= 0 && (int)result.moves.size() != nearestSolved)
+                fail(name, "A* length " + std::to_string(result.moves.size()) + ", breadth-first depth " +
+                               std::to_string(nearestSolved) + how);
+            if (result.stored > 2) {
+                pz::grid::SearchLimits tight = limits;
+                tight.maxStates = result.stored / 2;
+                if (pz::grid::astar(Space{}, tight).outcome != Outcome::LimitReached)
+                    fail(name, std::string("A* limited to half its stored states did not report the limit") + how);
+            }
         }
-        interp::GridState s = board.initialState();
-        for (int move : result.moves) s = board.step(s, move);
-        if (!board.isSolved(s)) fail(name, "A*'s solution does not solve the level when replayed");
-        if (nearestSolved >= 0 && (int)result.moves.size() != nearestSolved)
-            fail(name, "A* length " + std::to_string(result.moves.size()) + ", breadth-first depth " +
-                           std::to_string(nearestSolved));
     }
 
     template <bool kHall, class... Spaces>

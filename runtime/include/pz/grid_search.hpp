@@ -308,6 +308,10 @@ inline void keepFreedMemory() {
 
 struct SearchLimits {
     uint64_t maxStates = 200'000'000;  // give up (not "unsolvable") beyond this
+    // Batched expansion (note [batched expansion]) from an index of this many
+    // slots (a 1 MiB index: smaller ones sit in L2, where batching only
+    // costs). Tests set 0 to run the batched path on small levels.
+    size_t batchFromSlots = size_t(1) << 18;
 };
 
 struct SearchResult {
@@ -417,9 +421,8 @@ SearchResult astar(const Space& space, const SearchLimits& limits = {}) {
     // the bucket has the same f, and with a consistent heuristic no child
     // can lower the g of a node already in the current bucket.
     // Small closed sets sit in the L2 cache, where batching only adds work:
-    // it starts once the index reaches kBatchFromSlots.
+    // it starts once the index reaches limits.batchFromSlots.
     constexpr int kBatch = 16;
-    constexpr size_t kBatchFromSlots = size_t(1) << 18;  // a 1 MiB index
     constexpr bool kEstimates = detail::PacksEstimates<Space>;
     struct Child {
         Key key;
@@ -431,7 +434,7 @@ SearchResult astar(const Space& space, const SearchLimits& limits = {}) {
     State states[kBatch * kMaxDirections];  // for the heuristic (unless packEstimate gave it) and `recent`
     for (int f = h0; f < best && f < (int)buckets.size(); ++f) {
         while (!buckets[f].empty()) {
-            const bool batched = closed.slots() >= kBatchFromSlots;
+            const bool batched = closed.slots() >= limits.batchFromSlots;
             const int batch = batched ? kBatch : 1;
             int count = 0;
             for (int taken = 0; taken < batch && !buckets[f].empty();) {
