@@ -104,12 +104,12 @@ private:
         uint32_t* p;
         size_t bytes;
     };
+    // Never destroyed: a closed set that outlives static destruction (one
+    // owned by a static object) can still return its index. The process's
+    // exit frees the kept blocks.
     static IndexPool& instance() {
-        static IndexPool pool;
-        return pool;
-    }
-    ~IndexPool() {
-        for (const Block& b : kept_) std::free(b.p);
+        static IndexPool* pool = new IndexPool;
+        return *pool;
     }
     std::mutex mutex_;
     std::vector<Block> kept_;
