@@ -288,21 +288,17 @@ private:
     }
     void emitRowHeuristic() {
         std::vector<std::string> lines;
-        for (const auto& goal : level_.goals)
-            if (actorsOfColour(goal.colour) == 0) {
-                lines.push_back("return kDead;  // a goal of a colour without actors");
-                break;
-            }
+        if (goalWithoutActors()) lines.push_back("return kDead;  // a goal of a colour without actors");
         lines.push_back("pz::grid::DistanceRow far{};");
         std::vector<int> floorCell;
         for (int cell = 0; cell < cellCount(); ++cell)
             if (level_.floor[cell]) floorCell.push_back(cell);
         for (size_t i = 0; i < layout_.colours.size(); ++i) {
-            const int c = layout_.colours[i], k = actorsOf(i);
+            if (!boardHasDistanceRows(i)) continue;
+            const int c = layout_.colours[i];
             std::string goalsOfColour;
             for (size_t g = 0; g < level_.goals.size(); ++g)
                 if (level_.goals[g].colour == c) goalsOfColour += (goalsOfColour.empty() ? "" : ", ") + std::to_string(g);
-            if (!boardHasDistanceRows(i)) continue;
             const std::string k_ = std::to_string(i), table = "kDist" + k_;
             w_.line("// " + table + "[f]: presses from floor cell f to goal g (byte g; goals " + goalsOfColour + " are " +
                     rules_.colours[c].name + ", 255 = unreachable, 0 = another colour's goal)");
@@ -555,12 +551,11 @@ private:
     }
     static std::string lowMask(int bits) { return hex(bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1); }
     // The binomial table colex ranks need (note [grid colex tables]), rows
-    // up to a power of two above F; returns that row count.
-    int emitChooseTable(int maxK) {
+    // up to a power of two above F.
+    void emitChooseTable(int maxK) {
         int rows = 2;
         while (rows <= layout_.floorCells) rows *= 2;
         w_.line("constexpr pz::grid::ColexTable<" + std::to_string(rows) + ", " + std::to_string(maxK) + "> kChoose{};");
-        return rows;
     }
     // Lines that unrank `rank` (k actors) into floor indices: `each` gets f.
     void emitColexUnrank(int k, const std::string& each) {
@@ -569,6 +564,25 @@ private:
         w_.line("    rank -= kChoose(f, i);");
         w_.line("    " + each);
         w_.line("}");
+    }
+
+    bool goalWithoutActors() const {
+        for (const auto& goal : level_.goals)
+            if (actorsOfColour(goal.colour) == 0) return true;
+        return false;
+    }
+    // One braced block per board: its key field and, with `rows`, its
+    // nearest-actor distances (the bodies of pack() and packEstimate()).
+    void emitKeyBlocks(bool rows) {
+        for (size_t i = 0; i < layout_.parts.size(); ++i) {
+            const auto lines = boardLines(i, true, rows && boardHasDistanceRows(i));
+            if (lines.empty()) continue;
+            w_.line("{");
+            w_.indent();
+            for (const auto& line : lines) w_.line(line);
+            w_.dedent();
+            w_.line("}");
+        }
     }
 
     // pack() and heuristic() in one pass over each colour's actors: the
@@ -582,19 +596,9 @@ private:
         w_.line("[[gnu::always_inline]] inline Key packEstimate(const State& s, int& h) {");
         w_.indent();
         w_.line("Key key = 0;");
-        bool dead = false;
-        for (const auto& goal : level_.goals) dead |= actorsOfColour(goal.colour) == 0;
         w_.line("pz::grid::DistanceRow far{};");
-        for (size_t i = 0; i < layout_.parts.size(); ++i) {
-            const auto lines = boardLines(i, true, boardHasDistanceRows(i));
-            if (lines.empty()) continue;
-            w_.line("{");
-            w_.indent();
-            for (const auto& line : lines) w_.line(line);
-            w_.dedent();
-            w_.line("}");
-        }
-        if (dead) {
+        emitKeyBlocks(true);
+        if (goalWithoutActors()) {
             w_.line("h = kDead;  // a goal of a colour without actors");
         } else {
             w_.line("h = pz::grid::largestByte<" + std::to_string(level_.goals.size()) + ">(far);");
@@ -628,15 +632,7 @@ private:
         w_.line("inline Key pack(const State& s) {");
         w_.indent();
         w_.line("Key key = 0;");
-        for (size_t i = 0; i < layout_.parts.size(); ++i) {
-            const auto lines = boardLines(i, true, false);
-            if (lines.empty()) continue;
-            w_.line("{");
-            w_.indent();
-            for (const auto& line : lines) w_.line(line);
-            w_.dedent();
-            w_.line("}");
-        }
+        emitKeyBlocks(false);
         w_.line("return key;");
         w_.dedent();
         w_.line("}");

@@ -190,19 +190,6 @@ inline uint64_t depositBits(uint64_t value, uint64_t mask) {
 #endif
 }
 
-// The index of the lowest set bit of a non-zero set (branch-free).
-inline int lowestBit(uint64_t b) { return __builtin_ctzll(b); }
-inline int lowestBit(unsigned __int128 b) {
-    const uint64_t lo = (uint64_t)b, hi = (uint64_t)(b >> 64);
-#if defined(__BMI__)
-    // tzcnt of zero is 64: add the high word's count only then (no branch).
-    const int low = (int)_tzcnt_u64(lo);
-    return low + ((int)_tzcnt_u64(hi) & -(low >> 6));
-#else
-    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(hi);
-#endif
-}
-
 // note [grid actor lists]
 // A colour's actors as floor indices, ascending, one per byte of a 16-byte
 // vector (lanes past the actor count are 0), for the key fields and the
