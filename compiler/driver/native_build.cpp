@@ -1,5 +1,7 @@
 #include "compiler/driver/native_build.hpp"
 
+#include "compiler/driver/subprocess.hpp"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -43,12 +45,6 @@ static std::string runtimeHeadersDigest() {
     return contentHash(all);
 }
 
-static std::string shellQuote(const std::string& s) {
-    std::string r = "'";
-    for (char c : s) r += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return r + "'";
-}
-
 std::optional<std::string> buildNative(const NativeBuild& build, DiagnosticEngine& diags,
                                        const std::string& outputPath) {
     const char* cxxEnv = std::getenv("CXX");
@@ -85,12 +81,15 @@ std::optional<std::string> buildNative(const NativeBuild& build, DiagnosticEngin
                 return std::nullopt;
             }
         }
-        std::string cmd = shellQuote(cxx);
-        for (const auto& f : flags) cmd += " " + shellQuote(f);
-        cmd += " " + shellQuote(src.string()) + " -o " + shellQuote(tmp.string()) + " > " +
-               shellQuote(log.string()) + " 2>&1";
-        int rc = std::system(cmd.c_str());
-        if (rc != 0 || !fs::exists(tmp)) {
+        // The compiler runs without a shell: an argument vector, output to the log.
+        ChildRun run;
+        run.argv.push_back(cxx);
+        run.argv.insert(run.argv.end(), flags.begin(), flags.end());
+        run.argv.insert(run.argv.end(), {src.string(), "-o", tmp.string()});
+        run.searchPath = true;
+        run.outputFile = log.string();
+        ChildStatus rc = runChild(run);
+        if (!rc.exited() || rc.exitCode() != 0 || !fs::exists(tmp)) {
             std::ifstream in(log);
             std::stringstream ss;
             ss << in.rdbuf();

@@ -16,12 +16,14 @@ expect_error() {  # expect_error PATTERN -- command...: non-zero exit and PATTER
 
 # check_lengths SOLVER STATES: the solver's solution lengths for the lines
 # "<depth> ; <state>" of STATES equal <depth> (solutions are replayed by the
-# solver itself, so a length equal to the true distance means optimal).
+# solver itself, so a length equal to the true distance means optimal). The
+# solver answers in the JSON lines of note [result protocol], in input order.
 check_lengths() {
     local solver=$1 states=$2
     sed 's/^[0-9]* ; //' "$states" | "$solver" --stdin --machine --table-dir "$tmp/tables" > "$tmp/solved" || fail "solver failed"
-    paste -d '|' "$states" "$tmp/solved" | awk -F'|' '
-        { split($1, want, " ; "); split($2, got, " ; "); n = split(got[2], m, " ") - 1
+    [ "$(wc -l < "$tmp/solved")" = "$(wc -l < "$states")" ] || fail "expected one result per state"
+    sed 's/.*"moves": \[\([0-9, ]*\)\].*/\1/' "$tmp/solved" | paste -d '|' "$states" - | awk -F'|' '
+        { split($1, want, " ; "); n = split($2, m, ", ")
           if (n != want[1]) { print "state", want[2], "distance", want[1], "solver length", n; bad = 1 }
           count[want[1]]++ }
         END { for (d in count) printf "depth %s: %d states\n", d, count[d]; exit bad }' || fail "non-optimal lengths"
