@@ -108,6 +108,54 @@ build-binary)
     echo "$out" | grep -q '"length": 2' || fail "expected length 2: $out"
     expect_error "unknown move" -- "$tmp/solver" --scramble "C9" --table-dir "$tmp/tables"
     ;;
+hostile-paths)
+    # Cache directories with a quote and a command substitution in their
+    # names: pzc runs its solver and the compiler without a shell, so nothing
+    # runs and the solve works (issue 13 item 9).
+    evil="$tmp/q'\$(touch $tmp/pwned)'\`touch $tmp/pwned2\`"
+    mkdir -p "$evil"
+    cp -r "$cache/bin" "$evil/" 2>/dev/null || true
+    out=$(PZC_CACHE_DIR="$evil" "$pzc" solve $puzzle --scramble "R1 C2" --json) || fail "solve with a hostile PZC_CACHE_DIR"
+    echo "$out" | grep -q '"length": 2' || fail "expected length 2: $out"
+    mkdir -p "$evil/home/.cache/pzc"
+    cp -r "$cache/bin" "$evil/home/.cache/pzc/" 2>/dev/null || true
+    out=$(env -u PZC_CACHE_DIR -u XDG_CACHE_HOME HOME="$evil/home" "$pzc" solve $puzzle --scramble "C1" --json) || fail "solve with a hostile HOME"
+    echo "$out" | grep -q '"length": 1' || fail "expected length 1: $out"
+    [ ! -e "$tmp/pwned" ] && [ ! -e "$tmp/pwned2" ] || fail "a command in the cache path was run"
+    ;;
+no-temp-files)
+    # Positions go to the solver through a pipe: no temp file is written, so
+    # a planted one cannot change the answer, and a missing TMPDIR is no
+    # error (issue 13 items 7, 16).
+    mkdir "$tmp/t"
+    for pid in $(seq $$ $(($$ + 400))); do echo "0 1 2 3 4 5 6 7 8" > "$tmp/t/pzc-solve-$pid.txt"; done
+    before=$(ls "$tmp/t" | wc -l)
+    out=$(TMPDIR="$tmp/t" "$pzc" solve $puzzle --scramble "C2 R3" --json) || fail "solve"
+    echo "$out" | grep -q '"length": 2' || fail "planted temp file changed the answer: $out"
+    [ "$(ls "$tmp/t" | wc -l)" = "$before" ] || fail "pzc solve created files in TMPDIR"
+    out=$(TMPDIR="$tmp/no/such/dir" "$pzc" solve $puzzle --scramble "C2 R3" --json) || fail "solve with a missing TMPDIR"
+    echo "$out" | grep -q '"length": 2' || fail "unexpected: $out"
+    ;;
+kill-solver)
+    # Killing pzc stops its solver: SIGTERM is forwarded, SIGKILL reaches the
+    # child through PR_SET_PDEATHSIG (issue 13 item 15).
+    "$pzc" solve $puzzle --scramble "R1" > /dev/null || fail "warm-up solve"
+    for sig in TERM KILL INT; do
+        "$pzc" solve $puzzle --random 500000 --seed 1 > /dev/null 2>&1 &
+        parent=$!
+        child=
+        for _ in $(seq 300); do
+            child=$(pgrep -P $parent) && break
+            sleep 0.1
+        done
+        [ -n "$child" ] || { kill -9 $parent; fail "no solver process under pzc"; }
+        sleep 0.3
+        kill -$sig $parent
+        wait $parent 2>/dev/null
+        for _ in $(seq 50); do kill -0 $child 2>/dev/null || break; sleep 0.1; done
+        if kill -0 $child 2>/dev/null; then kill -9 $child; fail "the solver outlived pzc after SIG$sig"; fi
+    done
+    ;;
 slide4-optimal)
     # 14-move (God's number) and 13-move slide4 positions: the solver must
     # return exactly those lengths. Uses the test cache's tables (built once,
