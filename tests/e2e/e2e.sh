@@ -156,6 +156,62 @@ kill-solver)
         if kill -0 $child 2>/dev/null; then kill -9 $child; fail "the solver outlived pzc after SIG$sig"; fi
     done
     ;;
+cached-binary)
+    # Cached solvers are checked against their build stamp before they run
+    # (note [build stamps]); a damaged one is rebuilt; a solver that lies or
+    # breaks the protocol is an internal error, never a wrong answer
+    # (issue 13 items 7, 13, 14).
+    export PZC_CACHE_DIR=$tmp/cache
+    mkdir -p "$tmp/cache"
+    cp -r "$cache/bin" "$tmp/cache/" 2>/dev/null || true
+    "$pzc" solve $puzzle --scramble "C2 R3" > /dev/null || fail "first solve"
+    bin=$(ls "$tmp"/cache/bin/*.stamp | sed 's/\.stamp$//' | while read -r b; do [ -x "$b" ] && echo "$b"; done | head -1)
+    [ -n "$bin" ] || fail "no stamped binary in the cache"
+    for damage in empty truncated; do
+        if [ $damage = empty ]; then : > "$bin"; else truncate -s 4096 "$bin"; fi
+        out=$("$pzc" solve $puzzle --scramble "C2 R3" --json 2> "$tmp/err") || { cat "$tmp/err"; fail "solve after $damage binary"; }
+        grep -q "unusable" "$tmp/err" || { cat "$tmp/err"; fail "$damage binary not reported"; }
+        echo "$out" | grep -q '"length": 2' || fail "after $damage binary: $out"
+    done
+    # Fake solvers with valid stamps: what they print must not be believed.
+    fake() {  # fake SCRIPT-BODY: install a shell script as the cached binary, stamped
+        cp "$bin" "$tmp/real"
+        printf '#!/bin/sh\ncat > /dev/null\n%s\n' "$1" > "$bin"
+        python3 - "$bin" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+h = 1469598103934665603
+for b in data:
+    h = ((h ^ b) * 1099511628211) % (1 << 64)
+open(sys.argv[1] + ".stamp", "w").write("pzc-build-stamp 1 %d %016x\n" % (len(data), h))
+PY
+    }
+    fake "echo 'P 0 1 2 3 4 5 6 7 8 ; M ; N 1 ; S 0.1'"
+    expect_error "internal error: the solver printed an unreadable result" -- "$pzc" solve $puzzle --scramble "C2 R3"
+    # Claims the position is solved: pzc replays against its own state.
+    fake "echo '{\"type\": \"solution\", \"index\": 0, \"moves\": [], \"nodes\": 1, \"seconds\": 0.1}'"
+    expect_error "internal error: the solution does not solve the position" -- "$pzc" solve $puzzle --scramble "C2 R3"
+    grep -q "already solved" "$tmp/out" && fail "printed a wrong answer"
+    fake "echo '{\"type\": \"solution\", \"index\": 0, \"moves\": [99], \"nodes\": 1, \"seconds\": 0.1}'"
+    expect_error "move number 99" -- "$pzc" solve $puzzle --scramble "C2 R3"
+    fake "true"
+    expect_error "answered 0 of 1 positions" -- "$pzc" solve $puzzle --scramble "C2 R3"
+    fake 'kill -SEGV $$'
+    expect_error "killed by signal 11" -- "$pzc" solve $puzzle --scramble "C2 R3"
+    grep -q "status 3[0-9][0-9][0-9]" "$tmp/err" && fail "raw wait status printed"
+    fake "exit 4"
+    expect_error "ran out of memory" -- "$pzc" solve $puzzle --scramble "C2 R3"
+    # A failed native build: one short message naming the log, no source left.
+    rm -rf "$tmp/cache/bin"
+    printf '#!/bin/sh\nfor i in $(seq 500); do echo "gen.cpp:$i:1: error: something went wrong $i"; done\nexit 1\n' > "$tmp/bad-cxx"
+    chmod +x "$tmp/bad-cxx"
+    CXX="$tmp/bad-cxx" expect_error "internal error: the C++ compiler" -- "$pzc" solve $puzzle --scramble "C2 R3"
+    [ "$(wc -l < "$tmp/err")" -le 2 ] || { head -5 "$tmp/err"; fail "a wall of compiler output"; }
+    grep -q "full output in .*\.log" "$tmp/err" || fail "no log path: $(cat "$tmp/err")"
+    log=$(ls "$tmp"/cache/bin/*.log) || fail "no log kept"
+    [ "$(wc -l < "$log")" = 500 ] || fail "log incomplete"
+    ! ls "$tmp"/cache/bin/*.cpp > /dev/null 2>&1 || fail "a failed build left its .cpp in the cache"
+    ;;
 slide4-optimal)
     # 14-move (God's number) and 13-move slide4 positions: the solver must
     # return exactly those lengths. Uses the test cache's tables (built once,
