@@ -165,7 +165,7 @@ cached-binary)
     mkdir -p "$tmp/cache"
     cp -r "$cache/bin" "$tmp/cache/" 2>/dev/null || true
     "$pzc" solve $puzzle --scramble "C2 R3" > /dev/null || fail "first solve"
-    bin=$(ls "$tmp"/cache/bin/*.stamp | sed 's/\.stamp$//' | while read -r b; do [ -x "$b" ] && echo "$b"; done | head -1)
+    bin=$(ls -t "$tmp"/cache/bin/loopover3-*.stamp | head -1 | sed 's/\.stamp$//')  # the newest build
     [ -n "$bin" ] || fail "no stamped binary in the cache"
     for damage in empty truncated; do
         if [ $damage = empty ]; then : > "$bin"; else truncate -s 4096 "$bin"; fi
@@ -211,6 +211,85 @@ PY
     log=$(ls "$tmp"/cache/bin/*.log) || fail "no log kept"
     [ "$(wc -l < "$log")" = 500 ] || fail "log incomplete"
     ! ls "$tmp"/cache/bin/*.cpp > /dev/null 2>&1 || fail "a failed build left its .cpp in the cache"
+    ;;
+options)
+    # One option parser for every command: strict numbers with ranges,
+    # conflicting options, outputs that would overwrite inputs (issue 13
+    # items 3, 16).
+    expect_error "--random needs a whole number from 1 to 1000000, not 'abc'" -- "$pzc" solve $puzzle --random abc
+    expect_error "--random needs a whole number" -- "$pzc" solve $puzzle --random 0
+    expect_error "--random needs a whole number" -- "$pzc" solve $puzzle --random 9223372036854775807
+    expect_error "--random needs a whole number" -- "$pzc" solve $puzzle --random -3
+    expect_error "--seed needs a whole number" -- "$pzc" solve $puzzle --random 2 --seed 99999999999999999999
+    expect_error "--threads needs a whole number" -- "$pzc" solve $puzzle --random 2 --threads x
+    expect_error "--scramble and --random cannot be used together" -- "$pzc" solve $puzzle --scramble R1 --random 3
+    expect_error "--state and --random cannot be used together" -- "$pzc" solve $puzzle --state "0 1 2 3 4 5 6 7 8" --random 3
+    expect_error "--seed needs --random" -- "$pzc" solve $puzzle --scramble R1 --seed 3
+    expect_error "--random is given twice" -- "$pzc" solve $puzzle --random 2 --random 3
+    expect_error "unknown option '--bogus'" -- "$pzc" solve $puzzle --scramble R1 --bogus
+    grep -q "usage" "$tmp/err" || fail "no usage after an unknown option"
+    expect_error "--max-states needs a whole number" -- "$pzc" solve puzzles/anima.pz --level puzzles/anima/levels/1.1-line_dance.txt --max-states abc
+    expect_error "--repeat needs a whole number" -- "$pzc" solve puzzles/anima.pz --level puzzles/anima/levels/1.1-line_dance.txt --repeat 0
+    cp $puzzle "$tmp/x.pz"
+    expect_error "would overwrite the definition" -- "$pzc" build "$tmp/x.pz" -o "$tmp/x.pz"
+    expect_error "would overwrite the definition" -- "$pzc" build "$tmp/x.pz" -o "$tmp/../$(basename "$tmp")/x.pz"
+    expect_error "would overwrite the definition" -- "$pzc" convert "$tmp/x.pz" --to yaml -o "$tmp/x.pz"
+    cmp -s "$tmp/x.pz" $puzzle || fail "the definition was overwritten"
+    expect_error "missing FILE" -- "$pzc" inspect
+    expect_error "unexpected argument" -- "$pzc" run $puzzle "R1" "C1"
+    "$pzc" solve --help | grep -q -- "--scrambles" || fail "solve --help"
+    # A depth-limit failure says what happened; "not reachable" is kept for
+    # positions a pattern proves unreachable (stamped fake solvers).
+    export PZC_CACHE_DIR=$tmp/cache
+    mkdir -p "$tmp/cache"
+    cp -r "$cache/bin" "$tmp/cache/" 2>/dev/null || true
+    "$pzc" solve $puzzle --scramble "R1" > /dev/null || fail "solve"
+    bin=$(ls -t "$tmp"/cache/bin/loopover3-*.stamp | head -1 | sed 's/\.stamp$//')  # the newest build
+    stamped() {  # stamped SCRIPT-BODY: a stamped shell script as the cached solver
+        printf '#!/bin/sh\ncat > /dev/null\n%s\n' "$1" > "$bin"
+        python3 - "$bin" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+h = 1469598103934665603
+for b in data:
+    h = ((h ^ b) * 1099511628211) % (1 << 64)
+open(sys.argv[1] + ".stamp", "w").write("pzc-build-stamp 1 %d %016x\n" % (len(data), h))
+PY
+    }
+    stamped "echo '{\"type\": \"no-solution\", \"index\": 0, \"depth-limit\": 40, \"nodes\": 9, \"seconds\": 1.5}'; exit 1"
+    expect_error "no solution within the search's depth limit of 40 moves" -- "$pzc" solve $puzzle --scramble "R1"
+    grep -q "not reachable" "$tmp/err" && fail "a depth-limit failure called 'not reachable'"
+    stamped "echo '{\"type\": \"no-solution\", \"index\": 0, \"unreachable\": true, \"nodes\": 0, \"seconds\": 0}'; exit 1"
+    expect_error "not reachable by the puzzle's moves" -- "$pzc" solve $puzzle --scramble "R1"
+    ;;
+no-moves)
+    # A puzzle with no moves: --random gives its one state, no crash.
+    printf 'puzzle nomoves {\n  orbit tiles 3;\n  pattern all { tiles {0 1 2}: positions; }\n  solver optimal { optimal all; }\n}\n' > "$tmp/nomoves.pz"
+    out=$("$pzc" solve "$tmp/nomoves.pz" --random 2 --json) || fail "solve --random on a puzzle without moves"
+    [ "$(echo "$out" | grep -c '"length": 0, "optimal": true.*"state": "0 1 2"')" = 2 ] || fail "unexpected: $out"
+    expect_error "cannot be reached" -- "$pzc" solve "$tmp/nomoves.pz" --state "1 0 2"
+    ;;
+grid-levels)
+    # Level names equal after sanitising (a-b, a_b) are both solved; a level
+    # that starts solved prints "(already solved)", not an empty line; two
+    # levels with one name are refused (issue 13 item 16).
+    mkdir "$tmp/lv"
+    printf '..r\n\nR 0 0\n' > "$tmp/lv/a-b.txt"
+    printf 'r..\n\nR 2 0\n' > "$tmp/lv/a_b.txt"
+    printf '.r.\n\nR 1 0\n' > "$tmp/lv/solved.txt"
+    "$pzc" solve-dir puzzles/anima.pz "$tmp/lv" --json > "$tmp/out" 2> "$tmp/err" || { cat "$tmp/err"; fail "folder solve"; }
+    python3 -c '
+import json, sys
+rows = {r["level"]: r for r in json.load(open(sys.argv[1]))}
+assert rows["a-b"]["length"] == 2 and rows["a-b"]["solution"] == "right right", rows
+assert rows["a_b"]["length"] == 2 and rows["a_b"]["solution"] == "left left", rows
+assert rows["solved"]["length"] == 0 and rows["solved"]["outcome"] == "solved", rows
+' "$tmp/out" || fail "folder results: $(cat "$tmp/out")"
+    out=$("$pzc" solve puzzles/anima.pz --level "$tmp/lv/solved.txt") || fail "solve a solved level"
+    [ "$out" = "(already solved)" ] || fail "solved level printed '$out'"
+    mkdir "$tmp/lv2"
+    cp "$tmp/lv/a-b.txt" "$tmp/lv2/"
+    expect_error "another level is also named 'a-b'" -- "$pzc" solve puzzles/anima.pz --levels "$tmp/lv" --levels "$tmp/lv2"
     ;;
 slide4-optimal)
     # 14-move (God's number) and 13-move slide4 positions: the solver must
