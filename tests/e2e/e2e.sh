@@ -291,6 +291,44 @@ assert rows["solved"]["length"] == 0 and rows["solved"]["outcome"] == "solved", 
     cp "$tmp/lv/a-b.txt" "$tmp/lv2/"
     expect_error "another level is also named 'a-b'" -- "$pzc" solve puzzles/anima.pz --levels "$tmp/lv" --levels "$tmp/lv2"
     ;;
+batch)
+    # --scrambles: one scramble or state a line, one JSON object a line in
+    # line order, bad lines reported with their number (issue 11 item 7).
+    printf 'R1 C2\n\n# a comment\nR1 Q7\n2 0 1 3 4 5 6 7 8\n1 0 2 3 4 5 6 7 8\nC1\n' > "$tmp/batch"
+    "$pzc" solve $puzzle --scrambles "$tmp/batch" > "$tmp/out" 2> "$tmp/err" && fail "bad lines must give exit 1"
+    python3 -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert [r["line"] for r in rows] == [1, 4, 5, 6, 7], rows
+assert rows[0]["length"] == 2 and rows[0]["optimal"], rows
+assert "unknown move" in rows[1]["error"] and "Q7" in rows[1]["error"], rows
+assert rows[2]["solution"] == "R1x2", rows
+assert "cannot be reached" in rows[3]["error"], rows
+assert rows[4]["solution"] == "C1x2", rows
+' "$tmp/out" || fail "batch output: $(cat "$tmp/out")"
+    grep -q "$tmp/batch:4: unknown move" "$tmp/err" || fail "no per-line error: $(cat "$tmp/err")"
+    grep -q "$tmp/batch:6: bad state" "$tmp/err" || fail "no per-line error: $(cat "$tmp/err")"
+    # From stdin, all good: exit 0, and as many results as lines.
+    "$bfs" $puzzle 997 | sed 's/^[0-9]* ; //' > "$tmp/states"
+    "$pzc" solve $puzzle --scrambles - < "$tmp/states" > "$tmp/out" || fail "batch from stdin"
+    [ "$(wc -l < "$tmp/out")" = "$(wc -l < "$tmp/states")" ] || fail "one result per line"
+    expect_error "cannot read" -- "$pzc" solve $puzzle --scrambles "$tmp/no-such-file"
+    expect_error "cannot be used together" -- "$pzc" solve $puzzle --scrambles "$tmp/batch" --scramble R1
+    ;;
+random-parity)
+    # Random positions are drawn by pzc, uniform over the group: where every
+    # move is odd both parities (distances 0 and 1) appear, by rejection
+    # sampling (4 pieces) and by the walk of 4096 or 4097 moves (16 pieces);
+    # --json gives each position's state (issue 13 item 6).
+    for n in 4 16; do
+        printf 'puzzle odd%s {\n  orbit p %s;\n  move T = p (0 1);\n  pattern all { p {0 1}: positions; }\n  solver optimal { optimal all; }\n}\n' $n $n > "$tmp/odd$n.pz"
+        out=$("$pzc" solve "$tmp/odd$n.pz" --random 40 --seed 5 --json) || fail "solve odd$n"
+        zeros=$(echo "$out" | grep -c '"length": 0,') ones=$(echo "$out" | grep -c '"length": 1,')
+        echo "odd$n: $zeros at distance 0, $ones at distance 1"
+        [ "$zeros" -ge 8 ] && [ "$ones" -ge 8 ] || fail "odd$n: parities not both drawn ($zeros, $ones)"
+        echo "$out" | grep -q '"length": 1,.*"state": "1 0 ' || fail "odd$n: no state in --json: $out"
+    done
+    ;;
 slide4-optimal)
     # 14-move (God's number) and 13-move slide4 positions: the solver must
     # return exactly those lengths. Uses the test cache's tables (built once,
