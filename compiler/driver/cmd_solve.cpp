@@ -86,37 +86,13 @@ std::optional<ir::Element> elementFromNumbers(const ir::Puzzle& p, const std::ve
 
 // note [random positions]
 // pzc draws random positions itself, so every solution is replayed against
-// a state pzc chose. When the group is at least 1/1000 of all arrangements
-// of its orbits (every permutation and orientation), a uniform arrangement
-// is drawn and kept if it is in the group: rejection sampling, uniform over
-// the group (and so over distinct states when pieces are identical).
-// Otherwise a random walk of 4096 + {0,1} moves (both parities) is used.
-std::vector<ir::Element> randomPositions(const ir::Puzzle& p, analysis::PuzzleAnalysis& groups, long long count,
-                                         unsigned long long seed) {
+// a state pzc chose: PuzzleAnalysis::randomElement, a uniform element of the
+// group (one uniform coset representative per level of the stabiliser chain),
+// and so uniform over distinct states when pieces are identical.
+std::vector<ir::Element> randomPositions(analysis::PuzzleAnalysis& groups, long long count, unsigned long long seed) {
     std::mt19937_64 rng(seed);
-    mpz_class ambient = 1;
-    for (const auto& o : p.orbits) {
-        for (int k = 2; k <= o.size; ++k) ambient *= k;
-        for (int k = 0; k < o.size && o.orient > 1; ++k) ambient *= o.orient;
-    }
-    const bool rejection = !p.moves.empty() && groups.groupOrder() * 1000 >= ambient;
     std::vector<ir::Element> out;
-    while (static_cast<long long>(out.size()) < count) {
-        ir::Element e = ir::identity(p.orbits);
-        if (rejection) {
-            for (size_t o = 0; o < p.orbits.size(); ++o) {
-                std::shuffle(e.perm[o].begin(), e.perm[o].end(), rng);
-                if (p.orbits[o].orient > 1)
-                    for (auto& x : e.ori[o]) x = std::uniform_int_distribution<int>(0, p.orbits[o].orient - 1)(rng);
-            }
-            if (!groups.contains(e)) continue;
-        } else if (!p.moves.empty()) {
-            std::uniform_int_distribution<size_t> pick(0, p.moves.size() - 1);
-            const int steps = 4096 + static_cast<int>(rng() & 1);
-            for (int i = 0; i < steps; ++i) e = ir::compose(e, p.moves[pick(rng)].effect, p.orbits);
-        }
-        out.push_back(std::move(e));
-    }
+    for (long long i = 0; i < count; ++i) out.push_back(groups.randomElement(rng));
     return out;
 }
 
@@ -274,7 +250,7 @@ int runSolve(const Args& args) {
     }
 
     const bool randomRun = randomCount > 0;
-    if (randomRun) positions = randomPositions(puzzle, groups, static_cast<long long>(randomCount), seed);
+    if (randomRun) positions = randomPositions(groups, static_cast<long long>(randomCount), seed);
 
     // A batch's bad lines, printed in line order among the results: one JSON
     // object on stdout (so every line has one) and the message on stderr.

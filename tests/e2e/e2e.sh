@@ -264,10 +264,10 @@ PY
     ;;
 no-moves)
     # A puzzle with no moves: --random gives its one state, no crash.
-    printf 'puzzle nomoves {\n  orbit tiles 3;\n  pattern all { tiles {0 1 2}: positions; }\n  solver optimal { optimal all; }\n}\n' > "$tmp/nomoves.pz"
-    out=$("$pzc" solve "$tmp/nomoves.pz" --random 2 --json) || fail "solve --random on a puzzle without moves"
+    printf 'puzzle nomoves {\n  orbit tiles 3;\n  pattern all { tiles {0 1 2}: positions; }\n  solver optimal { optimal all; }\n}\n' > "$cache/nomoves.pz"  # a fixed path: the cached solver is reused
+    out=$("$pzc" solve "$cache/nomoves.pz" --random 2 --json) || fail "solve --random on a puzzle without moves"
     [ "$(echo "$out" | grep -c '"length": 0, "optimal": true.*"state": "0 1 2"')" = 2 ] || fail "unexpected: $out"
-    expect_error "cannot be reached" -- "$pzc" solve "$tmp/nomoves.pz" --state "1 0 2"
+    expect_error "cannot be reached" -- "$pzc" solve "$cache/nomoves.pz" --state "1 0 2"
     ;;
 grid-levels)
     # Level names equal after sanitising (a-b, a_b) are both solved; a level
@@ -316,13 +316,14 @@ assert rows[4]["solution"] == "C1x2", rows
     expect_error "cannot be used together" -- "$pzc" solve $puzzle --scrambles "$tmp/batch" --scramble R1
     ;;
 random-parity)
-    # Random positions are drawn by pzc, uniform over the group: where every
-    # move is odd both parities (distances 0 and 1) appear, by rejection
-    # sampling (4 pieces) and by the walk of 4096 or 4097 moves (16 pieces);
-    # --json gives each position's state (issue 13 item 6).
+    # Random positions are drawn by pzc, uniform over the group
+    # (PuzzleAnalysis::randomElement): where every move is odd both parities
+    # (distances 0 and 1) appear, with 4 and with 16 pieces (a random walk of
+    # a fixed length gives one parity only); --json gives each position's
+    # state (issue 13 item 6).
     for n in 4 16; do
-        printf 'puzzle odd%s {\n  orbit p %s;\n  move T = p (0 1);\n  pattern all { p {0 1}: positions; }\n  solver optimal { optimal all; }\n}\n' $n $n > "$tmp/odd$n.pz"
-        out=$("$pzc" solve "$tmp/odd$n.pz" --random 40 --seed 5 --json) || fail "solve odd$n"
+        printf 'puzzle odd%s {\n  orbit p %s;\n  move T = p (0 1);\n  pattern all { p {0 1}: positions; }\n  solver optimal { optimal all; }\n}\n' $n $n > "$cache/odd$n.pz"
+        out=$("$pzc" solve "$cache/odd$n.pz" --random 40 --seed 5 --json) || fail "solve odd$n"
         zeros=$(echo "$out" | grep -c '"length": 0,') ones=$(echo "$out" | grep -c '"length": 1,')
         echo "odd$n: $zeros at distance 0, $ones at distance 1"
         [ "$zeros" -ge 8 ] && [ "$ones" -ge 8 ] || fail "odd$n: parities not both drawn ($zeros, $ones)"
