@@ -34,7 +34,7 @@
 #include "compiler/driver/result_protocol.hpp"
 #include "compiler/driver/subprocess.hpp"
 #include "compiler/interp/grid_interp.hpp"
-#include "compiler/interp/grid_search.hpp"
+#include "compiler/interp/reference_grid_search.hpp"
 #include "compiler/ir/lower.hpp"
 #include "dsl/level_reader.hpp"
 #include "pz/result_json.hpp"

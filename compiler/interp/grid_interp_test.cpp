@@ -2,7 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "compiler/interp/grid_search.hpp"
+#include "compiler/interp/reference_grid_search.hpp"
 #include "dsl/level_reader.hpp"
 
 using namespace pz;

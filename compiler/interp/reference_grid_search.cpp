@@ -1,4 +1,4 @@
-#include "compiler/interp/grid_search.hpp"
+#include "compiler/interp/reference_grid_search.hpp"
 
 namespace pz::interp {
 
