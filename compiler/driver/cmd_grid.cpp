@@ -222,7 +222,7 @@ std::optional<std::vector<LevelOutcome>> solveGenerated(const ir::Puzzle& puzzle
         }
         outcomes.push_back({r->name, r->outcome, r->moves, r->expanded, r->stored, r->bytes, r->seconds});
     };
-    ChildStatus child = runChild(run);
+    ChildStatus child = runChildOrDie(run);
     if (!child.started) {
         diags.error(*binary, {}, "internal error: cannot run the generated solver: " + child.startError);
         return std::nullopt;

@@ -341,7 +341,7 @@ int runSolve(const Args& args) {
         }
         std::cout.flush();
     };
-    ChildStatus child = runChild(run);
+    ChildStatus child = runChildOrDie(run);
     if (!child.started) {
         std::cerr << "pzc solve: internal error: cannot run the solver " << *bin << ": " << child.startError << "\n";
         return 3;

@@ -165,6 +165,10 @@ std::optional<std::string> buildNative(const NativeBuild& build, DiagnosticEngin
         run.searchPath = true;
         run.outputFile = log.string();
         ChildStatus rc = runChild(run);
+        if (rc.interrupted) {  // pzc was interrupted: leave nothing behind
+            for (const auto& f : {src, tmp, log}) fs::remove(f, ec);
+            dieOfSignal(rc.interrupted);
+        }
         if (!rc.exited() || rc.exitCode() != 0 || !fs::exists(tmp, ec)) {
             // An internal error, said in one line: the compiler's output stays
             // in the log (its first error quoted), the source is removed.

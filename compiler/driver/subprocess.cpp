@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <iterator>
 #include <cstring>
 
@@ -27,7 +28,7 @@ void forward(int sig) {
 constexpr int kForwarded[] = {SIGINT, SIGTERM, SIGHUP};
 
 // Installs the forwarding handlers for the child's lifetime; restores the
-// previous ones after, and if a signal arrived, dies of it as the child did.
+// previous ones after and reports the signal that arrived, if any.
 class SignalForwarding {
 public:
     explicit SignalForwarding() {
@@ -39,16 +40,16 @@ public:
         ignore.sa_handler = SIG_IGN;
         ::sigaction(SIGPIPE, &ignore, &oldPipe_);  // a child that exits early must not kill pzc
     }
-    ~SignalForwarding() {
+    // The signal received while installed (0 if none).
+    int finish() {
         gChild = 0;
         for (size_t i = 0; i < std::size(kForwarded); ++i) ::sigaction(kForwarded[i], &old_[i], nullptr);
         ::sigaction(SIGPIPE, &oldPipe_, nullptr);
-        if (int sig = gSignalled) {
-            gSignalled = 0;
-            ::signal(sig, SIG_DFL);
-            ::raise(sig);
-        }
+        int sig = gSignalled;
+        gSignalled = 0;
+        return sig;
     }
+    ~SignalForwarding() { finish(); }
 
 private:
     struct sigaction old_[std::size(kForwarded)] {};
@@ -135,6 +136,7 @@ ChildStatus runChild(const ChildRun& run) {
         return result;
     }
     gChild = pid;
+    if (int sig = gSignalled) ::kill(pid, sig);  // arrived between fork and here
 
     // Did exec succeed? The error pipe closes on exec, or carries errno.
     int execErrno = 0;
@@ -148,6 +150,7 @@ ChildStatus runChild(const ChildRun& run) {
         while (::waitpid(pid, &result.status, 0) < 0 && errno == EINTR) {
         }
         result.startError = std::strerror(execErrno);
+        result.interrupted = forwarding.finish();
         return result;
     }
     result.started = true;
@@ -200,7 +203,25 @@ ChildStatus runChild(const ChildRun& run) {
     if (!pending.empty() && run.onLine) run.onLine(pending);
     while (::waitpid(pid, &result.status, 0) < 0 && errno == EINTR) {
     }
+    result.interrupted = forwarding.finish();
     return result;
+}
+
+void dieOfSignal(int sig) {
+    std::fflush(nullptr);
+    ::signal(sig, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    ::sigprocmask(SIG_UNBLOCK, &set, nullptr);
+    ::raise(sig);
+    ::_exit(128 + sig);
+}
+
+ChildStatus runChildOrDie(const ChildRun& run) {
+    ChildStatus status = runChild(run);
+    if (status.interrupted) dieOfSignal(status.interrupted);
+    return status;
 }
 
 }  // namespace pz::driver

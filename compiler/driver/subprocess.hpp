@@ -1,7 +1,8 @@
 // Running a child process without a shell: the program and its arguments as
 // a vector (fork + execv), input through a pipe to its stdin, its stdout read
 // line by line. While the child runs, SIGINT/SIGTERM/SIGHUP sent to pzc are
-// forwarded to it (then pzc dies of the same signal), and the child is
+// forwarded to it (then pzc dies of the same signal, after its caller has
+// cleaned up), and the child is
 // killed if pzc dies (PR_SET_PDEATHSIG), so no solver outlives its pzc.
 #pragma once
 
@@ -25,12 +26,23 @@ struct ChildStatus {
     bool started = false;
     std::string startError;  // why it could not be started (e.g. "Exec format error")
     int status = 0;          // waitpid status
+    int interrupted = 0;     // a signal pzc received (and forwarded) while the child ran
     bool exited() const;     // exited normally
     int exitCode() const;    // when exited()
     // "exited with status 3", "was killed by signal 11 (Segmentation fault)", ...
     std::string describe() const;
 };
 
+// Runs the child to its end. If pzc was sent SIGINT/SIGTERM/SIGHUP meanwhile
+// (forwarded to the child), the result says so in `interrupted`, and the
+// caller cleans up and calls dieOfSignal.
 ChildStatus runChild(const ChildRun& run);
+
+// Ends pzc by `sig` with the default action (as if it had not been caught).
+[[noreturn]] void dieOfSignal(int sig);
+
+// runChild, then dieOfSignal if pzc was interrupted: for callers with
+// nothing to clean up.
+ChildStatus runChildOrDie(const ChildRun& run);
 
 }  // namespace pz::driver

@@ -155,6 +155,24 @@ kill-solver)
         for _ in $(seq 50); do kill -0 $child 2>/dev/null || break; sleep 0.1; done
         if kill -0 $child 2>/dev/null; then kill -9 $child; fail "the solver outlived pzc after SIG$sig"; fi
     done
+    # Interrupted while compiling: the compiler stops too, and the cache keeps
+    # no half-written source or binary.
+    printf '#!/bin/sh\nsleep 60\n' > "$tmp/slow-cxx"
+    chmod +x "$tmp/slow-cxx"
+    mkdir -p "$tmp/cache"
+    PZC_CACHE_DIR="$tmp/cache" CXX="$tmp/slow-cxx" "$pzc" solve $puzzle --scramble "R1" > /dev/null 2>&1 &
+    parent=$!
+    child=
+    for _ in $(seq 300); do child=$(pgrep -P $parent) && break; sleep 0.1; done
+    [ -n "$child" ] || { kill -9 $parent; fail "no compiler process under pzc"; }
+    kill -TERM $parent
+    wait $parent
+    rc=$?
+    [ $rc = 143 ] || fail "pzc did not die of SIGTERM (exit $rc)"
+    for _ in $(seq 50); do kill -0 $child 2>/dev/null || break; sleep 0.1; done
+    if kill -0 $child 2>/dev/null; then kill -9 $child; fail "the compiler outlived pzc"; fi
+    left=$(ls "$tmp/cache/bin")
+    [ -z "$left" ] || fail "an interrupted build left files: $left"
     ;;
 cached-binary)
     # Cached solvers are checked against their build stamp before they run
