@@ -1,5 +1,5 @@
 // pzc solve FILE (--scramble "MOVES" | --state "NUMBERS" | --random N [--seed S])
-//                [--json] [--threads N]
+//                [--json] [--threads N] [--memory SIZE] [--verify-tables]
 // Builds (or reuses) the generated solver for FILE, solves each position
 // optimally, replays every solution through the IR element algebra and
 // prints it in the puzzle's move names. Grid-actor puzzles are handed to
@@ -18,6 +18,7 @@
 #include "compiler/driver/perm_build.hpp"
 #include "compiler/ir/element.hpp"
 #include "compiler/ir/lower.hpp"
+#include "pz/memory.hpp"
 
 namespace pz::driver {
 
@@ -25,6 +26,9 @@ namespace {
 
 const char* kUsage =
     "usage: pzc solve FILE (--scramble \"MOVES\" | --state \"NUMBERS\" | --random N [--seed S]) [--json] [--threads N]\n"
+    "                 [--memory SIZE] [--verify-tables]\n"
+    "  --memory: budget for pruning tables (512M, 2G, ...; default half of physical memory)\n"
+    "  --verify-tables: check cached pruning tables in full, not only their header and a sample\n"
     "  a state is the element's numbers: each orbit's permutation (perm[p] = solved\n"
     "  position of the piece at p), then each oriented orbit's orientations\n";
 
@@ -92,8 +96,8 @@ int runSolve(const Args& args) {
     if (isGrid) return solveGridPuzzle(puzzle, args);
 
     std::vector<std::string> scrambles, states;
-    std::string randomCount, seed = "1", threads;
-    bool json = false;
+    std::string randomCount, seed = "1", threads, memory;
+    bool json = false, verifyTables = false;
     for (size_t i = 1; i < args.size(); ++i) {
         const std::string& a = args[i];
         bool hasValue = i + 1 < args.size();
@@ -109,6 +113,15 @@ int runSolve(const Args& args) {
             seed = args[++i];
         } else if (a == "--threads" && hasValue) {
             threads = args[++i];
+        } else if (a == "--memory" && hasValue) {
+            auto bytes = pz::parseMemorySize(args[++i]);
+            if (!bytes || *bytes == 0) {
+                std::cerr << "pzc solve: error: bad --memory '" << args[i] << "': expected a size such as 512M or 2G\n";
+                return 2;
+            }
+            memory = std::to_string(*bytes);
+        } else if (a == "--verify-tables") {
+            verifyTables = true;
         } else {
             std::cerr << kUsage;
             return 2;
@@ -186,6 +199,8 @@ int runSolve(const Args& args) {
         cmd += " --random " + randomCount + " --seed " + seed + " < /dev/null";
     }
     if (!threads.empty()) cmd += " --threads " + threads;
+    if (!memory.empty()) cmd += " --memory " + memory;
+    if (verifyTables) cmd += " --verify-tables";
     FILE* pipe = ::popen(cmd.c_str(), "r");
     if (!pipe) {
         std::cerr << "pzc solve: error: cannot run the solver " << *bin << "\n";

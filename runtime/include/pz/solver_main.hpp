@@ -2,6 +2,12 @@
 //
 //   solver [--scramble "MOVES"] [--state "NUMBERS"] [--random N --seed S]
 //          [--stdin] [--json] [--machine] [--table-dir DIR] [--threads N]
+//          [--memory SIZE] [--verify-tables]
+//
+// --memory: the budget for pruning tables (512M, 2G, ...; default half of the
+// physical memory); tables that do not fit are refused before allocation.
+// --verify-tables: check every block of every cached table on load (note
+// [table integrity] in pz/prune.hpp), not just the header and a sample.
 //
 // A state is written as the IR element's numbers: for each orbit its
 // permutation (perm[p] = solved position of the piece now at p), then for
@@ -131,7 +137,7 @@ int solverMain(int argc, char** argv) {
     auto usage = [&] {
         std::cerr << "usage: " << argv[0]
                   << " [--scramble \"MOVES\"] [--state \"NUMBERS\"] [--random N --seed S] [--stdin]"
-                     " [--json] [--machine] [--table-dir DIR] [--threads N]\n";
+                     " [--json] [--machine] [--table-dir DIR] [--threads N] [--memory SIZE] [--verify-tables]\n";
         return 2;
     };
     auto fail = [&](const std::string& msg) {
@@ -151,8 +157,10 @@ int solverMain(int argc, char** argv) {
             machine = true;
         } else if (a == "--stdin") {
             fromStdin = true;
+        } else if (a == "--verify-tables") {
+            tableVerification() = TableVerification::Full;
         } else if (a == "--scramble" || a == "--state" || a == "--random" || a == "--seed" ||
-                   a == "--table-dir" || a == "--threads") {
+                   a == "--table-dir" || a == "--threads" || a == "--memory") {
             const char* v = value();
             if (!v) return usage();
             if (a == "--scramble") {
@@ -181,6 +189,10 @@ int solverMain(int argc, char** argv) {
                 seed = std::strtoull(v, nullptr, 10);
             } else if (a == "--table-dir") {
                 tableDir = v;
+            } else if (a == "--memory") {
+                auto bytes = parseMemorySize(v);
+                if (!bytes || *bytes == 0) return fail(std::string("bad --memory '") + v + "': expected a size such as 512M or 2G");
+                memoryBudget() = *bytes;
             } else {
                 threads = std::atoi(v);
             }
@@ -206,10 +218,25 @@ int solverMain(int argc, char** argv) {
     for (long i = 0; i < randomCount; ++i) positions.push_back(randomState<T>(rng));
     if (positions.empty()) return usage();
 
-    Search<T> search(tableDir, threads);
+    std::optional<Search<T>> searchHolder;
+    try {
+        searchHolder.emplace(tableDir, threads, /*resident=*/positions.size() > 1);
+    } catch (const MemoryBudgetError& e) {
+        return fail(e.what());
+    } catch (const std::bad_alloc&) {
+        return fail("out of memory while building or loading the pruning tables (they need " +
+                    formatBytes(Search<T>::tableBytes()) + "; the memory budget is " + formatBytes(memoryBudget()) +
+                    "): free memory, or set --memory to what the machine can spare");
+    }
+    Search<T>& search = *searchHolder;
     int status = 0;
     for (const State& start : positions) {
-        auto r = search.solve(start);
+        typename Search<T>::Result r;
+        try {
+            r = search.solve(start);
+        } catch (const TableCorruptError& e) {
+            return fail(e.what());
+        }
         if (!r.found) {
             std::cerr << argv[0] << ": error: the position is not reachable by the puzzle's moves\n";
             status = 1;
