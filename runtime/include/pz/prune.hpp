@@ -40,8 +40,10 @@
 //     blocks (2 MiB) are thus checked in full on every load.
 //   * `--verify-tables` (setTableVerification(Full)): every block, every load.
 // Not detected on a given load: damage confined to data blocks that this load
-// did not sample (a flipped bit in a 247 MiB table is caught by one load with
-// probability about 1/120, by some load of 300 with probability ~92%).
+// did not sample (a flipped bit in the 247 MiB, 3,959-block slide4 table is
+// caught by one load with probability 16/3959, about 1/250, by some load of
+// 300 with probability ~70%), and by no load of a process that made the table
+// resident (note [table residency]), since that copy checks every block.
 // That is acceptable because such damage can only come from the disk or from
 // someone editing the cache after the verified write: every way the writer
 // itself can fail (killed, full disk, crash before the data reached the disk)
