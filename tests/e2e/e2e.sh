@@ -85,10 +85,16 @@ corrupt-cache)
     cp -r "$cache/bin" "$tmp/cache/" 2>/dev/null || true
     want=$("$pzc" solve $puzzle --scramble "R1 C2 R3" --json | sed 's/"nodes".*//') || fail "first solve"
     table=$(ls "$tmp"/cache/tables/*.pzt) || fail "no table file cached"
-    # Flip bytes in the data: detected by the checksum, reported, rebuilt.
-    printf '\x5a\x5a\x5a\x5a' | dd of="$table" bs=1 seek=300 conv=notrunc status=none
+    # Flip bytes in the data (after the 4 KiB header page): detected by the
+    # block checksums, reported, rebuilt.
+    printf '\x5a\x5a\x5a\x5a' | dd of="$table" bs=1 seek=4100 conv=notrunc status=none
     got=$("$pzc" solve $puzzle --scramble "R1 C2 R3" --json 2> "$tmp/err" | sed 's/"nodes".*//')
-    grep -q "unusable (checksum mismatch); rebuilding" "$tmp/err" || { cat "$tmp/err"; fail "corruption not reported"; }
+    grep -q "unusable (checksum mismatch (data block 0 of [0-9]*)); rebuilding" "$tmp/err" || { cat "$tmp/err"; fail "corruption not reported"; }
+    [ "$got" = "$want" ] || fail "different result after rebuild: $got"
+    # Flip a byte of the header page's padding: the header checksum.
+    printf '\x5a' | dd of="$table" bs=1 seek=300 conv=notrunc status=none
+    got=$("$pzc" solve $puzzle --scramble "R1 C2 R3" --json 2> "$tmp/err" | sed 's/"nodes".*//')
+    grep -q "unusable (header checksum mismatch); rebuilding" "$tmp/err" || { cat "$tmp/err"; fail "header corruption not reported"; }
     [ "$got" = "$want" ] || fail "different result after rebuild: $got"
     # Truncated: detected too.
     truncate -s 100 "$table"
@@ -100,6 +106,33 @@ corrupt-cache)
     grep -q "unusable" "$tmp/err" || fail "garbage not reported"
     # And the rebuilt file is trusted again, silently.
     "$pzc" solve $puzzle --scramble "R1" > /dev/null 2> "$tmp/err" || fail "solve"
+    [ ! -s "$tmp/err" ] || { cat "$tmp/err"; fail "unexpected messages"; }
+    # A table save killed mid-write leaves <table>.tmp.<pid>: the next solve
+    # removes it (its writer is dead); a live writer's file is left alone.
+    sh -c 'exit 0' & dead=$!; wait $dead
+    echo partial > "$table.tmp.$dead"
+    echo partial > "$table.tmp.$$"
+    "$pzc" solve $puzzle --scramble "R1" > /dev/null 2> "$tmp/err" || fail "solve with stale temp files"
+    [ ! -e "$table.tmp.$dead" ] || fail "stale temporary table file of a dead writer kept"
+    [ -e "$table.tmp.$$" ] || fail "temporary table file of a live writer removed"
+    rm -f "$table.tmp.$$"
+    ;;
+memory-budget)
+    # Tables beyond --memory are refused before allocation, naming the sizes.
+    export PZC_CACHE_DIR=$tmp/cache
+    mkdir -p "$tmp/cache"
+    cp -r "$cache/bin" "$tmp/cache/" 2>/dev/null || true
+    expect_error "need 256 bytes (top_row 256 bytes), more than the memory budget of 200 bytes" -- \
+        "$pzc" solve $puzzle --scramble "R1" --memory 200
+    [ -z "$(ls "$tmp/cache/tables" 2>/dev/null)" ] || fail "a table was built despite the budget"
+    expect_error "bad --memory 'lots'" -- "$pzc" solve $puzzle --scramble "R1" --memory lots
+    expect_error "bad --memory '0'" -- "$pzc" solve $puzzle --scramble "R1" --memory 0
+    out=$("$pzc" solve $puzzle --scramble "R1" --memory 1M --json) || fail "solve within the budget"
+    echo "$out" | grep -q '"length": 1' || fail "expected length 1: $out"
+    # A cached table larger than the budget is not mapped either.
+    expect_error "more than the memory budget of 255 bytes" -- "$pzc" solve $puzzle --scramble "R1" --memory 255
+    # --verify-tables checks every block and accepts a sound table.
+    "$pzc" solve $puzzle --scramble "R1" --verify-tables > /dev/null 2> "$tmp/err" || fail "solve --verify-tables"
     [ ! -s "$tmp/err" ] || { cat "$tmp/err"; fail "unexpected messages"; }
     ;;
 build-binary)
