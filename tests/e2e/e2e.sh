@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# e2e.sh CASE PZC CACHEDIR [BFS] — one end-to-end case; see CMakeLists.txt.
+# e2e.sh CASE PZC CACHEDIR [BFS [PUZZLE]] — one end-to-end case; see CMakeLists.txt.
 set -uo pipefail
 case_name=$1 pzc=$2 cache=$3 bfs=${4:-}
-puzzle=tests/puzzles/loopover3.pz
+puzzle=${5:-tests/puzzles/loopover3.pz}
 export PZC_CACHE_DIR=$cache
 mkdir -p "$cache"
 tmp=$(mktemp -d)
@@ -29,7 +29,35 @@ check_lengths() {
         END { for (d in count) printf "depth %s: %d states\n", d, count[d]; exit bad }' || fail "non-optimal lengths"
 }
 
+# check_pzc_lengths OPTION LINES: `pzc solve $puzzle OPTION <x> ... --json`
+# for the lines "<depth> ; <x>" of LINES (x a state or a scramble); every
+# answer must claim optimality and have length <depth>, the BFS distance.
+check_pzc_lengths() {
+    local option=$1 lines=$2 args=()
+    while IFS= read -r line; do args+=("$option" "${line#* ; }"); done < "$lines"
+    "$pzc" solve "$puzzle" "${args[@]}" --json > "$tmp/answers" 2> "$tmp/err" || { cat "$tmp/err" >&2; fail "pzc solve $option failed"; }
+    [ "$(wc -l < "$tmp/answers")" = "$(wc -l < "$lines")" ] || fail "expected $(wc -l < "$lines") answers, got $(wc -l < "$tmp/answers")"
+    paste -d '|' "$lines" "$tmp/answers" | awk -F'|' '
+        { split($1, want, " ; "); got = $2; sub(/.*"length": /, "", got); sub(/,.*/, "", got)
+          if ($2 !~ /"optimal": true/ || got != want[1] + 0) { print "BFS distance", want[1], "for", want[2], "but pzc says", $2; bad = 1 }
+          count[want[1] + 0]++; if (want[1] + 0 > max) max = want[1] + 0 }
+        END { printf "%s: %d answers, by distance:", opt, NR; for (d = 0; d <= max; d++) printf " %d", count[d]; print ""; exit bad }' opt="$option" || fail "optimal claims that BFS refutes ($option)"
+}
+
 case $case_name in
+optimal-bfs)
+    # Optimal claims against BFS distances to solved (IR element algebra
+    # only): uniform random states plus the deepest ones, and random
+    # scrambles over all of the puzzle's moves (uncounted powers included).
+    [ -x "$bfs" ] || fail "no bfs_distances binary"
+    "$bfs" "$puzzle" --sample 200 11 --scrambles 60 3 12 --scrambles 60 25 13 > "$tmp/bfs" || fail "bfs"
+    sed -n 's/^state //p' "$tmp/bfs" > "$tmp/states"
+    check_pzc_lengths --state "$tmp/states"
+    sed -n 's/^scramble //p' "$tmp/bfs" | head -60 > "$tmp/short"
+    check_pzc_lengths --scramble "$tmp/short"
+    sed -n 's/^scramble //p' "$tmp/bfs" | tail -n +61 > "$tmp/long"
+    check_pzc_lengths --scramble "$tmp/long"
+    ;;
 optimal-lengths)
     # Every fifth state of 3x3 Loopover in BFS order (36,288 states, all depths
     # 0..8) solved with the weak top_row pattern: each length must equal the
