@@ -47,6 +47,14 @@ solve-scramble)
     # R1 then R1x2 is a full turn: already solved.
     out=$("$pzc" solve $puzzle --scramble "R1 R1x2") || fail "solve full turn"
     echo "$out" | grep -q "already solved" || fail "expected solved: $out"
+    # Exponents of any size reduce modulo the order (3): 10^9 + 1 = 2, so the
+    # answer is R1 (a clamped 10^9 = 1 gave R1x2); 10^21 + 2 = 0: solved.
+    out=$("$pzc" solve $puzzle --scramble "R1^1000000001" --json) || fail "solve a big exponent"
+    echo "$out" | grep -q '"solution": "R1",' || fail "R1^1000000001 is R1x2, solved by R1: $out"
+    out=$("$pzc" solve $puzzle --scramble "(R1 C1)^-100000000000000000000000000002") || fail "solve a huge exponent"
+    echo "$out" | grep -q "already solved" && fail "(R1 C1)^-(10^29+2) is not solved: $out"
+    out=$("$pzc" solve $puzzle --scramble "R1^1000000000000000000002") || fail "solve a huge exponent"
+    echo "$out" | grep -q "already solved" || fail "R1^(10^21+2) is solved: $out"
     # A four-move scramble needs at most four.
     out=$("$pzc" solve $puzzle --scramble "R1 C2 R3x2 C1") || fail "solve 4"
     echo "$out"
