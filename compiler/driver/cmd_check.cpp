@@ -7,6 +7,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "compiler/analysis/coordinates.hpp"
 #include "compiler/analysis/puzzle_analysis.hpp"
 #include "compiler/driver/commands.hpp"
 #include "compiler/driver/grid_commands.hpp"
@@ -460,7 +461,10 @@ int runCheck(const Args& args) {
     }
     // Analyse: semantic checks the analyses can make (symmetries, subgroups).
     analysis::PuzzleAnalysis analysis(*puzzle);
-    const bool ok = analysis.check(diags);
+    bool ok = analysis.check(diags);
+    // Patterns the code generator cannot encode (too many values, ...).
+    std::vector<analysis::Coordinate> coordinates;
+    ok = analysis::computeCoordinates(*puzzle, coordinates, diags) && ok;
     diags.print(std::cerr);
     if (!ok) return 1;
     // Report.

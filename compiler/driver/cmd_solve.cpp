@@ -1,6 +1,7 @@
 // pzc solve FILE (--scramble "MOVES" | --state "NUMBERS")... [--json] [--threads N]
 // pzc solve FILE --random N [--seed S] [--json] [--threads N]
 // pzc solve FILE --scrambles FILE|- [--threads N]      (a batch; JSON lines)
+//   every form also takes [--memory SIZE] [--verify-tables]
 // Builds (or reuses) the generated solver for FILE, solves each position
 // optimally, replays every solution through the IR element algebra and
 // prints it in the puzzle's move names. Grid-actor puzzles are handed to
@@ -25,6 +26,7 @@
 #include "compiler/driver/subprocess.hpp"
 #include "compiler/ir/element.hpp"
 #include "compiler/ir/lower.hpp"
+#include "pz/memory.hpp"
 #include "pz/result_json.hpp"
 
 namespace pz::driver {
@@ -38,6 +40,8 @@ const char* kUsage =
     "usage: pzc solve FILE (--scramble \"MOVES\" | --state \"NUMBERS\")... [--json] [--threads N]\n"
     "       pzc solve FILE --random N [--seed S] [--json] [--threads N]      (N from 1 to 1000000)\n"
     "       pzc solve FILE --scrambles FILE|- [--threads N]   (one scramble or state a line; JSON lines)\n"
+    "  --memory SIZE: budget for pruning tables (512M, 2G, ...; default half of physical memory)\n"
+    "  --verify-tables: check cached pruning tables in full, not only their header and a sample\n"
     "  a state is the element's numbers: each orbit's permutation (perm[p] = solved\n"
     "  position of the piece at p), then each oriented orbit's orientations\n";
 
@@ -166,9 +170,9 @@ int runSolve(const Args& args) {
     if (isGrid) return solveGridPuzzle(puzzle, args);
 
     std::vector<std::string> scrambles, states, positional;
-    std::string batchFile;
+    std::string batchFile, memoryText, memory;
     unsigned long long randomCount = 0, seed = 1, threads = 0;
-    bool json = false;
+    bool json = false, verifyTables = false;
     OptionParser options("solve", kUsage);
     options.positionals(positional, 1, 1, "FILE")
         .values("--scramble", scrambles)
@@ -178,12 +182,20 @@ int runSolve(const Args& args) {
         .number("--seed", seed, 0, UINT64_MAX)
         .number("--threads", threads, 0, 1024)
         .flag("--json", json)
+        .value("--memory", memoryText)
+        .flag("--verify-tables", verifyTables)
         .exclusive({"--scramble", "--random", "--scrambles"})
         .exclusive({"--state", "--random", "--scrambles"});
     if (auto rc = options.parse(args)) return *rc;
     if (options.given("--seed") && !options.given("--random")) return options.fail("--seed needs --random");
     if (scrambles.empty() && states.empty() && !randomCount && batchFile.empty())
         return options.fail("give --scramble, --state, --random or --scrambles");
+    if (options.given("--memory")) {
+        auto bytes = pz::parseMemorySize(memoryText);
+        if (!bytes || *bytes == 0)
+            return options.fail("bad --memory '" + memoryText + "': expected a size such as 512M or 2G");
+        memory = std::to_string(*bytes);
+    }
 
     // Positions: scrambles through the IR evaluator, states checked against the group.
     analysis::PuzzleAnalysis groups(puzzle);
@@ -278,6 +290,8 @@ int runSolve(const Args& args) {
     ChildRun run;
     run.argv = {*bin, "--machine", "--stdin"};
     if (threads) run.argv.insert(run.argv.end(), {"--threads", std::to_string(threads)});
+    if (!memory.empty()) run.argv.insert(run.argv.end(), {"--memory", memory});
+    if (verifyTables) run.argv.push_back("--verify-tables");
     for (const auto& e : positions) {
         for (long n : elementNumbers(puzzle, e)) run.input += std::to_string(n) + ' ';
         run.input += '\n';

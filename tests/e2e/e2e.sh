@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# e2e.sh CASE PZC CACHEDIR [BFS] — one end-to-end case; see CMakeLists.txt.
+# e2e.sh CASE PZC CACHEDIR [BFS [PUZZLE]] — one end-to-end case; see CMakeLists.txt.
 set -uo pipefail
 case_name=$1 pzc=$2 cache=$3 bfs=${4:-}
-puzzle=tests/puzzles/loopover3.pz
+puzzle=${5:-tests/puzzles/loopover3.pz}
 export PZC_CACHE_DIR=$cache
 mkdir -p "$cache"
 tmp=$(mktemp -d)
@@ -29,7 +29,35 @@ check_lengths() {
         END { for (d in count) printf "depth %s: %d states\n", d, count[d]; exit bad }' || fail "non-optimal lengths"
 }
 
+# check_pzc_lengths OPTION LINES: `pzc solve $puzzle OPTION <x> ... --json`
+# for the lines "<depth> ; <x>" of LINES (x a state or a scramble); every
+# answer must claim optimality and have length <depth>, the BFS distance.
+check_pzc_lengths() {
+    local option=$1 lines=$2 args=()
+    while IFS= read -r line; do args+=("$option" "${line#* ; }"); done < "$lines"
+    "$pzc" solve "$puzzle" "${args[@]}" --json > "$tmp/answers" 2> "$tmp/err" || { cat "$tmp/err" >&2; fail "pzc solve $option failed"; }
+    [ "$(wc -l < "$tmp/answers")" = "$(wc -l < "$lines")" ] || fail "expected $(wc -l < "$lines") answers, got $(wc -l < "$tmp/answers")"
+    paste -d '|' "$lines" "$tmp/answers" | awk -F'|' '
+        { split($1, want, " ; "); got = $2; sub(/.*"length": /, "", got); sub(/,.*/, "", got)
+          if ($2 !~ /"optimal": true/ || got != want[1] + 0) { print "BFS distance", want[1], "for", want[2], "but pzc says", $2; bad = 1 }
+          count[want[1] + 0]++; if (want[1] + 0 > max) max = want[1] + 0 }
+        END { printf "%s: %d answers, by distance:", opt, NR; for (d = 0; d <= max; d++) printf " %d", count[d]; print ""; exit bad }' opt="$option" || fail "optimal claims that BFS refutes ($option)"
+}
+
 case $case_name in
+optimal-bfs)
+    # Optimal claims against BFS distances to solved (IR element algebra
+    # only): uniform random states plus the deepest ones, and random
+    # scrambles over all of the puzzle's moves (uncounted powers included).
+    [ -x "$bfs" ] || fail "no bfs_distances binary"
+    "$bfs" "$puzzle" --sample 200 11 --scrambles 60 3 12 --scrambles 60 25 13 > "$tmp/bfs" || fail "bfs"
+    sed -n 's/^state //p' "$tmp/bfs" > "$tmp/states"
+    check_pzc_lengths --state "$tmp/states"
+    sed -n 's/^scramble //p' "$tmp/bfs" | head -60 > "$tmp/short"
+    check_pzc_lengths --scramble "$tmp/short"
+    sed -n 's/^scramble //p' "$tmp/bfs" | tail -n +61 > "$tmp/long"
+    check_pzc_lengths --scramble "$tmp/long"
+    ;;
 optimal-lengths)
     # Every fifth state of 3x3 Loopover in BFS order (36,288 states, all depths
     # 0..8) solved with the weak top_row pattern: each length must equal the
@@ -49,6 +77,14 @@ solve-scramble)
     # R1 then R1x2 is a full turn: already solved.
     out=$("$pzc" solve $puzzle --scramble "R1 R1x2") || fail "solve full turn"
     echo "$out" | grep -q "already solved" || fail "expected solved: $out"
+    # Exponents of any size reduce modulo the order (3): 10^9 + 1 = 2, so the
+    # answer is R1 (a clamped 10^9 = 1 gave R1x2); 10^21 + 2 = 0: solved.
+    out=$("$pzc" solve $puzzle --scramble "R1^1000000001" --json) || fail "solve a big exponent"
+    echo "$out" | grep -q '"solution": "R1",' || fail "R1^1000000001 is R1x2, solved by R1: $out"
+    out=$("$pzc" solve $puzzle --scramble "(R1 C1)^-100000000000000000000000000002") || fail "solve a huge exponent"
+    echo "$out" | grep -q "already solved" && fail "(R1 C1)^-(10^29+2) is not solved: $out"
+    out=$("$pzc" solve $puzzle --scramble "R1^1000000000000000000002") || fail "solve a huge exponent"
+    echo "$out" | grep -q "already solved" || fail "R1^(10^21+2) is solved: $out"
     # A four-move scramble needs at most four.
     out=$("$pzc" solve $puzzle --scramble "R1 C2 R3x2 C1") || fail "solve 4"
     echo "$out"
@@ -85,10 +121,16 @@ corrupt-cache)
     cp -r "$cache/bin" "$tmp/cache/" 2>/dev/null || true
     want=$("$pzc" solve $puzzle --scramble "R1 C2 R3" --json | sed 's/"nodes".*//') || fail "first solve"
     table=$(ls "$tmp"/cache/tables/*.pzt) || fail "no table file cached"
-    # Flip bytes in the data: detected by the checksum, reported, rebuilt.
-    printf '\x5a\x5a\x5a\x5a' | dd of="$table" bs=1 seek=300 conv=notrunc status=none
+    # Flip bytes in the data (after the 4 KiB header page): detected by the
+    # block checksums, reported, rebuilt.
+    printf '\x5a\x5a\x5a\x5a' | dd of="$table" bs=1 seek=4100 conv=notrunc status=none
     got=$("$pzc" solve $puzzle --scramble "R1 C2 R3" --json 2> "$tmp/err" | sed 's/"nodes".*//')
-    grep -q "unusable (checksum mismatch); rebuilding" "$tmp/err" || { cat "$tmp/err"; fail "corruption not reported"; }
+    grep -q "unusable (checksum mismatch (data block 0 of [0-9]*)); rebuilding" "$tmp/err" || { cat "$tmp/err"; fail "corruption not reported"; }
+    [ "$got" = "$want" ] || fail "different result after rebuild: $got"
+    # Flip a byte of the header page's padding: the header checksum.
+    printf '\x5a' | dd of="$table" bs=1 seek=300 conv=notrunc status=none
+    got=$("$pzc" solve $puzzle --scramble "R1 C2 R3" --json 2> "$tmp/err" | sed 's/"nodes".*//')
+    grep -q "unusable (header checksum mismatch); rebuilding" "$tmp/err" || { cat "$tmp/err"; fail "header corruption not reported"; }
     [ "$got" = "$want" ] || fail "different result after rebuild: $got"
     # Truncated: detected too.
     truncate -s 100 "$table"
@@ -100,6 +142,33 @@ corrupt-cache)
     grep -q "unusable" "$tmp/err" || fail "garbage not reported"
     # And the rebuilt file is trusted again, silently.
     "$pzc" solve $puzzle --scramble "R1" > /dev/null 2> "$tmp/err" || fail "solve"
+    [ ! -s "$tmp/err" ] || { cat "$tmp/err"; fail "unexpected messages"; }
+    # A table save killed mid-write leaves <table>.tmp.<pid>: the next solve
+    # removes it (its writer is dead); a live writer's file is left alone.
+    sh -c 'exit 0' & dead=$!; wait $dead
+    echo partial > "$table.tmp.$dead"
+    echo partial > "$table.tmp.$$"
+    "$pzc" solve $puzzle --scramble "R1" > /dev/null 2> "$tmp/err" || fail "solve with stale temp files"
+    [ ! -e "$table.tmp.$dead" ] || fail "stale temporary table file of a dead writer kept"
+    [ -e "$table.tmp.$$" ] || fail "temporary table file of a live writer removed"
+    rm -f "$table.tmp.$$"
+    ;;
+memory-budget)
+    # Tables beyond --memory are refused before allocation, naming the sizes.
+    export PZC_CACHE_DIR=$tmp/cache
+    mkdir -p "$tmp/cache"
+    cp -r "$cache/bin" "$tmp/cache/" 2>/dev/null || true
+    expect_error "need 256 bytes (top_row 256 bytes), more than the memory budget of 200 bytes" -- \
+        "$pzc" solve $puzzle --scramble "R1" --memory 200
+    [ -z "$(ls "$tmp/cache/tables" 2>/dev/null)" ] || fail "a table was built despite the budget"
+    expect_error "bad --memory 'lots'" -- "$pzc" solve $puzzle --scramble "R1" --memory lots
+    expect_error "bad --memory '0'" -- "$pzc" solve $puzzle --scramble "R1" --memory 0
+    out=$("$pzc" solve $puzzle --scramble "R1" --memory 1M --json) || fail "solve within the budget"
+    echo "$out" | grep -q '"length": 1' || fail "expected length 1: $out"
+    # A cached table larger than the budget is not mapped either.
+    expect_error "more than the memory budget of 255 bytes" -- "$pzc" solve $puzzle --scramble "R1" --memory 255
+    # --verify-tables checks every block and accepts a sound table.
+    "$pzc" solve $puzzle --scramble "R1" --verify-tables > /dev/null 2> "$tmp/err" || fail "solve --verify-tables"
     [ ! -s "$tmp/err" ] || { cat "$tmp/err"; fail "unexpected messages"; }
     ;;
 build-binary)
@@ -346,6 +415,50 @@ random-parity)
         echo "odd$n: $zeros at distance 0, $ones at distance 1"
         [ "$zeros" -ge 8 ] && [ "$ones" -ge 8 ] || fail "odd$n: parities not both drawn ($zeros, $ones)"
         echo "$out" | grep -q '"length": 1,.*"state": "1 0 ' || fail "odd$n: no state in --json: $out"
+    done
+    ;;
+hostile-names)
+    # Names reach generated code only as inert text (note [text in generated
+    # code]): a directory whose name holds a line break and a preprocessor
+    # payload (it lands in the "generated by pzc from" comment), and a level
+    # file whose name closes the kName string literal and breaks the line.
+    # Each generated solver must build, solve, and never run the payload.
+    payload=$'x\n#ifndef PZ_HOSTILE\nstatic int pwned = (__builtin_puts("INJECTED CODE RAN"), 0);\n#endif\n'
+    mkdir -p "$tmp/$payload"
+    cp $puzzle "$tmp/$payload/p.pz"
+    "$pzc" build "$tmp/$payload/p.pz" -o "$tmp/solver" > /dev/null || fail "build from a hostile path"
+    out=$("$tmp/solver" --scramble "C1 R2" --json --table-dir "$tmp/tables" 2>&1) || fail "run: $out"
+    echo "$out" | grep -q "^INJECTED" && fail "the payload in the path ran: $out"
+    echo "$out" | grep -q '"length": 2' || fail "expected length 2: $out"
+    name=$'a"; inline static int pwned2 = (__builtin_puts("INJECTED LEVEL"), 0); const char* b = "\n#ifndef Q\nstatic int pwned3 = (__builtin_puts("INJECTED LINE"), 0);\n#endif\n'
+    cp puzzles/anima/levels/1.1-line_dance.txt "$tmp/$payload/$name.txt"
+    "$pzc" solve puzzles/anima.pz --level "$tmp/$payload/$name.txt" --emit "$tmp/grid.cpp" || fail "emit"
+    ${CXX:-c++} -std=c++20 -O1 -I runtime/include "$tmp/grid.cpp" -o "$tmp/grid" 2> "$tmp/err" || { cat "$tmp/err" >&2; fail "the grid solver for a hostile level name does not compile"; }
+    out=$("$tmp/grid" 2>&1) || fail "run grid solver: $out"
+    echo "$out" | grep -q "^INJECTED" && fail "the payload in the level name ran: $out"
+    echo "$out" | grep -q 'solved' || fail "the hostile-named level was not solved: $out"
+    ;;
+reserved-names)
+    # Names that are C++ keywords, namespaces, macros or types: each as the
+    # puzzle's name (its namespace in generated code) and, rotated, as the
+    # orbit, moves, pattern and solver. Each must build, run and solve.
+    names=(int class std pz main NDEBUG uint64_t errno EOF)
+    for i in "${!names[@]}"; do
+        n() { echo "${names[$(( (i + $1) % ${#names[@]} ))]}"; }
+        cat > "$tmp/$(n 0).pz" <<PZ
+puzzle $(n 0) {
+  orbit $(n 1) 4;
+  powers { 1: ""; -1: "'"; }
+  move $(n 2) = $(n 1) (0 1 2 3);
+  move $(n 3) = $(n 1) (0 1);
+  pattern $(n 4) { $(n 1): positions; }
+  solver $(n 5) { optimal $(n 4); }
+}
+PZ
+        "$pzc" build "$tmp/$(n 0).pz" -o "$tmp/solver-$i" > "$tmp/out" 2>&1 || { cat "$tmp/out" >&2; fail "build: puzzle $(n 0)"; }
+        out=$("$tmp/solver-$i" --scramble "$(n 2) $(n 3)" --json --table-dir "$tmp/tables-$i" 2>&1) || fail "run: puzzle $(n 0): $out"
+        echo "$out" | grep -q '"length": 2' || fail "puzzle $(n 0): expected length 2: $out"
+        echo "puzzle $(n 0): $out"
     done
     ;;
 slide4-optimal)
