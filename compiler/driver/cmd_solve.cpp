@@ -32,7 +32,7 @@ namespace {
 const char* kUsage =
     "usage: pzc solve FILE (--scramble \"MOVES\" | --state \"NUMBERS\" | --random N [--seed S]) [--json] [--threads N]\n"
     "                 [--memory SIZE] [--verify-tables]\n"
-    "  --memory: budget for pruning tables (512M, 2G, ...; default half of physical memory)\n"
+    "  --memory: budget for pruning tables (512M, 2G, ...; default a quarter of physical memory)\n"
     "  --verify-tables: check cached pruning tables in full, not only their header and a sample\n"
     "  a state is the element's numbers: each orbit's permutation (perm[p] = solved\n"
     "  position of the piece at p), then each oriented orbit's orientations\n";
