@@ -4,7 +4,8 @@
 // inverse moves (x -> x * m^-1).
 //
 // Storage: 4 bits per coordinate value, 16 entries per u64 word; 0xF means
-// "not reached". The table is built by a level-synchronous BFS over the
+// "not reached": unreachable if the BFS completed (complete()), else at
+// least 15 (the BFS stops at depth 14); either way an admissible bound. The table is built by a level-synchronous BFS over the
 // coordinate from the solved state, on all hardware threads: a level is
 // expanded forwards (unrank each entry at depth d, apply every move, rank,
 // claim unreached children with an atomic AND) while the frontier is small,
@@ -261,6 +262,14 @@ public:
     size_t bytes() const { return words() * 8; }
     const std::array<uint64_t, 16>& depthCount() const { return depthCount_; }
     double buildSeconds() const { return buildSeconds_; }
+    // Whether the BFS ran to the end, so that 0xF means "no move sequence
+    // reaches solved". Otherwise it stopped at depth 14 (4-bit entries) and
+    // 0xF only means "at least 15" (inverse-free move sets reach such depths).
+    bool complete() const {
+        uint64_t total = 0;
+        for (auto c : depthCount_) total += c;
+        return total == P::kSize || depthCount_[kUnreached - 1] == 0;
+    }
     bool loadedFromCache() const { return loaded_; }
 
     inline unsigned get(uint64_t i) const { return (data_[i >> 4] >> ((i & 15) * 4)) & 0xF; }

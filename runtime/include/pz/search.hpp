@@ -2,8 +2,8 @@
 //
 // The search walks move sequences that the generated canonical automaton
 // allows (see note [canonical sequences] in compiler/analysis/
-// canonical_automaton.hpp), so sequences that only reorder commuting moves or
-// repeat a family are never tried. It keeps the state and its inverse: the
+// canonical_automaton.hpp), so sequences that an earlier sequence of searched
+// moves equals (reordered commuting moves, X X' ...) are never tried. It keeps the state and its inverse: the
 // inverse of s*m is m^-1 * s^-1, a relabelling of lane values, so it costs a
 // byte shuffle rather than a full inversion.
 //
@@ -92,7 +92,8 @@ public:
     }
 
     // Whether any pattern shows the state cannot be solved (a coordinate
-    // value no move sequence reaches).
+    // value no move sequence reaches; only a table whose BFS completed can
+    // say so, 0xF in a table cut at depth 14 means "15 or more").
     bool provablyUnreachable(const State& s) const {
         bool bad = false;
         std::apply([&](const auto&... t) { ((bad = bad || unreached(t, s)), ...); }, tables_);
@@ -184,7 +185,7 @@ private:
     }
     template <class Table>
     static bool unreached(const Table& t, const State& s) {
-        return t.get(Table::Pattern::rank(s)) == Table::kUnreached;
+        return t.complete() && t.get(Table::Pattern::rank(s)) == Table::kUnreached;
     }
 
     bool dfs(const State& s, const State& inv, int bound, int canon) {

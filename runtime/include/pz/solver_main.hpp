@@ -123,7 +123,7 @@ typename T::State randomState(std::mt19937_64& rng) {
             for (int p = 0; p < o.size; ++p) w |= static_cast<uint64_t>(perm[p]) << (4 * p);
             s.w[o.permWord] = w;
         }
-    } else {
+    } else if (T::kMoves > 0) {
         std::uniform_int_distribution<int> pick(0, T::kMoves - 1);
         for (int i = 0; i < 4096; ++i) s = T::applyMove(s, pick(rng));
     }
