@@ -14,6 +14,7 @@
 #include "compiler/driver/options.hpp"
 #include "compiler/ir/element.hpp"
 #include "compiler/ir/lower.hpp"
+#include "pz/memory.hpp"
 
 namespace pz::driver {
 
@@ -146,6 +147,19 @@ mpz_class patternSize(const ir::Puzzle& puzzle, const ir::Pattern& pattern) {
     return size;
 }
 
+// Bytes of the pattern's pruning table (4 bits per value, whole 64-bit words).
+mpz_class patternTableBytes(const ir::Puzzle& puzzle, const ir::Pattern& pattern) {
+    mpz_class words = (patternSize(puzzle, pattern) + 15) / 16;
+    return words * 8;
+}
+
+// "259459200 bytes (247.4 MiB)"; the binary-unit part only when it fits 64 bits.
+std::string tableBytesText(const mpz_class& bytes) {
+    std::string text = bytes.get_str() + " bytes";
+    if (bytes.fits_ulong_p() && bytes >= 1024) text += " (" + pz::formatBytes(bytes.get_ui()) + ")";
+    return text;
+}
+
 std::string partText(const ir::Puzzle& puzzle, const ir::PatternPart& part) {
     const auto& orbit = puzzle.orbits[part.orbit];
     std::ostringstream out;
@@ -252,7 +266,8 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& o
     }
     out << "patterns: " << p.patterns.size() << '\n';
     for (const auto& pat : p.patterns) {
-        out << "  " << pat.name << ": " << patternSize(p, pat).get_str() << " values,";
+        out << "  " << pat.name << ": " << patternSize(p, pat).get_str() << " values, table "
+            << tableBytesText(patternTableBytes(p, pat)) << ",";
         for (const auto& part : pat.parts) out << ' ' << partText(p, part);
         out << '\n';
     }
@@ -381,6 +396,7 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& s
         j.beginObject();
         j.field("name", pat.name);
         j.field("size", patternSize(p, pat).get_str());
+        j.field("table-bytes", patternTableBytes(p, pat).get_str());
         j.key("parts");
         j.beginArray();
         for (const auto& part : pat.parts) {

@@ -40,7 +40,7 @@ const char* kUsage =
     "usage: pzc solve FILE (--scramble \"MOVES\" | --state \"NUMBERS\")... [--json] [--threads N]\n"
     "       pzc solve FILE --random N [--seed S] [--json] [--threads N]      (N from 1 to 1000000)\n"
     "       pzc solve FILE --scrambles FILE|- [--threads N]   (one scramble or state a line; JSON lines)\n"
-    "  --memory SIZE: budget for pruning tables (512M, 2G, ...; default half of physical memory)\n"
+    "  --memory SIZE: budget for pruning tables (512M, 2G, ...; default a quarter of physical memory)\n"
     "  --verify-tables: check cached pruning tables in full, not only their header and a sample\n"
     "  a state is the element's numbers: each orbit's permutation (perm[p] = solved\n"
     "  position of the piece at p), then each oriented orbit's orientations\n";

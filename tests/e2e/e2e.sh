@@ -154,6 +154,9 @@ corrupt-cache)
     rm -f "$table.tmp.$$"
     ;;
 memory-budget)
+    # pzc check reports each pattern table's size.
+    "$pzc" check $puzzle | grep -q "top_row: 504 values, table 256 bytes," || fail "check does not report the table size"
+    "$pzc" check $puzzle --json | grep -q '"table-bytes": "256"' || fail "check --json lacks table-bytes"
     # Tables beyond --memory are refused before allocation, naming the sizes.
     export PZC_CACHE_DIR=$tmp/cache
     mkdir -p "$tmp/cache"

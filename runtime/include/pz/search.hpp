@@ -54,6 +54,8 @@ public:
     }
 
     static constexpr int64_t kResidentAfterNodes = int64_t{1} << 18;  // about 0.1 s of slide4 search
+    // Mapped tables become resident once the search has generated `nodes` more nodes.
+    void residentAfterNodes(int64_t nodes) { untilResident_ = nodes; }
 
     // The memory every pattern table needs, in bytes, and a line per table.
     static uint64_t tableBytes(std::string* detail = nullptr) {

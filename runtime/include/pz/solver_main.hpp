@@ -4,7 +4,7 @@
 //          [--stdin] [--json] [--machine] [--table-dir DIR] [--threads N]
 //          [--memory SIZE] [--verify-tables]
 //
-// --memory: the budget for pruning tables (512M, 2G, ...; default half of the
+// --memory: the budget for pruning tables (512M, 2G, ...; default a quarter of the
 // physical memory); tables that do not fit are refused before allocation.
 // --verify-tables: check every block of every cached table on load (note
 // [table integrity] in pz/prune.hpp), not just the header and a sample.
