@@ -49,6 +49,9 @@ optimal-bfs)
     # Optimal claims against BFS distances to solved (IR element algebra
     # only): uniform random states plus the deepest ones, and random
     # scrambles over all of the puzzle's moves (uncounted powers included).
+    # Their own cache: other cases pick "the" cached binary out of $cache/bin.
+    export PZC_CACHE_DIR=$cache/optimal-bfs
+    mkdir -p "$PZC_CACHE_DIR"
     [ -x "$bfs" ] || fail "no bfs_distances binary"
     "$bfs" "$puzzle" --sample 200 11 --scrambles 60 3 12 --scrambles 60 25 13 > "$tmp/bfs" || fail "bfs"
     sed -n 's/^state //p' "$tmp/bfs" > "$tmp/states"
