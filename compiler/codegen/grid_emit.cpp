@@ -901,11 +901,20 @@ std::string emitGridSolver(const ir::GridRules& rules, const std::vector<ir::Lev
     w.line();
     std::set<std::string> used;
     std::string list;
+    std::set<std::string> names;
+    int renamed = 0;
     for (const auto& level : levels) {
-        std::string ns = gridLevelNamespace(level);
-        if (!used.insert(ns).second) continue;  // same name twice: the first one wins
+        if (!names.insert(level.name).second) continue;  // same name twice: the first one wins
+        // Names equal after sanitising (a-b, a_b): the later level's
+        // namespace goes inside namespace dupN, so both are kept.
+        std::string ns = gridLevelNamespace(level), wrap;
+        if (!used.insert(ns).second) {
+            wrap = "dup" + std::to_string(++renamed);
+            w.line("namespace " + wrap + " {");
+        }
         LevelEmitter(w, rules, level, options.hallBound).emit();
-        list += (list.empty() ? "" : ", ") + ns + "::Space";
+        if (!wrap.empty()) w.line("}  // namespace " + wrap);
+        list += (list.empty() ? "" : ", ") + (wrap.empty() ? "" : wrap + "::") + ns + "::Space";
     }
     w.line("using AllLevels = pz::grid::LevelList<" + list + ">;");
     w.line();

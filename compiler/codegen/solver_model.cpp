@@ -130,11 +130,21 @@ bool buildSolverModel(const ir::Puzzle& puzzle, SolverModel& m, DiagnosticEngine
     m.symmetryNames[0] = "identity";
 
     // Lookups: one per distinct image of the tracked pieces under a symmetry
-    // (conjugates tracking the same pieces have equal distances).
+    // (conjugates tracking the same pieces have equal distances). Only
+    // symmetries that map the searched moves onto searched moves preserve
+    // distance in the metric (a symmetry may map a counted move onto an
+    // uncounted one: S m S^-1 is checked to be *a* move, of any kind).
+    std::vector<bool> preservesMetric(m.symmetries.size(), true);
+    for (size_t s = 0; s < m.symmetries.size(); ++s)
+        for (int mi : m.canon.searchMoves) {
+            int image = symmetryGroup.moveMap[s][mi];
+            if (image < 0 || !puzzle.moves[image].inMetric) preservesMetric[s] = false;
+        }
     for (const auto& c : m.coordinates) {
         std::set<std::vector<std::vector<int>>> images;
         std::vector<int> lookups;
         for (size_t s = 0; s < m.symmetries.size(); ++s) {
+            if (!preservesMetric[s]) continue;
             std::vector<std::vector<int>> image;
             for (const auto& part : c.parts) {
                 std::vector<int> set;
