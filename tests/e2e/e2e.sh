@@ -418,6 +418,10 @@ hostile-names)
     out=$("$tmp/grid" 2>&1) || fail "run grid solver: $out"
     echo "$out" | grep -q "^INJECTED" && fail "the payload in the level name ran: $out"
     echo "$out" | grep -q 'solved' || fail "the hostile-named level was not solved: $out"
+    # And through pzc (its cached build of the same source, the result protocol).
+    out=$("$pzc" solve puzzles/anima.pz --level "$tmp/$payload/$name.txt" --json 2>&1) || fail "pzc solve: $out"
+    echo "$out" | grep -q "^INJECTED" && fail "the payload in the level name ran: $out"
+    echo "$out" | grep -q '"length": 2, "optimal": true' || fail "pzc solve of the hostile-named level: $out"
     ;;
 grid-limits)
     # note [grid depth limit]: a 1x257 corridor needs 256 presses, one more
