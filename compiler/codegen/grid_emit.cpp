@@ -312,7 +312,10 @@ private:
                     int d = 0;
                     if (g < (int)level_.goals.size() && level_.goals[g].colour == c) {
                         d = distance(g, cell);
-                        if (d == interp::kUnreachableDistance || d >= 255) d = 255;
+                        // 255 marks "unreachable"; a reachable goal 255 or more presses
+                        // away is stored as 254, still a lower bound (never a false dead end).
+                        if (d == interp::kUnreachableDistance) d = 255;
+                        else if (d >= 255) d = 254;
                     }
                     row += (g ? ", " : "") + std::to_string(d);
                 }

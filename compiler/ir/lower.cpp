@@ -666,6 +666,11 @@ private:
             if (d.dx == 0 && d.dy == 0) error(d.range, "direction '" + d.name.text + "' does not move");
             if (d.dx < -1 || d.dx > 1 || d.dy < -1 || d.dy > 1)
                 error(d.range, "direction '" + d.name.text + "' must move by at most one cell per axis");
+            // The grid solver's limit (kMaxDirections in runtime/include/pz/grid_search.hpp).
+            constexpr int kMaxGridDirections = 16;
+            if ((int)out_.grid.directions.size() == kMaxGridDirections)
+                error(d.name.range, "direction '" + d.name.text + "' is one too many: a grid puzzle has at most " +
+                                        std::to_string(kMaxGridDirections) + " directions");
             directionIndex[d.name.text] = (int)out_.grid.directions.size();
             out_.grid.directions.push_back({d.name.text, d.dx, d.dy});
         }

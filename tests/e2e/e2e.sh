@@ -443,6 +443,20 @@ hostile-names)
     out=$("$tmp/grid" 2>&1) || fail "run grid solver: $out"
     echo "$out" | grep -q "^INJECTED" && fail "the payload in the level name ran: $out"
     echo "$out" | grep -q 'solved' || fail "the hostile-named level was not solved: $out"
+    # And through pzc (its cached build of the same source, the result protocol).
+    out=$("$pzc" solve puzzles/anima.pz --level "$tmp/$payload/$name.txt" --json 2>&1) || fail "pzc solve: $out"
+    echo "$out" | grep -q "^INJECTED" && fail "the payload in the level name ran: $out"
+    echo "$out" | grep -q '"length": 2, "optimal": true' || fail "pzc solve of the hostile-named level: $out"
+    ;;
+grid-limits)
+    # note [grid depth limit]: a 1x257 corridor needs 256 presses, one more
+    # than A*'s one-byte g; the answer must be 256 (optimal), never "no
+    # solution", with the generated solver and the interpreter alike.
+    { printf 'r'; printf '.%.0s' $(seq 256); printf '\n\nR 256 0\n'; } > "$tmp/corridor.txt"
+    for mode in "" --interp; do
+        out=$("$pzc" solve puzzles/anima.pz --level "$tmp/corridor.txt" --json $mode 2>&1) || fail "corridor $mode: $out"
+        echo "$out" | grep -q '"length": 256, "optimal": true' || fail "corridor $mode: expected 256 moves: $(echo "$out" | tail -c 300)"
+    done
     ;;
 reserved-names)
     # Names that are C++ keywords, namespaces, macros or types: each as the

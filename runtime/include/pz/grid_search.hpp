@@ -368,7 +368,18 @@ std::vector<int> pathTo(const Closed& closed, uint32_t node, int lastMove) {
 }  // namespace detail
 
 template <class Space>
-SearchResult astar(const Space& space, const SearchLimits& limits = {}) {
+SearchResult bfs(const Space& space, const SearchLimits& limits = {});
+
+// note [grid depth limit]
+// A* stores g in one byte (ClosedSet::kMaxDepth = 255) and expands with
+// per-expansion buffers for kMaxDirections directions. Neither may turn into
+// a false "no solution": a level whose search was cut at depth 255 without a
+// solution, or a puzzle with more directions, is searched again breadth
+// first, which needs neither (its order is the closed set's; g is only
+// informational there), so the answer is still optimal or a true
+// "unsolvable". pzc check refuses more than kMaxDirections directions anyway.
+template <class Space>
+SearchResult astar(const Space& space, const SearchLimits& limits) {
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
     SearchResult result;
@@ -409,7 +420,8 @@ SearchResult astar(const Space& space, const SearchLimits& limits = {}) {
     int bestMove = -1;
     constexpr int kMaxDirections = 16;  // per-expansion child buffers
     const int directions = space.directions();
-    if (directions > kMaxDirections) return finish(SearchResult::Outcome::LimitReached);
+    if (directions > kMaxDirections) return bfs(space, limits);
+    bool depthCut = false;  // a node at kMaxDepth was not expanded
     // note [batched expansion]: up to kBatch nodes of the current bucket are
     // expanded together. All their children are generated and their index
     // groups prefetched first; then each child whose group holds a matching
@@ -446,7 +458,10 @@ SearchResult astar(const Space& space, const SearchLimits& limits = {}) {
                 if (closed.g(node) != g) continue;  // stale: re-linked with a smaller g
                 ++taken;
                 ++result.expanded;
-                if (g + 1 > Closed::kMaxDepth) continue;
+                if (g + 1 > Closed::kMaxDepth) {
+                    depthCut = true;
+                    continue;
+                }
                 State s;
                 if constexpr (kRecent) {
                     const RecentState& r = recent[node & (kRecentSlots - 1)];
@@ -502,6 +517,12 @@ SearchResult astar(const Space& space, const SearchLimits& limits = {}) {
     }
     result.stored = closed.size();
     result.closedBytes = closed.bytes();
+    if (bestMove < 0 && depthCut) {
+        SearchResult deep = bfs(space, limits);
+        deep.expanded += result.expanded;
+        deep.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+        return deep;
+    }
     if (bestMove < 0) return finish(SearchResult::Outcome::Unsolvable);
     result.moves = detail::pathTo(closed, bestParent, bestMove);
     return finish(SearchResult::Outcome::Solved);
@@ -509,7 +530,7 @@ SearchResult astar(const Space& space, const SearchLimits& limits = {}) {
 
 // Breadth-first search: the closed set's node order is the queue.
 template <class Space>
-SearchResult bfs(const Space& space, const SearchLimits& limits = {}) {
+SearchResult bfs(const Space& space, const SearchLimits& limits) {
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
     SearchResult result;
