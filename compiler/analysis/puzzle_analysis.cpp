@@ -85,15 +85,51 @@ const std::vector<int>& PuzzleAnalysis::inverseMove() {
     return *inverseMove_;
 }
 
+namespace {
+
+// The positions an element moves or twists, per orbit.
+std::vector<std::vector<int>> support(const ir::Element& e) {
+    std::vector<std::vector<int>> s(e.perm.size());
+    for (size_t o = 0; o < e.perm.size(); ++o)
+        for (size_t p = 0; p < e.perm[o].size(); ++p)
+            if (e.perm[o][p] != (int)p || e.ori[o][p] != 0) s[o].push_back((int)p);
+    return s;
+}
+
+// a b = b a, checked on the union of the supports only (elsewhere both are
+// the identity): O(|supports|) instead of O(positions), so that thousands of
+// small moves of a big orbit stay cheap. Mirror elements are compared whole.
+bool commuteOn(const ir::Element& a, const std::vector<std::vector<int>>& sa, const ir::Element& b,
+               const std::vector<std::vector<int>>& sb, const std::vector<ir::Orbit>& orbits) {
+    if (a.mirror || b.mirror) return ir::compose(a, b, orbits) == ir::compose(b, a, orbits);
+    for (size_t o = 0; o < orbits.size(); ++o) {
+        const int m = orbits[o].orient;
+        // (a then b) at p: the piece from a.perm[b.perm[p]], twist a.ori[b.perm[p]] + b.ori[p].
+        auto check = [&](int p) {
+            const int ab = a.perm[o][b.perm[o][p]], ba = b.perm[o][a.perm[o][p]];
+            if (ab != ba) return false;
+            return (a.ori[o][b.perm[o][p]] + b.ori[o][p]) % m == (b.ori[o][a.perm[o][p]] + a.ori[o][p]) % m;
+        };
+        for (int p : sa[o])
+            if (!check(p)) return false;
+        for (int p : sb[o])
+            if (!check(p)) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
 const std::vector<std::vector<bool>>& PuzzleAnalysis::commutes() {
     if (!commutes_) {
         const auto& moves = puzzle_.moves;
         const size_t n = moves.size();
+        std::vector<std::vector<std::vector<int>>> supports;
+        for (const auto& m : moves) supports.push_back(support(m.effect));
         std::vector<std::vector<bool>> c(n, std::vector<bool>(n, false));
         for (size_t a = 0; a < n; ++a)
             for (size_t b = a; b < n; ++b) {
-                bool same = ir::compose(moves[a].effect, moves[b].effect, puzzle_.orbits) ==
-                            ir::compose(moves[b].effect, moves[a].effect, puzzle_.orbits);
+                bool same = commuteOn(moves[a].effect, supports[a], moves[b].effect, supports[b], puzzle_.orbits);
                 c[a][b] = c[b][a] = same;
             }
         commutes_ = std::move(c);
@@ -115,12 +151,13 @@ const std::vector<std::vector<int>>& PuzzleAnalysis::commutationClasses() {
             while (parent[x] != x) x = parent[x] = parent[parent[x]];
             return x;
         };
+        std::vector<std::vector<std::vector<int>>> supports;
+        for (const auto& f : puzzle_.families) supports.push_back(support(f.base));
         for (size_t f = 0; f < nf; ++f)
             for (size_t g = f + 1; g < nf; ++g) {
                 const auto& a = puzzle_.families[f].base;
                 const auto& b = puzzle_.families[g].base;
-                if (ir::compose(a, b, puzzle_.orbits) == ir::compose(b, a, puzzle_.orbits))
-                    parent[find((int)g)] = find((int)f);
+                if (commuteOn(a, supports[f], b, supports[g], puzzle_.orbits)) parent[find((int)g)] = find((int)f);
             }
         std::vector<std::vector<int>> classes;
         std::vector<int> classOf(nf, -1);

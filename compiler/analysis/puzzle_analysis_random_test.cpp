@@ -105,6 +105,11 @@ TEST_CASE("analysis: random small puzzles against brute force") {
         PuzzleAnalysis a(p);
         const auto group = closure(p);
         REQUIRE(a.groupOrder() == mpz_class((unsigned long)group.size()));
+        // The commutation relation (checked on supports) against whole products.
+        for (size_t m1 = 0; m1 < p.moves.size(); ++m1)
+            for (size_t m2 = 0; m2 < p.moves.size(); ++m2)
+                CHECK(a.commutes()[m1][m2] == (ir::compose(p.moves[m1].effect, p.moves[m2].effect, p.orbits) ==
+                                               ir::compose(p.moves[m2].effect, p.moves[m1].effect, p.orbits)));
         // Membership of random elements of the wreath product.
         for (int k = 0; k < 20; ++k) {
             ir::Element e = randomElement(p.orbits, rng);

@@ -180,6 +180,10 @@ public:
         for (size_t c = 0; c < v.size(); ++c) {
             if (v[c] == 0) continue;
             const long d = rows_[c].empty() ? mod_[c] : rows_[c][0].second;
+            if (v[c] % d == 0) {  // the row stays; reduce v by it
+                if (!rows_[c].empty()) addMultiple(v, rows_[c], -(v[c] / d));
+                continue;
+            }
             std::vector<int> r = rows_[c].empty() ? unit(c) : dense(rows_[c]);
             // [a b; -v_c/g d/g] is unimodular: (r, v) -> (new row, remainder).
             long a, b;
@@ -394,6 +398,23 @@ struct StabilizerChain::Impl {
             if (L.labels.size() <= 64 && L.labels.size() >= 2 * std::max<size_t>(L.rebuiltAt, 1)) rebuildTree(i);
             else extendOrbit(i, id);
         }
+    }
+
+    // Closes the kernel under conjugation by gens (it is normal in <gens>):
+    // a pure twist conjugated by g is the twist with its blocks moved by g.
+    bool closeKernel(const std::vector<BlockPerm>& gens) {
+        if (!alg.twisted) return false;
+        bool changed = false;
+        for (bool again = true; again;) {
+            again = false;
+            for (const auto& row : kernel.rows())
+                for (const auto& g : gens) {
+                    std::vector<int> v(row.size());
+                    for (size_t b = 0; b < row.size(); ++b) v[g.img[b]] = row[b];
+                    if (kernel.insert(std::move(v))) again = changed = true;
+                }
+        }
+        return changed;
     }
 
     // Sifts g and adds its residue; returns whether the chain changed.
@@ -829,6 +850,8 @@ void StabilizerChain::build() const {
     // make a deep Schreier tree (a long cycle is a path).
     const int run = 12;
     for (int quiet = 0; quiet < run;) quiet = c.siftAndAdd(random.next()) ? 0 : quiet + 1;
+    // The kernel is normal: its conjugates by the generators belong to it.
+    c.closeKernel(gens);
     // 2a. An upper bound that the order meets.
     std::vector<BlockPerm> witnesses = c.strong;
     witnesses.insert(witnesses.end(), gens.begin(), gens.end());
@@ -867,17 +890,9 @@ void StabilizerChain::build() const {
             if (failed >= 0 && failed < c.n)
                 idx = (int)(std::lower_bound(c.active.begin(), c.active.end(), failed) - c.active.begin()) + 1;
         }
-        if (twisted) {
-            for (const auto& row : c.kernel.rows())
-                for (const auto& s : c.strong) {
-                    std::vector<int> v(row.size());
-                    for (size_t b = 0; b < row.size(); ++b) v[s.img[b]] = row[b];
-                    if (!c.kernel.contains(v)) {
-                        c.kernel.insert(v);
-                        changed = true;
-                    }
-                }
-        }
+        // The kernel must be normal in G: closed under conjugation by the
+        // generators (a pure twist conjugated is its blocks moved).
+        if (c.closeKernel(gens)) changed = true;
     }
     c.proof = Proof::Verified;
 }

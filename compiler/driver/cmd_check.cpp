@@ -188,12 +188,14 @@ std::vector<std::pair<std::string, std::string>> inducedMoves(const ir::Puzzle& 
 std::vector<int> commutingFamilies(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, int f) {
     std::vector<int> result;
     const auto& commutes = a.commutes();
+    // Moves by family: O(moves of f * moves), not O(families * moves^2).
+    std::vector<std::vector<int>> movesOf(p.families.size());
+    for (size_t m = 0; m < p.moves.size(); ++m) movesOf[p.moves[m].family].push_back((int)m);
     for (size_t g = 0; g < p.families.size(); ++g) {
         if ((int)g == f) continue;
         bool all = true;
-        for (size_t m1 = 0; m1 < p.moves.size(); ++m1)
-            for (size_t m2 = 0; m2 < p.moves.size(); ++m2)
-                if (p.moves[m1].family == f && p.moves[m2].family == (int)g && !commutes[m1][m2]) all = false;
+        for (int m1 : movesOf[f])
+            for (int m2 : movesOf[g]) all = all && commutes[m1][m2];
         if (all) result.push_back((int)g);
     }
     return result;
