@@ -11,7 +11,9 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "compiler/analysis/coset_coordinates.hpp"
 #include "compiler/analysis/puzzle_analysis.hpp"
+#include "compiler/codegen/phase_plan_emit.hpp"
 #include "compiler/driver/commands.hpp"
 #include "compiler/driver/grid_commands.hpp"
 #include "compiler/driver/native_build.hpp"
@@ -25,6 +27,9 @@ namespace {
 
 const char* kUsage =
     "usage: pzc solve FILE (--scramble \"MOVES\" | --state \"NUMBERS\" | --random N [--seed S]) [--json] [--threads N]\n"
+    "                 [--solver NAME [--max-length N] [--budget-ms N]]\n"
+    "  --solver NAME picks a declared solver; a phased one stops at its first solution,\n"
+    "  or improves it until --max-length N moves or --budget-ms N (never labelled optimal)\n"
     "  a state is the element's numbers: each orbit's permutation (perm[p] = solved\n"
     "  position of the piece at p), then each oriented orbit's orientations\n";
 
@@ -71,6 +76,18 @@ std::optional<ir::Element> elementFromNumbers(const ir::Puzzle& p, const std::ve
     return e;
 }
 
+// The phased solver's translation unit, compiled (or reused from the cache).
+std::optional<std::string> compilePhasedSolver(const codegen::SolverModel& model, const analysis::SolverPlan& plan,
+                                               const std::string& source) {
+    DiagnosticEngine diags;
+    NativeBuild build;
+    build.source = codegen::emitPhasedSolverMain(model, plan, source);
+    build.stem = model.identifier + "_" + plan.solver;
+    auto bin = buildNative(build, diags);
+    diags.print(std::cerr);
+    return bin;
+}
+
 std::string jsonEscape(const std::string& s) {
     std::string r;
     for (char c : s) r += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
@@ -92,7 +109,7 @@ int runSolve(const Args& args) {
     if (isGrid) return solveGridPuzzle(puzzle, args);
 
     std::vector<std::string> scrambles, states;
-    std::string randomCount, seed = "1", threads;
+    std::string randomCount, seed = "1", threads, solverName, maxLength, budgetMs;
     bool json = false;
     for (size_t i = 1; i < args.size(); ++i) {
         const std::string& a = args[i];
@@ -109,6 +126,12 @@ int runSolve(const Args& args) {
             seed = args[++i];
         } else if (a == "--threads" && hasValue) {
             threads = args[++i];
+        } else if (a == "--solver" && hasValue) {
+            solverName = args[++i];
+        } else if (a == "--max-length" && hasValue) {
+            maxLength = args[++i];
+        } else if (a == "--budget-ms" && hasValue) {
+            budgetMs = args[++i];
         } else {
             std::cerr << kUsage;
             return 2;
@@ -118,7 +141,7 @@ int runSolve(const Args& args) {
         std::cerr << kUsage;
         return 2;
     }
-    for (const std::string* n : {&randomCount, &seed, &threads})
+    for (const std::string* n : {&randomCount, &seed, &threads, &maxLength, &budgetMs})
         if (!n->empty() && n->find_first_not_of("0123456789") != std::string::npos) {
             std::cerr << "pzc solve: error: '" << *n << "' is not a non-negative number\n";
             return 2;
@@ -166,8 +189,46 @@ int runSolve(const Args& args) {
         positions.push_back(*e);
     }
 
+    // The declared solver to run: the default build, or a phased plan.
+    std::optional<analysis::SolverPlan> plan;
+    if (!solverName.empty()) {
+        int index = -1;
+        std::string names;
+        for (size_t i = 0; i < puzzle.solvers.size(); ++i) {
+            names += (i ? ", " : "") + puzzle.solvers[i].name;
+            if (puzzle.solvers[i].name == solverName) index = static_cast<int>(i);
+        }
+        if (index < 0) {
+            std::cerr << "pzc solve: error: " << puzzle.name << " declares no solver '" << solverName << "' (declared: "
+                      << (names.empty() ? "none" : names) << ")\n";
+            return 2;
+        }
+        if (puzzle.solvers[index].kind == ir::Solver::Kind::Phased) {
+            analysis::SolverPlan built;
+            DiagnosticEngine planDiags;
+            if (!analysis::buildSolverPlan(groups, index, model.canon.searchMoves, built, planDiags)) {
+                planDiags.print(std::cerr);
+                return 1;
+            }
+            plan = std::move(built);
+        } else {
+            int firstOptimal = -1;
+            for (size_t i = 0; i < puzzle.solvers.size() && firstOptimal < 0; ++i)
+                if (puzzle.solvers[i].kind == ir::Solver::Kind::Optimal) firstOptimal = static_cast<int>(i);
+            if (index != firstOptimal) {
+                std::cerr << "pzc solve: error: only the first optimal solver of " << puzzle.name
+                          << " is built; '" << solverName << "' is another one\n";
+                return 2;
+            }
+        }
+    }
+    if (!plan && (!maxLength.empty() || !budgetMs.empty())) {
+        std::cerr << "pzc solve: error: --max-length and --budget-ms need a phased solver (--solver NAME)\n";
+        return 2;
+    }
+
     // Build or reuse the generated solver.
-    auto bin = compileSolver(model, file);
+    auto bin = plan ? compilePhasedSolver(model, *plan, file) : compileSolver(model, file);
     if (!bin) return 1;
 
     // Run it: positions on stdin, machine-readable results on stdout.
@@ -186,6 +247,8 @@ int runSolve(const Args& args) {
         cmd += " --random " + randomCount + " --seed " + seed + " < /dev/null";
     }
     if (!threads.empty()) cmd += " --threads " + threads;
+    if (!maxLength.empty()) cmd += " --max-length " + maxLength;
+    if (!budgetMs.empty()) cmd += " --budget-ms " + budgetMs;
     FILE* pipe = ::popen(cmd.c_str(), "r");
     if (!pipe) {
         std::cerr << "pzc solve: error: cannot run the solver " << *bin << "\n";
@@ -205,6 +268,9 @@ int runSolve(const Args& args) {
         line >> tag;
         while (line >> tok && tok != ";") moves.push_back(std::stoi(tok));
         line >> tag >> nodes >> tok >> tag >> seconds;
+        std::vector<int> phaseLengths;  // phased solvers: "; Q <length per phase>"
+        if (line >> tok && tok == ";" && line >> tag && tag == "Q")
+            while (line >> tok) phaseLengths.push_back(std::stoi(tok));
         std::string why;
         auto start = elementFromNumbers(puzzle, nums, why);
         if (!start) {
@@ -229,7 +295,18 @@ int runSolve(const Args& args) {
             status = 3;
             break;
         }
-        if (json) {
+        if (plan) {
+            std::string lengths;
+            for (size_t i = 0; i < phaseLengths.size(); ++i) lengths += (i ? ", " : "") + std::to_string(phaseLengths[i]);
+            if (json)
+                std::cout << "{\"solution\": \"" << jsonEscape(text) << "\", \"length\": " << moves.size()
+                          << ", \"optimal\": false, \"solver\": \"" << jsonEscape(plan->solver) << "\", \"phases\": ["
+                          << lengths << "], \"nodes\": " << nodes << ", \"seconds\": " << seconds << "}\n";
+            else
+                std::cout << (text.empty() ? "(already solved)" : text) << "\n  " << moves.size() << " moves ("
+                          << plan->solver << ", phases " << lengths << "; not proven optimal), " << nodes << " nodes, "
+                          << seconds << " s\n";
+        } else if (json) {
             std::cout << "{\"solution\": \"" << jsonEscape(text) << "\", \"length\": " << moves.size()
                       << ", \"optimal\": true, \"nodes\": " << nodes << ", \"seconds\": " << seconds << "}\n";
         } else {
