@@ -524,25 +524,28 @@ bool buildSolverPlan(PuzzleAnalysis& analysis, int solverIndex, const std::vecto
                             " values, over the limit of " + std::to_string(kMaxPhasePartSize));
         const ir::Element solved = ir::identity(puzzle.orbits);
         for (const auto& part : phase.parts) phase.goal.push_back(referencePartRank(part, solved));
-        // Pruning tables: the smallest part paired with each other one.
-        std::vector<int> order(phase.parts.size());
-        std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(),
-                         [&](int a, int b) { return phase.parts[a].size < phase.parts[b].size; });
-        if (order.size() == 1) {
-            phase.tables.emplace_back(order[0], -1);
-        } else if (!order.empty()) {
-            bool smallestCovered = false;
-            for (size_t i = 1; i < order.size(); ++i) {
-                if (phase.parts[order[i]].size * phase.parts[order[0]].size <= kMaxPhaseTableEntries) {
-                    phase.tables.emplace_back(order[i], order[0]);
-                    smallestCovered = true;
-                } else {
-                    phase.tables.emplace_back(order[i], -1);
-                }
-            }
-            if (!smallestCovered) phase.tables.emplace_back(order[0], -1);
+        // Pruning tables: every pair of parts whose product fits the limit
+        // (smaller products first), and alone each part in no pair.
+        std::vector<std::pair<int, int>> pairs;
+        const int np = (int)phase.parts.size();
+        for (int i = 0; i < np; ++i)
+            for (int j = i + 1; j < np; ++j)
+                if (phase.parts[i].size * phase.parts[j].size <= kMaxPhaseTableEntries) pairs.emplace_back(i, j);
+        std::stable_sort(pairs.begin(), pairs.end(), [&](const auto& x, const auto& y) {
+            return phase.parts[x.first].size * phase.parts[x.second].size <
+                   phase.parts[y.first].size * phase.parts[y.second].size;
+        });
+        std::vector<bool> covered(np, false);
+        for (const auto& [i, j] : pairs) {
+            // The larger part first: it indexes the table's rows.
+            if (phase.parts[i].size >= phase.parts[j].size)
+                phase.tables.emplace_back(i, j);
+            else
+                phase.tables.emplace_back(j, i);
+            covered[i] = covered[j] = true;
         }
+        for (int i = 0; i < np; ++i)
+            if (!covered[i]) phase.tables.emplace_back(i, -1);
         out.phases.push_back(std::move(phase));
         previous = targets[k];
     }

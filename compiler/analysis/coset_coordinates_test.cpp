@@ -124,8 +124,8 @@ TEST_CASE("cube two_phase plan: phase 2 moves and coordinates derived from domin
     std::vector<uint64_t> sizes;
     for (const auto& part : plan.phases[1].parts) sizes.push_back(part.size);
     CHECK(sizes == std::vector<uint64_t>{40320, 24, 40320});  // corners, slice edges, U/D edges
-    // Tables: each part with the smallest one.
-    CHECK(plan.phases[0].tables == std::vector<std::pair<int, int>>{{2, 1}, {0, 1}});
+    // Tables: every pair under the limit (corners x U/D edges, 8!^2, is over it).
+    CHECK(plan.phases[0].tables == std::vector<std::pair<int, int>>{{2, 1}, {0, 1}, {0, 2}});
     CHECK(plan.phases[1].tables == std::vector<std::pair<int, int>>{{0, 1}, {2, 1}});
     // Set-permutation parts: the solved state ranks 0, every H element has a rank.
     std::mt19937_64 rng(3);
