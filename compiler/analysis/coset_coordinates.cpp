@@ -94,6 +94,7 @@ std::string PhasePart::describe(const ir::Puzzle& puzzle) const {
         }
         case Kind::Orientation:
             s << "orientation of " << puzzle.orbits[orbit].name << " mod " << modulus
+              << (frame.empty() ? "" : " in a frame") << (step > 1 ? ", multiples of " + std::to_string(step) : "")
               << (sumConstrained ? " (sum fixed)" : "");
             break;
         case Kind::Parity: {
@@ -140,9 +141,16 @@ uint64_t referencePartRank(const PhasePart& part, const ir::Element& e) {
         }
         case PhasePart::Kind::Orientation: {
             const auto& ori = e.ori[part.orbit];
+            const auto& perm = e.perm[part.orbit];
             const int digits = (int)ori.size() - (part.sumConstrained ? 1 : 0);
+            const int m = part.modulus;
             uint64_t r = 0;
-            for (int p = 0; p < digits; ++p) r = r * (uint64_t)part.modulus + (uint64_t)ori[p];
+            for (int p = 0; p < digits; ++p) {
+                int x = ori[p];
+                if (!part.frame.empty()) x = ((x - part.frame[p] + part.frame[perm[p]]) % m + m) % m;
+                if (x % part.step != 0) throw std::logic_error("orientation off its frame's step");
+                r = r * (uint64_t)(m / part.step) + (uint64_t)(x / part.step);
+            }
             return r;
         }
         case PhasePart::Kind::Parity: {
@@ -211,13 +219,15 @@ ir::Element referencePartUnrank(const PhasePart& part, uint64_t rank, const std:
             return e;
         }
         case PhasePart::Kind::Orientation: {
+            // Identity permutation: the frame cancels, ori = digit * step.
             auto& ori = e.ori[part.orbit];
             const int n = (int)ori.size();
             const int digits = n - (part.sumConstrained ? 1 : 0);
+            const uint64_t radix = (uint64_t)(part.modulus / part.step);
             int sum = 0;
             for (int p = digits - 1; p >= 0; --p) {
-                ori[p] = (int)(rank % (uint64_t)part.modulus);
-                rank /= (uint64_t)part.modulus;
+                ori[p] = (int)(rank % radix) * part.step;
+                rank /= radix;
                 sum += ori[p];
             }
             if (part.sumConstrained) ori[n - 1] = (part.modulus - sum % part.modulus) % part.modulus;
@@ -290,6 +300,8 @@ SubgroupInvariants declaredInvariants(const ir::Puzzle& puzzle, const ir::Subgro
             inv.unsupported = "orientation is fixed on part of orbit '" + orbits[o].name +
                               "' only (a phase coordinate needs the whole orbit oriented)";
         inv.oriented.push_back(whole && orbits[o].orient > 1);
+        inv.frame.emplace_back();
+        inv.step.push_back(1);
     }
     return inv;
 }
@@ -322,7 +334,104 @@ SubgroupInvariants derivedInvariants(const ir::Puzzle& puzzle, const std::vector
         }
         inv.setOf.push_back(setOf);
         inv.setCount.push_back(sets);
-        inv.oriented.push_back(!twisted && orbits[o].orient > 1);
+        inv.frame.emplace_back();
+        inv.step.push_back(1);
+        const int m = orbits[o].orient;
+        if (m == 1 || !twisted) {
+            inv.oriented.push_back(m > 1);
+            continue;
+        }
+        // Orientations reached by each set's root piece (note [orientation frames]).
+        std::vector<int> root(sets, -1);
+        for (int p = n - 1; p >= 0; --p) root[setOf[p]] = p;
+        auto reach = [&](const std::vector<const ir::Element*>& gens, int from) {
+            std::vector<std::vector<bool>> seen(n, std::vector<bool>(m, false));
+            std::vector<std::pair<int, int>> stack{{from, 0}};
+            seen[from][0] = true;
+            while (!stack.empty()) {
+                auto [q, r] = stack.back();
+                stack.pop_back();
+                for (const auto* g : gens)
+                    for (int p = 0; p < n; ++p)
+                        if (g->perm[o][p] == q) {
+                            int r2 = (r + g->ori[o][p]) % m;
+                            if (!seen[p][r2]) {
+                                seen[p][r2] = true;
+                                stack.emplace_back(p, r2);
+                            }
+                        }
+            }
+            return seen;
+        };
+        std::vector<const ir::Element*> hGens, gGens;
+        for (const auto& g : generators) hGens.push_back(&g);
+        for (const auto& mv : puzzle.moves) gGens.push_back(&mv.effect);
+        std::vector<int> frame(n, 0);
+        bool single = true;
+        for (int s = 0; s < sets; ++s) {
+            auto seen = reach(hGens, root[s]);
+            for (int p = 0; p < n; ++p) {
+                if (setOf[p] != s) continue;
+                int count = 0;
+                for (int r = 0; r < m; ++r)
+                    if (seen[p][r]) {
+                        ++count;
+                        frame[p] = r;
+                    }
+                single = single && count == 1;
+            }
+        }
+        if (!single) {
+            // H twists pieces in place: leave the orbit unoriented (the size
+            // check against the index says whether that describes H).
+            inv.oriented.push_back(false);
+            continue;
+        }
+        // G's orientations from each root: cosets of d Z_m with one d.
+        std::vector<std::vector<std::vector<bool>>> gSeen;
+        int d = 0;
+        bool cosets = true;
+        for (int s = 0; s < sets; ++s) {
+            gSeen.push_back(reach(gGens, root[s]));
+            for (int p = 0; p < n; ++p) {
+                int count = 0;
+                for (int r = 0; r < m; ++r) count += gSeen[s][p][r];
+                if (count == 0) continue;
+                if (m % count != 0) cosets = false;
+                const int dp = m / std::max(count, 1);
+                if (d == 0) d = dp;
+                if (dp != d) cosets = false;
+            }
+        }
+        if (!cosets || d <= 0) d = 1;
+        // Per-set constants k so that, in the frame f + k, G's orientations are multiples of d.
+        std::vector<int> k(sets, 0);
+        auto firstReached = [&](int s, int p) {
+            for (int r = 0; r < m; ++r)
+                if (gSeen[s][p][r]) return r;
+            return -1;
+        };
+        for (int s = 1; s < sets && d > 1; ++s) {
+            // The root of set 0 holding... a piece of set s at the root of set 0.
+            const int p = root[0];
+            const int r = firstReached(s, p);
+            if (r < 0) continue;
+            // r - (f(p) + k0) + (f(root_s) + k_s) = 0 mod d, f(root_s) = 0, k0 = 0.
+            k[s] = ((frame[p] - r) % d + d) % d;
+        }
+        bool consistent = true;
+        for (int s = 0; s < sets && d > 1; ++s)
+            for (int p = 0; p < n; ++p)
+                for (int r = 0; r < m; ++r)
+                    if (gSeen[s][p][r] && ((r - frame[p] - k[setOf[p]] + k[s]) % d + d) % d != 0) consistent = false;
+        if (!consistent) {
+            d = 1;
+            std::fill(k.begin(), k.end(), 0);
+        }
+        for (int p = 0; p < n; ++p) frame[p] = (frame[p] + k[setOf[p]]) % m;
+        inv.frame.back() = frame;
+        inv.step.back() = d;
+        inv.oriented.push_back(true);
     }
     return inv;
 }
@@ -406,7 +515,17 @@ CosetCoordinate cosetCoordinate(PuzzleAnalysis& analysis, int subgroup) {
             }
             c.parts.push_back(part);
         }
-        if (c.invariants.oriented[o]) c.parts.push_back(orientationPart(puzzle, (int)o));
+        if (c.invariants.oriented[o]) {
+            PhasePart part = orientationPart(puzzle, (int)o);
+            if (c.invariants.derived && !c.invariants.frame[o].empty()) {
+                part.frame = c.invariants.frame[o];
+                part.step = c.invariants.step[o];
+                const int digits = puzzle.orbits[o].size - (part.sumConstrained ? 1 : 0);
+                part.size = 1;
+                for (int i = 0; i < digits; ++i) part.size *= (uint64_t)(part.modulus / part.step);
+            }
+            c.parts.push_back(part);
+        }
     }
     for (const auto& orbitsOfParity : c.invariants.parities) {
         PhasePart part;

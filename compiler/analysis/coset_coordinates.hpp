@@ -28,6 +28,20 @@
 // exactly when their sizes multiply to the index [G : H] (Schreier–Sims).
 // Otherwise the solver cannot be built, and `pzc check` says why.
 //
+// note [orientation frames]
+// In a subgroup given by generators a piece may have one orientation per
+// position that is not 0 (rotate4o's half turns add 2 to each piece they
+// move, so in the square subgroup a piece's orientation is 2 * the rows it
+// moved, mod 4). H's orbits on (position, orientation) pairs show it: from
+// the root of each set, every position is reached with one orientation
+// f(p); measured in the frame ori - f(p) + f(q) (q the piece's solved
+// position), H keeps every orientation at 0, and the frame is invariant
+// under H s. The frame is fixed up to a constant per set; the constants are
+// chosen so that G's orientations, in the frame, are multiples of the
+// largest step d (rotate4o: d = 2, a quarter turn moves a piece to the
+// other colour), and the part keeps only ori / d, base modulus / d. Both
+// are checked on G's and H's orbits on (position, orientation) pairs.
+//
 // The last phase's coordinate (within the previous target H, to solved) is
 // the permutation of the pieces inside each set of H (Lehmer rank, |set|!)
 // plus the orientations H does not fix. Those determine the state within H;
@@ -56,6 +70,11 @@ struct PhasePart {
     std::vector<int> positions;      // SetPermutation: the set's positions, ascending
     int modulus = 1;                 // Orientation
     bool sumConstrained = false;     // Orientation: the last position is implied
+    // Orientation in a frame (note [orientation frames]): the digit at
+    // position p holding label q is ((ori - frame[p] + frame[q]) mod modulus)
+    // / step, in base modulus / step. Empty frame = all 0, step 1.
+    std::vector<int> frame;
+    int step = 1;
     std::vector<int> parityOrbits;   // Parity: the orbits whose parities are summed
     uint64_t size = 1;
     std::string describe(const ir::Puzzle& puzzle) const;
@@ -72,7 +91,9 @@ ir::Element referencePartUnrank(const PhasePart& part, uint64_t rank, const std:
 struct SubgroupInvariants {
     std::vector<std::vector<int>> setOf;  // [orbit][position] -> set
     std::vector<int> setCount;            // [orbit]
-    std::vector<bool> oriented;           // [orbit]: every position keeps orientation 0
+    std::vector<bool> oriented;           // [orbit]: every position keeps orientation 0 (in the frame)
+    std::vector<std::vector<int>> frame;  // [orbit]: orientation frame (empty = 0), derived only
+    std::vector<int> step;                // [orbit]: G's orientations in the frame are multiples of it
     std::vector<std::vector<int>> parities;  // orbit sets whose summed parity H keeps even
     bool derived = false;                 // from generators
     std::string unsupported;              // why no coordinate can be built, or ""

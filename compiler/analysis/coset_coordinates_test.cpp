@@ -139,18 +139,53 @@ TEST_CASE("cube two_phase plan: phase 2 moves and coordinates derived from domin
     }
 }
 
-TEST_CASE("rotate4o square: derived invariants are not exact, so no plan") {
+TEST_CASE("rotate4o square: invariants derived in an orientation frame, exact") {
     ir::Puzzle p = load("puzzles/rotate4o.pz");
     PuzzleAnalysis a(p);
-    CosetCoordinate c = cosetCoordinate(a, subgroupIndex(p, "square"));
+    const int h = subgroupIndex(p, "square");
+    CosetCoordinate c = cosetCoordinate(a, h);
     CHECK(c.invariants.derived);
     CHECK(c.index == mpz_class("843448320"));
-    CHECK(!c.exact);
-    CHECK(c.size == mpz_class(12870 * 2));  // two checkerboard sets, and the parity the half turns keep
+    REQUIRE(c.exact);
+    std::vector<uint64_t> sizes;
+    for (const auto& part : c.parts) sizes.push_back(part.size);
+    CHECK(sizes == std::vector<uint64_t>{12870, 32768, 2});  // C(16,8) * 2^15 * 2
+    CHECK(c.parts[1].step == 2);
+    // Rank = goal iff in H, invariance on H s, round trips.
+    std::mt19937_64 rng(5);
+    std::vector<int> hMoves;
+    for (int m : allMoves(p))
+        if (*a.subgroupContains(h, p.moves[m].effect)) hMoves.push_back(m);
+    CHECK(hMoves.size() == 9);
+    const uint64_t goal = rankAll(c.parts, ir::identity(p.orbits));
+    for (int trial = 0; trial < 200; ++trial) {
+        ir::Element s = randomWord(p, allMoves(p), trial % 7, rng);
+        CHECK((rankAll(c.parts, s) == goal) == *a.subgroupContains(h, s));
+        ir::Element hs = ir::compose(randomWord(p, hMoves, 20, rng), s, p.orbits);
+        CHECK(rankAll(c.parts, hs) == rankAll(c.parts, s));
+        for (const auto& part : c.parts) {
+            const uint64_t v = rng() % part.size;
+            CHECK(referencePartRank(part, referencePartUnrank(part, v, p.orbits)) == v);
+        }
+    }
     SolverPlan plan;
     DiagnosticEngine diags;
-    CHECK(!buildSolverPlan(a, solverIndex(p, "via_square"), allMoves(p), plan, diags));
+    REQUIRE(buildSolverPlan(a, solverIndex(p, "via_square"), allMoves(p), plan, diags));
+    std::vector<uint64_t> phase2;
+    for (const auto& part : plan.phases[1].parts) phase2.push_back(part.size);
+    CHECK(phase2 == std::vector<uint64_t>{40320, 40320});  // each colour's pieces; orientation fixed by the frame
+}
+
+TEST_CASE("a subgroup the derived invariants do not describe: located error") {
+    ir::Puzzle p = load("tests/puzzles/cube2_phased.pz");
+    PuzzleAnalysis a(p);
+    CosetCoordinate c = cosetCoordinate(a, subgroupIndex(p, "ur2"));
+    CHECK(!c.exact);
+    CHECK(c.index == 30618);
+    SolverPlan plan;
+    DiagnosticEngine diags;
+    CHECK(!buildSolverPlan(a, solverIndex(p, "via_ur2"), allMoves(p), plan, diags));
     REQUIRE(diags.errorCount() == 1);
-    CHECK(diags.all()[0].message.find("843448320") != std::string::npos);
+    CHECK(diags.all()[0].message.find("30618") != std::string::npos);
     CHECK(diags.all()[0].range.line > 0);
 }

@@ -80,6 +80,10 @@ std::string emitPhasePlan(const SolverModel& m, const analysis::SolverPlan& plan
                     s << "            c.orbit = " << shapeIndex(m, part.orbit) << ";\n";
                     s << "            c.modulus = " << part.modulus << ";\n";
                     s << "            c.sumConstrained = " << (part.sumConstrained ? "true" : "false") << ";\n";
+                    if (!part.frame.empty()) {
+                        s << "            c.frame = {" << list(part.frame) << "};\n";
+                        s << "            c.step = " << part.step << ";\n";
+                    }
                     break;
                 case analysis::PhasePart::Kind::Parity: {
                     uint32_t mask = 0;

@@ -40,6 +40,12 @@ cube-two-phase)
     "$pzc" solve $puzzle --solver two_phase --random 2 --max-length 1 --budget-ms 50 --json > "$tmp/out" || fail "budget"
     lengths_within 40 < "$tmp/out" || fail "budget"
     ;;
+rotate4o-square)
+    # rotate4o through its square subgroup (an orientation frame): random states.
+    "$pzc" solve puzzles/rotate4o.pz --solver via_square --random 4 --seed 5 --json > "$tmp/out" || fail "solve"
+    grep -q '"solver": "via_square"' "$tmp/out" || fail "no solver field"
+    lengths_within 60 < "$tmp/out" || fail "rotate4o lengths"
+    ;;
 bad-input)
     puzzle=puzzles/cube3.pz
     # One twisted corner: outside the group, rejected before any search.
@@ -51,11 +57,14 @@ bad-input)
     "$pzc" solve $puzzle --max-length 20 --random 1 > /dev/null 2> "$tmp/err" && fail "accepted --max-length without a phased solver"
     grep -q "need a phased solver" "$tmp/err" || fail "message: $(cat "$tmp/err")"
     "$pzc" solve $puzzle --solver two_phase --max-length x --random 1 > /dev/null 2> "$tmp/err" && fail "accepted --max-length x"
-    # rotate4o's square subgroup has no exact coset coordinate yet: a located error, not a wrong solver.
-    "$pzc" solve puzzles/rotate4o.pz --solver via_square --random 1 > /dev/null 2> "$tmp/err" && fail "built via_square"
-    grep -q "rotate4o.pz:[0-9]*:[0-9]*: error: phased solver 'via_square': no coset coordinate" "$tmp/err" || fail "message: $(cat "$tmp/err")"
+    # <U, R2> of the 2x2x2 has no exact coset coordinate: a located error, not a wrong solver.
+    small=tests/puzzles/cube2_phased.pz
+    "$pzc" solve $small --solver via_ur2 --random 1 > /dev/null 2> "$tmp/err" && fail "built via_ur2"
+    grep -q "cube2_phased.pz:[0-9]*:[0-9]*: error: phased solver 'via_ur2': no coset coordinate" "$tmp/err" || fail "message: $(cat "$tmp/err")"
+    "$pzc" check $small > /dev/null 2> "$tmp/err" || fail "check cube2_phased"
+    grep -q "warning: phased solver 'via_ur2'" "$tmp/err" || fail "check does not warn: $(cat "$tmp/err")"
     "$pzc" check puzzles/rotate4o.pz > /dev/null 2> "$tmp/err" || fail "check rotate4o"
-    grep -q "warning: phased solver 'via_square'" "$tmp/err" || fail "check does not warn: $(cat "$tmp/err")"
+    [ ! -s "$tmp/err" ] || fail "check rotate4o warns: $(cat "$tmp/err")"
     ;;
 small-tables)
     # cube2_phased: every phase has one coordinate part, so its pruning table

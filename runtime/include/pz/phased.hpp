@@ -47,6 +47,8 @@ struct PhasePartSpec {
     int count = 0;                       // SetPermutation: |set|
     int modulus = 1;                     // Orientation
     bool sumConstrained = false;         // Orientation: last position implied
+    std::array<uint8_t, 16> frame{};     // Orientation: digit = ((ori - frame[p] + frame[label]) mod modulus) / step
+    int step = 1;
     uint32_t parityOrbits = 0;           // Parity: bitmask over kOrbitShapes
     uint64_t size = 1;
     uint64_t goal = 0;                   // the rank of the solved state
@@ -135,9 +137,14 @@ uint64_t rankPart(const PhasePartSpec& part, const typename T::State& s) {
         case PhasePartSpec::Orientation: {
             const auto& shape = T::kOrbitShapes[part.orbit];
             const uint64_t ori = s.w[shape.oriWord];
+            const uint64_t perm = s.w[shape.permWord];
             const int digits = shape.size - (part.sumConstrained ? 1 : 0);
+            const int m = part.modulus;
             uint64_t r = 0;
-            for (int p = 0; p < digits; ++p) r = r * static_cast<uint64_t>(part.modulus) + (ori >> (4 * p) & 15);
+            for (int p = 0; p < digits; ++p) {
+                const int x = (static_cast<int>(ori >> (4 * p) & 15) + m - part.frame[p] + part.frame[perm >> (4 * p) & 15]) % m;
+                r = r * static_cast<uint64_t>(m / part.step) + static_cast<uint64_t>(x / part.step);
+            }
             return r;
         }
         case PhasePartSpec::Parity: {
@@ -215,9 +222,10 @@ typename T::State unrankPart(const PhasePartSpec& part, uint64_t rank) {
             const int digits = n - (part.sumConstrained ? 1 : 0);
             uint64_t ori = 0;
             int sum = 0;
+            const uint64_t radix = static_cast<uint64_t>(part.modulus / part.step);
             for (int p = digits - 1; p >= 0; --p) {
-                const int d = static_cast<int>(rank % static_cast<uint64_t>(part.modulus));
-                rank /= static_cast<uint64_t>(part.modulus);
+                const int d = static_cast<int>(rank % radix) * part.step;
+                rank /= radix;
                 sum += d;
                 ori |= static_cast<uint64_t>(d) << (4 * p);
             }
