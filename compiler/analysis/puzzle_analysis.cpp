@@ -155,6 +155,10 @@ bool PuzzleAnalysis::contains(const ir::Element& e) {
     return chain().contains(points_.toPoints(e));
 }
 
+ir::Element PuzzleAnalysis::randomElement(std::mt19937_64& rng) {
+    return points_.toElement(chain().randomElement(rng));
+}
+
 const SymmetryGroup& PuzzleAnalysis::symmetries() {
     if (symmetries_) return *symmetries_;
     const auto& orbits = puzzle_.orbits;

@@ -49,6 +49,32 @@ Perm PointAction::toPoints(const ir::Element& e) const {
     return image;
 }
 
+ir::Element PointAction::toElement(const Perm& image) const {
+    // Inverse of toPoints: the piece at q with orientation 0 lands at p with
+    // orientation e.ori[o][p], i.e. e.perm[o][p] = q.
+    ir::Element e;
+    for (size_t o = 0; o < orbits_.size(); ++o) {
+        const int m = orbits_[o].orient;
+        e.perm.emplace_back(orbits_[o].size, 0);
+        e.ori.emplace_back(orbits_[o].size, 0);
+        for (int q = 0; q < orbits_[o].size; ++q) {
+            const int x = image[point((int)o, q, 0)] - offset_[o];
+            e.perm[o][x / m] = q;
+            e.ori[o][x / m] = x % m;
+        }
+    }
+    return e;
+}
+
+uint64_t uniformBelow(std::mt19937_64& rng, uint64_t n) {
+    // Rejection keeps every value equally likely.
+    const uint64_t limit = n == 0 ? 0 : UINT64_MAX - UINT64_MAX % n;
+    for (;;) {
+        const uint64_t x = rng();
+        if (x < limit) return x % n;
+    }
+}
+
 // ---- StabilizerChain ----
 
 StabilizerChain::StabilizerChain(int pointCount)
@@ -123,6 +149,18 @@ void StabilizerChain::closeOrbit(int level, const Perm& p) {
         Perm next = composePerm(p, generators_[g].second);
         closeOrbit(level, next);
     }
+}
+
+Perm StabilizerChain::randomElement(std::mt19937_64& rng) const {
+    // g = g' then sigma[k][j] with g' in the stabiliser of 0..k (see
+    // canonicalCosetRepresentative): choose j uniformly at each level.
+    Perm g = identityPerm(n_);
+    for (int k = n_ - 1; k >= 0; --k) {
+        if (orbit_[k].size() == 1) continue;
+        const int j = orbit_[k][uniformBelow(rng, orbit_[k].size())];
+        g = composePerm(g, sigma_[k][j]);
+    }
+    return g;
 }
 
 Perm StabilizerChain::canonicalCosetRepresentative(Perm x) const {

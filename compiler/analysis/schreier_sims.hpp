@@ -13,6 +13,8 @@
 
 #include <gmpxx.h>
 
+#include <cstdint>
+#include <random>
 #include <vector>
 
 #include "compiler/ir/puzzle.hpp"
@@ -37,12 +39,19 @@ public:
         return offset_[orbit] + position * orbits_[orbit].orient + orientation;
     }
     Perm toPoints(const ir::Element& e) const;
+    // The Element whose point permutation is p; p must be the image of some
+    // non-mirror Element (e.g. a member of a chain built from toPoints).
+    ir::Element toElement(const Perm& p) const;
 
 private:
     std::vector<ir::Orbit> orbits_;
     std::vector<int> offset_;
     int pointCount_ = 0;
 };
+
+// A uniform integer in [0, n) from rng, the same on every platform
+// (std::uniform_int_distribution is implementation-defined).
+uint64_t uniformBelow(std::mt19937_64& rng, uint64_t n);
 
 // A stabiliser chain with base 0, 1, ..., n-1 built incrementally (Knuth's
 // formulation of Schreier–Sims, "Efficient representation of perm groups",
@@ -63,6 +72,10 @@ public:
     int orbitSize(int level) const;
     // The generators the chain kept (a strong generating set of the group).
     std::vector<Perm> strongGenerators() const;
+    // A uniformly distributed element of the group: one coset representative
+    // chosen uniformly per level, multiplied together (every element has
+    // exactly one such factorisation).
+    Perm randomElement(std::mt19937_64& rng) const;
 
 private:
     bool siftsFrom(int level, Perm p) const;

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <map>
+
 using namespace pz::analysis;
 
 namespace {
@@ -67,4 +69,60 @@ TEST_CASE("schreier-sims: canonical coset representatives") {
     CHECK(a == c);
     CHECK(id == identityPerm(5));
     CHECK(a != id);
+}
+
+namespace {
+// Pearson's chi-square statistic of counts against the uniform distribution.
+double chiSquare(const std::map<Perm, int>& counts, double categories, double samples) {
+    const double expected = samples / categories;
+    double chi = 0;
+    for (const auto& [p, c] : counts) chi += (c - expected) * (c - expected) / expected;
+    chi += (categories - (double)counts.size()) * expected;  // categories never seen
+    return chi;
+}
+}  // namespace
+
+TEST_CASE("schreier-sims: random elements are uniform members of the group") {
+    // A_5 (60 elements, df = 59) and C3 wr S4 (1944 elements).
+    StabilizerChain alt(5);
+    alt.addGenerator(cycles(5, {{0, 1, 2}}));
+    alt.addGenerator(cycles(5, {{0, 1, 2, 3, 4}}));
+    std::mt19937_64 rng(7);
+    std::map<Perm, int> counts;
+    const int samples = 60 * 100;
+    for (int i = 0; i < samples; ++i) {
+        Perm g = alt.randomElement(rng);
+        REQUIRE(alt.contains(g));
+        ++counts[g];
+    }
+    CHECK(counts.size() == 60);
+    // df = 59: P(chi2 > 110) < 1e-4.
+    CHECK(chiSquare(counts, 60, samples) < 110);
+
+    StabilizerChain wreath(12);
+    wreath.addGenerator(cycles(12, {{0, 1, 2}}));
+    wreath.addGenerator(cycles(12, {{0, 3}, {1, 4}, {2, 5}}));
+    wreath.addGenerator(cycles(12, {{0, 3, 6, 9}, {1, 4, 7, 10}, {2, 5, 8, 11}}));
+    counts.clear();
+    const int wreathSamples = 1944 * 20;
+    for (int i = 0; i < wreathSamples; ++i) {
+        Perm g = wreath.randomElement(rng);
+        REQUIRE(wreath.contains(g));
+        ++counts[g];
+    }
+    CHECK(counts.size() == 1944);
+    // df = 1943, sd = sqrt(2 * 1943) ~ 62: mean + 6 sd.
+    CHECK(chiSquare(counts, 1944, wreathSamples) < 1943 + 6 * 62);
+}
+
+TEST_CASE("schreier-sims: uniformBelow stays in range and reaches every value") {
+    std::mt19937_64 rng(1);
+    std::vector<int> seen(7, 0);
+    for (int i = 0; i < 700; ++i) {
+        uint64_t x = uniformBelow(rng, 7);
+        REQUIRE(x < 7);
+        ++seen[x];
+    }
+    for (int c : seen) CHECK(c > 50);
+    CHECK(uniformBelow(rng, 1) == 0);
 }

@@ -30,10 +30,13 @@
 #include "compiler/codegen/grid_emit.hpp"
 #include "compiler/driver/grid_commands.hpp"
 #include "compiler/driver/native_build.hpp"
+#include "compiler/driver/result_protocol.hpp"
+#include "compiler/driver/subprocess.hpp"
 #include "compiler/interp/grid_interp.hpp"
 #include "compiler/interp/grid_search.hpp"
 #include "compiler/ir/lower.hpp"
 #include "dsl/level_reader.hpp"
+#include "pz/result_json.hpp"
 
 namespace pz::driver {
 
@@ -158,12 +161,6 @@ bool listLevelFiles(const std::string& dir, std::vector<std::string>& files) {
     return !files.empty();
 }
 
-std::string shellQuote(const std::string& s) {
-    std::string r = "'";
-    for (char c : s) r += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return r + "'";
-}
-
 std::string outcomeName(grid::SearchResult::Outcome o) {
     switch (o) {
         case grid::SearchResult::Outcome::Solved: return "solved";
@@ -227,52 +224,39 @@ std::optional<std::vector<LevelOutcome>> solveGenerated(const ir::Puzzle& puzzle
     build.stem = "grid-" + puzzle.name;
     auto binary = buildNative(build, diags);
     if (!binary) return std::nullopt;
-    std::string command = shellQuote(*binary);
-    if (options.bfs) command += " --bfs";
-    if (options.repeat > 1) command += " --repeat " + std::to_string(options.repeat);
-    if (!options.maxStates.empty()) command += " --max-states " + shellQuote(options.maxStates);
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (!pipe) {
-        diags.error(*binary, {}, "cannot run the generated solver");
-        return std::nullopt;
-    }
-    std::string output;
-    char buffer[4096];
-    while (size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
-    int status = ::pclose(pipe);
-    if (status != 0) {
-        diags.error(*binary, {}, "the generated solver failed (status " + std::to_string(status) + ")");
-        return std::nullopt;
-    }
+    ChildRun run;
+    run.argv = {*binary};
+    if (options.bfs) run.argv.push_back("--bfs");
+    if (options.repeat > 1) run.argv.insert(run.argv.end(), {"--repeat", std::to_string(options.repeat)});
+    if (!options.maxStates.empty()) run.argv.insert(run.argv.end(), {"--max-states", options.maxStates});
     std::vector<LevelOutcome> outcomes;
-    std::istringstream lines(output);
-    for (std::string line; std::getline(lines, line);) {
-        std::istringstream in(line);
-        std::string word;
-        LevelOutcome o;
-        in >> word >> o.name >> o.outcome;
-        if (word != "level") continue;
-        while (in >> word) {
-            if (word == "length") in >> word;
-            else if (word == "expanded") in >> o.expanded;
-            else if (word == "stored") in >> o.stored;
-            else if (word == "bytes") in >> o.bytes;
-            else if (word == "seconds") in >> o.seconds;
-            else if (word == "moves")
-                for (int m; in >> m;) o.moves.push_back(m);
+    std::string protocolError;
+    run.onLine = [&](const std::string& line) {
+        if (!protocolError.empty()) return;
+        auto r = parseLevelResult(line, protocolError);
+        if (!r) {
+            protocolError = "the generated solver printed an unreadable result (" + protocolError +
+                            "): " + line.substr(0, 200);
+            return;
         }
-        outcomes.push_back(std::move(o));
+        outcomes.push_back({r->name, r->outcome, r->moves, r->expanded, r->stored, r->bytes, r->seconds});
+    };
+    ChildStatus child = runChild(run);
+    if (!child.started) {
+        diags.error(*binary, {}, "internal error: cannot run the generated solver: " + child.startError);
+        return std::nullopt;
+    }
+    if (!child.exited() || child.exitCode() != 0) {
+        diags.error(*binary, {},
+                    std::string(child.exited() && child.exitCode() == 4 ? "" : "internal error: ") +
+                        "the generated solver " + describeSolverStatus(child));
+        return std::nullopt;
+    }
+    if (!protocolError.empty()) {
+        diags.error(*binary, {}, "internal error: " + protocolError);
+        return std::nullopt;
     }
     return outcomes;
-}
-
-std::string jsonEscape(const std::string& s) {
-    std::string r;
-    for (char c : s) {
-        if (c == '"' || c == '\\') r += '\\';
-        r += c;
-    }
-    return r;
 }
 
 // Reads the levels named by the options; diagnostics for every bad file.
@@ -339,9 +323,14 @@ int solveLevels(const ir::Puzzle& puzzle, const GridOptions& options) {
         if (o.outcome != "solved") return 1;
         std::string text = interp::solutionText(puzzle.grid, o.moves);
         if (options.json) {
-            std::cout << "{\"solution\": \"" << jsonEscape(text) << "\", \"length\": " << o.moves.size()
-                      << ", \"optimal\": true, \"nodes\": " << o.expanded << ", \"seconds\": " << std::setprecision(6)
-                      << o.seconds << "}\n";
+            std::cout << pz::json::Line()
+                             .field("solution", text)
+                             .field("length", o.moves.size())
+                             .field("optimal", true)
+                             .field("nodes", o.expanded)
+                             .field("seconds", o.seconds, 9)
+                             .str()
+                      << "\n";
         } else {
             std::cout << text << "\n";
         }
@@ -354,11 +343,17 @@ int solveLevels(const ir::Puzzle& puzzle, const GridOptions& options) {
         std::cout << "[";
         for (size_t i = 0; i < outcomes.size(); ++i) {
             const auto& o = outcomes[i];
-            std::cout << (i ? ",\n " : "") << "{\"level\": \"" << jsonEscape(o.name) << "\", \"outcome\": \"" << o.outcome
-                      << "\", \"length\": " << o.moves.size() << ", \"expanded\": " << o.expanded
-                      << ", \"stored\": " << o.stored << ", \"bytes\": " << o.bytes << ", \"seconds\": " << o.seconds
-                      << ", \"solution\": \""
-                      << jsonEscape(interp::solutionText(puzzle.grid, o.moves)) << "\"}";
+            std::cout << (i ? ",\n " : "")
+                      << pz::json::Line()
+                             .field("level", o.name)
+                             .field("outcome", o.outcome)
+                             .field("length", o.moves.size())
+                             .field("expanded", o.expanded)
+                             .field("stored", o.stored)
+                             .field("bytes", o.bytes)
+                             .field("seconds", o.seconds, 9)
+                             .field("solution", interp::solutionText(puzzle.grid, o.moves))
+                             .str();
         }
         std::cout << "]\n";
         return failures ? 1 : 0;

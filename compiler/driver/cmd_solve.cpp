@@ -4,11 +4,13 @@
 // optimally, replays every solution through the IR element algebra and
 // prints it in the puzzle's move names. Grid-actor puzzles are handed to
 // solveGridPuzzle.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <random>
 #include <unistd.h>
 
 #include "compiler/analysis/coset_coordinates.hpp"
@@ -18,8 +20,11 @@
 #include "compiler/driver/grid_commands.hpp"
 #include "compiler/driver/native_build.hpp"
 #include "compiler/driver/perm_build.hpp"
+#include "compiler/driver/result_protocol.hpp"
+#include "compiler/driver/subprocess.hpp"
 #include "compiler/ir/element.hpp"
 #include "compiler/ir/lower.hpp"
+#include "pz/result_json.hpp"
 
 namespace pz::driver {
 
@@ -76,6 +81,42 @@ std::optional<ir::Element> elementFromNumbers(const ir::Puzzle& p, const std::ve
     return e;
 }
 
+// note [random positions]
+// pzc draws random positions itself, so every solution is replayed against
+// a state pzc chose. When the group is at least 1/1000 of all arrangements
+// of its orbits (every permutation and orientation), a uniform arrangement
+// is drawn and kept if it is in the group: rejection sampling, uniform over
+// the group (and so over distinct states when pieces are identical).
+// Otherwise a random walk of 4096 + {0,1} moves (both parities) is used.
+std::vector<ir::Element> randomPositions(const ir::Puzzle& p, analysis::PuzzleAnalysis& groups, long long count,
+                                         unsigned long long seed) {
+    std::mt19937_64 rng(seed);
+    mpz_class ambient = 1;
+    for (const auto& o : p.orbits) {
+        for (int k = 2; k <= o.size; ++k) ambient *= k;
+        for (int k = 0; k < o.size && o.orient > 1; ++k) ambient *= o.orient;
+    }
+    const bool rejection = !p.moves.empty() && groups.groupOrder() * 1000 >= ambient;
+    std::vector<ir::Element> out;
+    while (static_cast<long long>(out.size()) < count) {
+        ir::Element e = ir::identity(p.orbits);
+        if (rejection) {
+            for (size_t o = 0; o < p.orbits.size(); ++o) {
+                std::shuffle(e.perm[o].begin(), e.perm[o].end(), rng);
+                if (p.orbits[o].orient > 1)
+                    for (auto& x : e.ori[o]) x = std::uniform_int_distribution<int>(0, p.orbits[o].orient - 1)(rng);
+            }
+            if (!groups.contains(e)) continue;
+        } else if (!p.moves.empty()) {
+            std::uniform_int_distribution<size_t> pick(0, p.moves.size() - 1);
+            const int steps = 4096 + static_cast<int>(rng() & 1);
+            for (int i = 0; i < steps; ++i) e = ir::compose(e, p.moves[pick(rng)].effect, p.orbits);
+        }
+        out.push_back(std::move(e));
+    }
+    return out;
+}
+
 // The phased solver's translation unit, compiled (or reused from the cache).
 std::optional<std::string> compilePhasedSolver(const codegen::SolverModel& model, const analysis::SolverPlan& plan,
                                                const std::string& source) {
@@ -88,10 +129,22 @@ std::optional<std::string> compilePhasedSolver(const codegen::SolverModel& model
     return bin;
 }
 
-std::string jsonEscape(const std::string& s) {
-    std::string r;
-    for (char c : s) r += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
-    return r;
+// The "phases" field of a phased solver's result line (lengths per phase).
+std::vector<int> phaseLengths(const std::string& line) {
+    std::string why;
+    std::vector<int> out;
+    auto v = parseJson(line, why);
+    if (!v) return out;
+    if (const JsonValue* p = v->get("phases"); p && p->kind == JsonValue::Kind::Array)
+        for (const auto& item : p->items)
+            if (auto n = item.integer()) out.push_back(static_cast<int>(*n));
+    return out;
+}
+
+std::string numbersText(const std::vector<long>& v) {
+    std::string s;
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? " " : "") + std::to_string(v[i]);
+    return s;
 }
 
 }  // namespace
@@ -189,6 +242,9 @@ int runSolve(const Args& args) {
         positions.push_back(*e);
     }
 
+    const bool randomRun = !randomCount.empty();
+    if (randomRun) positions = randomPositions(puzzle, groups, std::stoll(randomCount), std::stoull(seed));
+
     // The declared solver to run: the default build, or a phased plan.
     std::optional<analysis::SolverPlan> plan;
     if (!solverName.empty()) {
@@ -231,93 +287,104 @@ int runSolve(const Args& args) {
     auto bin = plan ? compilePhasedSolver(model, *plan, file) : compileSolver(model, file);
     if (!bin) return 1;
 
-    // Run it: positions on stdin, machine-readable results on stdout.
-    std::string cmd = "'" + *bin + "' --machine";
-    namespace fs = std::filesystem;
-    fs::path input;
-    if (!positions.empty()) {
-        input = fs::temp_directory_path() / ("pzc-solve-" + std::to_string(::getpid()) + ".txt");
-        std::ofstream out(input);
-        for (const auto& e : positions) {
-            for (long n : elementNumbers(puzzle, e)) out << n << ' ';
-            out << '\n';
-        }
-        cmd += " --stdin < '" + input.string() + "'";
-    } else {
-        cmd += " --random " + randomCount + " --seed " + seed + " < /dev/null";
-    }
-    if (!threads.empty()) cmd += " --threads " + threads;
-    if (!maxLength.empty()) cmd += " --max-length " + maxLength;
-    if (!budgetMs.empty()) cmd += " --budget-ms " + budgetMs;
-    FILE* pipe = ::popen(cmd.c_str(), "r");
-    if (!pipe) {
-        std::cerr << "pzc solve: error: cannot run the solver " << *bin << "\n";
-        return 1;
+    // Run it without a shell: positions on its stdin (a pipe), one JSON
+    // result line per position on its stdout (note [result protocol]).
+    ChildRun run;
+    run.argv = {*bin, "--machine", "--stdin"};
+    if (!threads.empty()) run.argv.insert(run.argv.end(), {"--threads", threads});
+    if (!maxLength.empty()) run.argv.insert(run.argv.end(), {"--max-length", maxLength});
+    if (!budgetMs.empty()) run.argv.insert(run.argv.end(), {"--budget-ms", budgetMs});
+    for (const auto& e : positions) {
+        for (long n : elementNumbers(puzzle, e)) run.input += std::to_string(n) + ' ';
+        run.input += '\n';
     }
     int status = 0;
-    char buf[1 << 16];
-    while (std::fgets(buf, sizeof buf, pipe)) {
-        // "P <numbers> ; M <moves> ; N <nodes> ; S <seconds>"
-        std::istringstream line(buf);
-        std::string tag, tok;
-        std::vector<long> nums;
-        std::vector<int> moves;
-        std::string nodes, seconds;
-        line >> tag;
-        while (line >> tok && tok != ";") nums.push_back(std::stol(tok));
-        line >> tag;
-        while (line >> tok && tok != ";") moves.push_back(std::stoi(tok));
-        line >> tag >> nodes >> tok >> tag >> seconds;
-        std::vector<int> phaseLengths;  // phased solvers: "; Q <length per phase>"
-        if (line >> tok && tok == ";" && line >> tag && tag == "Q")
-            while (line >> tok) phaseLengths.push_back(std::stoi(tok));
+    size_t results = 0;
+    auto internalError = [&](const std::string& why) {
+        if (status != 3) std::cerr << "pzc solve: internal error: " << why << "\n";
+        status = 3;
+    };
+    run.onLine = [&](const std::string& line) {
+        if (status == 3) return;
         std::string why;
-        auto start = elementFromNumbers(puzzle, nums, why);
-        if (!start) {
-            std::cerr << "pzc solve: internal error: the solver printed a bad state: " << why << "\n";
-            status = 3;
-            break;
+        auto r = parsePositionResult(line, why);
+        if (!r) return internalError("the solver printed an unreadable result (" + why + "): " + line.substr(0, 200));
+        // Replay against the position pzc asked about, never one echoed back.
+        if (r->index != static_cast<int64_t>(results) || results >= positions.size())
+            return internalError("the solver answered out of order (result " + std::to_string(r->index) + ")");
+        ++results;
+        if (r->kind == PositionResult::Kind::Error) return internalError("the solver rejected a position: " + r->message);
+        if (r->kind == PositionResult::Kind::NoSolution) {
+            if (r->unreachable)
+                std::cerr << "pzc solve: error: the position is not reachable by the puzzle's moves\n";
+            else
+                std::cerr << "pzc solve: error: no solution within the search's depth limit of " << r->depthLimit
+                          << " moves (the position is reachable; the search gave up)\n";
+            status = std::max(status, 1);
+            return;
         }
-        // Verify by replay through the IR element algebra before printing.
-        ir::Element replay = *start;
         std::string text;
-        for (size_t i = 0; i < moves.size(); ++i) {
-            if (moves[i] < 0 || moves[i] >= static_cast<int>(model.canon.searchMoves.size())) {
-                status = 3;
-                break;
-            }
-            const auto& mv = puzzle.moves[model.canon.searchMoves[moves[i]]];
+        const ir::Element& start = positions[r->index];
+        ir::Element replay = start;
+        for (size_t i = 0; i < r->moves.size(); ++i) {
+            if (r->moves[i] >= static_cast<int>(model.canon.searchMoves.size()))
+                return internalError("the solver printed move number " + std::to_string(r->moves[i]) +
+                                     ", which does not exist");
+            const auto& mv = puzzle.moves[model.canon.searchMoves[r->moves[i]]];
             replay = ir::compose(replay, mv.effect, puzzle.orbits);
             text += (i ? " " : "") + mv.name;
         }
-        if (status == 3 || !ir::isIdentity(replay)) {
-            std::cerr << "pzc solve: internal error: the solution does not solve the position\n";
-            status = 3;
-            break;
-        }
+        if (!ir::isIdentity(replay))
+            return internalError("the solution does not solve the position");
         if (plan) {
+            // A phased solver: the lengths per phase; never labelled optimal.
+            const std::vector<int> phases = phaseLengths(line);
             std::string lengths;
-            for (size_t i = 0; i < phaseLengths.size(); ++i) lengths += (i ? ", " : "") + std::to_string(phaseLengths[i]);
-            if (json)
-                std::cout << "{\"solution\": \"" << jsonEscape(text) << "\", \"length\": " << moves.size()
-                          << ", \"optimal\": false, \"solver\": \"" << jsonEscape(plan->solver) << "\", \"phases\": ["
-                          << lengths << "], \"nodes\": " << nodes << ", \"seconds\": " << seconds << "}\n";
-            else
-                std::cout << (text.empty() ? "(already solved)" : text) << "\n  " << moves.size() << " moves ("
-                          << plan->solver << ", phases " << lengths << "; not proven optimal), " << nodes << " nodes, "
-                          << seconds << " s\n";
+            for (size_t i = 0; i < phases.size(); ++i) lengths += (i ? ", " : "") + std::to_string(phases[i]);
+            if (json) {
+                pz::json::Line out;
+                out.field("solution", text).field("length", r->moves.size()).field("optimal", false);
+                out.field("solver", plan->solver).field("phases", phases);
+                out.field("nodes", r->nodes).field("seconds", r->seconds);
+                if (randomRun) out.field("state", numbersText(elementNumbers(puzzle, start)));
+                std::cout << out.str() << "\n";
+            } else {
+                char secs[32];
+                std::snprintf(secs, sizeof secs, "%.6f", r->seconds);
+                std::cout << (text.empty() ? "(already solved)" : text) << "\n  " << r->moves.size() << " moves ("
+                          << plan->solver << ", phases " << lengths << "; not proven optimal), " << r->nodes
+                          << " nodes, " << secs << " s\n";
+            }
         } else if (json) {
-            std::cout << "{\"solution\": \"" << jsonEscape(text) << "\", \"length\": " << moves.size()
-                      << ", \"optimal\": true, \"nodes\": " << nodes << ", \"seconds\": " << seconds << "}\n";
+            pz::json::Line out;
+            out.field("solution", text).field("length", r->moves.size()).field("optimal", true);
+            out.field("nodes", r->nodes).field("seconds", r->seconds);
+            if (randomRun) out.field("state", numbersText(elementNumbers(puzzle, start)));
+            std::cout << out.str() << "\n";
         } else {
-            std::cout << (text.empty() ? "(already solved)" : text) << "\n  " << moves.size() << " moves (optimal), "
-                      << nodes << " nodes, " << seconds << " s\n";
+            char secs[32];
+            std::snprintf(secs, sizeof secs, "%.6f", r->seconds);
+            std::cout << (text.empty() ? "(already solved)" : text) << "\n  " << r->moves.size()
+                      << " moves (optimal), " << r->nodes << " nodes, " << secs << " s\n";
         }
         std::cout.flush();
+    };
+    ChildStatus child = runChild(run);
+    if (!child.started) {
+        std::cerr << "pzc solve: internal error: cannot run the solver " << *bin << ": " << child.startError << "\n";
+        return 3;
     }
-    int rc = ::pclose(pipe);
-    if (!input.empty()) fs::remove(input);
-    if (status == 0 && rc != 0) status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 1;
+    if (status == 3) return 3;
+    if (!child.exited() || (child.exitCode() != 0 && child.exitCode() != 1)) {
+        std::cerr << "pzc solve: " << (child.exited() && child.exitCode() == 4 ? "error" : "internal error")
+                  << ": the solver " << *bin << " " << describeSolverStatus(child) << "\n";
+        return child.exited() && child.exitCode() == 4 ? 1 : 3;
+    }
+    if (results != positions.size()) {
+        std::cerr << "pzc solve: internal error: the solver answered " << results << " of " << positions.size()
+                  << " positions\n";
+        return 3;
+    }
     return status;
 }
 

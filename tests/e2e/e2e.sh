@@ -16,12 +16,14 @@ expect_error() {  # expect_error PATTERN -- command...: non-zero exit and PATTER
 
 # check_lengths SOLVER STATES: the solver's solution lengths for the lines
 # "<depth> ; <state>" of STATES equal <depth> (solutions are replayed by the
-# solver itself, so a length equal to the true distance means optimal).
+# solver itself, so a length equal to the true distance means optimal). The
+# solver answers in the JSON lines of note [result protocol], in input order.
 check_lengths() {
     local solver=$1 states=$2
     sed 's/^[0-9]* ; //' "$states" | "$solver" --stdin --machine --table-dir "$tmp/tables" > "$tmp/solved" || fail "solver failed"
-    paste -d '|' "$states" "$tmp/solved" | awk -F'|' '
-        { split($1, want, " ; "); split($2, got, " ; "); n = split(got[2], m, " ") - 1
+    [ "$(wc -l < "$tmp/solved")" = "$(wc -l < "$states")" ] || fail "expected one result per state"
+    sed 's/.*"moves": \[\([0-9, ]*\)\].*/\1/' "$tmp/solved" | paste -d '|' "$states" - | awk -F'|' '
+        { split($1, want, " ; "); n = split($2, m, ", ")
           if (n != want[1]) { print "state", want[2], "distance", want[1], "solver length", n; bad = 1 }
           count[want[1]]++ }
         END { for (d in count) printf "depth %s: %d states\n", d, count[d]; exit bad }' || fail "non-optimal lengths"
@@ -105,6 +107,110 @@ build-binary)
     out=$("$tmp/solver" --scramble "C1 R2" --json --table-dir "$tmp/tables") || fail "run built solver"
     echo "$out" | grep -q '"length": 2' || fail "expected length 2: $out"
     expect_error "unknown move" -- "$tmp/solver" --scramble "C9" --table-dir "$tmp/tables"
+    ;;
+hostile-paths)
+    # Cache directories with a quote and a command substitution in their
+    # names: pzc runs its solver and the compiler without a shell, so nothing
+    # runs and the solve works (issue 13 item 9).
+    evil="$tmp/q'\$(touch $tmp/pwned)'\`touch $tmp/pwned2\`"
+    mkdir -p "$evil"
+    cp -r "$cache/bin" "$evil/" 2>/dev/null || true
+    out=$(PZC_CACHE_DIR="$evil" "$pzc" solve $puzzle --scramble "R1 C2" --json) || fail "solve with a hostile PZC_CACHE_DIR"
+    echo "$out" | grep -q '"length": 2' || fail "expected length 2: $out"
+    mkdir -p "$evil/home/.cache/pzc"
+    cp -r "$cache/bin" "$evil/home/.cache/pzc/" 2>/dev/null || true
+    out=$(env -u PZC_CACHE_DIR -u XDG_CACHE_HOME HOME="$evil/home" "$pzc" solve $puzzle --scramble "C1" --json) || fail "solve with a hostile HOME"
+    echo "$out" | grep -q '"length": 1' || fail "expected length 1: $out"
+    [ ! -e "$tmp/pwned" ] && [ ! -e "$tmp/pwned2" ] || fail "a command in the cache path was run"
+    ;;
+no-temp-files)
+    # Positions go to the solver through a pipe: no temp file is written, so
+    # a planted one cannot change the answer, and a missing TMPDIR is no
+    # error (issue 13 items 7, 16).
+    mkdir "$tmp/t"
+    for pid in $(seq $$ $(($$ + 400))); do echo "0 1 2 3 4 5 6 7 8" > "$tmp/t/pzc-solve-$pid.txt"; done
+    before=$(ls "$tmp/t" | wc -l)
+    out=$(TMPDIR="$tmp/t" "$pzc" solve $puzzle --scramble "C2 R3" --json) || fail "solve"
+    echo "$out" | grep -q '"length": 2' || fail "planted temp file changed the answer: $out"
+    [ "$(ls "$tmp/t" | wc -l)" = "$before" ] || fail "pzc solve created files in TMPDIR"
+    out=$(TMPDIR="$tmp/no/such/dir" "$pzc" solve $puzzle --scramble "C2 R3" --json) || fail "solve with a missing TMPDIR"
+    echo "$out" | grep -q '"length": 2' || fail "unexpected: $out"
+    ;;
+kill-solver)
+    # Killing pzc stops its solver: SIGTERM is forwarded, SIGKILL reaches the
+    # child through PR_SET_PDEATHSIG (issue 13 item 15).
+    "$pzc" solve $puzzle --scramble "R1" > /dev/null || fail "warm-up solve"
+    for sig in TERM KILL INT; do
+        "$pzc" solve $puzzle --random 500000 --seed 1 > /dev/null 2>&1 &
+        parent=$!
+        child=
+        for _ in $(seq 300); do
+            child=$(pgrep -P $parent) && break
+            sleep 0.1
+        done
+        [ -n "$child" ] || { kill -9 $parent; fail "no solver process under pzc"; }
+        sleep 0.3
+        kill -$sig $parent
+        wait $parent 2>/dev/null
+        for _ in $(seq 50); do kill -0 $child 2>/dev/null || break; sleep 0.1; done
+        if kill -0 $child 2>/dev/null; then kill -9 $child; fail "the solver outlived pzc after SIG$sig"; fi
+    done
+    ;;
+cached-binary)
+    # Cached solvers are checked against their build stamp before they run
+    # (note [build stamps]); a damaged one is rebuilt; a solver that lies or
+    # breaks the protocol is an internal error, never a wrong answer
+    # (issue 13 items 7, 13, 14).
+    export PZC_CACHE_DIR=$tmp/cache
+    mkdir -p "$tmp/cache"
+    cp -r "$cache/bin" "$tmp/cache/" 2>/dev/null || true
+    "$pzc" solve $puzzle --scramble "C2 R3" > /dev/null || fail "first solve"
+    bin=$(ls "$tmp"/cache/bin/*.stamp | sed 's/\.stamp$//' | while read -r b; do [ -x "$b" ] && echo "$b"; done | head -1)
+    [ -n "$bin" ] || fail "no stamped binary in the cache"
+    for damage in empty truncated; do
+        if [ $damage = empty ]; then : > "$bin"; else truncate -s 4096 "$bin"; fi
+        out=$("$pzc" solve $puzzle --scramble "C2 R3" --json 2> "$tmp/err") || { cat "$tmp/err"; fail "solve after $damage binary"; }
+        grep -q "unusable" "$tmp/err" || { cat "$tmp/err"; fail "$damage binary not reported"; }
+        echo "$out" | grep -q '"length": 2' || fail "after $damage binary: $out"
+    done
+    # Fake solvers with valid stamps: what they print must not be believed.
+    fake() {  # fake SCRIPT-BODY: install a shell script as the cached binary, stamped
+        cp "$bin" "$tmp/real"
+        printf '#!/bin/sh\ncat > /dev/null\n%s\n' "$1" > "$bin"
+        python3 - "$bin" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+h = 1469598103934665603
+for b in data:
+    h = ((h ^ b) * 1099511628211) % (1 << 64)
+open(sys.argv[1] + ".stamp", "w").write("pzc-build-stamp 1 %d %016x\n" % (len(data), h))
+PY
+    }
+    fake "echo 'P 0 1 2 3 4 5 6 7 8 ; M ; N 1 ; S 0.1'"
+    expect_error "internal error: the solver printed an unreadable result" -- "$pzc" solve $puzzle --scramble "C2 R3"
+    # Claims the position is solved: pzc replays against its own state.
+    fake "echo '{\"type\": \"solution\", \"index\": 0, \"moves\": [], \"nodes\": 1, \"seconds\": 0.1}'"
+    expect_error "internal error: the solution does not solve the position" -- "$pzc" solve $puzzle --scramble "C2 R3"
+    grep -q "already solved" "$tmp/out" && fail "printed a wrong answer"
+    fake "echo '{\"type\": \"solution\", \"index\": 0, \"moves\": [99], \"nodes\": 1, \"seconds\": 0.1}'"
+    expect_error "move number 99" -- "$pzc" solve $puzzle --scramble "C2 R3"
+    fake "true"
+    expect_error "answered 0 of 1 positions" -- "$pzc" solve $puzzle --scramble "C2 R3"
+    fake 'kill -SEGV $$'
+    expect_error "killed by signal 11" -- "$pzc" solve $puzzle --scramble "C2 R3"
+    grep -q "status 3[0-9][0-9][0-9]" "$tmp/err" && fail "raw wait status printed"
+    fake "exit 4"
+    expect_error "ran out of memory" -- "$pzc" solve $puzzle --scramble "C2 R3"
+    # A failed native build: one short message naming the log, no source left.
+    rm -rf "$tmp/cache/bin"
+    printf '#!/bin/sh\nfor i in $(seq 500); do echo "gen.cpp:$i:1: error: something went wrong $i"; done\nexit 1\n' > "$tmp/bad-cxx"
+    chmod +x "$tmp/bad-cxx"
+    CXX="$tmp/bad-cxx" expect_error "internal error: the C++ compiler" -- "$pzc" solve $puzzle --scramble "C2 R3"
+    [ "$(wc -l < "$tmp/err")" -le 2 ] || { head -5 "$tmp/err"; fail "a wall of compiler output"; }
+    grep -q "full output in .*\.log" "$tmp/err" || fail "no log path: $(cat "$tmp/err")"
+    log=$(ls "$tmp"/cache/bin/*.log) || fail "no log kept"
+    [ "$(wc -l < "$log")" = 500 ] || fail "log incomplete"
+    ! ls "$tmp"/cache/bin/*.cpp > /dev/null 2>&1 || fail "a failed build left its .cpp in the cache"
     ;;
 slide4-optimal)
     # 14-move (God's number) and 13-move slide4 positions: the solver must

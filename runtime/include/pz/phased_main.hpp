@@ -11,28 +11,34 @@
 // size and depth distributions. Every solution is replayed through the
 // generated kernels before it is printed.
 //
-// --machine (used by pzc): "P <state numbers> ; M <move indices> ; N <nodes>
-// ; S <seconds> ; Q <length of each phase>".
+// --machine (used by pzc): JSON lines (note [result protocol] in
+// pz/result_json.hpp), each solution line with one more field, "phases":
+// the length of each phase. Exit codes as pz/solver_main.hpp.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <new>
+#include <optional>
 #include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "pz/phased.hpp"
+#include "pz/result_json.hpp"
 #include "pz/solver_main.hpp"
 
 namespace pz {
 
 template <class T>
-int phasedMain(int argc, char** argv, const char* solverName, std::vector<PhaseSpec> phases,
-               std::vector<int> moveFamily) {
+int phasedMainImpl(int argc, char** argv, const char* solverName, std::vector<PhaseSpec> phases,
+                   std::vector<int> moveFamily) {
     using State = typename T::State;
     std::vector<State> positions;
     bool json = false, machine = false, fromStdin = false, showTables = false;
-    long randomCount = 0;
+    long long randomCount = 0;
     unsigned long long seed = 1;
     PhasedLimits limits;
     auto usage = [&] {
@@ -45,10 +51,17 @@ int phasedMain(int argc, char** argv, const char* solverName, std::vector<PhaseS
         std::cerr << argv[0] << ": error: " << msg << "\n";
         return 1;
     };
-    auto number = [&](const char* v, long long& out) {
-        std::string s = v;
-        if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 15) return false;
-        out = std::stoll(s);
+    auto parseNumbers = [](const std::string& text, std::vector<long>& nums, std::string& why) {
+        std::istringstream in(text);
+        std::string tok;
+        while (in >> tok) {
+            auto v = parseWholeNumber(tok[0] == '-' ? tok.substr(1) : tok, 0, 1L << 30);
+            if (!v) {
+                why = "'" + tok + "' is not a number";
+                return false;
+            }
+            nums.push_back(tok[0] == '-' ? -static_cast<long>(*v) : static_cast<long>(*v));
+        }
         return true;
     };
     for (int i = 1; i < argc; ++i) {
@@ -67,55 +80,33 @@ int phasedMain(int argc, char** argv, const char* solverName, std::vector<PhaseS
             showTables = true;
         } else if (i + 1 < argc && (a == "--scramble" || a == "--state")) {
             const char* v = argv[++i];
+            std::optional<State> s;
             if (a == "--scramble") {
-                auto s = stateFromMoveNames<T>(v, why);
-                if (!s) return fail("bad scramble: " + why);
-                positions.push_back(*s);
+                s = stateFromMoveNames<T>(v, why);
             } else {
-                std::istringstream in(v);
                 std::vector<long> nums;
-                std::string tok;
-                while (in >> tok) {
-                    long long x;
-                    if (!number(tok.c_str(), x)) return fail("bad state: '" + tok + "' is not a number");
-                    nums.push_back(static_cast<long>(x));
-                }
-                auto s = stateFromNumbers<T>(nums, why);
-                if (!s) return fail("bad state: " + why);
-                positions.push_back(*s);
+                if (parseNumbers(v, nums, why)) s = stateFromNumbers<T>(nums, why);
             }
+            if (!s) return fail("bad " + a.substr(2) + ": " + why);
+            positions.push_back(*s);
         } else if (i + 1 < argc && (a == "--random" || a == "--seed" || a == "--max-length" || a == "--budget-ms" ||
                                     a == "--nodes" || a == "--table-dir" || a == "--threads")) {
-            long long x = 0;
-            const char* v = argv[++i];
-            if (a == "--table-dir") continue;  // tables are built in memory
-            if (!number(v, x)) return fail(a + " needs a non-negative number, got '" + v + "'");
-            if (a == "--random") randomCount = static_cast<long>(x);
-            else if (a == "--seed") seed = static_cast<unsigned long long>(x);
-            else if (a == "--max-length") limits.maxLength = static_cast<int>(x);
-            else if (a == "--budget-ms") limits.budgetMs = static_cast<double>(x);
-            else if (a == "--nodes") limits.nodeBudget = static_cast<uint64_t>(x);
+            const std::string v = argv[++i];
+            if (a == "--table-dir") continue;  // tables are built in memory at start-up
+            auto n = parseWholeNumber(v, 0, INT64_MAX);
+            if (!n) return fail(a + " needs a whole number, not '" + v + "'");
+            if (a == "--random") randomCount = *n;
+            else if (a == "--seed") seed = static_cast<unsigned long long>(*n);
+            else if (a == "--max-length") limits.maxLength = static_cast<int>(std::min<long long>(*n, 1 << 20));
+            else if (a == "--budget-ms") limits.budgetMs = static_cast<double>(*n);
+            else if (a == "--nodes") limits.nodeBudget = static_cast<uint64_t>(*n);
         } else {
             return usage();
         }
     }
-    if (fromStdin) {
-        std::string line;
-        while (std::getline(std::cin, line)) {
-            std::istringstream in(line);
-            std::vector<long> nums;
-            long x;
-            while (in >> x) nums.push_back(x);
-            if (nums.empty()) continue;
-            std::string why;
-            auto s = stateFromNumbers<T>(nums, why);
-            if (!s) return fail("bad state: " + why);
-            positions.push_back(*s);
-        }
-    }
     std::mt19937_64 rng(seed);
-    for (long i = 0; i < randomCount; ++i) positions.push_back(randomState<T>(rng));
-    if (positions.empty() && !showTables) return usage();
+    for (long long i = 0; i < randomCount; ++i) positions.push_back(randomState<T>(rng));
+    if (positions.empty() && !fromStdin && !showTables) return usage();
 
     PhasedSearch<T> search(std::move(phases), std::move(moveFamily));
     if (showTables) {
@@ -137,43 +128,104 @@ int phasedMain(int argc, char** argv, const char* solverName, std::vector<PhaseS
         std::cout.flush();
     }
     int status = 0;
-    for (const State& start : positions) {
+    long long index = 0;
+    // Solves one position and prints its result line; false on an internal error.
+    auto solveOne = [&](const State& start) {
+        const long long at = index++;
         auto r = search.solve(start, limits);
         if (!r.found) {
-            std::cerr << argv[0] << ": error: no solution within the search's depth limit (is the position reachable?)\n";
+            const int limit = PhasedSearch<T>::kMaxDepth;
+            if (machine)
+                std::cout << json::Line()
+                                 .field("type", "no-solution")
+                                 .field("index", at)
+                                 .field("depth-limit", limit)
+                                 .field("nodes", r.nodes)
+                                 .field("seconds", r.seconds)
+                                 .str()
+                          << "\n";
+            else
+                std::cerr << argv[0] << ": error: no solution within the search's depth limit of " << limit << " moves\n";
             status = 1;
-            continue;
+            std::cout.flush();
+            return true;
         }
         State replay = start;
         for (int m : r.moves) replay = T::applyMove(replay, m);
         if (!(replay == T::solved())) {
             std::cerr << argv[0] << ": internal error: the solution does not replay to solved\n";
-            return 3;
+            return false;
         }
         std::string text, phasesText;
         for (size_t i = 0; i < r.moves.size(); ++i) text += (i ? " " : "") + std::string(T::kMoveNames[r.moves[i]]);
         for (size_t i = 0; i < r.phaseLengths.size(); ++i) phasesText += (i ? ", " : "") + std::to_string(r.phaseLengths[i]);
-        char secs[32];
-        std::snprintf(secs, sizeof secs, "%.6f", r.seconds);
         if (machine) {
-            std::cout << "P";
-            for (long n : stateNumbers<T>(start)) std::cout << ' ' << n;
-            std::cout << " ; M";
-            for (int m : r.moves) std::cout << ' ' << m;
-            std::cout << " ; N " << r.nodes << " ; S " << secs << " ; Q";
-            for (int l : r.phaseLengths) std::cout << ' ' << l;
-            std::cout << "\n";
+            std::cout << json::Line()
+                             .field("type", "solution")
+                             .field("index", at)
+                             .field("moves", r.moves)
+                             .field("nodes", r.nodes)
+                             .field("seconds", r.seconds)
+                             .field("phases", r.phaseLengths)
+                             .str()
+                      << "\n";
         } else if (json) {
-            std::cout << "{\"solution\": \"" << text << "\", \"length\": " << r.moves.size() << ", \"optimal\": false, \"solver\": \""
-                      << solverName << "\", \"phases\": [" << phasesText << "], \"nodes\": " << r.nodes
-                      << ", \"seconds\": " << secs << "}\n";
+            std::cout << json::Line()
+                             .field("solution", text)
+                             .field("length", r.moves.size())
+                             .field("optimal", false)
+                             .field("solver", solverName)
+                             .field("phases", r.phaseLengths)
+                             .field("nodes", r.nodes)
+                             .field("seconds", r.seconds)
+                             .str()
+                      << "\n";
         } else {
-            std::cout << (text.empty() ? "(solved)" : text) << "\n  " << r.moves.size() << " moves (phases " << phasesText
-                      << "), " << r.nodes << " nodes, " << secs << " s\n";
+            char secs[32];
+            std::snprintf(secs, sizeof secs, "%.6f", r.seconds);
+            std::cout << (text.empty() ? "(solved)" : text) << "\n  " << r.moves.size() << " moves (" << solverName
+                      << ", phases " << phasesText << "; not proven optimal), " << r.nodes << " nodes, " << secs << " s\n";
         }
         std::cout.flush();
+        return true;
+    };
+    for (const State& start : positions)
+        if (!solveOne(start)) return 3;
+    if (fromStdin) {
+        std::string line;
+        while (std::getline(std::cin, line)) {
+            if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+            std::vector<long> nums;
+            std::string why;
+            std::optional<State> s;
+            if (parseNumbers(line, nums, why)) s = stateFromNumbers<T>(nums, why);
+            if (!s) {
+                if (!machine) return fail("bad state: " + why);
+                std::cout << json::Line().field("type", "error").field("index", index++).field("message", "bad state: " + why).str()
+                          << "\n" << std::flush;
+                status = 1;
+                continue;
+            }
+            if (!solveOne(*s)) return 3;
+        }
     }
     return status;
+}
+
+// Exit codes: 0 every position solved, 1 a position rejected or unsolved,
+// 2 usage, 3 internal error, 4 out of memory.
+template <class T>
+int phasedMain(int argc, char** argv, const char* solverName, std::vector<PhaseSpec> phases,
+               std::vector<int> moveFamily) {
+    try {
+        return phasedMainImpl<T>(argc, argv, solverName, std::move(phases), std::move(moveFamily));
+    } catch (const std::bad_alloc&) {
+        std::cerr << argv[0] << ": error: out of memory\n";
+        return 4;
+    } catch (const std::exception& e) {
+        std::cerr << argv[0] << ": internal error: " << e.what() << "\n";
+        return 3;
+    }
 }
 
 }  // namespace pz
