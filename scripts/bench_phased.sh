@@ -29,7 +29,7 @@ summary() {  # summary LABEL < JSON lines
 tables() {  # tables PUZZLE SOLVER: the phased binary's table report
     local stem=$1 solver=$2
     local bin
-    bin=$(ls -t "$PZC_CACHE_DIR"/bin/${stem}_${solver}-* | grep -v '\.' | head -1)
+    bin=$PZC_CACHE_DIR/bin/$(cd "$PZC_CACHE_DIR/bin" && ls -t ${stem}_${solver}-* | grep -v '\.' | head -1)
     /usr/bin/time -f "  process: %e s wall, %M KiB max resident" "$bin" --tables 2>&1 | grep -v '^  table'
 }
 

@@ -77,7 +77,7 @@ small-tables)
         "$pzc" build $puzzle -o "$tmp/unused" > /dev/null || fail "build"
         "$pzc" solve $puzzle --solver $solver --random 20 --seed 3 --json > "$tmp/out" || fail "solve $solver"
         lengths_within 40 < "$tmp/out" || fail "$solver lengths"
-        bin=$(ls -t "$cache"/bin/cube2_phased_${solver}-* | grep -v '\.' | head -1)
+        bin=$cache/bin/$(cd "$cache/bin" && ls -t cube2_phased_${solver}-* | grep -v '\.' | head -1)
         # Entries never reached are stored as 15 (three_phase's middle phase
         # has one reachable coset of 729); no distance here reaches 15.
         "$bin" --tables | awk '/^phase/ { k++ } /table 0 \(part 0\):/ { sub(/.*\):/, ""); sub(/ 15:[0-9]+$/, ""); print "phase " k ":" $0 }' > "$tmp/got"

@@ -331,8 +331,15 @@ public:
     }
 
 private:
+    struct TableRef {
+        const uint8_t* bytes;
+        uint64_t stride;
+        int a, b;
+    };
     struct Phase {
         std::vector<std::vector<uint32_t>> moveTable;  // [part][value * moves + i]
+        std::vector<const uint32_t*> moveRows;          // moveTable[j].data()
+        std::vector<TableRef> refs;                     // the pruning tables, largest first
         std::vector<NibbleTable> prune;
         std::vector<uint64_t> stride;                  // per table: size of its second part (1 if none)
         std::vector<bool> inNext;                      // per phase move: it lies in the next phase's moves
@@ -382,6 +389,12 @@ private:
             ph.prune.push_back(std::move(t));
             ph.stride.push_back(stride);
         }
+        for (const auto& m : ph.moveTable) ph.moveRows.push_back(m.data());
+        for (size_t t = 0; t < ph.prune.size(); ++t)
+            ph.refs.push_back({ph.prune[t].bytes.data(), ph.stride[t], spec.tables[t].first, spec.tables[t].second});
+        std::stable_sort(ph.refs.begin(), ph.refs.end(), [&](const TableRef& x, const TableRef& y) {
+            return spec.parts[x.a].size * x.stride > spec.parts[y.a].size * y.stride;
+        });
         phases_.push_back(std::move(ph));
         // The previous phase's moves that lie in this phase's move set.
         if (k > 0) {
@@ -403,6 +416,16 @@ private:
             h = std::max(h, static_cast<int>(ph.prune[t].get(i)));
         }
         return h;
+    }
+
+    // heuristic(k, c) > limit, reading the tables only until one says so
+    // (the largest tables first: they prune most).
+    bool exceeds(size_t k, const uint32_t* c, int limit) const {
+        for (const TableRef& t : phases_[k].refs) {
+            const uint64_t i = static_cast<uint64_t>(c[t.a]) * t.stride + (t.b < 0 ? 0 : c[t.b]);
+            if ((t.bytes[i >> 1] >> ((i & 1) * 4) & 15) > limit) return true;
+        }
+        return false;
     }
 
     bool atGoal(size_t k, const uint32_t* c) const {
@@ -475,13 +498,15 @@ private:
         const bool first = path_.size() == phaseStart_[k];
         const int before = first ? previousMove : path_.back();
         uint32_t next[16];
+        const size_t parts = spec.parts.size();
+        const int* canonRow = spec.canonNext.data() + static_cast<size_t>(canon) * n;
         for (int i = 0; i < n && !stop_; ++i) {
-            const int ns = spec.canonNext[static_cast<size_t>(canon) * n + i];
+            const int ns = canonRow[i];
             if (ns < 0) continue;
             const int move = spec.moves[i];
             if (first && before >= 0 && family_[move] == family_[before]) continue;
-            for (size_t j = 0; j < spec.parts.size(); ++j) next[j] = ph.moveTable[j][static_cast<size_t>(c[j]) * n + i];
-            if (heuristic(k, next) > remaining - 1) continue;
+            for (size_t j = 0; j < parts; ++j) next[j] = ph.moveRows[j][static_cast<size_t>(c[j]) * n + i];
+            if (exceeds(k, next, remaining - 1)) continue;
             path_.push_back(move);
             lastPhaseMove_[k] = i;
             dfs(k, phaseStartState, next, remaining - 1, ns, previousMove);
