@@ -2,31 +2,38 @@
 // state layout, each move's kernel with its constants, the canonical
 // tables, the symmetries and the coordinate sizes. --header prints the
 // generated traits header instead (scripts/regenerate.sh uses it).
+// --solver NAME (a phased solver): its search plan, or with --header the
+// generated phase plan (pz::PhaseSpec data).
 #include <iostream>
 
+#include "compiler/analysis/coset_coordinates.hpp"
+#include "compiler/codegen/phase_plan_emit.hpp"
 #include "compiler/driver/commands.hpp"
 #include "compiler/driver/perm_build.hpp"
 
 namespace pz::driver {
 
 int runInspect(const Args& args) {
-    std::string file;
+    std::string file, solver;
     bool header = false;
-    for (const auto& a : args) {
-        if (a == "--header") {
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--solver" && i + 1 < args.size()) {
+            solver = args[++i];
+        } else if (a == "--header") {
             header = true;
         } else if (a == "--help") {
-            std::cout << "usage: pzc inspect FILE [--header]\n";
+            std::cout << "usage: pzc inspect FILE [--header] [--solver NAME]\n";
             return 0;
         } else if (file.empty() && a[0] != '-') {
             file = a;
         } else {
-            std::cerr << "usage: pzc inspect FILE [--header]\n";
+            std::cerr << "usage: pzc inspect FILE [--header] [--solver NAME]\n";
             return 2;
         }
     }
     if (file.empty()) {
-        std::cerr << "usage: pzc inspect FILE [--header]\n";
+        std::cerr << "usage: pzc inspect FILE [--header] [--solver NAME]\n";
         return 2;
     }
     ir::Puzzle puzzle;
@@ -36,6 +43,24 @@ int runInspect(const Args& args) {
     if (isGrid) {
         std::cerr << "pzc inspect: error: " << puzzle.name << " is a grid-actor puzzle; inspect shows permutation puzzles\n";
         return 1;
+    }
+    if (!solver.empty()) {
+        int index = -1;
+        for (size_t i = 0; i < puzzle.solvers.size(); ++i)
+            if (puzzle.solvers[i].name == solver && puzzle.solvers[i].kind == ir::Solver::Kind::Phased) index = (int)i;
+        if (index < 0) {
+            std::cerr << "pzc inspect: error: " << puzzle.name << " declares no phased solver '" << solver << "'\n";
+            return 2;
+        }
+        analysis::PuzzleAnalysis groups(puzzle);
+        analysis::SolverPlan plan;
+        DiagnosticEngine diags;
+        if (!analysis::buildSolverPlan(groups, index, model.canon.searchMoves, plan, diags)) {
+            diags.print(std::cerr);
+            return 1;
+        }
+        std::cout << (header ? codegen::emitPhasePlan(model, plan) : codegen::describePlan(puzzle, plan));
+        return 0;
     }
     std::cout << (header ? codegen::emitTraitsHeader(model, file) : codegen::describeModel(model));
     return 0;
