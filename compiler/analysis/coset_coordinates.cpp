@@ -668,6 +668,33 @@ bool buildSolverPlan(PuzzleAnalysis& analysis, int solverIndex, const std::vecto
         out.phases.push_back(std::move(phase));
         previous = targets[k];
     }
+    // Directions: symmetry coset representatives, and inverses.
+    std::vector<int> representatives{0};
+    const auto& group = analysis.symmetries();
+    if (!solver.phases.empty() && !group.product.empty()) {
+        const auto& keep = analysis.subgroupSymmetries(solver.phases[0]);
+        std::vector<bool> covered(group.elements.size(), false);
+        representatives.clear();
+        for (size_t sym = 0; sym < group.elements.size(); ++sym) {
+            if (covered[sym]) continue;
+            bool mapsMoves = true;
+            for (int mi : searchMoves) {
+                const int image = group.moveMap[sym][mi];
+                mapsMoves = mapsMoves && image >= 0 && std::count(searchMoves.begin(), searchMoves.end(), image) == 1;
+            }
+            if (!mapsMoves) continue;
+            representatives.push_back((int)sym);
+            for (int k : keep) covered[group.product[sym][k]] = true;
+        }
+    }
+    bool inverses = true;
+    for (int mi : searchMoves) {
+        const int inv = analysis.inverseMove()[mi];
+        inverses = inverses && inv >= 0 && std::count(searchMoves.begin(), searchMoves.end(), inv) == 1;
+    }
+    for (int sym : representatives)
+        for (int inverse = 0; inverse <= (inverses ? 1 : 0); ++inverse)
+            if (out.directions.size() < kMaxPhaseDirections) out.directions.push_back({sym, inverse == 1});
     return true;
 }
 

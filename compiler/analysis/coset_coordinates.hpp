@@ -123,10 +123,24 @@ struct PhasePlan {
     uint64_t tableEntries(size_t t) const;
 };
 
+// A direction the search starts from (note [phased directions] in
+// runtime/include/pz/phased.hpp): the position conjugated by a symmetry
+// (an index into PuzzleAnalysis::symmetries().elements), or its inverse.
+struct PhaseDirection {
+    int symmetry = 0;
+    bool inverse = false;
+};
+
 struct SolverPlan {
     std::string solver;
     std::vector<PhasePlan> phases;
+    // One symmetry per coset of those keeping the first subgroup (conjugate
+    // subgroups differ), each also inverted when every move's inverse is a
+    // move; at most kMaxPhaseDirections.
+    std::vector<PhaseDirection> directions;
 };
+
+inline constexpr size_t kMaxPhaseDirections = 12;
 
 // Limits (documented in docs/language.md).
 inline constexpr uint64_t kMaxPhasePartSize = 1ull << 24;       // values of one move-tabled part

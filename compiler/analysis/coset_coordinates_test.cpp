@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <random>
 
 #include "compiler/ir/element.hpp"
@@ -127,6 +128,14 @@ TEST_CASE("cube two_phase plan: phase 2 moves and coordinates derived from domin
     // Tables: every pair under the limit (corners x U/D edges, 8!^2, is over it).
     CHECK(plan.phases[0].tables == std::vector<std::pair<int, int>>{{2, 1}, {0, 1}, {0, 2}});
     CHECK(plan.phases[1].tables == std::vector<std::pair<int, int>>{{0, 1}, {2, 1}});
+    // Directions: one symmetry per cube axis (48 / 16 keep domino), each also inverted.
+    REQUIRE(plan.directions.size() == 6);
+    CHECK(plan.directions[0].symmetry == 0);
+    CHECK(!plan.directions[0].inverse);
+    CHECK(plan.directions[1].inverse);
+    const auto& keep = a.subgroupSymmetries(subgroupIndex(p, "domino"));
+    for (size_t i = 2; i < plan.directions.size(); i += 2)
+        CHECK(std::count(keep.begin(), keep.end(), plan.directions[i].symmetry) == 0);
     // Set-permutation parts: the solved state ranks 0, every H element has a rank.
     std::mt19937_64 rng(3);
     for (int trial = 0; trial < 50; ++trial) {

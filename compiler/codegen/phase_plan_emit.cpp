@@ -110,6 +110,29 @@ std::string emitPhasePlan(const SolverModel& m, const analysis::SolverPlan& plan
     }
     s << "    return phases;\n";
     s << "}\n";
+    // Directions (note [phased directions]): symmetry, inverse, and the
+    // symmetry's move map (S m S^-1) over the traits' moves.
+    s << "inline std::vector<pz::PhaseDirection> phaseDirections_" << identifierOf(plan.solver) << "() {\n";
+    s << "    std::vector<pz::PhaseDirection> d(" << plan.directions.size() << ");\n";
+    for (size_t i = 0; i < plan.directions.size(); ++i) {
+        const auto& dir = plan.directions[i];
+        s << "    d[" << i << "].symmetry = " << dir.symmetry << ";  // " << m.symmetryNames[dir.symmetry]
+          << (dir.inverse ? ", inverse" : "") << "\n";
+        if (dir.inverse) s << "    d[" << i << "].inverse = true;\n";
+        if (dir.symmetry != 0) {
+            std::vector<int> map;
+            for (int mi : m.canon.searchMoves) {
+                const int image = m.symmetryMoveMap[dir.symmetry][mi];
+                int traits = -1;
+                for (size_t j = 0; j < m.canon.searchMoves.size(); ++j)
+                    if (m.canon.searchMoves[j] == image) traits = static_cast<int>(j);
+                if (traits < 0) throw std::logic_error("phase plan: a direction's symmetry maps a move outside the metric");
+                map.push_back(traits);
+            }
+            s << "    d[" << i << "].moveMap = {" << list(map) << "};\n";
+        }
+    }
+    s << "    return d;\n}\n";
     std::vector<int> families;
     for (int mi : m.canon.searchMoves) families.push_back(p.moves[mi].family);
     s << "inline std::vector<int> moveFamilies() { return {" << list(families) << "}; }\n";
@@ -126,7 +149,7 @@ std::string emitPhasedSolverMain(const SolverModel& m, const analysis::SolverPla
     s << "int main(int argc, char** argv) {\n";
     s << "    return pz::phasedMain<pzgen::" << m.identifier << "::Traits>(argc, argv, \"" << plan.solver
       << "\", pzgen::" << m.identifier << "::phasePlan_" << identifierOf(plan.solver) << "(), pzgen::" << m.identifier
-      << "::moveFamilies());\n";
+      << "::moveFamilies(), pzgen::" << m.identifier << "::phaseDirections_" << identifierOf(plan.solver) << "());\n";
     s << "}\n";
     return s.str();
 }

@@ -24,6 +24,7 @@
 // labelled so.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <chrono>
@@ -61,6 +62,17 @@ struct PhaseSpec {
     int canonStart = 0;
     std::vector<PhasePartSpec> parts;
     std::vector<std::pair<int, int>> tables;  // pruning tables over (part, part); second -1 = one part
+};
+
+// A direction to search from (note [phased directions]): the state
+// conjugated by symmetry `symmetry` (S^-1 s S, traits symmetry index; 0 =
+// identity), of its inverse when `inverse`. A solution w found there is
+// turned into one of s by mapping each move m to moveMap[m] (S m S^-1) and,
+// for the inverse, reversing and inverting the moves.
+struct PhaseDirection {
+    int symmetry = 0;
+    bool inverse = false;
+    std::vector<int> moveMap;  // empty = identity
 };
 
 struct PhasedLimits {
@@ -313,6 +325,17 @@ public:
     size_t phaseCount() const { return spec_.size(); }
     const PhaseSpec& phase(size_t k) const { return spec_[k]; }
 
+    // note [phased directions]
+    // The same position is searched from several directions: conjugated by
+    // symmetries that move the first subgroup to a different conjugate
+    // (one per coset of the symmetries keeping it; the cube's three axes),
+    // and inverted. Phase 1 runs depth by depth across all directions, so
+    // the direction whose phase 1 is short finds a good total early and its
+    // bound prunes the others.
+    void setDirections(std::vector<PhaseDirection> directions) {
+        if (!directions.empty()) directions_ = std::move(directions);
+    }
+
     PhasedResult solve(const State& start, const PhasedLimits& limits) {
         limits_ = limits;
         best_ = {};
@@ -322,7 +345,29 @@ public:
         t0_ = std::chrono::steady_clock::now();
         path_.clear();
         phaseStart_.assign(spec_.size() + 1, 0);
-        searchPhase(0, start, -1);
+        const PhaseSpec& first = spec_[0];
+        struct Start {
+            State state;
+            std::vector<uint32_t> coords;
+            int h;
+        };
+        std::vector<Start> starts;
+        for (const auto& d : directions_) {
+            State s = d.inverse ? T::inverse(start) : start;
+            if (d.symmetry != 0) s = T::conjugate(s, d.symmetry);
+            Start st{s, std::vector<uint32_t>(first.parts.size()), 0};
+            for (size_t j = 0; j < first.parts.size(); ++j) st.coords[j] = static_cast<uint32_t>(rankPart<T>(first.parts[j], s));
+            st.h = heuristic(0, st.coords.data());
+            starts.push_back(std::move(st));
+        }
+        for (int depth = 0; depth < bestLength_ && !stop_; ++depth)
+            for (size_t d = 0; d < starts.size() && !stop_ && depth < bestLength_; ++d) {
+                if (depth < starts[d].h) continue;
+                direction_ = d;
+                std::vector<uint32_t> coords = starts[d].coords;
+                phaseStart_[0] = 0;
+                dfs(0, starts[d].state, coords.data(), depth, first.canonStart, -1);
+            }
         PhasedResult r = best_;
         r.found = bestLength_ <= kMaxDepth;
         r.nodes = nodes_;
@@ -483,7 +528,7 @@ private:
             const int total = static_cast<int>(path_.size());
             if (total < bestLength_) {
                 bestLength_ = total;
-                best_.moves = path_;
+                best_.moves = original(path_);
                 best_.phaseLengths.clear();
                 for (size_t j = 0; j < spec_.size(); ++j) {
                     const size_t end = j + 1 < spec_.size() ? phaseStart_[j + 1] : path_.size();
@@ -516,7 +561,21 @@ private:
         }
     }
 
+    // A solution found in the current direction, as moves solving the position.
+    std::vector<int> original(const std::vector<int>& path) const {
+        const PhaseDirection& d = directions_[direction_];
+        std::vector<int> out;
+        for (int m : path) out.push_back(d.moveMap.empty() ? m : d.moveMap[m]);
+        if (d.inverse) {
+            std::reverse(out.begin(), out.end());
+            for (int& m : out) m = T::kMoveInverse[m];
+        }
+        return out;
+    }
+
     std::vector<PhaseSpec> spec_;
+    std::vector<PhaseDirection> directions_{PhaseDirection{}};
+    size_t direction_ = 0;
     std::vector<int> family_;
     std::vector<Phase> phases_;
     double buildSeconds_ = 0;

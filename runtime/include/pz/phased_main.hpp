@@ -34,7 +34,7 @@ namespace pz {
 
 template <class T>
 int phasedMainImpl(int argc, char** argv, const char* solverName, std::vector<PhaseSpec> phases,
-                   std::vector<int> moveFamily) {
+                   std::vector<int> moveFamily, std::vector<PhaseDirection> directions) {
     using State = typename T::State;
     std::vector<State> positions;
     bool json = false, machine = false, fromStdin = false, showTables = false;
@@ -109,6 +109,7 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, std::vector<Ph
     if (positions.empty() && !fromStdin && !showTables) return usage();
 
     PhasedSearch<T> search(std::move(phases), std::move(moveFamily));
+    search.setDirections(std::move(directions));
     if (showTables) {
         std::cout << "solver " << solverName << ": tables built in " << search.buildSeconds() << " s, "
                   << search.tableBytes() << " bytes\n";
@@ -216,9 +217,10 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, std::vector<Ph
 // 2 usage, 3 internal error, 4 out of memory.
 template <class T>
 int phasedMain(int argc, char** argv, const char* solverName, std::vector<PhaseSpec> phases,
-               std::vector<int> moveFamily) {
+               std::vector<int> moveFamily, std::vector<PhaseDirection> directions) {
     try {
-        return phasedMainImpl<T>(argc, argv, solverName, std::move(phases), std::move(moveFamily));
+        return phasedMainImpl<T>(argc, argv, solverName, std::move(phases), std::move(moveFamily),
+                                 std::move(directions));
     } catch (const std::bad_alloc&) {
         std::cerr << argv[0] << ": error: out of memory\n";
         return 4;
