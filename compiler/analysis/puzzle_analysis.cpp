@@ -469,6 +469,28 @@ std::optional<bool> PuzzleAnalysis::subgroupContains(int index, const ir::Elemen
     return !e.mirror && h->contains(points_.toPoints(e));
 }
 
+std::vector<ir::Element> PuzzleAnalysis::subgroupGenerators(int index) {
+    subgroup(index);
+    std::vector<ir::Element> result;
+    const StabilizerChain* h = subgroupChains_[index].get();
+    if (!h) return result;
+    const auto& orbits = puzzle_.orbits;
+    for (const Perm& x : h->strongGenerators()) {
+        // The piece at q with orientation 0 lands at p with orientation
+        // e.ori[p] (PointAction::toPoints); decode those images.
+        ir::Element e = ir::identity(orbits);
+        for (size_t o = 0; o < orbits.size(); ++o)
+            for (int q = 0; q < orbits[o].size; ++q) {
+                const int image = x[points_.point((int)o, q, 0)] - points_.point((int)o, 0, 0);
+                const int p = image / orbits[o].orient;
+                e.perm[o][p] = q;
+                e.ori[o][p] = image % orbits[o].orient;
+            }
+        result.push_back(std::move(e));
+    }
+    return result;
+}
+
 const std::vector<int>& PuzzleAnalysis::subgroupSymmetries(int index) {
     auto cached = subgroupSymmetries_.find(index);
     if (cached != subgroupSymmetries_.end()) return cached->second;

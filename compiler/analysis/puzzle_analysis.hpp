@@ -74,6 +74,9 @@ public:
     // S H S^-1 = H (e.g. the 16 cube symmetries that fix the U-D axis for
     // Kociemba's G1): the symmetries a phase's coordinates may be reduced by.
     const std::vector<int>& subgroupSymmetries(int index);
+    // Generators of subgroup `index` (its stabiliser chain's strong
+    // generators), empty when it has no chain.
+    std::vector<ir::Element> subgroupGenerators(int index);
 
     // Elements satisfying all invariants of subgroup `index` (transpositions
     // inside each set, twists of unconstrained pieces); for tests and reports.

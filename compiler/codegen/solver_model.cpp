@@ -128,6 +128,7 @@ bool buildSolverModel(const ir::Puzzle& puzzle, SolverModel& m, DiagnosticEngine
     m.symmetries = symmetryGroup.elements;
     m.symmetryNames = symmetryGroup.names;
     m.symmetryNames[0] = "identity";
+    m.symmetryMoveMap = symmetryGroup.moveMap;
 
     // Lookups: one per distinct image of the tracked pieces under a symmetry
     // (conjugates tracking the same pieces have equal distances). Only

@@ -24,6 +24,7 @@ struct SolverModel {
     std::vector<int> moveInverse;                   // per search move: search index or -1
     std::vector<ir::Element> symmetries;            // the closure; [0] = identity
     std::vector<std::string> symmetryNames;
+    std::vector<std::vector<int>> symmetryMoveMap;  // [symmetry][puzzle move] = S m S^-1, -1 = none
     std::vector<std::vector<int>> lookups;          // per coordinate: symmetry index, -1 = none
     bool inverseLookups = false;
     bool allPermutationsReachable = false;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "compiler/analysis/coordinates.hpp"
+#include "compiler/analysis/coset_coordinates.hpp"
 #include "compiler/analysis/puzzle_analysis.hpp"
 #include "compiler/driver/commands.hpp"
 #include "compiler/driver/grid_commands.hpp"
@@ -265,6 +266,16 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& o
         if (!sub.keepIn.empty() || !sub.oriented.empty()) out << ", by invariants";
         out << ", kept by " << a.subgroupSymmetries((int)i).size() << " of " << sym.elements.size() << " symmetries";
         out << '\n';
+        // Its coset coordinate (note [coset coordinates]).
+        const auto c = analysis::cosetCoordinate(a, (int)i);
+        if (!c.invariants.unsupported.empty()) {
+            out << "    coset coordinate: none (" << c.problem << ")\n";
+            continue;
+        }
+        out << "    coset coordinate: " << c.size.get_str() << " values"
+            << (c.exact ? " = index" : " (not the index: " + c.problem + ")") << (c.invariants.derived ? ", derived invariants" : "")
+            << '\n';
+        for (const auto& part : c.parts) out << "      " << part.describe(p) << ": " << part.size << '\n';
     }
     out << "patterns: " << p.patterns.size() << '\n';
     for (const auto& pat : p.patterns) {
@@ -389,6 +400,24 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& s
         j.endArray();
         j.field("invariants", !sub.keepIn.empty() || !sub.oriented.empty());
         j.field("symmetries", a.subgroupSymmetries((int)i).size());
+        const auto c = analysis::cosetCoordinate(a, (int)i);
+        j.key("cosetCoordinate");
+        j.beginObject();
+        j.field("size", c.size.get_str());
+        j.field("exact", c.exact);
+        j.field("derived", c.invariants.derived);
+        if (!c.problem.empty()) j.field("problem", c.problem);
+        j.key("parts");
+        j.beginArray();
+        for (const auto& part : c.parts) {
+            j.beginObject();
+            j.field("kind", part.kindName());
+            j.field("description", part.describe(p));
+            j.field("size", (size_t)part.size);
+            j.endObject();
+        }
+        j.endArray();
+        j.endObject();
         j.endObject();
     }
     j.endArray();
@@ -483,6 +512,24 @@ int runCheck(const Args& args) {
     // Patterns the code generator cannot encode (too many values, ...).
     std::vector<analysis::Coordinate> coordinates;
     ok = analysis::computeCoordinates(*puzzle, coordinates, diags) && ok;
+    // Phased solvers: the plan must build (note [coset coordinates]). Not an
+    // error: the definition stays usable with its other solvers, and
+    // `pzc solve --solver NAME` reports the same problem as an error.
+    if (ok) {
+        std::vector<int> metric;
+        for (size_t m = 0; m < puzzle->moves.size(); ++m)
+            if (puzzle->moves[m].inMetric) metric.push_back((int)m);
+        for (size_t s = 0; s < puzzle->solvers.size(); ++s) {
+            if (puzzle->solvers[s].kind != ir::Solver::Kind::Phased) continue;
+            analysis::SolverPlan plan;
+            DiagnosticEngine planDiags;
+            if (!analysis::buildSolverPlan(analysis, (int)s, metric, plan, planDiags))
+                diags.warning(puzzle->file, puzzle->solvers[s].where,
+                              (planDiags.all().empty() ? std::string("phased solver cannot be built")
+                                                       : planDiags.all().front().message) +
+                                  " (`pzc solve --solver " + puzzle->solvers[s].name + "` refuses it)");
+        }
+    }
     diags.print(std::cerr);
     if (!ok) return 1;
     // Report.

@@ -2,8 +2,12 @@
 // state layout, each move's kernel with its constants, the canonical
 // tables, the symmetries and the coordinate sizes. --header prints the
 // generated traits header instead (scripts/regenerate.sh uses it).
+// --solver NAME (a phased solver): its search plan, or with --header the
+// generated phase plan (pz::PhaseSpec data).
 #include <iostream>
 
+#include "compiler/analysis/coset_coordinates.hpp"
+#include "compiler/codegen/phase_plan_emit.hpp"
 #include "compiler/driver/commands.hpp"
 #include "compiler/driver/options.hpp"
 #include "compiler/driver/perm_build.hpp"
@@ -12,9 +16,10 @@ namespace pz::driver {
 
 int runInspect(const Args& args) {
     std::vector<std::string> files;
+    std::string solver;
     bool header = false;
-    OptionParser options("inspect", "usage: pzc inspect FILE [--header]\n");
-    options.positionals(files, 1, 1, "FILE").flag("--header", header);
+    OptionParser options("inspect", "usage: pzc inspect FILE [--header] [--solver NAME]\n");
+    options.positionals(files, 1, 1, "FILE").flag("--header", header).value("--solver", solver);
     if (auto rc = options.parse(args)) return *rc;
     const std::string& file = files[0];
     ir::Puzzle puzzle;
@@ -24,6 +29,24 @@ int runInspect(const Args& args) {
     if (isGrid) {
         std::cerr << "pzc inspect: error: " << puzzle.name << " is a grid-actor puzzle; inspect shows permutation puzzles\n";
         return 1;
+    }
+    if (!solver.empty()) {
+        int index = -1;
+        for (size_t i = 0; i < puzzle.solvers.size(); ++i)
+            if (puzzle.solvers[i].name == solver && puzzle.solvers[i].kind == ir::Solver::Kind::Phased) index = (int)i;
+        if (index < 0) {
+            std::cerr << "pzc inspect: error: " << puzzle.name << " declares no phased solver '" << solver << "'\n";
+            return 2;
+        }
+        analysis::PuzzleAnalysis groups(puzzle);
+        analysis::SolverPlan plan;
+        DiagnosticEngine diags;
+        if (!analysis::buildSolverPlan(groups, index, model.canon.searchMoves, plan, diags)) {
+            diags.print(std::cerr);
+            return 1;
+        }
+        std::cout << (header ? codegen::emitPhasePlan(model, plan) : codegen::describePlan(puzzle, plan));
+        return 0;
     }
     std::cout << (header ? codegen::emitTraitsHeader(model, file) : codegen::describeModel(model));
     return 0;

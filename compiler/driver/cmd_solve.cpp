@@ -16,7 +16,9 @@
 #include <random>
 #include <unistd.h>
 
+#include "compiler/analysis/coset_coordinates.hpp"
 #include "compiler/analysis/puzzle_analysis.hpp"
+#include "compiler/codegen/phase_plan_emit.hpp"
 #include "compiler/driver/commands.hpp"
 #include "compiler/driver/grid_commands.hpp"
 #include "compiler/driver/native_build.hpp"
@@ -42,6 +44,9 @@ const char* kUsage =
     "       pzc solve FILE --scrambles FILE|- [--threads N]   (one scramble or state a line; JSON lines)\n"
     "  --memory SIZE: budget for pruning tables (512M, 2G, ...; default a quarter of physical memory)\n"
     "  --verify-tables: check cached pruning tables in full, not only their header and a sample\n"
+    "       [--solver NAME [--max-length N] [--budget-ms N]]\n"
+    "  --solver NAME picks a declared solver; a phased one stops at its first solution,\n"
+    "  or improves it until --max-length N moves or --budget-ms N (never labelled optimal)\n"
     "  a state is the element's numbers: each orbit's permutation (perm[p] = solved\n"
     "  position of the piece at p), then each oriented orbit's orientations\n";
 
@@ -97,6 +102,30 @@ std::vector<ir::Element> randomPositions(analysis::PuzzleAnalysis& groups, long 
     std::mt19937_64 rng(seed);
     std::vector<ir::Element> out;
     for (long long i = 0; i < count; ++i) out.push_back(groups.randomElement(rng));
+    return out;
+}
+
+// The phased solver's translation unit, compiled (or reused from the cache).
+std::optional<std::string> compilePhasedSolver(const codegen::SolverModel& model, const analysis::SolverPlan& plan,
+                                               const std::string& source) {
+    DiagnosticEngine diags;
+    NativeBuild build;
+    build.source = codegen::emitPhasedSolverMain(model, plan, source);
+    build.stem = model.identifier + "_" + plan.solver;
+    auto bin = buildNative(build, diags);
+    diags.print(std::cerr);
+    return bin;
+}
+
+// The "phases" field of a phased solver's result line (lengths per phase).
+std::vector<int> phaseLengths(const std::string& line) {
+    std::string why;
+    std::vector<int> out;
+    auto v = parseJson(line, why);
+    if (!v) return out;
+    if (const JsonValue* p = v->get("phases"); p && p->kind == JsonValue::Kind::Array)
+        for (const auto& item : p->items)
+            if (auto n = item.integer()) out.push_back(static_cast<int>(*n));
     return out;
 }
 
@@ -170,8 +199,8 @@ int runSolve(const Args& args) {
     if (isGrid) return solveGridPuzzle(puzzle, args);
 
     std::vector<std::string> scrambles, states, positional;
-    std::string batchFile, memoryText, memory;
-    unsigned long long randomCount = 0, seed = 1, threads = 0;
+    std::string batchFile, memoryText, memory, solverName;
+    unsigned long long randomCount = 0, seed = 1, threads = 0, maxLength = 0, budgetMs = 0;
     bool json = false, verifyTables = false;
     OptionParser options("solve", kUsage);
     options.positionals(positional, 1, 1, "FILE")
@@ -184,6 +213,9 @@ int runSolve(const Args& args) {
         .flag("--json", json)
         .value("--memory", memoryText)
         .flag("--verify-tables", verifyTables)
+        .value("--solver", solverName)
+        .number("--max-length", maxLength, 0, 10000)
+        .number("--budget-ms", budgetMs, 1, 86400000)
         .exclusive({"--scramble", "--random", "--scrambles"})
         .exclusive({"--state", "--random", "--scrambles"});
     if (auto rc = options.parse(args)) return *rc;
@@ -281,8 +313,46 @@ int runSolve(const Args& args) {
         return lineErrors.empty() ? 0 : 1;
     }
 
+    // The declared solver to run: the default build, or a phased plan.
+    std::optional<analysis::SolverPlan> plan;
+    if (!solverName.empty()) {
+        int index = -1;
+        std::string names;
+        for (size_t i = 0; i < puzzle.solvers.size(); ++i) {
+            names += (i ? ", " : "") + puzzle.solvers[i].name;
+            if (puzzle.solvers[i].name == solverName) index = static_cast<int>(i);
+        }
+        if (index < 0) {
+            std::cerr << "pzc solve: error: " << puzzle.name << " declares no solver '" << solverName << "' (declared: "
+                      << (names.empty() ? "none" : names) << ")\n";
+            return 2;
+        }
+        if (puzzle.solvers[index].kind == ir::Solver::Kind::Phased) {
+            analysis::SolverPlan built;
+            DiagnosticEngine planDiags;
+            if (!analysis::buildSolverPlan(groups, index, model.canon.searchMoves, built, planDiags)) {
+                planDiags.print(std::cerr);
+                return 1;
+            }
+            plan = std::move(built);
+        } else {
+            int firstOptimal = -1;
+            for (size_t i = 0; i < puzzle.solvers.size() && firstOptimal < 0; ++i)
+                if (puzzle.solvers[i].kind == ir::Solver::Kind::Optimal) firstOptimal = static_cast<int>(i);
+            if (index != firstOptimal) {
+                std::cerr << "pzc solve: error: only the first optimal solver of " << puzzle.name
+                          << " is built; '" << solverName << "' is another one\n";
+                return 2;
+            }
+        }
+    }
+    if (!plan && (options.given("--max-length") || options.given("--budget-ms"))) {
+        std::cerr << "pzc solve: error: --max-length and --budget-ms need a phased solver (--solver NAME)\n";
+        return 2;
+    }
+
     // Build or reuse the generated solver.
-    auto bin = compileSolver(model, file);
+    auto bin = plan ? compilePhasedSolver(model, *plan, file) : compileSolver(model, file);
     if (!bin) return 1;
 
     // Run it without a shell: positions on its stdin (a pipe), one JSON
@@ -292,6 +362,8 @@ int runSolve(const Args& args) {
     if (threads) run.argv.insert(run.argv.end(), {"--threads", std::to_string(threads)});
     if (!memory.empty()) run.argv.insert(run.argv.end(), {"--memory", memory});
     if (verifyTables) run.argv.push_back("--verify-tables");
+    if (options.given("--max-length")) run.argv.insert(run.argv.end(), {"--max-length", std::to_string(maxLength)});
+    if (options.given("--budget-ms")) run.argv.insert(run.argv.end(), {"--budget-ms", std::to_string(budgetMs)});
     for (const auto& e : positions) {
         for (long n : elementNumbers(puzzle, e)) run.input += std::to_string(n) + ' ';
         run.input += '\n';
@@ -340,7 +412,27 @@ int runSolve(const Args& args) {
         }
         if (!ir::isIdentity(replay))
             return internalError("the solution does not solve the position");
-        if (json || batch) {
+        if (plan) {
+            // A phased solver: the lengths per phase; never labelled optimal.
+            const std::vector<int> phases = phaseLengths(line);
+            std::string lengths;
+            for (size_t i = 0; i < phases.size(); ++i) lengths += (i ? ", " : "") + std::to_string(phases[i]);
+            if (json || batch) {
+                pz::json::Line out;
+                out.field("solution", text).field("length", r->moves.size()).field("optimal", false);
+                out.field("solver", plan->solver).field("phases", phases);
+                out.field("nodes", r->nodes).field("seconds", r->seconds);
+                if (batch) out.field("line", positionLine[r->index]);
+                if (randomRun) out.field("state", numbersText(elementNumbers(puzzle, start)));
+                std::cout << out.str() << "\n";
+            } else {
+                char secs[32];
+                std::snprintf(secs, sizeof secs, "%.6f", r->seconds);
+                std::cout << (text.empty() ? "(already solved)" : text) << "\n  " << r->moves.size() << " moves ("
+                          << plan->solver << ", phases " << lengths << "; not proven optimal), " << r->nodes
+                          << " nodes, " << secs << " s\n";
+            }
+        } else if (json || batch) {
             pz::json::Line out;
             if (batch) out.field("line", positionLine[r->index]);
             out.field("solution", text).field("length", r->moves.size()).field("optimal", true);

@@ -1,0 +1,701 @@
+#include "compiler/analysis/coset_coordinates.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <sstream>
+#include <stdexcept>
+
+#include "compiler/analysis/schreier_sims.hpp"
+#include "compiler/ir/element.hpp"
+
+namespace pz::analysis {
+
+namespace {
+
+uint64_t choose(unsigned n, unsigned k) {
+    if (k > n) return 0;
+    uint64_t r = 1;
+    for (unsigned i = 1; i <= k; ++i) r = r * (n - k + i) / i;
+    return r;
+}
+
+uint64_t factorialU(unsigned n) { return n <= 1 ? 1 : n * factorialU(n - 1); }
+
+int permParity(const std::vector<int>& perm) {
+    std::vector<bool> seen(perm.size(), false);
+    int parity = 0;
+    for (size_t i = 0; i < perm.size(); ++i) {
+        if (seen[i]) continue;
+        int len = 0;
+        for (size_t j = i; !seen[j]; j = (size_t)perm[j]) {
+            seen[j] = true;
+            ++len;
+        }
+        parity ^= (len + 1) & 1;
+    }
+    return parity;
+}
+
+std::string positionName(const ir::Orbit& orbit, int p) {
+    return p < (int)orbit.positionNames.size() ? orbit.positionNames[p] : std::to_string(p);
+}
+
+// Labels of each set of a membership part, ascending; and the set sizes.
+std::vector<std::vector<int>> setMembers(const PhasePart& part) {
+    std::vector<std::vector<int>> members(part.sets);
+    for (size_t q = 0; q < part.setOf.size(); ++q) members[part.setOf[q]].push_back((int)q);
+    return members;
+}
+
+// Every move keeps the orbit's orientation sum at 0 (so every state does).
+bool orientationSumKept(const ir::Puzzle& puzzle, int orbit) {
+    const int m = puzzle.orbits[orbit].orient;
+    for (const auto& mv : puzzle.moves) {
+        int sum = 0;
+        for (int v : mv.effect.ori[orbit]) sum += v;
+        if (sum % m != 0) return false;
+    }
+    return true;
+}
+
+PhasePart orientationPart(const ir::Puzzle& puzzle, int orbit) {
+    PhasePart part;
+    part.kind = PhasePart::Kind::Orientation;
+    part.orbit = orbit;
+    part.modulus = puzzle.orbits[orbit].orient;
+    part.sumConstrained = orientationSumKept(puzzle, orbit);
+    const int digits = puzzle.orbits[orbit].size - (part.sumConstrained ? 1 : 0);
+    part.size = 1;
+    for (int i = 0; i < digits; ++i) part.size *= (uint64_t)part.modulus;
+    return part;
+}
+
+}  // namespace
+
+std::string PhasePart::kindName() const {
+    switch (kind) {
+        case Kind::Membership: return "membership";
+        case Kind::Orientation: return "orientation";
+        case Kind::Parity: return "parity";
+        case Kind::SetPermutation: return "set permutation";
+    }
+    return "?";
+}
+
+std::string PhasePart::describe(const ir::Puzzle& puzzle) const {
+    std::ostringstream s;
+    switch (kind) {
+        case Kind::Membership: {
+            s << "membership of " << puzzle.orbits[orbit].name << " in " << sets << " sets (";
+            auto members = setMembers(*this);
+            for (size_t i = 0; i < members.size(); ++i) s << (i ? "+" : "") << members[i].size();
+            s << ")";
+            break;
+        }
+        case Kind::Orientation:
+            s << "orientation of " << puzzle.orbits[orbit].name << " mod " << modulus
+              << (frame.empty() ? "" : " in a frame") << (step > 1 ? ", multiples of " + std::to_string(step) : "")
+              << (sumConstrained ? " (sum fixed)" : "");
+            break;
+        case Kind::Parity: {
+            s << "parity of";
+            for (int o : parityOrbits) s << ' ' << puzzle.orbits[o].name;
+            break;
+        }
+        case Kind::SetPermutation: {
+            s << "permutation of " << puzzle.orbits[orbit].name << " {";
+            for (size_t i = 0; i < positions.size(); ++i)
+                s << (i ? " " : "") << positionName(puzzle.orbits[orbit], positions[i]);
+            s << "}";
+            break;
+        }
+    }
+    return s.str();
+}
+
+uint64_t referencePartRank(const PhasePart& part, const ir::Element& e) {
+    switch (part.kind) {
+        case PhasePart::Kind::Membership: {
+            const auto& perm = e.perm[part.orbit];
+            const int n = (int)perm.size();
+            auto members = setMembers(part);
+            std::vector<bool> taken(n, false);
+            uint64_t r = 0;
+            int remaining = n;
+            for (int i = 0; i + 1 < part.sets; ++i) {
+                const int k = (int)members[i].size();
+                uint64_t rank = 0;
+                int j = 0, t = 0;
+                for (int p = 0; p < n; ++p) {
+                    if (taken[p]) continue;
+                    if (part.setOf[perm[p]] == i) {
+                        rank += choose((unsigned)j, (unsigned)++t);
+                        taken[p] = true;
+                    }
+                    ++j;
+                }
+                r = r * choose((unsigned)remaining, (unsigned)k) + rank;
+                remaining -= k;
+            }
+            return r;
+        }
+        case PhasePart::Kind::Orientation: {
+            const auto& ori = e.ori[part.orbit];
+            const auto& perm = e.perm[part.orbit];
+            const int digits = (int)ori.size() - (part.sumConstrained ? 1 : 0);
+            const int m = part.modulus;
+            uint64_t r = 0;
+            for (int p = 0; p < digits; ++p) {
+                int x = ori[p];
+                if (!part.frame.empty()) x = ((x - part.frame[p] + part.frame[perm[p]]) % m + m) % m;
+                if (x % part.step != 0) throw std::logic_error("orientation off its frame's step");
+                r = r * (uint64_t)(m / part.step) + (uint64_t)(x / part.step);
+            }
+            return r;
+        }
+        case PhasePart::Kind::Parity: {
+            int parity = 0;
+            for (int o : part.parityOrbits) parity ^= permParity(e.perm[o]);
+            return (uint64_t)parity;
+        }
+        case PhasePart::Kind::SetPermutation: {
+            const auto& perm = e.perm[part.orbit];
+            const int k = (int)part.positions.size();
+            uint64_t r = 0;
+            std::vector<bool> seen(k, false);
+            for (int i = 0; i < k; ++i) {
+                auto it = std::find(part.positions.begin(), part.positions.end(), perm[part.positions[i]]);
+                if (it == part.positions.end())
+                    throw std::logic_error("set permutation rank of an element that moves a piece out of its set");
+                const int x = (int)(it - part.positions.begin());
+                int smaller = 0;
+                for (int y = 0; y < x; ++y) smaller += seen[y];
+                seen[x] = true;
+                r = r * (uint64_t)(k - i) + (uint64_t)(x - smaller);
+            }
+            return r;
+        }
+    }
+    return 0;
+}
+
+ir::Element referencePartUnrank(const PhasePart& part, uint64_t rank, const std::vector<ir::Orbit>& orbits) {
+    ir::Element e = ir::identity(orbits);
+    switch (part.kind) {
+        case PhasePart::Kind::Membership: {
+            auto& perm = e.perm[part.orbit];
+            const int n = (int)perm.size();
+            auto members = setMembers(part);
+            std::vector<int> remainingAt(part.sets);
+            int remaining = n;
+            for (int i = 0; i < part.sets; ++i) {
+                remainingAt[i] = remaining;
+                remaining -= (int)members[i].size();
+            }
+            std::vector<uint64_t> digit(part.sets, 0);
+            for (int i = part.sets - 2; i >= 0; --i) {
+                const uint64_t radix = choose((unsigned)remainingAt[i], (unsigned)members[i].size());
+                digit[i] = rank % radix;
+                rank /= radix;
+            }
+            std::vector<int> setAt(n, -1);
+            for (int i = 0; i + 1 < part.sets; ++i) {
+                std::vector<int> free;
+                for (int p = 0; p < n; ++p)
+                    if (setAt[p] < 0) free.push_back(p);
+                uint64_t r = digit[i];
+                for (int t = (int)members[i].size(); t >= 1; --t) {
+                    int j = t - 1;
+                    while (choose((unsigned)(j + 1), (unsigned)t) <= r) ++j;
+                    r -= choose((unsigned)j, (unsigned)t);
+                    setAt[free[j]] = i;
+                }
+            }
+            std::vector<size_t> next(part.sets, 0);
+            for (int p = 0; p < n; ++p) {
+                const int s = setAt[p] < 0 ? part.sets - 1 : setAt[p];
+                perm[p] = members[s][next[s]++];
+            }
+            return e;
+        }
+        case PhasePart::Kind::Orientation: {
+            // Identity permutation: the frame cancels, ori = digit * step.
+            auto& ori = e.ori[part.orbit];
+            const int n = (int)ori.size();
+            const int digits = n - (part.sumConstrained ? 1 : 0);
+            const uint64_t radix = (uint64_t)(part.modulus / part.step);
+            int sum = 0;
+            for (int p = digits - 1; p >= 0; --p) {
+                ori[p] = (int)(rank % radix) * part.step;
+                rank /= radix;
+                sum += ori[p];
+            }
+            if (part.sumConstrained) ori[n - 1] = (part.modulus - sum % part.modulus) % part.modulus;
+            return e;
+        }
+        case PhasePart::Kind::Parity: {
+            if (rank & 1)
+                for (int o : part.parityOrbits)
+                    if (orbits[o].size >= 2) {
+                        std::swap(e.perm[o][0], e.perm[o][1]);
+                        break;
+                    }
+            return e;
+        }
+        case PhasePart::Kind::SetPermutation: {
+            auto& perm = e.perm[part.orbit];
+            const int k = (int)part.positions.size();
+            std::vector<int> digit(k);
+            for (int i = k - 1; i >= 0; --i) {
+                digit[i] = (int)(rank % (uint64_t)(k - i));
+                rank /= (uint64_t)(k - i);
+            }
+            std::vector<bool> used(k, false);
+            for (int i = 0; i < k; ++i) {
+                int d = digit[i], x = 0;
+                for (;; ++x)
+                    if (!used[x] && d-- == 0) break;
+                used[x] = true;
+                perm[part.positions[i]] = part.positions[x];
+            }
+            return e;
+        }
+    }
+    return e;
+}
+
+// ---- invariants ----
+
+namespace {
+
+SubgroupInvariants declaredInvariants(const ir::Puzzle& puzzle, const ir::Subgroup& sub) {
+    SubgroupInvariants inv;
+    const auto& orbits = puzzle.orbits;
+    for (size_t o = 0; o < orbits.size(); ++o) {
+        std::vector<int> setOf(orbits[o].size, -1);
+        int sets = 0;
+        for (const auto& keep : sub.keepIn)
+            if (keep.orbit == (int)o)
+                for (const auto& s : keep.sets) {
+                    for (int p : s) setOf[p] = sets;
+                    ++sets;
+                }
+        bool rest = false;
+        for (int& s : setOf)
+            if (s < 0) {
+                s = sets;
+                rest = true;
+            }
+        inv.setOf.push_back(setOf);
+        inv.setCount.push_back(sets + (rest ? 1 : 0));
+        bool whole = false, partial = false;
+        for (const auto& [orb, positions] : sub.oriented) {
+            if (orb != (int)o) continue;
+            if (positions.empty() || (int)positions.size() == orbits[o].size)
+                whole = true;
+            else
+                partial = true;
+        }
+        if (partial && !whole && inv.unsupported.empty())
+            inv.unsupported = "orientation is fixed on part of orbit '" + orbits[o].name +
+                              "' only (a phase coordinate needs the whole orbit oriented)";
+        inv.oriented.push_back(whole && orbits[o].orient > 1);
+        inv.frame.emplace_back();
+        inv.step.push_back(1);
+    }
+    return inv;
+}
+
+SubgroupInvariants derivedInvariants(const ir::Puzzle& puzzle, const std::vector<ir::Element>& generators) {
+    SubgroupInvariants inv;
+    inv.derived = true;
+    const auto& orbits = puzzle.orbits;
+    for (size_t o = 0; o < orbits.size(); ++o) {
+        const int n = orbits[o].size;
+        std::vector<int> parent(n);
+        std::iota(parent.begin(), parent.end(), 0);
+        auto find = [&](int x) {
+            while (parent[x] != x) x = parent[x] = parent[parent[x]];
+            return x;
+        };
+        bool twisted = false;
+        for (const auto& g : generators)
+            for (int p = 0; p < n; ++p) {
+                parent[find(p)] = find(g.perm[o][p]);
+                twisted = twisted || g.ori[o][p] != 0;
+            }
+        // Sets numbered by their smallest position.
+        std::vector<int> setOf(n, -1), setOfRoot(n, -1);
+        int sets = 0;
+        for (int p = 0; p < n; ++p) {
+            int r = find(p);
+            if (setOfRoot[r] < 0) setOfRoot[r] = sets++;
+            setOf[p] = setOfRoot[r];
+        }
+        inv.setOf.push_back(setOf);
+        inv.setCount.push_back(sets);
+        inv.frame.emplace_back();
+        inv.step.push_back(1);
+        const int m = orbits[o].orient;
+        if (m == 1 || !twisted) {
+            inv.oriented.push_back(m > 1);
+            continue;
+        }
+        // Orientations reached by each set's root piece (note [orientation frames]).
+        std::vector<int> root(sets, -1);
+        for (int p = n - 1; p >= 0; --p) root[setOf[p]] = p;
+        auto reach = [&](const std::vector<const ir::Element*>& gens, int from) {
+            std::vector<std::vector<bool>> seen(n, std::vector<bool>(m, false));
+            std::vector<std::pair<int, int>> stack{{from, 0}};
+            seen[from][0] = true;
+            while (!stack.empty()) {
+                auto [q, r] = stack.back();
+                stack.pop_back();
+                for (const auto* g : gens)
+                    for (int p = 0; p < n; ++p)
+                        if (g->perm[o][p] == q) {
+                            int r2 = (r + g->ori[o][p]) % m;
+                            if (!seen[p][r2]) {
+                                seen[p][r2] = true;
+                                stack.emplace_back(p, r2);
+                            }
+                        }
+            }
+            return seen;
+        };
+        std::vector<const ir::Element*> hGens, gGens;
+        for (const auto& g : generators) hGens.push_back(&g);
+        for (const auto& mv : puzzle.moves) gGens.push_back(&mv.effect);
+        std::vector<int> frame(n, 0);
+        bool single = true;
+        for (int s = 0; s < sets; ++s) {
+            auto seen = reach(hGens, root[s]);
+            for (int p = 0; p < n; ++p) {
+                if (setOf[p] != s) continue;
+                int count = 0;
+                for (int r = 0; r < m; ++r)
+                    if (seen[p][r]) {
+                        ++count;
+                        frame[p] = r;
+                    }
+                single = single && count == 1;
+            }
+        }
+        if (!single) {
+            // H twists pieces in place: leave the orbit unoriented (the size
+            // check against the index says whether that describes H).
+            inv.oriented.push_back(false);
+            continue;
+        }
+        // G's orientations from each root: cosets of d Z_m with one d.
+        std::vector<std::vector<std::vector<bool>>> gSeen;
+        int d = 0;
+        bool cosets = true;
+        for (int s = 0; s < sets; ++s) {
+            gSeen.push_back(reach(gGens, root[s]));
+            for (int p = 0; p < n; ++p) {
+                int count = 0;
+                for (int r = 0; r < m; ++r) count += gSeen[s][p][r];
+                if (count == 0) continue;
+                if (m % count != 0) cosets = false;
+                const int dp = m / std::max(count, 1);
+                if (d == 0) d = dp;
+                if (dp != d) cosets = false;
+            }
+        }
+        if (!cosets || d <= 0) d = 1;
+        // Per-set constants k so that, in the frame f + k, G's orientations are multiples of d.
+        std::vector<int> k(sets, 0);
+        auto firstReached = [&](int s, int p) {
+            for (int r = 0; r < m; ++r)
+                if (gSeen[s][p][r]) return r;
+            return -1;
+        };
+        for (int s = 1; s < sets && d > 1; ++s) {
+            // The root of set 0 holding... a piece of set s at the root of set 0.
+            const int p = root[0];
+            const int r = firstReached(s, p);
+            if (r < 0) continue;
+            // r - (f(p) + k0) + (f(root_s) + k_s) = 0 mod d, f(root_s) = 0, k0 = 0.
+            k[s] = ((frame[p] - r) % d + d) % d;
+        }
+        bool consistent = true;
+        for (int s = 0; s < sets && d > 1; ++s)
+            for (int p = 0; p < n; ++p)
+                for (int r = 0; r < m; ++r)
+                    if (gSeen[s][p][r] && ((r - frame[p] - k[setOf[p]] + k[s]) % d + d) % d != 0) consistent = false;
+        if (!consistent) {
+            d = 1;
+            std::fill(k.begin(), k.end(), 0);
+        }
+        for (int p = 0; p < n; ++p) frame[p] = (frame[p] + k[setOf[p]]) % m;
+        inv.frame.back() = frame;
+        inv.step.back() = d;
+        inv.oriented.push_back(true);
+    }
+    return inv;
+}
+
+// Parity characters (sums over sets of orbits) trivial on H's generators and
+// GF(2)-independent on G's moves: each is one more bit of H\G.
+std::vector<std::vector<int>> parityCharacters(const ir::Puzzle& puzzle, const std::vector<ir::Element>& generators) {
+    const int no = (int)puzzle.orbits.size();
+    std::vector<std::vector<int>> result;
+    if (no > 12 || puzzle.moves.size() > 4096) return result;
+    std::vector<std::vector<int>> moveParity(puzzle.moves.size(), std::vector<int>(no));
+    for (size_t m = 0; m < puzzle.moves.size(); ++m)
+        for (int o = 0; o < no; ++o) moveParity[m][o] = permParity(puzzle.moves[m].effect.perm[o]);
+    std::vector<std::vector<int>> genParity(generators.size(), std::vector<int>(no));
+    for (size_t g = 0; g < generators.size(); ++g)
+        for (int o = 0; o < no; ++o) genParity[g][o] = permParity(generators[g].perm[o]);
+    std::vector<std::vector<bool>> basis;  // reduced vectors over moves, with pivot = first set bit
+    for (int subset = 1; subset < (1 << no); ++subset) {
+        bool trivialOnH = true;
+        for (const auto& gp : genParity) {
+            int v = 0;
+            for (int o = 0; o < no; ++o)
+                if (subset >> o & 1) v ^= gp[o];
+            if (v) trivialOnH = false;
+        }
+        if (!trivialOnH) continue;
+        std::vector<bool> vec(puzzle.moves.size());
+        for (size_t m = 0; m < puzzle.moves.size(); ++m) {
+            int v = 0;
+            for (int o = 0; o < no; ++o)
+                if (subset >> o & 1) v ^= moveParity[m][o];
+            vec[m] = v;
+        }
+        for (const auto& b : basis) {
+            size_t pivot = std::find(b.begin(), b.end(), true) - b.begin();
+            if (vec[pivot])
+                for (size_t i = 0; i < vec.size(); ++i) vec[i] = vec[i] != b[i];
+        }
+        if (std::find(vec.begin(), vec.end(), true) == vec.end()) continue;  // constant on G, or implied
+        basis.push_back(vec);
+        std::vector<int> orbitsInSubset;
+        for (int o = 0; o < no; ++o)
+            if (subset >> o & 1) orbitsInSubset.push_back(o);
+        result.push_back(orbitsInSubset);
+    }
+    return result;
+}
+
+std::string sizeText(const mpz_class& v) { return v.get_str(); }
+
+}  // namespace
+
+CosetCoordinate cosetCoordinate(PuzzleAnalysis& analysis, int subgroup) {
+    const ir::Puzzle& puzzle = analysis.puzzle();
+    const auto& sub = puzzle.subgroups[subgroup];
+    CosetCoordinate c;
+    c.subgroup = subgroup;
+    const auto& info = analysis.subgroup(subgroup);
+    c.index = info.index;
+    const bool byInvariants = !sub.keepIn.empty() || !sub.oriented.empty();
+    std::vector<ir::Element> generators = byInvariants ? analysis.subgroupGenerators(subgroup) : sub.generators;
+    c.invariants = byInvariants ? declaredInvariants(puzzle, sub) : derivedInvariants(puzzle, generators);
+    if (byInvariants || !generators.empty()) c.invariants.parities = parityCharacters(puzzle, generators);
+    if (!c.invariants.unsupported.empty()) {
+        c.problem = c.invariants.unsupported;
+        return c;
+    }
+    for (size_t o = 0; o < puzzle.orbits.size(); ++o) {
+        if (c.invariants.setCount[o] > 1) {
+            PhasePart part;
+            part.kind = PhasePart::Kind::Membership;
+            part.orbit = (int)o;
+            part.setOf = c.invariants.setOf[o];
+            part.sets = c.invariants.setCount[o];
+            part.size = 1;
+            auto members = setMembers(part);
+            int remaining = puzzle.orbits[o].size;
+            for (int i = 0; i + 1 < part.sets; ++i) {
+                part.size *= choose((unsigned)remaining, (unsigned)members[i].size());
+                remaining -= (int)members[i].size();
+            }
+            c.parts.push_back(part);
+        }
+        if (c.invariants.oriented[o]) {
+            PhasePart part = orientationPart(puzzle, (int)o);
+            if (c.invariants.derived && !c.invariants.frame[o].empty()) {
+                part.frame = c.invariants.frame[o];
+                part.step = c.invariants.step[o];
+                const int digits = puzzle.orbits[o].size - (part.sumConstrained ? 1 : 0);
+                part.size = 1;
+                for (int i = 0; i < digits; ++i) part.size *= (uint64_t)(part.modulus / part.step);
+            }
+            c.parts.push_back(part);
+        }
+    }
+    for (const auto& orbitsOfParity : c.invariants.parities) {
+        PhasePart part;
+        part.kind = PhasePart::Kind::Parity;
+        part.parityOrbits = orbitsOfParity;
+        part.size = 2;
+        c.parts.push_back(part);
+    }
+    c.size = 1;
+    for (const auto& p : c.parts) c.size *= mpz_class((unsigned long)p.size);
+    c.exact = c.index != 0 && c.size == c.index;
+    if (c.index == 0)
+        c.problem = "its index is unknown";
+    else if (!c.exact)
+        c.problem = std::string(c.invariants.derived ? "the invariants derived from its generators" : "its invariants") +
+                    " give " + sizeText(c.size) + " cosets, but its index is " + sizeText(c.index) +
+                    (c.invariants.derived ? " (it constrains more than which set each piece is in, untwisted orbits "
+                                            "and permutation parities, e.g. orientations that depend on positions)"
+                                          : "");
+    return c;
+}
+
+uint64_t PhasePlan::tableEntries(size_t t) const {
+    const auto& [a, b] = tables[t];
+    return parts[a].size * (b < 0 ? 1 : parts[b].size);
+}
+
+bool buildSolverPlan(PuzzleAnalysis& analysis, int solverIndex, const std::vector<int>& searchMoves, SolverPlan& out,
+                     DiagnosticEngine& diags) {
+    const ir::Puzzle& puzzle = analysis.puzzle();
+    const auto& solver = puzzle.solvers[solverIndex];
+    out = {};
+    out.solver = solver.name;
+    auto fail = [&](const std::string& msg) {
+        diags.error(puzzle.file, solver.where, "phased solver '" + solver.name + "': " + msg);
+        return false;
+    };
+    if (solver.kind != ir::Solver::Kind::Phased) return fail("not a phased solver");
+    std::vector<int> targets = solver.phases;
+    targets.push_back(-1);  // solved
+    int previous = -1;
+    SubgroupInvariants previousInvariants;
+    for (size_t k = 0; k < targets.size(); ++k) {
+        PhasePlan phase;
+        phase.subgroup = targets[k];
+        phase.target = targets[k] < 0 ? "solved" : puzzle.subgroups[targets[k]].name;
+        // The phase's moves: all, or those in the previous target.
+        ir::Puzzle restricted = puzzle;
+        for (auto& mv : restricted.moves) mv.inMetric = false;
+        for (size_t i = 0; i < searchMoves.size(); ++i) {
+            const int mi = searchMoves[i];
+            bool in = true;
+            if (previous >= 0) {
+                auto member = analysis.subgroupContains(previous, puzzle.moves[mi].effect);
+                if (!member)
+                    return fail("cannot decide which moves lie in subgroup '" + puzzle.subgroups[previous].name + "'");
+                in = *member;
+            }
+            if (in) {
+                phase.moves.push_back((int)i);
+                restricted.moves[mi].inMetric = true;
+            }
+        }
+        if (phase.moves.empty())
+            return fail("no move of the metric lies in subgroup '" + puzzle.subgroups[previous].name + "'");
+        if (previous >= 0) {
+            // The phase's moves must generate the previous target, or some of
+            // its states could not be finished.
+            PointAction points(puzzle.orbits);
+            StabilizerChain chain(points.pointCount());
+            for (int i : phase.moves) chain.addGenerator(points.toPoints(puzzle.moves[searchMoves[i]].effect));
+            const auto& info = analysis.subgroup(previous);
+            if (chain.order() != info.order)
+                return fail("the moves in subgroup '" + puzzle.subgroups[previous].name + "' generate a group of order " +
+                            chain.order().get_str() + ", not all of it (order " + info.order.get_str() + ")");
+        }
+        PuzzleAnalysis restrictedAnalysis(restricted);
+        phase.canon = buildCanonicalAutomaton(restricted, restrictedAnalysis);
+        // The phase's coordinate.
+        if (targets[k] >= 0) {
+            CosetCoordinate c = cosetCoordinate(analysis, targets[k]);
+            if (!c.exact)
+                return fail("no coset coordinate for subgroup '" + phase.target + "': " + c.problem);
+            phase.parts = c.parts;
+            previousInvariants = c.invariants;
+        } else {
+            for (size_t o = 0; o < puzzle.orbits.size(); ++o) {
+                const int n = puzzle.orbits[o].size;
+                std::vector<std::vector<int>> sets;
+                if (previous < 0) {
+                    sets.emplace_back(n);
+                    std::iota(sets[0].begin(), sets[0].end(), 0);
+                } else {
+                    sets.resize(previousInvariants.setCount[o]);
+                    for (int p = 0; p < n; ++p) sets[previousInvariants.setOf[o][p]].push_back(p);
+                }
+                for (const auto& s : sets) {
+                    if (s.size() < 2) continue;
+                    PhasePart part;
+                    part.kind = PhasePart::Kind::SetPermutation;
+                    part.orbit = (int)o;
+                    part.positions = s;
+                    part.size = s.size() > 20 ? ~0ull : factorialU((unsigned)s.size());
+                    phase.parts.push_back(part);
+                }
+                const bool oriented = previous >= 0 && previousInvariants.oriented[o];
+                if (puzzle.orbits[o].orient > 1 && !oriented) phase.parts.push_back(orientationPart(puzzle, (int)o));
+            }
+        }
+        for (const auto& part : phase.parts)
+            if (part.size > kMaxPhasePartSize)
+                return fail("phase " + std::to_string(k + 1) + " (to " + phase.target + ") needs the coordinate part '" +
+                            part.describe(puzzle) + "' with " +
+                            (part.size == ~0ull ? std::string("more than 2^64") : std::to_string(part.size)) +
+                            " values, over the limit of " + std::to_string(kMaxPhasePartSize));
+        const ir::Element solved = ir::identity(puzzle.orbits);
+        for (const auto& part : phase.parts) phase.goal.push_back(referencePartRank(part, solved));
+        // Pruning tables: every pair of parts whose product fits the limit
+        // (smaller products first), and alone each part in no pair.
+        std::vector<std::pair<int, int>> pairs;
+        const int np = (int)phase.parts.size();
+        for (int i = 0; i < np; ++i)
+            for (int j = i + 1; j < np; ++j)
+                if (phase.parts[i].size * phase.parts[j].size <= kMaxPhaseTableEntries) pairs.emplace_back(i, j);
+        std::stable_sort(pairs.begin(), pairs.end(), [&](const auto& x, const auto& y) {
+            return phase.parts[x.first].size * phase.parts[x.second].size <
+                   phase.parts[y.first].size * phase.parts[y.second].size;
+        });
+        std::vector<bool> covered(np, false);
+        for (const auto& [i, j] : pairs) {
+            // The larger part first: it indexes the table's rows.
+            if (phase.parts[i].size >= phase.parts[j].size)
+                phase.tables.emplace_back(i, j);
+            else
+                phase.tables.emplace_back(j, i);
+            covered[i] = covered[j] = true;
+        }
+        for (int i = 0; i < np; ++i)
+            if (!covered[i]) phase.tables.emplace_back(i, -1);
+        out.phases.push_back(std::move(phase));
+        previous = targets[k];
+    }
+    // Directions: symmetry coset representatives, and inverses.
+    std::vector<int> representatives{0};
+    const auto& group = analysis.symmetries();
+    if (!solver.phases.empty() && !group.product.empty()) {
+        const auto& keep = analysis.subgroupSymmetries(solver.phases[0]);
+        std::vector<bool> covered(group.elements.size(), false);
+        representatives.clear();
+        for (size_t sym = 0; sym < group.elements.size(); ++sym) {
+            if (covered[sym]) continue;
+            bool mapsMoves = true;
+            for (int mi : searchMoves) {
+                const int image = group.moveMap[sym][mi];
+                mapsMoves = mapsMoves && image >= 0 && std::count(searchMoves.begin(), searchMoves.end(), image) == 1;
+            }
+            if (!mapsMoves) continue;
+            representatives.push_back((int)sym);
+            for (int k : keep) covered[group.product[sym][k]] = true;
+        }
+    }
+    bool inverses = true;
+    for (int mi : searchMoves) {
+        const int inv = analysis.inverseMove()[mi];
+        inverses = inverses && inv >= 0 && std::count(searchMoves.begin(), searchMoves.end(), inv) == 1;
+    }
+    for (int sym : representatives)
+        for (int inverse = 0; inverse <= (inverses ? 1 : 0); ++inverse)
+            if (out.directions.size() < kMaxPhaseDirections) out.directions.push_back({sym, inverse == 1});
+    return true;
+}
+
+}  // namespace pz::analysis

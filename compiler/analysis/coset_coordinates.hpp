@@ -1,0 +1,155 @@
+// Coordinates of subgroups and search plans of phased solvers.
+//
+// note [coset coordinates]
+// A phased solver `phased H1, H2, ...` searches from a state into H1 with all
+// moves, then from H1 into H2 with the moves that lie in H1, and so on; the
+// last phase ends in solved. Phase k needs a coordinate c with
+//   c(s) = c(solved)  iff  s is in the phase's target, and
+//   c(s m) a function of c(s) and the move m,
+// so that search runs on move tables (coordinate x move -> coordinate) and
+// pruning tables instead of states. A state is the product of its moves
+// (note [element convention]), so c must be constant on the cosets H s
+// (h s relabels the pieces of s by h): the coset space H\G.
+//
+// The coordinate of H\G is a mixed-radix number of parts, each a function of
+// H s (H keeps it, G's moves act on it alone):
+//   membership  : for an orbit split into sets by H, the set each position's
+//                 piece belongs to (a multinomial: nested combinations);
+//   orientation : for an orbit H keeps oriented, the orientation at each
+//                 position (modulus^n, or modulus^(n-1) when every move
+//                 keeps the orientation sum at 0: the last one is implied);
+//   parity      : the permutation parity summed over a set of orbits, when
+//                 H's generators keep it even and some move does not.
+// For invariant subgroups the sets and oriented orbits are declared; for
+// subgroups given by generators they are derived: the sets are H's orbits
+// on positions, an orbit is oriented when no generator twists it, and the
+// parities are the GF(2)-independent parity characters trivial on H.
+// The parts always distinguish cosets that differ in them; they describe H
+// exactly when their sizes multiply to the index [G : H] (Schreier–Sims).
+// Otherwise the solver cannot be built, and `pzc check` says why.
+//
+// note [orientation frames]
+// In a subgroup given by generators a piece may have one orientation per
+// position that is not 0 (rotate4o's half turns add 2 to each piece they
+// move, so in the square subgroup a piece's orientation is 2 * the rows it
+// moved, mod 4). H's orbits on (position, orientation) pairs show it: from
+// the root of each set, every position is reached with one orientation
+// f(p); measured in the frame ori - f(p) + f(q) (q the piece's solved
+// position), H keeps every orientation at 0, and the frame is invariant
+// under H s. The frame is fixed up to a constant per set; the constants are
+// chosen so that G's orientations, in the frame, are multiples of the
+// largest step d (rotate4o: d = 2, a quarter turn moves a piece to the
+// other colour), and the part keeps only ori / d, base modulus / d. Both
+// are checked on G's and H's orbits on (position, orientation) pairs.
+//
+// The last phase's coordinate (within the previous target H, to solved) is
+// the permutation of the pieces inside each set of H (Lehmer rank, |set|!)
+// plus the orientations H does not fix. Those determine the state within H;
+// the search replays every solution anyway.
+#pragma once
+
+#include <gmpxx.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compiler/analysis/canonical_automaton.hpp"
+#include "compiler/analysis/puzzle_analysis.hpp"
+#include "compiler/ir/puzzle.hpp"
+#include "dsl/diagnostics.hpp"
+
+namespace pz::analysis {
+
+struct PhasePart {
+    enum class Kind { Membership, Orientation, Parity, SetPermutation };
+    Kind kind = Kind::Membership;
+    int orbit = 0;                   // Membership, Orientation, SetPermutation
+    std::vector<int> setOf;          // Membership: set of each solved position (label)
+    int sets = 0;                    // Membership: number of sets
+    std::vector<int> positions;      // SetPermutation: the set's positions, ascending
+    int modulus = 1;                 // Orientation
+    bool sumConstrained = false;     // Orientation: the last position is implied
+    // Orientation in a frame (note [orientation frames]): the digit at
+    // position p holding label q is ((ori - frame[p] + frame[q]) mod modulus)
+    // / step, in base modulus / step. Empty frame = all 0, step 1.
+    std::vector<int> frame;
+    int step = 1;
+    std::vector<int> parityOrbits;   // Parity: the orbits whose parities are summed
+    uint64_t size = 1;
+    std::string describe(const ir::Puzzle& puzzle) const;
+    std::string kindName() const;
+};
+
+// Dense rank of the part of element e, and an element with that rank (every
+// other field solved). Plain reference implementations (the runtime's are
+// tested against them).
+uint64_t referencePartRank(const PhasePart& part, const ir::Element& e);
+ir::Element referencePartUnrank(const PhasePart& part, uint64_t rank, const std::vector<ir::Orbit>& orbits);
+
+// The invariants of a subgroup, declared or derived.
+struct SubgroupInvariants {
+    std::vector<std::vector<int>> setOf;  // [orbit][position] -> set
+    std::vector<int> setCount;            // [orbit]
+    std::vector<bool> oriented;           // [orbit]: every position keeps orientation 0 (in the frame)
+    std::vector<std::vector<int>> frame;  // [orbit]: orientation frame (empty = 0), derived only
+    std::vector<int> step;                // [orbit]: G's orientations in the frame are multiples of it
+    std::vector<std::vector<int>> parities;  // orbit sets whose summed parity H keeps even
+    bool derived = false;                 // from generators
+    std::string unsupported;              // why no coordinate can be built, or ""
+};
+
+struct CosetCoordinate {
+    int subgroup = -1;
+    SubgroupInvariants invariants;
+    std::vector<PhasePart> parts;  // mixed radix, first part most significant
+    mpz_class size = 1;            // product of the part sizes
+    mpz_class index = 0;           // [G : H]
+    bool exact = false;            // size == index
+    std::string problem;           // why not exact / unsupported, or ""
+};
+
+CosetCoordinate cosetCoordinate(PuzzleAnalysis& analysis, int subgroup);
+
+// One phase of a phased solver.
+struct PhasePlan {
+    std::string target;              // subgroup name, or "solved"
+    int subgroup = -1;               // -1: solved
+    std::vector<int> moves;          // indices into the canonical automaton's search moves
+    CanonicalAutomaton canon;        // over `moves` (its searchMoves are puzzle move indices)
+    std::vector<PhasePart> parts;
+    std::vector<uint64_t> goal;      // per part: the rank of the solved state
+    std::vector<std::pair<int, int>> tables;  // pruning tables over (part, part), second -1 = one part
+    uint64_t tableEntries(size_t t) const;
+};
+
+// A direction the search starts from (note [phased directions] in
+// runtime/include/pz/phased.hpp): the position conjugated by a symmetry
+// (an index into PuzzleAnalysis::symmetries().elements), or its inverse.
+struct PhaseDirection {
+    int symmetry = 0;
+    bool inverse = false;
+};
+
+struct SolverPlan {
+    std::string solver;
+    std::vector<PhasePlan> phases;
+    // One symmetry per coset of those keeping the first subgroup (conjugate
+    // subgroups differ), each also inverted when every move's inverse is a
+    // move; at most kMaxPhaseDirections.
+    std::vector<PhaseDirection> directions;
+};
+
+inline constexpr size_t kMaxPhaseDirections = 12;
+
+// Limits (documented in docs/language.md).
+inline constexpr uint64_t kMaxPhasePartSize = 1ull << 24;       // values of one move-tabled part
+inline constexpr uint64_t kMaxPhaseTableEntries = 1ull << 28;   // entries of one pruning table
+
+// The plan of declared phased solver `solver` (an index into puzzle.solvers)
+// over the search moves `searchMoves` (the full canonical automaton's). On
+// failure reports a located error at the solver and returns false.
+bool buildSolverPlan(PuzzleAnalysis& analysis, int solver, const std::vector<int>& searchMoves, SolverPlan& out,
+                     DiagnosticEngine& diags);
+
+}  // namespace pz::analysis

@@ -1,0 +1,200 @@
+// Coset coordinates and phase plans (note [coset coordinates]) on the
+// shipped cube and rotate4o definitions: sizes against the Schreier–Sims
+// index, rank/unrank round trips, invariance on cosets H s, and "rank = goal
+// iff in H" against the subgroup's membership test.
+#include "compiler/analysis/coset_coordinates.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <random>
+
+#include "compiler/ir/element.hpp"
+#include "compiler/ir/lower.hpp"
+
+using namespace pz;
+using namespace pz::analysis;
+
+namespace {
+
+ir::Puzzle load(const std::string& path) {
+    DiagnosticEngine diags;
+    auto p = ir::loadPuzzle(path, diags);
+    REQUIRE(p);
+    return *p;
+}
+
+int subgroupIndex(const ir::Puzzle& p, const std::string& name) {
+    for (size_t i = 0; i < p.subgroups.size(); ++i)
+        if (p.subgroups[i].name == name) return (int)i;
+    FAIL("no subgroup " << name);
+    return -1;
+}
+
+int solverIndex(const ir::Puzzle& p, const std::string& name) {
+    for (size_t i = 0; i < p.solvers.size(); ++i)
+        if (p.solvers[i].name == name) return (int)i;
+    FAIL("no solver " << name);
+    return -1;
+}
+
+ir::Element randomWord(const ir::Puzzle& p, const std::vector<int>& moves, int length, std::mt19937_64& rng) {
+    ir::Element e = ir::identity(p.orbits);
+    for (int i = 0; i < length; ++i)
+        e = ir::compose(e, p.moves[moves[rng() % moves.size()]].effect, p.orbits);
+    return e;
+}
+
+std::vector<int> allMoves(const ir::Puzzle& p) {
+    std::vector<int> v;
+    for (size_t m = 0; m < p.moves.size(); ++m)
+        if (p.moves[m].inMetric) v.push_back((int)m);
+    return v;
+}
+
+uint64_t rankAll(const std::vector<PhasePart>& parts, const ir::Element& e) {
+    uint64_t r = 0;
+    for (const auto& part : parts) r = r * part.size + referencePartRank(part, e);
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("cube domino: twist x flip x slice = the index") {
+    ir::Puzzle p = load("puzzles/cube3.pz");
+    PuzzleAnalysis a(p);
+    const int h = subgroupIndex(p, "domino");
+    CosetCoordinate c = cosetCoordinate(a, h);
+    CHECK(c.exact);
+    CHECK(c.index == mpz_class("2217093120"));
+    std::vector<uint64_t> sizes;
+    for (const auto& part : c.parts) sizes.push_back(part.size);
+    CHECK(sizes == std::vector<uint64_t>{2187, 495, 2048});
+    CHECK(c.parts[0].kind == PhasePart::Kind::Orientation);
+    CHECK(c.parts[0].sumConstrained);
+    CHECK(c.parts[1].kind == PhasePart::Kind::Membership);
+    CHECK(c.invariants.parities.empty());  // corner parity = edge parity already in G, and U is odd in both
+
+    // G1 by generators: the same subgroup, derived invariants, the same coordinate size.
+    CosetCoordinate g1 = cosetCoordinate(a, subgroupIndex(p, "G1"));
+    CHECK(g1.invariants.derived);
+    CHECK(g1.exact);
+    CHECK(g1.size == c.size);
+}
+
+TEST_CASE("coset coordinate parts: round trips, invariance under H, goal iff in H") {
+    ir::Puzzle p = load("puzzles/cube3.pz");
+    PuzzleAnalysis a(p);
+    const int h = subgroupIndex(p, "domino");
+    CosetCoordinate c = cosetCoordinate(a, h);
+    std::vector<int> hMoves;
+    for (int m : allMoves(p))
+        if (*a.subgroupContains(h, p.moves[m].effect)) hMoves.push_back(m);
+    CHECK(hMoves.size() == 10);
+    std::mt19937_64 rng(7);
+    const uint64_t goal = rankAll(c.parts, ir::identity(p.orbits));
+    for (int trial = 0; trial < 200; ++trial) {
+        ir::Element s = randomWord(p, allMoves(p), 30, rng);
+        for (const auto& part : c.parts) {
+            const uint64_t r = referencePartRank(part, s);
+            REQUIRE(r < part.size);
+            CHECK(referencePartRank(part, referencePartUnrank(part, r, p.orbits)) == r);
+            const uint64_t v = rng() % part.size;
+            CHECK(referencePartRank(part, referencePartUnrank(part, v, p.orbits)) == v);
+        }
+        // h s is in the same coset: same coordinate.
+        ir::Element hs = ir::compose(randomWord(p, hMoves, 20, rng), s, p.orbits);
+        CHECK(rankAll(c.parts, hs) == rankAll(c.parts, s));
+        CHECK((rankAll(c.parts, s) == goal) == *a.subgroupContains(h, s));
+        ir::Element inH = randomWord(p, hMoves, 25, rng);
+        CHECK(rankAll(c.parts, inH) == goal);
+    }
+}
+
+TEST_CASE("cube two_phase plan: phase 2 moves and coordinates derived from domino") {
+    ir::Puzzle p = load("puzzles/cube3.pz");
+    PuzzleAnalysis a(p);
+    SolverPlan plan;
+    DiagnosticEngine diags;
+    REQUIRE(buildSolverPlan(a, solverIndex(p, "two_phase"), allMoves(p), plan, diags));
+    REQUIRE(plan.phases.size() == 2);
+    CHECK(plan.phases[0].moves.size() == 18);
+    std::vector<std::string> names;
+    for (int m : plan.phases[1].canon.searchMoves) names.push_back(p.moves[m].name);
+    CHECK(names == std::vector<std::string>{"U", "U2", "U'", "D", "D2", "D'", "F2", "B2", "L2", "R2"});
+    std::vector<uint64_t> sizes;
+    for (const auto& part : plan.phases[1].parts) sizes.push_back(part.size);
+    CHECK(sizes == std::vector<uint64_t>{40320, 24, 40320});  // corners, slice edges, U/D edges
+    // Tables: every pair under the limit (corners x U/D edges, 8!^2, is over it).
+    CHECK(plan.phases[0].tables == std::vector<std::pair<int, int>>{{2, 1}, {0, 1}, {0, 2}});
+    CHECK(plan.phases[1].tables == std::vector<std::pair<int, int>>{{0, 1}, {2, 1}});
+    // Directions: one symmetry per cube axis (48 / 16 keep domino), each also inverted.
+    REQUIRE(plan.directions.size() == 6);
+    CHECK(plan.directions[0].symmetry == 0);
+    CHECK(!plan.directions[0].inverse);
+    CHECK(plan.directions[1].inverse);
+    const auto& keep = a.subgroupSymmetries(subgroupIndex(p, "domino"));
+    for (size_t i = 2; i < plan.directions.size(); i += 2)
+        CHECK(std::count(keep.begin(), keep.end(), plan.directions[i].symmetry) == 0);
+    // Set-permutation parts: the solved state ranks 0, every H element has a rank.
+    std::mt19937_64 rng(3);
+    for (int trial = 0; trial < 50; ++trial) {
+        ir::Element s = randomWord(p, plan.phases[1].canon.searchMoves, 30, rng);
+        for (const auto& part : plan.phases[1].parts) {
+            const uint64_t r = referencePartRank(part, s);
+            CHECK(r < part.size);
+            CHECK(referencePartRank(part, referencePartUnrank(part, r, p.orbits)) == r);
+        }
+    }
+}
+
+TEST_CASE("rotate4o square: invariants derived in an orientation frame, exact") {
+    ir::Puzzle p = load("puzzles/rotate4o.pz");
+    PuzzleAnalysis a(p);
+    const int h = subgroupIndex(p, "square");
+    CosetCoordinate c = cosetCoordinate(a, h);
+    CHECK(c.invariants.derived);
+    CHECK(c.index == mpz_class("843448320"));
+    REQUIRE(c.exact);
+    std::vector<uint64_t> sizes;
+    for (const auto& part : c.parts) sizes.push_back(part.size);
+    CHECK(sizes == std::vector<uint64_t>{12870, 32768, 2});  // C(16,8) * 2^15 * 2
+    CHECK(c.parts[1].step == 2);
+    // Rank = goal iff in H, invariance on H s, round trips.
+    std::mt19937_64 rng(5);
+    std::vector<int> hMoves;
+    for (int m : allMoves(p))
+        if (*a.subgroupContains(h, p.moves[m].effect)) hMoves.push_back(m);
+    CHECK(hMoves.size() == 9);
+    const uint64_t goal = rankAll(c.parts, ir::identity(p.orbits));
+    for (int trial = 0; trial < 200; ++trial) {
+        ir::Element s = randomWord(p, allMoves(p), trial % 7, rng);
+        CHECK((rankAll(c.parts, s) == goal) == *a.subgroupContains(h, s));
+        ir::Element hs = ir::compose(randomWord(p, hMoves, 20, rng), s, p.orbits);
+        CHECK(rankAll(c.parts, hs) == rankAll(c.parts, s));
+        for (const auto& part : c.parts) {
+            const uint64_t v = rng() % part.size;
+            CHECK(referencePartRank(part, referencePartUnrank(part, v, p.orbits)) == v);
+        }
+    }
+    SolverPlan plan;
+    DiagnosticEngine diags;
+    REQUIRE(buildSolverPlan(a, solverIndex(p, "via_square"), allMoves(p), plan, diags));
+    std::vector<uint64_t> phase2;
+    for (const auto& part : plan.phases[1].parts) phase2.push_back(part.size);
+    CHECK(phase2 == std::vector<uint64_t>{40320, 40320});  // each colour's pieces; orientation fixed by the frame
+}
+
+TEST_CASE("a subgroup the derived invariants do not describe: located error") {
+    ir::Puzzle p = load("tests/puzzles/cube2_phased.pz");
+    PuzzleAnalysis a(p);
+    CosetCoordinate c = cosetCoordinate(a, subgroupIndex(p, "ur2"));
+    CHECK(!c.exact);
+    CHECK(c.index == 30618);
+    SolverPlan plan;
+    DiagnosticEngine diags;
+    CHECK(!buildSolverPlan(a, solverIndex(p, "via_ur2"), allMoves(p), plan, diags));
+    REQUIRE(diags.errorCount() == 1);
+    CHECK(diags.all()[0].message.find("30618") != std::string::npos);
+    CHECK(diags.all()[0].range.line > 0);
+}

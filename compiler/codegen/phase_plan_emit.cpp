@@ -1,0 +1,176 @@
+#include "compiler/codegen/phase_plan_emit.hpp"
+
+#include <sstream>
+#include <stdexcept>
+
+namespace pz::codegen {
+
+namespace {
+
+std::string identifierOf(const std::string& name) {
+    std::string r;
+    for (char c : name) r += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    if (r.empty() || std::isdigit(static_cast<unsigned char>(r[0]))) r = "p_" + r;
+    return r;
+}
+
+template <class V>
+std::string list(const V& v) {
+    std::string s;
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+    return s;
+}
+
+// The orbit's index in the traits' kOrbitShapes.
+int shapeIndex(const SolverModel& m, int orbit) {
+    for (size_t i = 0; i < m.layout.orbits.size(); ++i)
+        if (m.layout.orbits[i].orbit == orbit) return static_cast<int>(i);
+    throw std::logic_error("phase plan: orbit without a layout");
+}
+
+const char* kindName(analysis::PhasePart::Kind k) {
+    switch (k) {
+        case analysis::PhasePart::Kind::Membership: return "Membership";
+        case analysis::PhasePart::Kind::Orientation: return "Orientation";
+        case analysis::PhasePart::Kind::Parity: return "Parity";
+        case analysis::PhasePart::Kind::SetPermutation: return "SetPermutation";
+    }
+    return "?";
+}
+
+}  // namespace
+
+std::string emitPhasePlan(const SolverModel& m, const analysis::SolverPlan& plan) {
+    const ir::Puzzle& p = *m.puzzle;
+    std::ostringstream s;
+    s << "// ---- phased solver " << plan.solver << " (see runtime/include/pz/phased.hpp) ----\n";
+    s << "inline std::vector<pz::PhaseSpec> phasePlan_" << identifierOf(plan.solver) << "() {\n";
+    s << "    std::vector<pz::PhaseSpec> phases(" << plan.phases.size() << ");\n";
+    for (size_t k = 0; k < plan.phases.size(); ++k) {
+        const auto& ph = plan.phases[k];
+        // The phase automaton's moves are the phase's moves, in order.
+        if (ph.canon.searchMoves.size() != ph.moves.size())
+            throw std::logic_error("phase plan: automaton and move list differ");
+        for (size_t j = 0; j < ph.moves.size(); ++j)
+            if (ph.canon.searchMoves[j] != m.canon.searchMoves[ph.moves[j]])
+                throw std::logic_error("phase plan: automaton moves out of order");
+        s << "    {  // phase " << k + 1 << ": to " << ph.target << "\n";
+        s << "        pz::PhaseSpec& ph = phases[" << k << "];\n";
+        s << "        ph.target = \"" << ph.target << "\";\n";
+        std::string names;
+        for (int i : ph.moves) names += " " + p.moves[m.canon.searchMoves[i]].name;
+        s << "        //" << names << "\n";
+        s << "        ph.moves = {" << list(ph.moves) << "};\n";
+        s << "        ph.canonStart = " << ph.canon.start << ";\n";
+        s << "        ph.canonNext = {\n";
+        for (size_t st = 0; st < ph.canon.next.size(); ++st) s << "            " << list(ph.canon.next[st]) << ",\n";
+        s << "        };\n";
+        for (size_t j = 0; j < ph.parts.size(); ++j) {
+            const auto& part = ph.parts[j];
+            s << "        {  // part " << j << ": " << part.describe(p) << ", " << part.size << " values\n";
+            s << "            pz::PhasePartSpec c;\n";
+            s << "            c.kind = pz::PhasePartSpec::" << kindName(part.kind) << ";\n";
+            switch (part.kind) {
+                case analysis::PhasePart::Kind::Membership:
+                    s << "            c.orbit = " << shapeIndex(m, part.orbit) << ";\n";
+                    s << "            c.setOf = {" << list(part.setOf) << "};\n";
+                    s << "            c.sets = " << part.sets << ";\n";
+                    break;
+                case analysis::PhasePart::Kind::Orientation:
+                    s << "            c.orbit = " << shapeIndex(m, part.orbit) << ";\n";
+                    s << "            c.modulus = " << part.modulus << ";\n";
+                    s << "            c.sumConstrained = " << (part.sumConstrained ? "true" : "false") << ";\n";
+                    if (!part.frame.empty()) {
+                        s << "            c.frame = {" << list(part.frame) << "};\n";
+                        s << "            c.step = " << part.step << ";\n";
+                    }
+                    break;
+                case analysis::PhasePart::Kind::Parity: {
+                    uint32_t mask = 0;
+                    for (int o : part.parityOrbits) mask |= 1u << shapeIndex(m, o);
+                    s << "            c.parityOrbits = " << mask << "u;\n";
+                    break;
+                }
+                case analysis::PhasePart::Kind::SetPermutation:
+                    s << "            c.orbit = " << shapeIndex(m, part.orbit) << ";\n";
+                    s << "            c.positions = {" << list(part.positions) << "};\n";
+                    s << "            c.count = " << part.positions.size() << ";\n";
+                    break;
+            }
+            s << "            c.size = " << part.size << "ULL;\n";
+            s << "            c.goal = " << ph.goal[j] << "ULL;\n";
+            s << "            ph.parts.push_back(c);\n";
+            s << "        }\n";
+        }
+        s << "        ph.tables = {";
+        for (size_t t = 0; t < ph.tables.size(); ++t)
+            s << (t ? ", " : "") << "{" << ph.tables[t].first << ", " << ph.tables[t].second << "}";
+        s << "};\n";
+        s << "    }\n";
+    }
+    s << "    return phases;\n";
+    s << "}\n";
+    // Directions (note [phased directions]): symmetry, inverse, and the
+    // symmetry's move map (S m S^-1) over the traits' moves.
+    s << "inline std::vector<pz::PhaseDirection> phaseDirections_" << identifierOf(plan.solver) << "() {\n";
+    s << "    std::vector<pz::PhaseDirection> d(" << plan.directions.size() << ");\n";
+    for (size_t i = 0; i < plan.directions.size(); ++i) {
+        const auto& dir = plan.directions[i];
+        s << "    d[" << i << "].symmetry = " << dir.symmetry << ";  // " << m.symmetryNames[dir.symmetry]
+          << (dir.inverse ? ", inverse" : "") << "\n";
+        if (dir.inverse) s << "    d[" << i << "].inverse = true;\n";
+        if (dir.symmetry != 0) {
+            std::vector<int> map;
+            for (int mi : m.canon.searchMoves) {
+                const int image = m.symmetryMoveMap[dir.symmetry][mi];
+                int traits = -1;
+                for (size_t j = 0; j < m.canon.searchMoves.size(); ++j)
+                    if (m.canon.searchMoves[j] == image) traits = static_cast<int>(j);
+                if (traits < 0) throw std::logic_error("phase plan: a direction's symmetry maps a move outside the metric");
+                map.push_back(traits);
+            }
+            s << "    d[" << i << "].moveMap = {" << list(map) << "};\n";
+        }
+    }
+    s << "    return d;\n}\n";
+    std::vector<int> families;
+    for (int mi : m.canon.searchMoves) families.push_back(p.moves[mi].family);
+    s << "inline std::vector<int> moveFamilies() { return {" << list(families) << "}; }\n";
+    return s.str();
+}
+
+std::string emitPhasedSolverMain(const SolverModel& m, const analysis::SolverPlan& plan, const std::string& source) {
+    std::ostringstream s;
+    s << emitTraitsHeader(m, source);
+    s << "#include <vector>\n\n#include \"pz/phased_main.hpp\"\n\n";
+    s << "namespace pzgen::" << m.identifier << " {\n\n";
+    s << emitPhasePlan(m, plan);
+    s << "\n}  // namespace pzgen::" << m.identifier << "\n\n";
+    s << "int main(int argc, char** argv) {\n";
+    s << "    return pz::phasedMain<pzgen::" << m.identifier << "::Traits>(argc, argv, \"" << plan.solver
+      << "\", pzgen::" << m.identifier << "::phasePlan_" << identifierOf(plan.solver) << "(), pzgen::" << m.identifier
+      << "::moveFamilies(), pzgen::" << m.identifier << "::phaseDirections_" << identifierOf(plan.solver) << "());\n";
+    s << "}\n";
+    return s.str();
+}
+
+std::string describePlan(const ir::Puzzle& p, const analysis::SolverPlan& plan) {
+    std::ostringstream s;
+    s << "phased solver " << plan.solver << ": " << plan.phases.size() << " phases\n";
+    for (size_t k = 0; k < plan.phases.size(); ++k) {
+        const auto& ph = plan.phases[k];
+        s << "  phase " << k + 1 << " to " << ph.target << ": " << ph.moves.size() << " moves,";
+        for (int mi : ph.canon.searchMoves) s << ' ' << p.moves[mi].name;
+        s << "; " << ph.canon.next.size() << " automaton states\n";
+        for (size_t j = 0; j < ph.parts.size(); ++j)
+            s << "    part " << j << ": " << ph.parts[j].describe(p) << ", " << ph.parts[j].size << " values\n";
+        for (size_t t = 0; t < ph.tables.size(); ++t) {
+            s << "    table " << t << ": part " << ph.tables[t].first;
+            if (ph.tables[t].second >= 0) s << " x part " << ph.tables[t].second;
+            s << ", " << ph.tableEntries(t) << " entries, " << (ph.tableEntries(t) + 1) / 2 << " bytes\n";
+        }
+    }
+    return s.str();
+}
+
+}  // namespace pz::codegen

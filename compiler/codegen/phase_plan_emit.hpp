@@ -1,0 +1,20 @@
+// Emission of phased solvers: the plan of each phase (moves, canonical
+// automaton, coordinate parts, pruning-table pairs) as pz::PhaseSpec data,
+// and a main() running pz::phasedMain (runtime/include/pz/phased_main.hpp).
+#pragma once
+
+#include <string>
+
+#include "compiler/analysis/coset_coordinates.hpp"
+#include "compiler/codegen/solver_model.hpp"
+
+namespace pz::codegen {
+
+// The function `phasePlan_<solver>()` returning the phases (deterministic).
+std::string emitPhasePlan(const SolverModel& model, const analysis::SolverPlan& plan);
+// The phased solver's translation unit: the traits header, the plan, main().
+std::string emitPhasedSolverMain(const SolverModel& model, const analysis::SolverPlan& plan, const std::string& source);
+// A readable report of the plan (pzc inspect / check).
+std::string describePlan(const ir::Puzzle& puzzle, const analysis::SolverPlan& plan);
+
+}  // namespace pz::codegen

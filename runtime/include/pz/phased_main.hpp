@@ -1,0 +1,233 @@
+// pz/phased_main.hpp — the command line of a generated phased solver.
+//
+//   solver [--scramble "MOVES"] [--state "NUMBERS"] [--random N --seed S]
+//          [--stdin] [--json] [--machine] [--max-length N] [--budget-ms N]
+//          [--nodes N] [--tables]
+//
+// Positions are read as by pz/solver_main.hpp. --max-length N: keep
+// improving until a solution of at most N moves (default: the first
+// solution); --budget-ms / --nodes: stop improving after this much work
+// (a solution is always completed). --tables prints the tables' build time,
+// size and depth distributions. Every solution is replayed through the
+// generated kernels before it is printed.
+//
+// --machine (used by pzc): JSON lines (note [result protocol] in
+// pz/result_json.hpp), each solution line with one more field, "phases":
+// the length of each phase. Exit codes as pz/solver_main.hpp.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <new>
+#include <optional>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "pz/phased.hpp"
+#include "pz/result_json.hpp"
+#include "pz/solver_main.hpp"
+
+namespace pz {
+
+template <class T>
+int phasedMainImpl(int argc, char** argv, const char* solverName, std::vector<PhaseSpec> phases,
+                   std::vector<int> moveFamily, std::vector<PhaseDirection> directions) {
+    using State = typename T::State;
+    std::vector<State> positions;
+    bool json = false, machine = false, fromStdin = false, showTables = false;
+    long long randomCount = 0;
+    unsigned long long seed = 1;
+    PhasedLimits limits;
+    auto usage = [&] {
+        std::cerr << "usage: " << argv[0]
+                  << " [--scramble \"MOVES\"] [--state \"NUMBERS\"] [--random N --seed S] [--stdin]"
+                     " [--json] [--machine] [--max-length N] [--budget-ms N] [--nodes N] [--tables]\n";
+        return 2;
+    };
+    auto fail = [&](const std::string& msg) {
+        std::cerr << argv[0] << ": error: " << msg << "\n";
+        return 1;
+    };
+    auto parseNumbers = [](const std::string& text, std::vector<long>& nums, std::string& why) {
+        std::istringstream in(text);
+        std::string tok;
+        while (in >> tok) {
+            auto v = parseWholeNumber(tok[0] == '-' ? tok.substr(1) : tok, 0, 1L << 30);
+            if (!v) {
+                why = "'" + tok + "' is not a number";
+                return false;
+            }
+            nums.push_back(tok[0] == '-' ? -static_cast<long>(*v) : static_cast<long>(*v));
+        }
+        return true;
+    };
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        std::string why;
+        if (a == "--help" || a == "-h") {
+            usage();
+            return 0;
+        } else if (a == "--json") {
+            json = true;
+        } else if (a == "--machine") {
+            machine = true;
+        } else if (a == "--stdin") {
+            fromStdin = true;
+        } else if (a == "--tables") {
+            showTables = true;
+        } else if (i + 1 < argc && (a == "--scramble" || a == "--state")) {
+            const char* v = argv[++i];
+            std::optional<State> s;
+            if (a == "--scramble") {
+                s = stateFromMoveNames<T>(v, why);
+            } else {
+                std::vector<long> nums;
+                if (parseNumbers(v, nums, why)) s = stateFromNumbers<T>(nums, why);
+            }
+            if (!s) return fail("bad " + a.substr(2) + ": " + why);
+            positions.push_back(*s);
+        } else if (i + 1 < argc && (a == "--random" || a == "--seed" || a == "--max-length" || a == "--budget-ms" ||
+                                    a == "--nodes" || a == "--table-dir" || a == "--threads")) {
+            const std::string v = argv[++i];
+            if (a == "--table-dir") continue;  // tables are built in memory at start-up
+            auto n = parseWholeNumber(v, 0, INT64_MAX);
+            if (!n) return fail(a + " needs a whole number, not '" + v + "'");
+            if (a == "--random") randomCount = *n;
+            else if (a == "--seed") seed = static_cast<unsigned long long>(*n);
+            else if (a == "--max-length") limits.maxLength = static_cast<int>(std::min<long long>(*n, 1 << 20));
+            else if (a == "--budget-ms") limits.budgetMs = static_cast<double>(*n);
+            else if (a == "--nodes") limits.nodeBudget = static_cast<uint64_t>(*n);
+        } else {
+            return usage();
+        }
+    }
+    std::mt19937_64 rng(seed);
+    for (long long i = 0; i < randomCount; ++i) positions.push_back(randomState<T>(rng));
+    if (positions.empty() && !fromStdin && !showTables) return usage();
+
+    PhasedSearch<T> search(std::move(phases), std::move(moveFamily));
+    search.setDirections(std::move(directions));
+    if (showTables) {
+        std::cout << "solver " << solverName << ": tables built in " << search.buildSeconds() << " s, "
+                  << search.tableBytes() << " bytes\n";
+        for (size_t k = 0; k < search.phaseCount(); ++k) {
+            const auto& spec = search.phase(k);
+            std::cout << "phase " << k + 1 << " (to " << spec.target << "), " << spec.moves.size() << " moves\n";
+            for (size_t t = 0; t < spec.tables.size(); ++t) {
+                const auto counts = search.depthCounts(k, t);
+                std::cout << "  table " << t << " (part " << spec.tables[t].first;
+                if (spec.tables[t].second >= 0) std::cout << " x part " << spec.tables[t].second;
+                std::cout << "):";
+                for (int d = 0; d < 16; ++d)
+                    if (counts[d]) std::cout << ' ' << d << ':' << counts[d];
+                std::cout << "\n";
+            }
+        }
+        std::cout.flush();
+    }
+    int status = 0;
+    long long index = 0;
+    // Solves one position and prints its result line; false on an internal error.
+    auto solveOne = [&](const State& start) {
+        const long long at = index++;
+        auto r = search.solve(start, limits);
+        if (!r.found) {
+            const int limit = PhasedSearch<T>::kMaxDepth;
+            if (machine)
+                std::cout << json::Line()
+                                 .field("type", "no-solution")
+                                 .field("index", at)
+                                 .field("depth-limit", limit)
+                                 .field("nodes", r.nodes)
+                                 .field("seconds", r.seconds)
+                                 .str()
+                          << "\n";
+            else
+                std::cerr << argv[0] << ": error: no solution within the search's depth limit of " << limit << " moves\n";
+            status = 1;
+            std::cout.flush();
+            return true;
+        }
+        State replay = start;
+        for (int m : r.moves) replay = T::applyMove(replay, m);
+        if (!(replay == T::solved())) {
+            std::cerr << argv[0] << ": internal error: the solution does not replay to solved\n";
+            return false;
+        }
+        std::string text, phasesText;
+        for (size_t i = 0; i < r.moves.size(); ++i) text += (i ? " " : "") + std::string(T::kMoveNames[r.moves[i]]);
+        for (size_t i = 0; i < r.phaseLengths.size(); ++i) phasesText += (i ? ", " : "") + std::to_string(r.phaseLengths[i]);
+        if (machine) {
+            std::cout << json::Line()
+                             .field("type", "solution")
+                             .field("index", at)
+                             .field("moves", r.moves)
+                             .field("nodes", r.nodes)
+                             .field("seconds", r.seconds)
+                             .field("phases", r.phaseLengths)
+                             .str()
+                      << "\n";
+        } else if (json) {
+            std::cout << json::Line()
+                             .field("solution", text)
+                             .field("length", r.moves.size())
+                             .field("optimal", false)
+                             .field("solver", solverName)
+                             .field("phases", r.phaseLengths)
+                             .field("nodes", r.nodes)
+                             .field("seconds", r.seconds)
+                             .str()
+                      << "\n";
+        } else {
+            char secs[32];
+            std::snprintf(secs, sizeof secs, "%.6f", r.seconds);
+            std::cout << (text.empty() ? "(solved)" : text) << "\n  " << r.moves.size() << " moves (" << solverName
+                      << ", phases " << phasesText << "; not proven optimal), " << r.nodes << " nodes, " << secs << " s\n";
+        }
+        std::cout.flush();
+        return true;
+    };
+    for (const State& start : positions)
+        if (!solveOne(start)) return 3;
+    if (fromStdin) {
+        std::string line;
+        while (std::getline(std::cin, line)) {
+            if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+            std::vector<long> nums;
+            std::string why;
+            std::optional<State> s;
+            if (parseNumbers(line, nums, why)) s = stateFromNumbers<T>(nums, why);
+            if (!s) {
+                if (!machine) return fail("bad state: " + why);
+                std::cout << json::Line().field("type", "error").field("index", index++).field("message", "bad state: " + why).str()
+                          << "\n" << std::flush;
+                status = 1;
+                continue;
+            }
+            if (!solveOne(*s)) return 3;
+        }
+    }
+    return status;
+}
+
+// Exit codes: 0 every position solved, 1 a position rejected or unsolved,
+// 2 usage, 3 internal error, 4 out of memory.
+template <class T>
+int phasedMain(int argc, char** argv, const char* solverName, std::vector<PhaseSpec> phases,
+               std::vector<int> moveFamily, std::vector<PhaseDirection> directions) {
+    try {
+        return phasedMainImpl<T>(argc, argv, solverName, std::move(phases), std::move(moveFamily),
+                                 std::move(directions));
+    } catch (const std::bad_alloc&) {
+        std::cerr << argv[0] << ": error: out of memory\n";
+        return 4;
+    } catch (const std::exception& e) {
+        std::cerr << argv[0] << ": internal error: " << e.what() << "\n";
+        return 3;
+    }
+}
+
+}  // namespace pz

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# phased.sh CASE PZC CACHEDIR [PHASE_BFS] — phased-solver end-to-end cases.
+set -uo pipefail
+case_name=$1 pzc=$2 cache=$3 oracle=${4:-}
+export PZC_CACHE_DIR=$cache
+mkdir -p "$cache"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# lengths_within MAX: every JSON line on stdin has "length" <= MAX, its phases
+# sum to it, and it says "optimal": false.
+lengths_within() {
+    awk -v max="$1" '
+        { if ($0 !~ /"optimal": false/) { print "labelled optimal:", $0; bad = 1 }
+          match($0, /"length": [0-9]+/); len = substr($0, RSTART + 10, RLENGTH - 10) + 0
+          match($0, /"phases": \[[0-9, ]*\]/); ph = substr($0, RSTART + 11, RLENGTH - 12)
+          n = split(ph, p, ", "); s = 0; for (i = 1; i <= n; i++) s += p[i]
+          if (s != len) { print "phases do not sum to the length:", $0; bad = 1 }
+          if (len > max) { print "longer than", max ":", $0; bad = 1 }
+          total += len; count++ }
+        END { if (count == 0) { print "no results"; exit 1 } print count, "solutions, mean length", total / count; exit bad }'
+}
+
+case $case_name in
+cube-two-phase)
+    # Superflip (20 moves optimal) and random states, each within 21 moves;
+    # pzc replays every solution through the IR algebra.
+    puzzle=puzzles/cube3.pz
+    "$pzc" solve $puzzle --solver two_phase --scramble superflip --max-length 21 --json > "$tmp/out" || fail "superflip"
+    grep -q '"solver": "two_phase"' "$tmp/out" || fail "no solver field: $(cat "$tmp/out")"
+    lengths_within 21 < "$tmp/out" || fail "superflip: $(cat "$tmp/out")"
+    "$pzc" solve $puzzle --solver two_phase --random 6 --seed 11 --max-length 21 --json > "$tmp/out" || fail "random"
+    [ "$(wc -l < "$tmp/out")" = 6 ] || fail "expected 6 results"
+    lengths_within 21 < "$tmp/out" || fail "random states"
+    # Without a target: the first solution (still replayed, still within the depth limit).
+    "$pzc" solve $puzzle --solver two_phase --scramble "R U F' L2 D B" --json > "$tmp/out" || fail "first solution"
+    lengths_within 40 < "$tmp/out" || fail "first solution"
+    # A budget stops improving but keeps a solution.
+    "$pzc" solve $puzzle --solver two_phase --random 2 --max-length 1 --budget-ms 50 --json > "$tmp/out" || fail "budget"
+    lengths_within 40 < "$tmp/out" || fail "budget"
+    ;;
+rotate4o-square)
+    # rotate4o through its square subgroup (an orientation frame): random states.
+    "$pzc" solve puzzles/rotate4o.pz --solver via_square --random 4 --seed 5 --json > "$tmp/out" || fail "solve"
+    grep -q '"solver": "via_square"' "$tmp/out" || fail "no solver field"
+    lengths_within 60 < "$tmp/out" || fail "rotate4o lengths"
+    ;;
+bad-input)
+    puzzle=puzzles/cube3.pz
+    # One twisted corner: outside the group, rejected before any search.
+    state="0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 7 8 9 10 11 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0"
+    "$pzc" solve $puzzle --solver two_phase --state "$state" > /dev/null 2> "$tmp/err" && fail "accepted a twisted corner"
+    grep -q "cannot be reached" "$tmp/err" || fail "message: $(cat "$tmp/err")"
+    "$pzc" solve $puzzle --solver nope --random 1 > /dev/null 2> "$tmp/err" && fail "accepted an unknown solver"
+    grep -q "declares no solver 'nope' (declared: optimal, two_phase)" "$tmp/err" || fail "message: $(cat "$tmp/err")"
+    "$pzc" solve $puzzle --max-length 20 --random 1 > /dev/null 2> "$tmp/err" && fail "accepted --max-length without a phased solver"
+    grep -q "need a phased solver" "$tmp/err" || fail "message: $(cat "$tmp/err")"
+    "$pzc" solve $puzzle --solver two_phase --max-length x --random 1 > /dev/null 2> "$tmp/err" && fail "accepted --max-length x"
+    # <U, R2> of the 2x2x2 has no exact coset coordinate: a located error, not a wrong solver.
+    small=tests/puzzles/cube2_phased.pz
+    "$pzc" solve $small --solver via_ur2 --random 1 > /dev/null 2> "$tmp/err" && fail "built via_ur2"
+    grep -q "cube2_phased.pz:[0-9]*:[0-9]*: error: phased solver 'via_ur2': no coset coordinate" "$tmp/err" || fail "message: $(cat "$tmp/err")"
+    "$pzc" check $small > /dev/null 2> "$tmp/err" || fail "check cube2_phased"
+    grep -q "warning: phased solver 'via_ur2'" "$tmp/err" || fail "check does not warn: $(cat "$tmp/err")"
+    "$pzc" check puzzles/rotate4o.pz > /dev/null 2> "$tmp/err" || fail "check rotate4o"
+    [ ! -s "$tmp/err" ] || fail "check rotate4o warns: $(cat "$tmp/err")"
+    ;;
+small-tables)
+    # cube2_phased: every phase has one coordinate part, so its pruning table
+    # is its whole coset space; its depth distribution must equal a BFS over
+    # group elements keyed by cosets (phase_bfs, no coordinates involved).
+    [ -x "$oracle" ] || fail "no phase_bfs binary"
+    puzzle=tests/puzzles/cube2_phased.pz
+    for solver in two_phase three_phase; do
+        "$oracle" $puzzle $solver > "$tmp/want" || fail "oracle $solver"
+        "$pzc" build $puzzle -o "$tmp/unused" > /dev/null || fail "build"
+        "$pzc" solve $puzzle --solver $solver --random 20 --seed 3 --json > "$tmp/out" || fail "solve $solver"
+        lengths_within 40 < "$tmp/out" || fail "$solver lengths"
+        bin=$cache/bin/$(cd "$cache/bin" && ls -t cube2_phased_${solver}-* | grep -v '\.' | head -1)
+        # Entries never reached are stored as 15 (three_phase's middle phase
+        # has one reachable coset of 729); no distance here reaches 15.
+        "$bin" --tables | awk '/^phase/ { k++ } /table 0 \(part 0\):/ { sub(/.*\):/, ""); sub(/ 15:[0-9]+$/, ""); print "phase " k ":" $0 }' > "$tmp/got"
+        diff "$tmp/want" "$tmp/got" || fail "$solver: table distributions differ from the coset BFS"
+        cat "$tmp/got"
+    done
+    ;;
+*)
+    fail "unknown case $case_name"
+    ;;
+esac
+echo "ok $case_name"
