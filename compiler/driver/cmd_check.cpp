@@ -16,6 +16,7 @@
 #include "compiler/ir/element.hpp"
 #include "compiler/ir/lower.hpp"
 #include "pz/memory.hpp"
+#include "pz/result_json.hpp"
 
 namespace pz::driver {
 
@@ -82,26 +83,8 @@ private:
         }
     }
     void newline() { out_ << '\n' << std::string(2 * first_.size(), ' '); }
-    void quoted(const std::string& s) {
-        out_ << '"';
-        for (char c : s) {
-            switch (c) {
-                case '"': out_ << "\\\""; break;
-                case '\\': out_ << "\\\\"; break;
-                case '\n': out_ << "\\n"; break;
-                case '\t': out_ << "\\t"; break;
-                default:
-                    if ((unsigned char)c < 0x20) {
-                        char buf[8];
-                        std::snprintf(buf, sizeof buf, "\\u%04x", c);
-                        out_ << buf;
-                    } else {
-                        out_ << c;
-                    }
-            }
-        }
-        out_ << '"';
-    }
+    // Strings go through the runtime's one JSON escaper (pz/result_json.hpp).
+    void quoted(const std::string& s) { out_ << pz::json::quote(s); }
     std::ostream& out_;
     std::vector<bool> first_, inline_;
     bool pendingKey_ = false;
