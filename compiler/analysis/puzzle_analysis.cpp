@@ -446,6 +446,9 @@ SubgroupInfo PuzzleAnalysis::computeSubgroup(int index) {
         }
         info.order = p.order / mpz_class((unsigned long)reached.size());
         if (!buildChain) h.reset();
+        // The Schreier generators generate P ∩ G, whose order the coset count
+        // proves: the chain may stop as soon as it reaches it.
+        if (h) h->setKnownOrder(info.order);
         if (h && h->order() != info.order)
             throw std::logic_error("subgroup '" + sub.name + "': the Schreier generators give order " +
                                    h->order().get_str() + ", the coset count " + info.order.get_str());
@@ -498,7 +501,13 @@ const std::vector<int>& PuzzleAnalysis::subgroupSymmetries(int index) {
     const auto& group = symmetries();
     const StabilizerChain* h = subgroupChains_[index].get();
     std::vector<Perm> strong;
-    if (h) strong = h->strongGenerators();
+    // S H S^-1 ⊆ H needs only generators of H: the declared ones when the
+    // subgroup has them (a few), else the chain's strong generators.
+    const auto& declared = puzzle_.subgroups[index].generators;
+    if (h && !declared.empty())
+        for (const auto& g : declared) strong.push_back(points_.toPoints(g));
+    else if (h)
+        strong = h->strongGenerators();
     const InvariantGroup p = invariantGroup(index);
     std::vector<int> result;
     for (size_t s = 0; s < group.elements.size(); ++s) {

@@ -852,7 +852,17 @@ void StabilizerChain::build() const {
     for (int quiet = 0; quiet < run;) quiet = c.siftAndAdd(random.next()) ? 0 : quiet + 1;
     // The kernel is normal: its conjugates by the generators belong to it.
     c.closeKernel(gens);
-    // 2a. An upper bound that the order meets.
+    // 2a. A known order, or an upper bound, that the order meets.
+    if (knownOrder_ != 0) {
+        for (int extra = 0; extra < 64 && c.order() < knownOrder_; ++extra) c.siftAndAdd(random.next());
+        if (c.order() == knownOrder_) {
+            c.proof = Proof::KnownOrder;
+            return;
+        }
+        if (c.order() > knownOrder_)
+            throw std::logic_error("StabilizerChain: order " + c.order().get_str() + " above the known order " +
+                                   knownOrder_.get_str());
+    }
     std::vector<BlockPerm> witnesses = c.strong;
     witnesses.insert(witnesses.end(), gens.begin(), gens.end());
     for (int i = 0; i < 200; ++i) witnesses.push_back(random.next());
@@ -895,6 +905,12 @@ void StabilizerChain::build() const {
         if (c.closeKernel(gens)) changed = true;
     }
     c.proof = Proof::Verified;
+}
+
+void StabilizerChain::setKnownOrder(const mpz_class& order) {
+    if (order == knownOrder_) return;
+    knownOrder_ = order;
+    impl_.reset();
 }
 
 StabilizerChain::Proof StabilizerChain::proof() const {

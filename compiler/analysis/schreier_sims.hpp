@@ -133,8 +133,12 @@ public:
     BlockPerm toBlocks(const Perm& p) const;
     Perm toPoints(const BlockPerm& p) const;
 
+    // A proven order of the group generated (e.g. from a coset count): the
+    // chain is complete once its order (a lower bound) reaches it.
+    void setKnownOrder(const mpz_class& order);
+
     // How the order was proven (for tests and benchmarks).
-    enum class Proof { None, UpperBound, Verified };
+    enum class Proof { None, UpperBound, KnownOrder, Verified };
     Proof proof() const;
 
     struct Impl;
@@ -145,6 +149,7 @@ private:
     std::vector<int> offset_;
     int pointCount_ = 0;
     std::vector<BlockPerm> generators_;
+    mpz_class knownOrder_ = 0;  // 0: unknown
     mutable std::unique_ptr<Impl> impl_;  // null: not built for the current generators
 };
 

@@ -263,3 +263,21 @@ TEST_CASE("schreier-sims: a primitive group without a certificate is verified") 
     CHECK(chain.contains(times3));
     CHECK_FALSE(chain.contains(cycles(p, {{0, 1}})));
 }
+
+TEST_CASE("schreier-sims: a known order ends the construction") {
+    const int p = 11;
+    Perm shift(p), times2(p);
+    for (int x = 0; x < p; ++x) shift[x] = (x + 1) % p, times2[x] = (2 * x) % p;
+    StabilizerChain chain(p);
+    chain.addGenerator(shift);
+    chain.addGenerator(times2);
+    chain.setKnownOrder(110);
+    CHECK(chain.order() == 110);
+    CHECK(chain.proof() == StabilizerChain::Proof::KnownOrder);
+    // A wrong "known" order is caught, never believed.
+    StabilizerChain wrong(p);
+    wrong.addGenerator(shift);
+    wrong.addGenerator(times2);
+    wrong.setKnownOrder(55);
+    CHECK_THROWS(wrong.order());
+}
