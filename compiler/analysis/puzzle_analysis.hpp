@@ -89,6 +89,7 @@ public:
 
 private:
     StabilizerChain& chain();
+    std::vector<int> blockModuli() const;
     SubgroupInfo computeSubgroup(int index);
     // P, the group of all elements keeping a subgroup's invariants: its
     // generators and order, or an error when the invariants describe no group

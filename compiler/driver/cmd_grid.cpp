@@ -30,6 +30,7 @@
 #include "compiler/codegen/grid_emit.hpp"
 #include "compiler/driver/grid_commands.hpp"
 #include "compiler/driver/native_build.hpp"
+#include "compiler/driver/options.hpp"
 #include "compiler/driver/result_protocol.hpp"
 #include "compiler/driver/subprocess.hpp"
 #include "compiler/interp/grid_interp.hpp"
@@ -67,64 +68,44 @@ struct LevelOutcome {
     double seconds = 0;
 };
 
-int usageError(const std::string& message) {
-    std::cerr << "pzc: error: " << message << "\n"
-              << "usage: pzc solve DEF (--level FILE | --levels DIR) [--json] [--bfs] [--interp] [--max-states N]\n";
-    return 2;
-}
+const char* kGridUsage =
+    "usage: pzc solve DEF (--level FILE | --levels DIR)... [--json] [--bfs] [--interp] [--max-states N] [--repeat N]\n"
+    "                     [--emit FILE|- [--no-main] [--namespace NAME]] [--hall]\n"
+    "       pzc check DEF [--level FILE | --levels DIR]... [--json]\n";
 
-bool parseOptions(const Args& args, GridOptions& options, std::string& error) {
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        auto value = [&](std::string& into) {
-            if (i + 1 >= args.size()) {
-                error = a + " needs a value";
-                return false;
-            }
-            into = args[++i];
-            return true;
-        };
-        std::string v;
-        if (a == "--level") {
-            if (!value(v)) return false;
-            options.levelFiles.push_back(v);
-        } else if (a == "--levels") {
-            if (!value(v)) return false;
-            options.levelDirs.push_back(v);
-        } else if (a == "--json") {
-            options.json = true;
-        } else if (a == "--bfs") {
-            options.bfs = true;
-        } else if (a == "--interp") {
-            options.interp = true;
-        } else if (a == "--max-states") {
-            if (!value(options.maxStates)) return false;
-        } else if (a == "--emit") {
-            if (!value(options.emitPath)) return false;
-        } else if (a == "--repeat") {
-            if (!value(v)) return false;
-            options.repeat = std::max(1, std::atoi(v.c_str()));
-        } else if (a == "--hall") {
-            options.hallBound = true;
-        } else if (a == "--table") {
-            options.tableForOne = true;
-        } else if (a == "--no-main") {
-            options.emitMain = false;
-        } else if (a == "--namespace") {
-            if (!value(options.emitNamespace)) return false;
-            const auto& ns = options.emitNamespace;
-            const bool identifier = !ns.empty() && !std::isdigit((unsigned char)ns[0]) &&
-                                    std::all_of(ns.begin(), ns.end(), [](char c) { return std::isalnum((unsigned char)c) || c == '_'; });
-            if (!identifier) {
-                error = "--namespace needs a C++ identifier, not '" + ns + "'";
-                return false;
-            }
-        } else {
-            error = "unknown option '" + a + "'";
-            return false;
-        }
-    }
-    return true;
+// Parses the grid options (the definition, if first, is skipped). nullopt:
+// go on; otherwise the exit code.
+std::optional<int> parseOptions(const std::string& command, const Args& args, GridOptions& options) {
+    std::vector<std::string> definition;
+    unsigned long long repeat = 1, maxStates = 0;
+    bool noMain = false;
+    OptionParser parser(command, kGridUsage);
+    parser.positionals(definition, 0, 1, "DEF")
+        .values("--level", options.levelFiles)
+        .values("--levels", options.levelDirs)
+        .flag("--json", options.json)
+        .flag("--bfs", options.bfs)
+        .flag("--interp", options.interp)
+        .number("--max-states", maxStates, 1, UINT64_MAX)
+        .value("--emit", options.emitPath)
+        .number("--repeat", repeat, 1, 1000000)
+        .flag("--hall", options.hallBound)
+        .flag("--table", options.tableForOne)
+        .flag("--no-main", noMain)
+        .value("--namespace", options.emitNamespace)
+        .exclusive({"--emit", "--interp"})
+        .exclusive({"--emit", "--json"});
+    if (auto rc = parser.parse(args)) return rc;
+    options.emitMain = !noMain;
+    options.repeat = static_cast<int>(repeat);
+    if (parser.given("--max-states")) options.maxStates = std::to_string(maxStates);
+    if ((parser.given("--no-main") || parser.given("--namespace")) && options.emitPath.empty())
+        return parser.fail("--no-main and --namespace go with --emit");
+    const auto& ns = options.emitNamespace;
+    const bool identifier = !ns.empty() && !std::isdigit((unsigned char)ns[0]) &&
+                            std::all_of(ns.begin(), ns.end(), [](char c) { return std::isalnum((unsigned char)c) || c == '_'; });
+    if (!identifier) return parser.fail("--namespace needs a C++ identifier, not '" + ns + "'");
+    return std::nullopt;
 }
 
 // "3.10-box_step" after "3.9-fractal": digit runs compare as numbers.
@@ -175,7 +156,7 @@ std::vector<LevelOutcome> solveInterpreted(const ir::GridRules& rules, const std
                                            const GridOptions& options) {
     std::vector<LevelOutcome> outcomes;
     grid::SearchLimits limits;
-    if (!options.maxStates.empty()) limits.maxStates = std::stoull(options.maxStates);
+    if (!options.maxStates.empty()) limits.maxStates = *parseWholeNumber(options.maxStates, 1, UINT64_MAX);
     grid::keepFreedMemory();  // as the generated main does: searches reuse mapped pages
     for (const auto& level : levels) {
         interp::GridBoard board(rules, level);
@@ -267,6 +248,14 @@ bool readLevels(const ir::Puzzle& puzzle, const GridOptions& options, std::vecto
         if (!listLevelFiles(dir, files)) return false;
     for (const auto& f : files)
         if (auto level = readLevelFile(f, puzzle.grid, diags)) levels.push_back(std::move(*level));
+    // Results are matched to levels by name: two levels may not share one.
+    for (size_t i = 0; i < levels.size(); ++i)
+        for (size_t j = 0; j < i; ++j)
+            if (levels[i].name == levels[j].name) {
+                diags.error(levels[i].file, {}, "another level is also named '" + levels[i].name + "' (" +
+                                                    levels[j].file + "); level names must differ");
+                break;
+            }
     return !diags.hasErrors();
 }
 
@@ -332,7 +321,7 @@ int solveLevels(const ir::Puzzle& puzzle, const GridOptions& options) {
                              .str()
                       << "\n";
         } else {
-            std::cout << text << "\n";
+            std::cout << (text.empty() ? "(already solved)" : text) << "\n";
         }
         return 0;
     }
@@ -378,19 +367,11 @@ int solveLevels(const ir::Puzzle& puzzle, const GridOptions& options) {
     return failures ? 1 : 0;
 }
 
-// Callers may pass the arguments with or without the definition file first;
-// every option starts with "--", so a leading plain word is the definition.
-Args withoutDefinition(const Args& args) {
-    if (!args.empty() && args[0].rfind("--", 0) != 0) return Args(args.begin() + 1, args.end());
-    return args;
-}
-
 }  // namespace
 
 int checkGridPuzzle(const ir::Puzzle& puzzle, const Args& args) {
     GridOptions options;
-    std::string error;
-    if (!parseOptions(withoutDefinition(args), options, error)) return usageError(error);
+    if (auto rc = parseOptions("check", args, options)) return *rc;
     if (options.levelFiles.empty() && options.levelDirs.empty()) {
         std::cout << "grid puzzle " << puzzle.name << ": " << puzzle.grid.directions.size() << " directions, "
                   << puzzle.grid.colours.size() << " colours, " << puzzle.grid.levelPaths.size() << " levels\n";
@@ -412,11 +393,13 @@ int checkGridPuzzle(const ir::Puzzle& puzzle, const Args& args) {
 
 int solveGridPuzzle(const ir::Puzzle& puzzle, const Args& args) {
     GridOptions options;
-    std::string error;
-    if (!parseOptions(withoutDefinition(args), options, error)) return usageError(error);
+    if (auto rc = parseOptions("solve", args, options)) return *rc;
     if (options.levelFiles.empty() && options.levelDirs.empty()) {
         // No level named: the levels the definition lists, as a table.
-        if (puzzle.grid.levelPaths.empty()) return usageError("give --level FILE or --levels DIR");
+        if (puzzle.grid.levelPaths.empty()) {
+            std::cerr << "pzc solve: error: give --level FILE or --levels DIR\n" << kGridUsage;
+            return 2;
+        }
         options.levelFiles = puzzle.grid.levelPaths;
         options.tableForOne = true;
     }

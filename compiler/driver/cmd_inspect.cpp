@@ -9,33 +9,19 @@
 #include "compiler/analysis/coset_coordinates.hpp"
 #include "compiler/codegen/phase_plan_emit.hpp"
 #include "compiler/driver/commands.hpp"
+#include "compiler/driver/options.hpp"
 #include "compiler/driver/perm_build.hpp"
 
 namespace pz::driver {
 
 int runInspect(const Args& args) {
-    std::string file, solver;
+    std::vector<std::string> files;
+    std::string solver;
     bool header = false;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "--solver" && i + 1 < args.size()) {
-            solver = args[++i];
-        } else if (a == "--header") {
-            header = true;
-        } else if (a == "--help") {
-            std::cout << "usage: pzc inspect FILE [--header] [--solver NAME]\n";
-            return 0;
-        } else if (file.empty() && a[0] != '-') {
-            file = a;
-        } else {
-            std::cerr << "usage: pzc inspect FILE [--header] [--solver NAME]\n";
-            return 2;
-        }
-    }
-    if (file.empty()) {
-        std::cerr << "usage: pzc inspect FILE [--header] [--solver NAME]\n";
-        return 2;
-    }
+    OptionParser options("inspect", "usage: pzc inspect FILE [--header] [--solver NAME]\n");
+    options.positionals(files, 1, 1, "FILE").flag("--header", header).value("--solver", solver);
+    if (auto rc = options.parse(args)) return *rc;
+    const std::string& file = files[0];
     ir::Puzzle puzzle;
     codegen::SolverModel model;
     bool isGrid = false;

@@ -1,10 +1,13 @@
-// pzc solve FILE (--scramble "MOVES" | --state "NUMBERS" | --random N [--seed S])
-//                [--json] [--threads N]
+// pzc solve FILE (--scramble "MOVES" | --state "NUMBERS")... [--json] [--threads N]
+// pzc solve FILE --random N [--seed S] [--json] [--threads N]
+// pzc solve FILE --scrambles FILE|- [--threads N]      (a batch; JSON lines)
+//   every form also takes [--memory SIZE] [--verify-tables]
 // Builds (or reuses) the generated solver for FILE, solves each position
 // optimally, replays every solution through the IR element algebra and
 // prints it in the puzzle's move names. Grid-actor puzzles are handed to
 // solveGridPuzzle.
 #include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -19,22 +22,30 @@
 #include "compiler/driver/commands.hpp"
 #include "compiler/driver/grid_commands.hpp"
 #include "compiler/driver/native_build.hpp"
+#include "compiler/driver/options.hpp"
 #include "compiler/driver/perm_build.hpp"
 #include "compiler/driver/result_protocol.hpp"
 #include "compiler/driver/subprocess.hpp"
 #include "compiler/ir/element.hpp"
 #include "compiler/ir/lower.hpp"
+#include "pz/memory.hpp"
 #include "pz/result_json.hpp"
 
 namespace pz::driver {
 
 namespace {
 
+// The most positions one run draws (--random) or reads (--scrambles).
+constexpr unsigned long long kMaxRandom = 1000000;
+
 const char* kUsage =
-    "usage: pzc solve FILE (--scramble \"MOVES\" | --state \"NUMBERS\" | --random N [--seed S]) [--json] [--threads N]\n"
-    "                 [--solver NAME [--max-length N] [--budget-ms N]]\n"
-    "  --solver NAME picks a declared solver; a phased one stops at its first solution,\n"
-    "  or improves it until --max-length N moves or --budget-ms N (never labelled optimal)\n"
+    "usage: pzc solve FILE (--scramble \"MOVES\" | --state \"NUMBERS\")... [--json] [--threads N]\n"
+    "       pzc solve FILE --random N [--seed S] [--json] [--threads N]      (N from 1 to 1000000)\n"
+    "       pzc solve FILE --scrambles FILE|- [--threads N]   (one scramble or state a line; JSON lines)\n"
+    "  --memory SIZE: budget for pruning tables (512M, 2G, ...; default half of physical memory)\n"
+    "  --verify-tables: check cached pruning tables in full, not only their header and a sample\n"
+    "  --solver NAME: a declared solver; a phased one stops at its first solution, or improves\n"
+    "    it until --max-length N moves or for --budget-ms N (never labelled optimal)\n"
     "  a state is the element's numbers: each orbit's permutation (perm[p] = solved\n"
     "  position of the piece at p), then each oriented orbit's orientations\n";
 
@@ -147,10 +158,59 @@ std::string numbersText(const std::vector<long>& v) {
     return s;
 }
 
+// The element of one scramble, or nullopt with the reason in `why`.
+std::optional<ir::Element> scrambleElement(const ir::Puzzle& puzzle, const std::string& text, std::string& why) {
+    DiagnosticEngine diags;
+    auto e = ir::evaluateText(puzzle, text, "<scramble>", diags);
+    if (!e) {
+        std::ostringstream out;
+        diags.print(out);
+        why = out.str();
+        while (!why.empty() && why.back() == '\n') why.pop_back();
+        return std::nullopt;
+    }
+    if (e->mirror) {
+        why = "the scramble evaluates to a mirror symmetry, not a state";
+        return std::nullopt;
+    }
+    return e;
+}
+
+// The element of one state (the element's numbers), checked against the group.
+std::optional<ir::Element> stateElement(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& groups,
+                                        const std::string& text, std::string& why) {
+    std::istringstream in(text);
+    std::vector<long> nums;
+    for (std::string tok; in >> tok;) {
+        auto v = parseWholeNumber(tok, 0, 1u << 30);
+        if (!v) {
+            why = "bad state: '" + tok + "' is not a number";
+            return std::nullopt;
+        }
+        nums.push_back(static_cast<long>(*v));
+    }
+    auto e = elementFromNumbers(puzzle, nums, why);
+    if (!e) {
+        why = "bad state: " + why;
+        return std::nullopt;
+    }
+    if (!groups.contains(*e)) {
+        why = "bad state: it cannot be reached by the moves of " + puzzle.name;
+        return std::nullopt;
+    }
+    return e;
+}
+
+// A batch line is a state when it holds only numbers, else a scramble.
+bool looksLikeState(const std::string& line) {
+    return line.find_first_of("0123456789") != std::string::npos &&
+           line.find_first_not_of("0123456789 \t\r") == std::string::npos;
+}
+
 }  // namespace
 
 int runSolve(const Args& args) {
-    if (args.empty() || args[0] == "--help") {
+    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
         (args.empty() ? std::cerr : std::cout) << kUsage;
         return args.empty() ? 2 : 0;
     }
@@ -161,90 +221,124 @@ int runSolve(const Args& args) {
     if (!loadSolverModel(file, puzzle, model, isGrid)) return 1;
     if (isGrid) return solveGridPuzzle(puzzle, args);
 
-    std::vector<std::string> scrambles, states;
-    std::string randomCount, seed = "1", threads, solverName, maxLength, budgetMs;
-    bool json = false;
-    for (size_t i = 1; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        bool hasValue = i + 1 < args.size();
-        if (a == "--json") {
-            json = true;
-        } else if (a == "--scramble" && hasValue) {
-            scrambles.push_back(args[++i]);
-        } else if (a == "--state" && hasValue) {
-            states.push_back(args[++i]);
-        } else if (a == "--random" && hasValue) {
-            randomCount = args[++i];
-        } else if (a == "--seed" && hasValue) {
-            seed = args[++i];
-        } else if (a == "--threads" && hasValue) {
-            threads = args[++i];
-        } else if (a == "--solver" && hasValue) {
-            solverName = args[++i];
-        } else if (a == "--max-length" && hasValue) {
-            maxLength = args[++i];
-        } else if (a == "--budget-ms" && hasValue) {
-            budgetMs = args[++i];
-        } else {
-            std::cerr << kUsage;
-            return 2;
-        }
+    std::vector<std::string> scrambles, states, positional;
+    std::string batchFile, memoryText, memory;
+    unsigned long long randomCount = 0, seed = 1, threads = 0;
+    bool json = false, verifyTables = false;
+    std::string solverName;
+    unsigned long long maxLength = 0, budgetMs = 0;
+    OptionParser options("solve", kUsage);
+    options.positionals(positional, 1, 1, "FILE")
+        .values("--scramble", scrambles)
+        .values("--state", states)
+        .value("--scrambles", batchFile)
+        .number("--random", randomCount, 1, kMaxRandom)
+        .number("--seed", seed, 0, UINT64_MAX)
+        .number("--threads", threads, 0, 1024)
+        .flag("--json", json)
+        .value("--memory", memoryText)
+        .flag("--verify-tables", verifyTables)
+        .value("--solver", solverName)
+        .number("--max-length", maxLength, 0, 1000)
+        .number("--budget-ms", budgetMs, 0, 86400000ULL)
+        .exclusive({"--scramble", "--random", "--scrambles"})
+        .exclusive({"--state", "--random", "--scrambles"});
+    if (auto rc = options.parse(args)) return *rc;
+    if (options.given("--seed") && !options.given("--random")) return options.fail("--seed needs --random");
+    if (scrambles.empty() && states.empty() && !randomCount && batchFile.empty())
+        return options.fail("give --scramble, --state, --random or --scrambles");
+    if (options.given("--memory")) {
+        auto bytes = pz::parseMemorySize(memoryText);
+        if (!bytes || *bytes == 0)
+            return options.fail("bad --memory '" + memoryText + "': expected a size such as 512M or 2G");
+        memory = std::to_string(*bytes);
     }
-    if (scrambles.empty() && states.empty() && randomCount.empty()) {
-        std::cerr << kUsage;
-        return 2;
-    }
-    for (const std::string* n : {&randomCount, &seed, &threads, &maxLength, &budgetMs})
-        if (!n->empty() && n->find_first_not_of("0123456789") != std::string::npos) {
-            std::cerr << "pzc solve: error: '" << *n << "' is not a non-negative number\n";
-            return 2;
-        }
 
     // Positions: scrambles through the IR evaluator, states checked against the group.
     analysis::PuzzleAnalysis groups(puzzle);
     std::vector<ir::Element> positions;
-    DiagnosticEngine diags;
     for (const auto& s : scrambles) {
-        auto e = ir::evaluateText(puzzle, s, "<scramble>", diags);
+        std::string why;
+        auto e = scrambleElement(puzzle, s, why);
         if (!e) {
-            diags.print(std::cerr);
-            return 1;
-        }
-        if (e->mirror) {
-            std::cerr << "pzc solve: error: the scramble evaluates to a mirror symmetry, not a state\n";
+            std::cerr << (why.find("error:") != std::string::npos ? "" : "pzc solve: error: ") << why << "\n";
             return 1;
         }
         positions.push_back(*e);
     }
     for (const auto& s : states) {
-        std::istringstream in(s);
-        std::vector<long> nums;
-        std::string tok;
-        while (in >> tok) {
-            char* end = nullptr;
-            long v = std::strtol(tok.c_str(), &end, 10);
-            if (*end || tok.empty()) {
-                std::cerr << "pzc solve: error: bad state: '" << tok << "' is not a number\n";
-                return 1;
-            }
-            nums.push_back(v);
-        }
         std::string why;
-        auto e = elementFromNumbers(puzzle, nums, why);
+        auto e = stateElement(puzzle, groups, s, why);
         if (!e) {
-            std::cerr << "pzc solve: error: bad state: " << why << "\n";
-            return 1;
-        }
-        if (!groups.contains(*e)) {
-            std::cerr << "pzc solve: error: bad state: it cannot be reached by the moves of " << puzzle.name << "\n";
+            std::cerr << "pzc solve: error: " << why << "\n";
             return 1;
         }
         positions.push_back(*e);
     }
 
-    const bool randomRun = !randomCount.empty();
-    if (randomRun) positions = randomPositions(puzzle, groups, std::stoll(randomCount), std::stoull(seed));
+    // A batch (--scrambles FILE|-): one scramble or state a line, blank lines
+    // and '#' comments skipped; a bad line is reported with its number and
+    // the others are solved, all by one solver process (one table load).
+    const bool batch = !batchFile.empty();
+    std::vector<long> positionLine;                       // batch: the line of each position
+    std::vector<std::pair<long, std::string>> lineErrors;  // batch: bad lines, in order
+    if (batch) {
+        std::ifstream fileIn;
+        std::istream* in = &std::cin;
+        if (batchFile != "-") {
+            fileIn.open(batchFile);
+            if (!fileIn) {
+                std::cerr << "pzc solve: error: cannot read " << batchFile << "\n";
+                return 1;
+            }
+            in = &fileIn;
+        }
+        const std::string name = batchFile == "-" ? "<stdin>" : batchFile;
+        long number = 0;
+        for (std::string line; std::getline(*in, line);) {
+            ++number;
+            if (number > static_cast<long>(kMaxRandom)) {
+                std::cerr << "pzc solve: error: " << name << ": more than " << kMaxRandom << " lines\n";
+                return 1;
+            }
+            size_t first = line.find_first_not_of(" \t\r");
+            if (first == std::string::npos || line[first] == '#') continue;
+            std::string why;
+            auto e = looksLikeState(line) ? stateElement(puzzle, groups, line, why) : scrambleElement(puzzle, line, why);
+            if (!e) {
+                // One line per error: the evaluator's caret display is for a terminal.
+                size_t at = why.find("error: ");
+                std::string message = at == std::string::npos ? why : why.substr(at + 7);
+                message = message.substr(0, message.find('\n'));
+                lineErrors.push_back({number, message});
+                continue;
+            }
+            positions.push_back(*e);
+            positionLine.push_back(number);
+        }
+    }
 
+    const bool randomRun = randomCount > 0;
+    if (randomRun) positions = randomPositions(puzzle, groups, static_cast<long long>(randomCount), seed);
+
+    // A batch's bad lines, printed in line order among the results: one JSON
+    // object on stdout (so every line has one) and the message on stderr.
+    const std::string batchName = batchFile == "-" ? "<stdin>" : batchFile;
+    size_t nextError = 0;
+    auto flushLineErrors = [&](long beforeLine) {
+        for (; nextError < lineErrors.size() && lineErrors[nextError].first < beforeLine; ++nextError) {
+            const auto& [line, message] = lineErrors[nextError];
+            std::cerr << "pzc solve: error: " << batchName << ":" << line << ": " << message << "\n";
+            std::cout << pz::json::Line().field("line", line).field("error", message).str() << "\n";
+        }
+        std::cout.flush();
+    };
+    if (positions.empty()) {  // a batch of bad lines only, or an empty one
+        flushLineErrors(LONG_MAX);
+        return lineErrors.empty() ? 0 : 1;
+    }
+
+    // Build or reuse the generated solver.
     // The declared solver to run: the default build, or a phased plan.
     std::optional<analysis::SolverPlan> plan;
     if (!solverName.empty()) {
@@ -278,12 +372,8 @@ int runSolve(const Args& args) {
             }
         }
     }
-    if (!plan && (!maxLength.empty() || !budgetMs.empty())) {
-        std::cerr << "pzc solve: error: --max-length and --budget-ms need a phased solver (--solver NAME)\n";
-        return 2;
-    }
-
-    // Build or reuse the generated solver.
+    if (!plan && (options.given("--max-length") || options.given("--budget-ms")))
+        return options.fail("--max-length and --budget-ms need a phased solver (--solver NAME)");
     auto bin = plan ? compilePhasedSolver(model, *plan, file) : compileSolver(model, file);
     if (!bin) return 1;
 
@@ -291,9 +381,11 @@ int runSolve(const Args& args) {
     // result line per position on its stdout (note [result protocol]).
     ChildRun run;
     run.argv = {*bin, "--machine", "--stdin"};
-    if (!threads.empty()) run.argv.insert(run.argv.end(), {"--threads", threads});
-    if (!maxLength.empty()) run.argv.insert(run.argv.end(), {"--max-length", maxLength});
-    if (!budgetMs.empty()) run.argv.insert(run.argv.end(), {"--budget-ms", budgetMs});
+    if (threads) run.argv.insert(run.argv.end(), {"--threads", std::to_string(threads)});
+    if (!memory.empty()) run.argv.insert(run.argv.end(), {"--memory", memory});
+    if (verifyTables) run.argv.push_back("--verify-tables");
+    if (options.given("--max-length")) run.argv.insert(run.argv.end(), {"--max-length", std::to_string(maxLength)});
+    if (options.given("--budget-ms")) run.argv.insert(run.argv.end(), {"--budget-ms", std::to_string(budgetMs)});
     for (const auto& e : positions) {
         for (long n : elementNumbers(puzzle, e)) run.input += std::to_string(n) + ' ';
         run.input += '\n';
@@ -314,12 +406,18 @@ int runSolve(const Args& args) {
             return internalError("the solver answered out of order (result " + std::to_string(r->index) + ")");
         ++results;
         if (r->kind == PositionResult::Kind::Error) return internalError("the solver rejected a position: " + r->message);
+        if (batch) flushLineErrors(positionLine[r->index]);
         if (r->kind == PositionResult::Kind::NoSolution) {
-            if (r->unreachable)
-                std::cerr << "pzc solve: error: the position is not reachable by the puzzle's moves\n";
-            else
-                std::cerr << "pzc solve: error: no solution within the search's depth limit of " << r->depthLimit
-                          << " moves (the position is reachable; the search gave up)\n";
+            std::string message = r->unreachable ? "the position is not reachable by the puzzle's moves"
+                                                 : "no solution within the search's depth limit of " +
+                                                       std::to_string(r->depthLimit) +
+                                                       " moves (the position is reachable; the search gave up)";
+            if (batch) {
+                lineErrors.insert(lineErrors.begin() + nextError, {positionLine[r->index], message});
+                flushLineErrors(positionLine[r->index] + 1);
+            } else {
+                std::cerr << "pzc solve: error: " << message << "\n";
+            }
             status = std::max(status, 1);
             return;
         }
@@ -341,8 +439,9 @@ int runSolve(const Args& args) {
             const std::vector<int> phases = phaseLengths(line);
             std::string lengths;
             for (size_t i = 0; i < phases.size(); ++i) lengths += (i ? ", " : "") + std::to_string(phases[i]);
-            if (json) {
+            if (json || batch) {
                 pz::json::Line out;
+                if (batch) out.field("line", positionLine[r->index]);
                 out.field("solution", text).field("length", r->moves.size()).field("optimal", false);
                 out.field("solver", plan->solver).field("phases", phases);
                 out.field("nodes", r->nodes).field("seconds", r->seconds);
@@ -355,8 +454,9 @@ int runSolve(const Args& args) {
                           << plan->solver << ", phases " << lengths << "; not proven optimal), " << r->nodes
                           << " nodes, " << secs << " s\n";
             }
-        } else if (json) {
+        } else if (json || batch) {
             pz::json::Line out;
+            if (batch) out.field("line", positionLine[r->index]);
             out.field("solution", text).field("length", r->moves.size()).field("optimal", true);
             out.field("nodes", r->nodes).field("seconds", r->seconds);
             if (randomRun) out.field("state", numbersText(elementNumbers(puzzle, start)));
@@ -385,7 +485,8 @@ int runSolve(const Args& args) {
                   << " positions\n";
         return 3;
     }
-    return status;
+    if (batch) flushLineErrors(LONG_MAX);
+    return lineErrors.empty() ? status : std::max(status, 1);
 }
 
 }  // namespace pz::driver

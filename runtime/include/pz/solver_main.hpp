@@ -2,6 +2,12 @@
 //
 //   solver [--scramble "MOVES"] [--state "NUMBERS"] [--random N --seed S]
 //          [--stdin] [--json] [--machine] [--table-dir DIR] [--threads N]
+//          [--memory SIZE] [--verify-tables]
+//
+// --memory: the budget for pruning tables (512M, 2G, ...; default half of the
+// physical memory); tables that do not fit are refused before allocation.
+// --verify-tables: check every block of every cached table on load (note
+// [table integrity] in pz/prune.hpp), not just the header and a sample.
 //
 // A state is written as the IR element's numbers: for each orbit its
 // permutation (perm[p] = solved position of the piece now at p), then for
@@ -117,7 +123,7 @@ typename T::State randomState(std::mt19937_64& rng) {
             for (int p = 0; p < o.size; ++p) w |= static_cast<uint64_t>(perm[p]) << (4 * p);
             s.w[o.permWord] = w;
         }
-    } else {
+    } else if (T::kMoves > 0) {
         std::uniform_int_distribution<int> pick(0, T::kMoves - 1);
         for (int i = 0; i < 4096; ++i) s = T::applyMove(s, pick(rng));
     }
@@ -148,7 +154,7 @@ int solverMainImpl(int argc, char** argv) {
     auto usage = [&] {
         std::cerr << "usage: " << argv[0]
                   << " [--scramble \"MOVES\"] [--state \"NUMBERS\"] [--random N --seed S] [--stdin]"
-                     " [--json] [--machine] [--table-dir DIR] [--threads N]\n";
+                     " [--json] [--machine] [--table-dir DIR] [--threads N] [--memory SIZE] [--verify-tables]\n";
         return 2;
     };
     auto fail = [&](const std::string& msg) {
@@ -181,8 +187,10 @@ int solverMainImpl(int argc, char** argv) {
             machine = true;
         } else if (a == "--stdin") {
             fromStdin = true;
+        } else if (a == "--verify-tables") {
+            tableVerification() = TableVerification::Full;
         } else if (a == "--scramble" || a == "--state" || a == "--random" || a == "--seed" ||
-                   a == "--table-dir" || a == "--threads") {
+                   a == "--table-dir" || a == "--threads" || a == "--memory") {
             const char* v = value();
             if (!v) return usage();
             if (a == "--scramble") {
@@ -205,6 +213,10 @@ int solverMainImpl(int argc, char** argv) {
                 seed = static_cast<unsigned long long>(*n);
             } else if (a == "--table-dir") {
                 tableDir = v;
+            } else if (a == "--memory") {
+                auto bytes = parseMemorySize(v);
+                if (!bytes || *bytes == 0) return fail(std::string("bad --memory '") + v + "': expected a size such as 512M or 2G");
+                memoryBudget() = *bytes;
             } else {
                 auto n = parseWholeNumber(v, 0, 1024);
                 if (!n) return fail("--threads needs a whole number from 0 to 1024, not '" + std::string(v) + "'");
@@ -218,7 +230,19 @@ int solverMainImpl(int argc, char** argv) {
     for (long long i = 0; i < randomCount; ++i) positions.push_back(randomState<T>(rng));
     if (positions.empty() && !fromStdin) return usage();
 
-    Search<T> search(tableDir, threads);
+    std::optional<Search<T>> searchHolder;
+    try {
+        searchHolder.emplace(tableDir, threads, /*resident=*/positions.size() > 1);
+    } catch (const MemoryBudgetError& e) {  // exit status 4: out of memory (pzc says so in words)
+        fail(e.what());
+        return 4;
+    } catch (const std::bad_alloc&) {
+        fail("out of memory while building or loading the pruning tables (they need " +
+             formatBytes(Search<T>::tableBytes()) + "; the memory budget is " + formatBytes(memoryBudget()) +
+             "): free memory, or set --memory to what the machine can spare");
+        return 4;
+    }
+    Search<T>& search = *searchHolder;
     int status = 0;
     long long index = 0;
     // Solves one position and prints its result line; false on an internal error.
@@ -308,6 +332,9 @@ template <class T>
 int solverMain(int argc, char** argv) {
     try {
         return solverMainImpl<T>(argc, argv);
+    } catch (const TableCorruptError& e) {  // found while making a table resident mid-search
+        std::cerr << argv[0] << ": error: " << e.what() << "\n";
+        return 1;
     } catch (const std::bad_alloc&) {
         std::cerr << argv[0] << ": error: out of memory\n";
         return 4;
