@@ -44,9 +44,8 @@ const char* kUsage =
     "       pzc solve FILE --scrambles FILE|- [--threads N]   (one scramble or state a line; JSON lines)\n"
     "  --memory SIZE: budget for pruning tables (512M, 2G, ...; default a quarter of physical memory)\n"
     "  --verify-tables: check cached pruning tables in full, not only their header and a sample\n"
-    "       [--solver NAME [--max-length N] [--budget-ms N]]\n"
-    "  --solver NAME picks a declared solver; a phased one stops at its first solution,\n"
-    "  or improves it until --max-length N moves or --budget-ms N (never labelled optimal)\n"
+    "  --solver NAME: a declared solver; a phased one stops at its first solution, or improves\n"
+    "    it until --max-length N moves or for --budget-ms N (never labelled optimal)\n"
     "  a state is the element's numbers: each orbit's permutation (perm[p] = solved\n"
     "  position of the piece at p), then each oriented orbit's orientations\n";
 
@@ -199,9 +198,11 @@ int runSolve(const Args& args) {
     if (isGrid) return solveGridPuzzle(puzzle, args);
 
     std::vector<std::string> scrambles, states, positional;
-    std::string batchFile, memoryText, memory, solverName;
-    unsigned long long randomCount = 0, seed = 1, threads = 0, maxLength = 0, budgetMs = 0;
+    std::string batchFile, memoryText, memory;
+    unsigned long long randomCount = 0, seed = 1, threads = 0;
     bool json = false, verifyTables = false;
+    std::string solverName;
+    unsigned long long maxLength = 0, budgetMs = 0;
     OptionParser options("solve", kUsage);
     options.positionals(positional, 1, 1, "FILE")
         .values("--scramble", scrambles)
@@ -214,8 +215,8 @@ int runSolve(const Args& args) {
         .value("--memory", memoryText)
         .flag("--verify-tables", verifyTables)
         .value("--solver", solverName)
-        .number("--max-length", maxLength, 0, 10000)
-        .number("--budget-ms", budgetMs, 1, 86400000)
+        .number("--max-length", maxLength, 0, 1000)
+        .number("--budget-ms", budgetMs, 0, 86400000ULL)
         .exclusive({"--scramble", "--random", "--scrambles"})
         .exclusive({"--state", "--random", "--scrambles"});
     if (auto rc = options.parse(args)) return *rc;
@@ -313,6 +314,7 @@ int runSolve(const Args& args) {
         return lineErrors.empty() ? 0 : 1;
     }
 
+    // Build or reuse the generated solver.
     // The declared solver to run: the default build, or a phased plan.
     std::optional<analysis::SolverPlan> plan;
     if (!solverName.empty()) {
@@ -346,12 +348,8 @@ int runSolve(const Args& args) {
             }
         }
     }
-    if (!plan && (options.given("--max-length") || options.given("--budget-ms"))) {
-        std::cerr << "pzc solve: error: --max-length and --budget-ms need a phased solver (--solver NAME)\n";
-        return 2;
-    }
-
-    // Build or reuse the generated solver.
+    if (!plan && (options.given("--max-length") || options.given("--budget-ms")))
+        return options.fail("--max-length and --budget-ms need a phased solver (--solver NAME)");
     auto bin = plan ? compilePhasedSolver(model, *plan, file) : compileSolver(model, file);
     if (!bin) return 1;
 
@@ -419,6 +417,7 @@ int runSolve(const Args& args) {
             for (size_t i = 0; i < phases.size(); ++i) lengths += (i ? ", " : "") + std::to_string(phases[i]);
             if (json || batch) {
                 pz::json::Line out;
+                if (batch) out.field("line", positionLine[r->index]);
                 out.field("solution", text).field("length", r->moves.size()).field("optimal", false);
                 out.field("solver", plan->solver).field("phases", phases);
                 out.field("nodes", r->nodes).field("seconds", r->seconds);

@@ -78,6 +78,10 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, std::vector<Ph
             fromStdin = true;
         } else if (a == "--tables") {
             showTables = true;
+        } else if (a == "--verify-tables") {
+            // pzc passes the table options of every solver; phased tables are built in memory.
+        } else if (a == "--memory" && i + 1 < argc) {
+            ++i;
         } else if (i + 1 < argc && (a == "--scramble" || a == "--state")) {
             const char* v = argv[++i];
             std::optional<State> s;
