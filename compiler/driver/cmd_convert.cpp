@@ -1,17 +1,19 @@
-// pzc convert FILE --to yaml|pz [-o OUT]: converts a definition between the
-// textual syntax and YAML. The definition is validated (lowered) first, so
+// pzc convert FILE --to yaml|pz|tws [-o OUT]: converts a definition between the
+// textual syntax, YAML and the ksolve/twsearch .tws format. The definition is validated (lowered) first, so
 // only definitions pzc accepts are converted.
 #include <fstream>
 #include <iostream>
 
 #include "compiler/driver/commands.hpp"
+#include "compiler/driver/tws_support.hpp"
 #include "compiler/ir/lower.hpp"
 #include "dsl/frontend.hpp"
+#include "dsl/tws_reader.hpp"
 
 namespace pz::driver {
 
 int runConvert(const Args& args) {
-    const char* usage = "usage: pzc convert FILE --to yaml|pz [-o OUT]\n";
+    const char* usage = "usage: pzc convert FILE --to yaml|pz|tws [-o OUT]\n";
     std::string input, to, output;
     for (size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--help" || args[i] == "-h") {
@@ -26,17 +28,31 @@ int runConvert(const Args& args) {
             return 2;
         }
     }
-    if (input.empty() || (to != "yaml" && to != "pz")) {
+    if (input.empty() || (to != "yaml" && to != "pz" && to != "tws")) {
         std::cerr << usage;
         return 2;
     }
     DiagnosticEngine diags;
     auto puzzle = parsePuzzleFile(input, diags);
-    if (puzzle) ir::lower(*puzzle, diags);
+    std::optional<ir::Puzzle> lowered;
+    if (puzzle) lowered = ir::lower(*puzzle, diags);
     diags.print(std::cerr);
-    if (!puzzle || diags.hasErrors()) return 1;
+    if (!puzzle || !lowered || diags.hasErrors()) return 1;
 
-    std::string text = to == "yaml" ? printYaml(*puzzle) : printPz(*puzzle);
+    std::string text;
+    if (to == "tws") {
+        std::string why;
+        auto tws = printTws(*lowered, why);
+        if (!tws) {
+            std::cerr << "pzc convert: error: cannot write " << input << " as .tws: " << why << "\n";
+            return 1;
+        }
+        text = *tws;
+    } else {
+        // .tws names ("2R") become .pz identifiers ("_2R").
+        if (input.size() >= 4 && input.compare(input.size() - 4, 4, ".tws") == 0) makeTwsNamesIdentifiers(*puzzle);
+        text = to == "yaml" ? printYaml(*puzzle) : printPz(*puzzle);
+    }
     if (output.empty()) {
         std::cout << text;
         return 0;

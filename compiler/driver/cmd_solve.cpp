@@ -16,6 +16,7 @@
 #include "compiler/driver/grid_commands.hpp"
 #include "compiler/driver/native_build.hpp"
 #include "compiler/driver/perm_build.hpp"
+#include "compiler/driver/tws_support.hpp"
 #include "compiler/ir/element.hpp"
 #include "compiler/ir/lower.hpp"
 
@@ -25,6 +26,7 @@ namespace {
 
 const char* kUsage =
     "usage: pzc solve FILE (--scramble \"MOVES\" | --state \"NUMBERS\" | --random N [--seed S]) [--json] [--threads N]\n"
+    "       pzc solve FILE.tws --scramble-file SCRAMBLES.scr   (twsearch/ksolve scramble file)\n"
     "  a state is the element's numbers: each orbit's permutation (perm[p] = solved\n"
     "  position of the piece at p), then each oriented orbit's orientations\n";
 
@@ -91,7 +93,7 @@ int runSolve(const Args& args) {
     if (!loadSolverModel(file, puzzle, model, isGrid)) return 1;
     if (isGrid) return solveGridPuzzle(puzzle, args);
 
-    std::vector<std::string> scrambles, states;
+    std::vector<std::string> scrambles, states, scrambleFiles;
     std::string randomCount, seed = "1", threads;
     bool json = false;
     for (size_t i = 1; i < args.size(); ++i) {
@@ -101,6 +103,8 @@ int runSolve(const Args& args) {
             json = true;
         } else if (a == "--scramble" && hasValue) {
             scrambles.push_back(args[++i]);
+        } else if (a == "--scramble-file" && hasValue) {
+            scrambleFiles.push_back(args[++i]);
         } else if (a == "--state" && hasValue) {
             states.push_back(args[++i]);
         } else if (a == "--random" && hasValue) {
@@ -114,7 +118,7 @@ int runSolve(const Args& args) {
             return 2;
         }
     }
-    if (scrambles.empty() && states.empty() && randomCount.empty()) {
+    if (scrambles.empty() && states.empty() && scrambleFiles.empty() && randomCount.empty()) {
         std::cerr << kUsage;
         return 2;
     }
@@ -165,6 +169,11 @@ int runSolve(const Args& args) {
         }
         positions.push_back(*e);
     }
+    for (const auto& f : scrambleFiles)
+        if (!loadTwsScrambleFile(puzzle, groups, f, positions, diags)) {
+            diags.print(std::cerr);
+            return 1;
+        }
 
     // Build or reuse the generated solver.
     auto bin = compileSolver(model, file);
