@@ -14,6 +14,8 @@
 //     fails is a trailing ' read as an inverse of the rest.
 #pragma once
 
+#include <gmpxx.h>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -66,7 +68,7 @@ struct Expr {
     Kind kind = Kind::Identity;
     Name ref;                 // Kind::Ref
     std::vector<Expr> items;  // operands
-    int power = 1;            // Kind::Power
+    mpz_class power = 1;      // Kind::Power (any size: reduced modulo the element's order)
     SourceRange range;
 };
 

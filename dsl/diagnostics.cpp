@@ -1,5 +1,6 @@
 #include "dsl/diagnostics.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -19,15 +20,23 @@ const std::string* DiagnosticEngine::sourceText(const std::string& file) const {
 }
 
 void DiagnosticEngine::error(const std::string& file, SourceRange range, std::string message) {
-    diags_.push_back({Severity::Error, file, range, std::move(message)});
     ++errorCount_;
+    if (++errorsPerFile_[file] > kMaxErrorsPerFile) {
+        ++dropped_[file];
+        return;
+    }
+    diags_.push_back({Severity::Error, file, range, std::move(message)});
 }
 
 void DiagnosticEngine::warning(const std::string& file, SourceRange range, std::string message) {
+    if (++warningsPerFile_[file] > kMaxErrorsPerFile) return;
     diags_.push_back({Severity::Warning, file, range, std::move(message)});
 }
 
 void DiagnosticEngine::note(const std::string& file, SourceRange range, std::string message) {
+    // A note belongs to the error before it: dropped with it.
+    auto it = errorsPerFile_.find(file);
+    if (it != errorsPerFile_.end() && it->second > kMaxErrorsPerFile) return;
     diags_.push_back({Severity::Note, file, range, std::move(message)});
 }
 
@@ -56,28 +65,109 @@ static bool sourceLine(const std::string& text, int line, std::string& out) {
     return true;
 }
 
+// note [diagnostic output bounds]
+// Bad input must cost little: a message is printed with control bytes
+// escaped and at most kMaxMessage bytes; the quoted source line is a window
+// of at most kWindow columns around the caret ("..." marks the cut, as
+// clang does); and at most kMaxErrorsPerFile errors of one file are kept
+// and printed, followed by "and N more errors".
+namespace {
+constexpr size_t kMaxMessage = 400;
+constexpr int kWindow = 120;
+
+bool continuationByte(unsigned char c) { return (c & 0xC0) == 0x80; }
+
+// Control bytes (other than tab) and DEL as \xNN; long text cut at a
+// character boundary.
+std::string printable(const std::string& text, size_t limit) {
+    std::string r;
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (r.size() >= limit) {
+            while (!r.empty() && continuationByte((unsigned char)r.back())) r.pop_back();
+            if (!r.empty() && (unsigned char)r.back() >= 0xC0) r.pop_back();
+            return r + "... (" + std::to_string(text.size()) + " bytes)";
+        }
+        unsigned char c = (unsigned char)text[i];
+        if ((c < 0x20 && c != '\t') || c == 0x7f) {
+            static const char* hex = "0123456789abcdef";
+            r += "\\x";
+            r += hex[c >> 4];
+            r += hex[c & 15];
+        } else {
+            r += (char)c;
+        }
+    }
+    return r;
+}
+}  // namespace
+
 void DiagnosticEngine::print(std::ostream& out, const Diagnostic& d, const std::string* source) {
     out << d.file;
     if (d.range.known()) out << ':' << d.range.line << ':' << d.range.col;
-    out << ": " << severityName(d.severity) << ": " << d.message << '\n';
+    out << ": " << severityName(d.severity) << ": " << printable(d.message, kMaxMessage) << '\n';
     if (!source || !d.range.known()) return;
     std::string line;
     if (!sourceLine(*source, d.range.line, line)) return;
-    // Tabs are kept in the caret line so the caret stays aligned.
-    std::string caret;
     int col = d.range.col;
-    for (int i = 1; i < col && i - 1 < (int)line.size(); ++i)
-        caret += line[i - 1] == '\t' ? '\t' : ' ';
-    caret += '^';
     int width = (d.range.endLine == d.range.line) ? d.range.endCol - d.range.col : 1;
     int maxWidth = (int)line.size() - (col - 1);
     if (width > maxWidth) width = maxWidth;
-    for (int i = 1; i < width; ++i) caret += '~';
-    out << "  " << line << '\n' << "  " << caret << '\n';
+    if (width < 1) width = 1;
+    // The window [begin, end) of the line: the whole line when short, else
+    // kWindow bytes starting a third of a window before the caret.
+    size_t begin = 0, end = line.size();
+    if ((int)line.size() > kWindow) {
+        size_t caretAt = std::min<size_t>(col > 0 ? col - 1 : 0, line.size());
+        begin = caretAt > kWindow / 3 ? caretAt - kWindow / 3 : 0;
+        while (begin > 0 && continuationByte((unsigned char)line[begin])) --begin;
+        end = std::min(line.size(), begin + kWindow);
+        while (end < line.size() && continuationByte((unsigned char)line[end])) ++end;
+    }
+    const std::string prefix = begin > 0 ? "..." : "", suffix = end < line.size() ? "..." : "";
+    // Control bytes become '?' (one column each) so the caret stays aligned;
+    // tabs are kept in the caret line for the same reason.
+    // Bytes that are not valid UTF-8 become '?' as well.
+    std::string shown = prefix, caret(prefix.size(), ' ');
+    for (size_t i = begin; i < end;) {
+        unsigned char c = (unsigned char)line[i];
+        if (c < 0x80) {
+            shown += (c < 0x20 && c != '\t') || c == 0x7f ? '?' : (char)c;
+            ++i;
+            continue;
+        }
+        size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+        bool ok = n > 0 && i + n <= end;
+        for (size_t k = 1; ok && k < n; ++k) ok = continuationByte((unsigned char)line[i + k]);
+        if (ok && n == 3) {  // no overlong forms, no surrogates
+            unsigned char d = (unsigned char)line[i + 1];
+            ok = !(c == 0xE0 && d < 0xA0) && !(c == 0xED && d >= 0xA0);
+        }
+        if (ok && n == 4) {
+            unsigned char d = (unsigned char)line[i + 1];
+            ok = !(c == 0xF0 && d < 0x90) && !(c == 0xF4 && d >= 0x90);
+        }
+        if (ok) {
+            shown.append(line, i, n);
+            i += n;
+        } else {
+            shown += '?';
+            ++i;
+        }
+    }
+    shown += suffix;
+    for (int i = 1; i < col && i - 1 < (int)end; ++i)
+        if (i - 1 >= (int)begin) caret += line[i - 1] == '\t' ? '\t' : ' ';
+    caret += '^';
+    const int room = (int)end - (col - 1);  // columns of the window right of the caret
+    for (int i = 1; i < width && i < room; ++i) caret += '~';
+    out << "  " << shown << '\n' << "  " << caret << '\n';
 }
 
 void DiagnosticEngine::print(std::ostream& out) const {
     for (const auto& d : diags_) print(out, d, sourceText(d.file));
+    for (const auto& [file, count] : dropped_)
+        out << file << ": note: and " << count << " more error" << (count == 1 ? "" : "s") << " (at most "
+            << kMaxErrorsPerFile << " are shown per file)\n";
 }
 
 bool readFile(const std::string& path, std::string& text, DiagnosticEngine& diags) {

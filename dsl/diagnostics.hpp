@@ -58,7 +58,12 @@ public:
     int errorCount() const { return errorCount_; }
     const std::vector<Diagnostic>& all() const { return diags_; }
 
-    // Prints every diagnostic in the order reported.
+    // Errors kept (and printed) per file; further ones are only counted
+    // (note [diagnostic output bounds] in diagnostics.cpp).
+    static constexpr int kMaxErrorsPerFile = 50;
+
+    // Prints every diagnostic in the order reported, then "and N more
+    // errors" for each file that had more than kMaxErrorsPerFile.
     void print(std::ostream& out) const;
     static void print(std::ostream& out, const Diagnostic& d, const std::string* source);
 
@@ -66,6 +71,7 @@ private:
     std::map<std::string, std::string> sources_;
     std::vector<Diagnostic> diags_;
     int errorCount_ = 0;
+    std::map<std::string, int> errorsPerFile_, warningsPerFile_, dropped_;
 };
 
 // Reads a whole file; on failure reports "cannot read file: <reason>" and

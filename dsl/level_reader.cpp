@@ -1,5 +1,8 @@
 #include "dsl/level_reader.hpp"
 
+#include "dsl/text_parsers.hpp"
+
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <vector>
@@ -107,6 +110,19 @@ std::optional<ir::Level> parseLevelText(const std::string& file, const std::stri
     ir::Level level;
     level.file = file;
     level.name = std::filesystem::path(file).stem().string();
+    // Text only: UTF-8 without control bytes (other than tab and line ends).
+    // The first bad byte is reported, nothing else.
+    if (!checkUtf8(file, text, SourceRange{}, diags)) return std::nullopt;
+    for (size_t i = 0; i < text.size(); ++i) {
+        unsigned char c = (unsigned char)text[i];
+        if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
+            size_t lineStart = text.rfind('\n', i);
+            int col = (int)(i - (lineStart == std::string::npos ? 0 : lineStart + 1)) + 1;
+            int line = 1 + (int)std::count(text.begin(), text.begin() + i, '\n');
+            diags.error(file, SourceRange::at(line, col), "control character " + quoteChar((char)c) + " in a level file");
+            return std::nullopt;
+        }
+    }
     auto lines = splitLines(text);
 
     // ---- the grid: every line up to the first empty one ----
@@ -159,7 +175,7 @@ std::optional<ir::Level> parseLevelText(const std::string& file, const std::stri
                     expected += std::string(", '") + colour.goalChar + "' (" + colour.name + " goal)";
                 diags.error(file, SourceRange::at(line.number, x + 1),
                             "unknown character " + quoteChar(c) + " in the grid; expected " + expected);
-                continue;
+                break;  // one per row: a garbage row is one error, not one per byte
             }
             if (x >= level.width) continue;
             level.floor[(size_t)y * level.width + x] = true;

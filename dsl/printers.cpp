@@ -41,7 +41,7 @@ std::string exprText(const ast::Expr& e) {
             return out;
         }
         case K::Inverse: return operandText(e.items.at(0), true) + "'";
-        case K::Power: return operandText(e.items.at(0), false) + "^" + std::to_string(e.power);
+        case K::Power: return operandText(e.items.at(0), false) + "^" + e.power.get_str();
         case K::Commutator: return "[" + exprText(e.items.at(0)) + ", " + exprText(e.items.at(1)) + "]";
         case K::Conjugate: return "[" + exprText(e.items.at(0)) + ": " + exprText(e.items.at(1)) + "]";
     }

@@ -131,7 +131,10 @@ std::string unquote(const std::string& quoted) {
 
 class AstBuilder : public grammar::PuzzleBaseVisitor {
 public:
-    AstBuilder(TextOrigin origin) : origin_(origin) {}
+    AstBuilder(TextOrigin origin, const std::string& file, DiagnosticEngine& diags)
+        : origin_(origin), file_(file), diags_(diags) {}
+    // Numbers that were rejected while building (the AST is then discarded).
+    int errors() const { return errors_; }
 
     SourceRange range(antlr4::ParserRuleContext* ctx) const {
         auto* start = ctx->getStart();
@@ -150,40 +153,57 @@ public:
 
     ast::Name name(PuzzleParser::NameContext* ctx) const { return {ctx->getText(), range(ctx)}; }
 
-    static int toInt(const std::string& digits) {
-        // Saturate: out-of-range values are reported by the lowering pass.
-        long long v = 0;
-        for (char c : digits) {
-            v = v * 10 + (c - '0');
-            if (v > 1000000000) return 1000000000;
+    // A number other than an exponent: at most kMaxNumber (every bound of the
+    // language is far below); larger ones are an error here, so the lowering
+    // pass never sees a clamped value.
+    static constexpr int kMaxNumber = 999999999;
+    int toInt(antlr4::Token* token) {
+        std::string digits = token->getText();
+        size_t first = digits.find_first_not_of('0');
+        if (first == std::string::npos) return 0;
+        if (digits.size() - first > 9) {
+            std::string shown = digits.size() > 24 ? digits.substr(0, 12) + "..." + std::to_string(digits.size()) + " digits"
+                                                   : digits;
+            diags_.error(file_, origin_.at(token->getLine(), token->getCharPositionInLine(), digits.size()),
+                         "number " + shown + " is too large (numbers are at most " + std::to_string(kMaxNumber) +
+                             "; only exponents may be larger)");
+            ++errors_;
+            return 0;
         }
-        return (int)v;
+        return std::stoi(digits.substr(first));
     }
-    int signedInt(PuzzleParser::SignedIntContext* ctx) const {
-        int v = toInt(ctx->INT()->getText());
+    int toInt(antlr4::tree::TerminalNode* node) { return toInt(node->getSymbol()); }
+    int signedInt(PuzzleParser::SignedIntContext* ctx) {
+        int v = toInt(ctx->INT());
         return ctx->children.size() > 1 ? -v : v;
     }
+    // An exponent: any size; the lowering pass reduces it modulo the order
+    // of the element it applies to.
+    static mpz_class bigSignedInt(PuzzleParser::SignedIntContext* ctx) {
+        mpz_class v(ctx->INT()->getText(), 10);
+        return ctx->children.size() > 1 ? mpz_class(-v) : v;
+    }
 
-    ast::PositionRef position(PuzzleParser::PositionContext* ctx) const {
+    ast::PositionRef position(PuzzleParser::PositionContext* ctx) {
         ast::PositionRef p;
-        if (ctx->INT()) p.index = toInt(ctx->INT()->getText());
+        if (ctx->INT()) p.index = toInt(ctx->INT());
         else p.name = ctx->name()->getText();
         p.range = range(ctx);
         return p;
     }
-    std::vector<ast::PositionRef> positions(const std::vector<PuzzleParser::PositionContext*>& list) const {
+    std::vector<ast::PositionRef> positions(const std::vector<PuzzleParser::PositionContext*>& list) {
         std::vector<ast::PositionRef> out;
         for (auto* p : list) out.push_back(position(p));
         return out;
     }
 
-    ast::Cycle cycle(PuzzleParser::CycleContext* ctx) const {
+    ast::Cycle cycle(PuzzleParser::CycleContext* ctx) {
         ast::Cycle c;
         for (auto* e : ctx->cycleElement()) {
             ast::CycleElement el;
             el.position = position(e->position());
             if (e->twist) {
-                el.twist = toInt(e->twist->getText());
+                el.twist = toInt(e->twist);
                 if (e->sign->getText() == "-") el.twist = -el.twist;
             }
             el.range = range(e);
@@ -226,7 +246,7 @@ public:
             wrapped.range.endCol = range(suffixes[i]).endCol;
             if (auto* power = dynamic_cast<PuzzleParser::PowerSuffixContext*>(suffixes[i])) {
                 wrapped.kind = ast::Expr::Kind::Power;
-                wrapped.power = signedInt(power->signedInt());
+                wrapped.power = bigSignedInt(power->signedInt());
             } else {
                 wrapped.kind = ast::Expr::Kind::Inverse;
             }
@@ -292,10 +312,10 @@ public:
             ast::Orbit orbit;
             auto names = o->name();
             orbit.name = name(names[0]);
-            orbit.size = toInt(o->size->getText());
+            orbit.size = toInt(o->size);
             orbit.sizeRange = origin_.at(o->size->getLine(), o->size->getCharPositionInLine(), o->size->getText().size());
             if (o->modulus) {
-                orbit.orientation = toInt(o->modulus->getText());
+                orbit.orientation = toInt(o->modulus);
                 orbit.orientationRange = origin_.at(o->modulus->getLine(), o->modulus->getCharPositionInLine(),
                                                     o->modulus->getText().size());
             }
@@ -453,6 +473,9 @@ public:
 
 private:
     TextOrigin origin_;
+    std::string file_;
+    DiagnosticEngine& diags_;
+    int errors_ = 0;
     ast::GridDef* grid_ = nullptr;
 };
 
@@ -563,7 +586,10 @@ std::optional<ast::Puzzle> parsePzText(const std::string& file, const std::strin
     if (!session) return std::nullopt;
     auto* tree = session->parser.file();
     if (session->listener.count() > 0) return std::nullopt;
-    return AstBuilder({}).puzzle(tree, file);
+    AstBuilder builder({}, file, diags);
+    auto puzzle = builder.puzzle(tree, file);
+    if (builder.errors()) return std::nullopt;
+    return puzzle;
 }
 
 std::optional<ast::Expr> parseExpressionText(const std::string& file, const std::string& text, SourceRange origin,
@@ -572,8 +598,12 @@ std::optional<ast::Expr> parseExpressionText(const std::string& file, const std:
     if (!session) return std::nullopt;
     auto* tree = session->parser.expressionOnly();
     if (session->listener.count() > 0) return std::nullopt;
-    AstBuilder builder(originOf(origin));
-    if (tree->expr()) return builder.expr(tree->expr());
+    AstBuilder builder(originOf(origin), file, diags);
+    if (tree->expr()) {
+        auto e = builder.expr(tree->expr());
+        if (builder.errors()) return std::nullopt;
+        return e;
+    }
     ast::Expr identity;
     identity.range = origin;
     return identity;
@@ -585,9 +615,10 @@ std::optional<std::vector<ast::Cycle>> parseCyclesText(const std::string& file, 
     if (!session) return std::nullopt;
     auto* tree = session->parser.cyclesOnly();
     if (session->listener.count() > 0) return std::nullopt;
-    AstBuilder builder(originOf(origin));
+    AstBuilder builder(originOf(origin), file, diags);
     std::vector<ast::Cycle> out;
     for (auto* c : tree->cycle()) out.push_back(builder.cycle(c));
+    if (builder.errors()) return std::nullopt;
     return out;
 }
 
@@ -597,8 +628,10 @@ std::optional<std::vector<ast::Expr>> parseGeneratorsText(const std::string& fil
     if (!session) return std::nullopt;
     auto* tree = session->parser.generatorsOnly();
     if (session->listener.count() > 0) return std::nullopt;
-    AstBuilder builder(originOf(origin));
-    return builder.generators(tree->expr());
+    AstBuilder builder(originOf(origin), file, diags);
+    auto out = builder.generators(tree->expr());
+    if (builder.errors()) return std::nullopt;
+    return out;
 }
 
 std::optional<std::vector<ast::PositionRef>> parsePositionsText(const std::string& file, const std::string& text,
@@ -607,7 +640,10 @@ std::optional<std::vector<ast::PositionRef>> parsePositionsText(const std::strin
     if (!session) return std::nullopt;
     auto* tree = session->parser.positionSetOnly();
     if (session->listener.count() > 0) return std::nullopt;
-    return AstBuilder(originOf(origin)).positions(tree->position());
+    AstBuilder builder(originOf(origin), file, diags);
+    auto out = builder.positions(tree->position());
+    if (builder.errors()) return std::nullopt;
+    return out;
 }
 
 }  // namespace pz

@@ -11,13 +11,21 @@ namespace pz::analysis {
 
 namespace {
 
+// note [pairwise rules]
+// Every two-move word of searched moves, in shortlex order, is kept only if
+// its value is new: not the identity, not a searched move, not the value of
+// an earlier two-move word. Comparing values (not families) is what makes
+// the rules right for any metric: the old rule "never two moves of one
+// family in a row" assumed every power of the family was searched, and cut
+// the only path to U2 in a quarter-turn metric, or to A^2 when a family has
+// just its generator (no inverse in the move set).
+//
 // note [look-back]
 // The pairwise rules leave sequences that equal other sequences (on slide4,
 // 99,306 canonical sequences of length 4 reach 97,558 states). Enumerate the
 // pairwise-canonical words up to kLookBack moves in shortlex order (moves
-// ordered by search index; families are contiguous and ascending, so the
-// pairwise rules keep the shortlex-smaller of A B = B A) and forbid each
-// word whose value an earlier word already reached. Exact for optimal
+// ordered by search index, the order the pairwise rules use too) and forbid
+// each word whose value an earlier word already reached. Exact for optimal
 // search: the shortlex-least optimal solution contains no forbidden factor
 // (replacing it by the earlier word would give a smaller one), and it passes
 // the pairwise rules for the same reason. The automaton state becomes the
@@ -31,8 +39,6 @@ using Word = std::vector<int>;  // search-move indices
 void extendWithLookBack(const ir::Puzzle& puzzle, const std::vector<int>& searchMoves,
                         std::vector<std::vector<int>>& raw, int& start) {
     const int moves = static_cast<int>(searchMoves.size());
-    for (int i = 1; i < moves; ++i)
-        if (puzzle.moves[searchMoves[i]].family < puzzle.moves[searchMoves[i - 1]].family) return;
     // Words as (pairwise state, moves, value), shortlex order by construction.
     struct Entry {
         int state;
@@ -113,16 +119,28 @@ CanonicalAutomaton buildCanonicalAutomaton(const ir::Puzzle& puzzle, PuzzleAnaly
         for (int g = 0; g < families; ++g)
             a.commute[f][g] = f == g || (representative[f] >= 0 && representative[g] >= 0 &&
                                          commutes[representative[f]][representative[g]]);
-    // Unminimised: state 0 = start, state 1 + f = last move in family f.
+    // Unminimised: state 0 = start, state 1 + i = last move was search move i.
+    // Pairwise rules (note [pairwise rules]): the two-move words in shortlex
+    // order, each forbidden when its value is the identity, a searched move
+    // or the value of an earlier two-move word.
     const int moves = static_cast<int>(a.searchMoves.size());
-    std::vector<std::vector<int>> raw(families + 1, std::vector<int>(moves, -1));
-    for (int s = 0; s <= families; ++s)
+    std::vector<std::vector<int>> raw(moves + 1, std::vector<int>(moves, -1));
+    {
+        std::set<std::pair<std::vector<std::vector<int>>, std::vector<std::vector<int>>>> seen;
+        const ir::Element id = ir::identity(puzzle.orbits);
+        seen.insert({id.perm, id.ori});
         for (int i = 0; i < moves; ++i) {
-            int g = puzzle.moves[a.searchMoves[i]].family;
-            int f = s - 1;
-            bool allowed = s == 0 || (g != f && !(a.commute[f][g] && g < f));
-            if (allowed) raw[s][i] = 1 + g;
+            const auto& e = puzzle.moves[a.searchMoves[i]].effect;
+            seen.insert({e.perm, e.ori});
+            raw[0][i] = 1 + i;
         }
+        for (int i = 0; i < moves; ++i)
+            for (int j = 0; j < moves; ++j) {
+                ir::Element v = ir::compose(puzzle.moves[a.searchMoves[i]].effect,
+                                            puzzle.moves[a.searchMoves[j]].effect, puzzle.orbits);
+                if (seen.insert({v.perm, v.ori}).second) raw[1 + i][j] = 1 + j;
+            }
+    }
     int startRaw = 0;
     extendWithLookBack(puzzle, a.searchMoves, raw, startRaw);
     const int rawStates = static_cast<int>(raw.size());

@@ -2,23 +2,27 @@
 //
 // note [canonical sequences]
 // Search only tries move sequences in a canonical form, so that sequences
-// equal by obvious relations are tried once:
-//   - no two moves of the same family in a row (X X' = X2, a shorter move);
-//   - of two adjacent moves whose families commute, the lower family index
-//     comes first (A B = B A: only A B is tried).
-//   - no 4-move sequence whose value an earlier sequence (shortlex: shorter,
-//     or same length and smaller move indices) already reached, found by
-//     enumerating the sequences (note [look-back] in the .cpp; skipped when
-//     they would be too many).
-// The automaton state is the family of the last move, or with the look-back
-// the last three moves (state 0 = start); it is minimised (states with
-// identical futures are merged) and emitted as a table next[state][move]
-// (-1 = not allowed). Every sequence has a canonical
-// equivalent of the same or shorter length: repeatedly merge same-family
-// neighbours and swap commuting neighbours that are out of order (each swap
-// removes an inversion), so optimal search over canonical sequences is exact.
-// Commutation comes from PuzzleAnalysis::commutes(), taken on the family
-// generators (if the generators commute, all their powers do).
+// equal by obvious relations are tried once. Words are ordered shortlex
+// (shorter first, then by search-move index); a word may be skipped when an
+// earlier word has the same value, because the shortlex-least optimal
+// solution then never contains it (replacing it by the earlier word would
+// give a shorter or lex-smaller solution). Only the searched moves (the
+// metric) count: an uncounted power or a missing inverse is not a shortcut.
+//   - pairwise rules (note [pairwise rules] in the .cpp): a two-move word is
+//     forbidden when its value is the identity, a searched move, or the value
+//     of an earlier two-move word. With every power searched this is "no two
+//     moves of the same family in a row, and of two commuting families the
+//     lower comes first"; with U2 uncounted, U U stays allowed (it is the
+//     only way to make U2) and U' U' is forbidden (U U is earlier); with
+//     only the generator A of an order-3 family, A A is allowed.
+//   - look-back: no word of up to 4 moves whose value an earlier word
+//     already reached, found by enumerating the words (note [look-back];
+//     skipped when they would be too many).
+// The automaton state is the last move, or with the look-back the last three
+// moves (state 0 = start); it is minimised (states with identical futures are
+// merged) and emitted as a table next[state][move] (-1 = not allowed).
+// Commutation (PuzzleAnalysis::commutes() on the family generators) is kept
+// for reports; the rules themselves compare values.
 #pragma once
 
 #include <string>

@@ -4,6 +4,10 @@
 // with the look-back (note [look-back]) equal them up to four moves.
 #include <catch2/catch.hpp>
 
+#include <map>
+#include <set>
+#include <sstream>
+
 #include "compiler/analysis/canonical_automaton.hpp"
 #include "compiler/analysis/coordinates.hpp"
 #include "compiler/analysis/state_layout.hpp"
@@ -32,6 +36,88 @@ TEST_CASE("canonical automaton of 3x3 Loopover", "[canonical]") {
     REQUIRE(counts[6] >= 89497);
 }
 
+namespace {
+
+using Key = std::pair<std::vector<std::vector<int>>, std::vector<std::vector<int>>>;
+Key keyOf(const ir::Element& e) { return {e.perm, e.ori}; }
+
+// Exactness of the automaton up to maxLength: every element that some word
+// of searched moves reaches in d <= maxLength moves, some canonical word
+// reaches in d moves too (BFS over all words vs BFS over (automaton state,
+// element) pairs, both with the IR algebra only).
+void requireExact(const ir::Puzzle& p, int maxLength) {
+    analysis::PuzzleAnalysis groups(p);
+    auto a = analysis::buildCanonicalAutomaton(p, groups);
+    std::map<Key, int> all, canonical;
+    std::vector<ir::Element> frontier{ir::identity(p.orbits)};
+    all[keyOf(frontier[0])] = 0;
+    for (int d = 1; d <= maxLength; ++d) {
+        std::vector<ir::Element> next;
+        for (const auto& e : frontier)
+            for (int m : a.searchMoves) {
+                auto n = ir::compose(e, p.moves[m].effect, p.orbits);
+                if (all.emplace(keyOf(n), d).second) next.push_back(n);
+            }
+        frontier = std::move(next);
+    }
+    std::set<std::pair<int, Key>> seen;
+    std::vector<std::pair<int, ir::Element>> level{{a.start, ir::identity(p.orbits)}};
+    canonical[keyOf(level[0].second)] = 0;
+    for (int d = 1; d <= maxLength; ++d) {
+        std::vector<std::pair<int, ir::Element>> next;
+        for (const auto& [state, e] : level)
+            for (size_t i = 0; i < a.searchMoves.size(); ++i) {
+                int t = a.next[state][i];
+                if (t < 0) continue;
+                auto n = ir::compose(e, p.moves[a.searchMoves[i]].effect, p.orbits);
+                canonical.emplace(keyOf(n), d);
+                if (seen.insert({t, keyOf(n)}).second) next.emplace_back(t, n);
+            }
+        level = std::move(next);
+    }
+    REQUIRE(canonical.size() == all.size());
+    for (const auto& [k, d] : all) {
+        auto it = canonical.find(k);
+        REQUIRE(it != canonical.end());
+        REQUIRE(it->second == d);
+    }
+}
+
+// Keeps only the moves named in `keep` in the metric (the others uncounted),
+// or with `drop`, removes the others altogether (no powers declared).
+ir::Puzzle withMetric(ir::Puzzle p, const std::set<std::string>& keep, bool drop) {
+    std::vector<ir::Move> moves;
+    for (auto m : p.moves) {
+        m.inMetric = keep.count(m.name) > 0;
+        if (m.inMetric || !drop) moves.push_back(m);
+    }
+    p.moves = moves;
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("canonical automaton is exact for every metric", "[canonical]") {
+    // Every power searched (the old family rule was right here).
+    requireExact(codegen::testing::loopover(3, {}), 5);
+    requireExact(codegen::testing::twister(), 5);
+    // Generators only, no inverses: R1 R1 = R1^-1 must stay allowed.
+    auto gens = withMetric(codegen::testing::loopover(3, {}), {"R1", "R2", "R3", "C1", "C2", "C3"}, true);
+    requireExact(gens, 6);
+    analysis::PuzzleAnalysis groups(gens);
+    auto a = analysis::buildCanonicalAutomaton(gens, groups);
+    int afterR1 = a.next[a.start][0];
+    REQUIRE(afterR1 >= 0);
+    CHECK(a.next[afterR1][0] >= 0);  // R1 R1
+    requireExact(withMetric(codegen::testing::twister(), {"L", "R"}, true), 9);
+    // Quarter turns with the half turn uncounted: R1 R1 is the only R1x2.
+    auto quarter = withMetric(codegen::testing::loopover(4, {}),
+                              {"R1", "R1x3", "R2", "R2x3", "R3", "R3x3", "R4", "R4x3",
+                               "C1", "C1x3", "C2", "C2x3", "C3", "C3x3", "C4", "C4x3"}, false);
+    requireExact(quarter, 3);
+    requireExact(withMetric(codegen::testing::twister(), {"L", "L'", "R", "R'"}, false), 6);
+}
+
 TEST_CASE("state layout: one nibble word per orbit, orientation words after", "[layout]") {
     auto tw = codegen::testing::twister();
     DiagnosticEngine diags;
@@ -57,4 +143,37 @@ TEST_CASE("reference coordinates: rank -> unrank -> rank for every value", "[coo
     for (const auto& c : coords)
         for (uint64_t r = 0; r < c.size; ++r)
             REQUIRE(analysis::referenceRank(c, analysis::referenceUnrank(c, r, tw.orbits)) == r);
+}
+
+TEST_CASE("coordinates: sizes past 64 bits are refused, not wrapped", "[coordinates]") {
+    // 16! * 8^16 = 5.9e27: computed in 64 bits it wrapped (to 0 for the
+    // issue's pattern with two more positions: kSize = 0, a segfault).
+    ir::Puzzle p = codegen::testing::twister();
+    p.orbits[0].size = 16;
+    p.orbits[0].orient = 8;
+    p.orbits[0].solvedLabel.clear();
+    for (int i = 0; i < 16; ++i) p.orbits[0].solvedLabel.push_back(i);
+    ir::Pattern pat;
+    pat.name = "huge";
+    ir::PatternPart part;
+    for (int i = 0; i < 16; ++i) part.pieces.push_back(i);
+    part.orientations = true;
+    pat.parts.push_back(part);
+    p.patterns = {pat};
+    DiagnosticEngine diags;
+    std::vector<analysis::Coordinate> coords;
+    REQUIRE(!analysis::computeCoordinates(p, coords, diags));
+    std::ostringstream text;
+    diags.print(text);
+    CHECK(text.str().find("has 5889241796446748858646528000 values") != std::string::npos);
+    // 12 of 16 ordered: 16!/4! = 871,782,912,000 > 2^35 (fits 64 bits, still refused).
+    p.patterns[0].parts[0].pieces.resize(12);
+    p.patterns[0].parts[0].orientations = false;
+    DiagnosticEngine again;
+    REQUIRE(!analysis::computeCoordinates(p, coords, again));
+    // 9 of 16 ordered: 4,151,347,200 values, accepted.
+    p.patterns[0].parts[0].pieces.resize(9);
+    DiagnosticEngine fine;
+    REQUIRE(analysis::computeCoordinates(p, coords, fine));
+    CHECK(coords[0].size == 4151347200ull);
 }

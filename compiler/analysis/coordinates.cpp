@@ -1,6 +1,8 @@
 #include "compiler/analysis/coordinates.hpp"
 
 #include <bit>
+
+#include <gmpxx.h>
 #include <set>
 
 #include "compiler/ir/element.hpp"
@@ -55,6 +57,7 @@ bool computeCoordinates(const ir::Puzzle& puzzle, std::vector<Coordinate>& out, 
     for (const auto& pat : puzzle.patterns) {
         Coordinate c;
         c.pattern = pat.name;
+        mpz_class size = 1;
         std::set<int> orbitsSeen;
         for (const auto& part : pat.parts) {
             const auto& orbit = puzzle.orbits[part.orbit];
@@ -65,25 +68,50 @@ bool computeCoordinates(const ir::Puzzle& puzzle, std::vector<Coordinate>& out, 
                 ok = false;
                 continue;
             }
+            if (orbit.size > kMaxPatternOrbit) {
+                diags.error(puzzle.file, pat.where,
+                            "pattern '" + pat.name + "' tracks orbit '" + orbit.name + "' of " +
+                                std::to_string(orbit.size) + " positions; a pattern's orbit may have at most " +
+                                std::to_string(kMaxPatternOrbit));
+                ok = false;
+                continue;
+            }
             CoordinatePart p;
             p.orbit = part.orbit;
             p.n = orbit.size;
-            for (int piece : part.pieces) p.tracked |= 1u << piece;
+            for (int piece : part.pieces) p.tracked |= uint32_t{1} << piece;
             p.k = std::popcount(p.tracked);
             p.positions = part.positions;
             p.ordered = !part.unordered;
             p.oriMod = part.orientations ? orbit.orient : 1;
-            if (p.positions) p.positionSize = binomial(p.n, p.k) * (p.ordered ? factorial(p.k) : 1);
+            // Sizes in big integers: C(n,k) * k! * M^k overflows 64 bits long
+            // before any part is refused (16 pieces with orientation 8 is 1.4e30).
+            mpz_class positionSize = 1, orientSize = 1;
+            if (p.positions) {
+                mpz_bin_uiui(positionSize.get_mpz_t(), static_cast<unsigned long>(p.n), static_cast<unsigned long>(p.k));
+                if (p.ordered) {
+                    mpz_class f;
+                    mpz_fac_ui(f.get_mpz_t(), static_cast<unsigned long>(p.k));
+                    positionSize *= f;
+                }
+            }
             if (p.oriMod > 1)
-                for (int i = 0; i < p.k; ++i) p.orientSize *= p.oriMod;
+                mpz_ui_pow_ui(orientSize.get_mpz_t(), static_cast<unsigned long>(p.oriMod), static_cast<unsigned long>(p.k));
+            size *= positionSize * orientSize;
+            if (positionSize * orientSize <= kMaxPatternValues) {
+                p.positionSize = positionSize.get_ui();
+                p.orientSize = orientSize.get_ui();
+            }
             c.parts.push_back(p);
-            c.size *= p.size();
         }
         // 4-bit entries: 2^35 entries = 16 GiB is far beyond any sane table.
-        if (c.size > (uint64_t{1} << 35)) {
+        if (size > kMaxPatternValues) {
             diags.error(puzzle.file, pat.where,
-                        "pattern '" + pat.name + "' has " + std::to_string(c.size) + " values; too large for a pruning table");
+                        "pattern '" + pat.name + "' has " + size.get_str() + " values; a pruning table holds at most " +
+                            mpz_class(kMaxPatternValues).get_str() + " (2^35)");
             ok = false;
+        } else {
+            c.size = size.get_ui();
         }
         out.push_back(c);
     }

@@ -14,6 +14,12 @@
 
 namespace pz::analysis {
 
+// Limits (docs/language.md, Patterns): a pattern has at most 2^35 values
+// (16 GiB of 4-bit table entries), and tracks orbits of at most 32
+// positions (the tracked pieces are a 32-bit mask).
+inline constexpr unsigned long kMaxPatternValues = 1ul << 35;
+inline constexpr int kMaxPatternOrbit = 32;
+
 struct CoordinatePart {
     int orbit = 0;
     int n = 0;                 // positions of the orbit
@@ -35,7 +41,8 @@ struct Coordinate {
 };
 
 // Builds the coordinate of each pattern; reports patterns that cannot be
-// encoded (two parts on one orbit, too large).
+// encoded (two parts on one orbit, too many values: sizes are computed
+// exactly, never wrapped).
 bool computeCoordinates(const ir::Puzzle& puzzle, std::vector<Coordinate>& out, DiagnosticEngine& diags);
 
 // Reference implementations over IR elements (slow, obviously correct).

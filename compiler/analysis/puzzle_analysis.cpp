@@ -137,9 +137,17 @@ const std::vector<std::vector<int>>& PuzzleAnalysis::commutationClasses() {
     return *commutationClasses_;
 }
 
+// One block per position with its orbit's orientation modulus: the points of
+// PointAction, grouped as note [blocks] in schreier_sims.hpp expects.
+std::vector<int> PuzzleAnalysis::blockModuli() const {
+    std::vector<int> moduli;
+    for (const auto& o : puzzle_.orbits) moduli.insert(moduli.end(), (size_t)o.size, o.orient);
+    return moduli;
+}
+
 StabilizerChain& PuzzleAnalysis::chain() {
     if (!chain_) {
-        chain_ = std::make_unique<StabilizerChain>(points_.pointCount());
+        chain_ = std::make_unique<StabilizerChain>(blockModuli());
         for (const auto& f : puzzle_.families) chain_->addGenerator(points_.toPoints(f.base));
     }
     return *chain_;
@@ -153,6 +161,10 @@ const mpz_class& PuzzleAnalysis::groupOrder() {
 bool PuzzleAnalysis::contains(const ir::Element& e) {
     if (e.mirror) return false;
     return chain().contains(points_.toPoints(e));
+}
+
+ir::Element PuzzleAnalysis::randomElement(std::mt19937_64& rng) {
+    return points_.toElement(chain().randomElement(rng));
 }
 
 const SymmetryGroup& PuzzleAnalysis::symmetries() {
@@ -338,7 +350,7 @@ SubgroupInfo PuzzleAnalysis::computeSubgroup(int index) {
     const auto& sub = puzzle_.subgroups[index];
     SubgroupInfo info;
     const bool hasInvariants = !sub.keepIn.empty() || !sub.oriented.empty();
-    auto h = std::make_unique<StabilizerChain>(points_.pointCount());
+    auto h = std::make_unique<StabilizerChain>(blockModuli());
     if (!sub.generators.empty()) {
         for (const auto& g : sub.generators) {
             h->addGenerator(points_.toPoints(g));

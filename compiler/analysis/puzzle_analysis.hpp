@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,8 @@ public:
 
     const mpz_class& groupOrder();                       // exact, Schreier–Sims
     bool contains(const ir::Element& e);                 // membership in <moves>
+    // A uniformly distributed element of <moves> (mirror = false).
+    ir::Element randomElement(std::mt19937_64& rng);
     // Index of the move whose effect is e, if any.
     std::optional<int> findMove(const ir::Element& e) const;
 
@@ -83,6 +86,7 @@ public:
 
 private:
     StabilizerChain& chain();
+    std::vector<int> blockModuli() const;
     SubgroupInfo computeSubgroup(int index);
     // P, the group of all elements keeping a subgroup's invariants: its
     // generators and order, or an error when the invariants describe no group

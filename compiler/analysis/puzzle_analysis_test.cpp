@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <set>
 
 #include "compiler/ir/element.hpp"
@@ -210,4 +211,53 @@ TEST_CASE("analysis: a symmetry that does not map moves to moves is diagnosed") 
     REQUIRE(diags.errorCount() == 1);
     CHECK(diags.all()[0].range.line == 3);
     CHECK(diags.all()[0].message == "symmetry 'bogus' does not map move 'U' to a move");
+}
+
+TEST_CASE("analysis: random elements of the Floppy cube are uniform, both parities") {
+    // Floppy (1x3x3): corners FL FR BR BL, edges F R B L (flip = orientation 1).
+    // Each half turn swaps two corners and flips one edge: every move is an
+    // odd corner permutation, so a random walk of even length only reaches
+    // even elements; uniform random elements must reach both.
+    ir::Puzzle p;
+    p.name = "floppy";
+    p.file = "<test>";
+    p.orbits = {ir::Orbit{"corners", 4, 1, {}, {0, 1, 2, 3}, {}}, ir::Orbit{"edges", 4, 2, {}, {0, 1, 2, 3}, {}}};
+    const int swaps[4][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}};
+    for (int f = 0; f < 4; ++f) {
+        ir::Element e = ir::identity(p.orbits);
+        std::swap(e.perm[0][swaps[f][0]], e.perm[0][swaps[f][1]]);
+        e.ori[1][f] = 1;
+        p.families.push_back({"m" + std::to_string(f), e, 2, {}});
+        p.moves.push_back({"m" + std::to_string(f), f, 1, true, e});
+    }
+    PuzzleAnalysis a(p);
+    REQUIRE(a.groupOrder() == 192);
+    auto odd = [](const std::vector<int>& perm) {
+        int parity = 0;
+        for (size_t i = 0; i < perm.size(); ++i)
+            for (size_t j = i + 1; j < perm.size(); ++j) parity ^= perm[i] > perm[j];
+        return parity == 1;
+    };
+    std::mt19937_64 rng(2026);
+    std::map<std::pair<std::vector<std::vector<int>>, std::vector<std::vector<int>>>, int> counts;
+    const int samples = 192 * 50;
+    int oddCount = 0;
+    for (int i = 0; i < samples; ++i) {
+        ir::Element e = a.randomElement(rng);
+        REQUIRE_FALSE(e.mirror);
+        REQUIRE(e.perm.size() == 2);
+        REQUIRE(a.contains(e));
+        oddCount += odd(e.perm[0]);
+        ++counts[{e.perm, e.ori}];
+    }
+    CHECK(counts.size() == 192);
+    const double expected = samples / 192.0;
+    double chi = 0;
+    for (const auto& [k, c] : counts) chi += (c - expected) * (c - expected) / expected;
+    // df = 191, sd = sqrt(382) ~ 19.5: mean + 5 sd.
+    CHECK(chi < 191 + 5 * 19.5);
+    CHECK(oddCount > samples / 2 - 300);
+    CHECK(oddCount < samples / 2 + 300);
+    // The identity element and the moves come back as themselves.
+    CHECK(a.contains(p.moves[2].effect));
 }

@@ -1,6 +1,10 @@
 #include "compiler/analysis/schreier_sims.hpp"
 
+#include <algorithm>
 #include <numeric>
+#include <optional>
+#include <set>
+#include <stdexcept>
 
 namespace pz::analysis {
 
@@ -49,93 +53,945 @@ Perm PointAction::toPoints(const ir::Element& e) const {
     return image;
 }
 
+ir::Element PointAction::toElement(const Perm& image) const {
+    // Inverse of toPoints: the piece at q with orientation 0 lands at p with
+    // orientation e.ori[o][p], i.e. e.perm[o][p] = q.
+    ir::Element e;
+    for (size_t o = 0; o < orbits_.size(); ++o) {
+        const int m = orbits_[o].orient;
+        e.perm.emplace_back(orbits_[o].size, 0);
+        e.ori.emplace_back(orbits_[o].size, 0);
+        for (int q = 0; q < orbits_[o].size; ++q) {
+            const int x = image[point((int)o, q, 0)] - offset_[o];
+            e.perm[o][x / m] = q;
+            e.ori[o][x / m] = x % m;
+        }
+    }
+    return e;
+}
+
+uint64_t uniformBelow(std::mt19937_64& rng, uint64_t n) {
+    // Rejection keeps every value equally likely.
+    const uint64_t limit = n == 0 ? 0 : UINT64_MAX - UINT64_MAX % n;
+    for (;;) {
+        const uint64_t x = rng();
+        if (x < limit) return x % n;
+    }
+}
+
 // ---- StabilizerChain ----
 
-StabilizerChain::StabilizerChain(int pointCount)
-    : n_(pointCount), sigma_(pointCount, std::vector<Perm>(pointCount)),
-      sigmaInv_(pointCount, std::vector<Perm>(pointCount)), orbit_(pointCount) {
-    for (int k = 0; k < n_; ++k) {
-        sigma_[k][k] = identityPerm(n_);
-        sigmaInv_[k][k] = sigma_[k][k];
-        orbit_[k].push_back(k);
+namespace {
+
+// Block permutations (note [blocks]); a then b.
+struct Algebra {
+    const std::vector<int>* mod;
+    bool twisted;
+
+    int size() const { return (int)mod->size(); }
+    BlockPerm identity() const {
+        BlockPerm r;
+        r.img.resize(mod->size());
+        std::iota(r.img.begin(), r.img.end(), 0);
+        if (twisted) r.tw.assign(mod->size(), 0);
+        return r;
     }
-}
-
-int StabilizerChain::orbitSize(int level) const { return (int)orbit_[level].size(); }
-
-std::vector<Perm> StabilizerChain::strongGenerators() const {
-    std::vector<Perm> result;
-    for (const auto& [level, g] : generators_) result.push_back(g);
-    return result;
-}
-
-mpz_class StabilizerChain::order() const {
-    mpz_class result = 1;
-    for (int k = 0; k < n_; ++k) result *= (unsigned long)orbit_[k].size();
-    return result;
-}
-
-bool StabilizerChain::siftsFrom(int level, Perm p) const {
-    for (int k = level; k < n_; ++k) {
-        const int j = p[k];
-        if (j == k) continue;
-        if (!hasRep(k, j)) return false;
-        p = composePerm(p, sigmaInv_[k][j]);
+    void compose(const BlockPerm& a, const BlockPerm& b, BlockPerm& r) const {
+        const size_t n = a.img.size();
+        r.img.resize(n);
+        for (size_t x = 0; x < n; ++x) r.img[x] = b.img[a.img[x]];
+        if (twisted) {
+            r.tw.resize(n);
+            for (size_t x = 0; x < n; ++x) {
+                int t = a.tw[x] + b.tw[a.img[x]];
+                const int m = (*mod)[x];
+                r.tw[x] = t >= m ? t - m : t;
+            }
+        }
     }
+    BlockPerm compose(const BlockPerm& a, const BlockPerm& b) const {
+        BlockPerm r;
+        compose(a, b, r);
+        return r;
+    }
+    BlockPerm inverse(const BlockPerm& a) const {
+        BlockPerm r;
+        r.img.resize(a.img.size());
+        if (twisted) r.tw.resize(a.img.size());
+        for (size_t x = 0; x < a.img.size(); ++x) {
+            r.img[a.img[x]] = (int)x;
+            if (twisted) r.tw[a.img[x]] = a.tw[x] == 0 ? 0 : (*mod)[x] - a.tw[x];
+        }
+        return r;
+    }
+    bool movesBlocks(const BlockPerm& a) const {
+        for (size_t x = 0; x < a.img.size(); ++x)
+            if (a.img[x] != (int)x) return true;
+        return false;
+    }
+};
+
+long gcdExt(long a, long b, long& x, long& y) {
+    if (b == 0) {
+        x = 1;
+        y = 0;
+        return a;
+    }
+    long x1, y1;
+    long g = gcdExt(b, a % b, x1, y1);
+    x = y1;
+    y = x1 - (a / b) * y1;
+    return g;
+}
+
+}  // namespace
+
+// A subgroup of the abelian group ⊕ Z_{mod[c]}, kept as the lattice L in Z^n
+// it lifts to (L contains every mod[c] e_c), in Hermite normal form: row c
+// has its pivot d_c | mod[c] in column c and zeros before; a missing row
+// means d_c = mod[c]. Entries are reduced mod their column's modulus (valid
+// because mod[j] e_j is in L). The subgroup has prod mod[c] / d_c elements.
+class KernelLattice {
+public:
+    explicit KernelLattice(std::vector<int> mod) : mod_(std::move(mod)), rows_(mod_.size()) {}
+
+    mpz_class order() const {
+        mpz_class r = 1;
+        for (size_t c = 0; c < rows_.size(); ++c)
+            if (!rows_[c].empty()) r *= (unsigned long)(mod_[c] / rows_[c][0].second);
+        return r;
+    }
+    // Reduces v (entries in [0, mod)) to the canonical representative of v + L;
+    // v is in the subgroup iff the result is zero.
+    void reduce(std::vector<int>& v) const {
+        for (size_t c = 0; c < v.size(); ++c) {
+            if (v[c] == 0 || rows_[c].empty()) continue;
+            const long q = v[c] / rows_[c][0].second;
+            if (q != 0) addMultiple(v, rows_[c], -q);
+        }
+    }
+    bool contains(std::vector<int> v) const {
+        reduce(v);
+        return std::all_of(v.begin(), v.end(), [](int x) { return x == 0; });
+    }
+    // Adds v to the subgroup; returns whether it was new.
+    bool insert(std::vector<int> v) {
+        bool changed = false;
+        for (size_t c = 0; c < v.size(); ++c) {
+            if (v[c] == 0) continue;
+            const long d = rows_[c].empty() ? mod_[c] : rows_[c][0].second;
+            std::vector<int> r = rows_[c].empty() ? unit(c) : dense(rows_[c]);
+            // [a b; -v_c/g d/g] is unimodular: (r, v) -> (new row, remainder).
+            long a, b;
+            const long g = gcdExt(d, v[c], a, b);
+            std::vector<int> row(v.size()), rest(v.size());
+            for (size_t j = c; j < v.size(); ++j) {
+                const long m = mod_[j];
+                row[j] = (int)(((a % m) * r[j] % m + (b % m) * v[j] % m) % m + m) % m;
+                rest[j] = (int)((((d / g) % m) * v[j] % m - ((v[c] / g) % m) * r[j] % m) % m + m) % m;
+            }
+            row[c] = (int)g;  // g < mod[c]: not reduced
+            rest[c] = 0;
+            if (g != d) changed = true;
+            rows_[c] = sparse(row, c);
+            v = std::move(rest);
+        }
+        return changed;
+    }
+    // Uniform element: a uniform multiple of each row (see the order).
+    std::vector<int> random(std::mt19937_64& rng) const {
+        std::vector<int> v(mod_.size(), 0);
+        for (size_t c = 0; c < rows_.size(); ++c) {
+            if (rows_[c].empty()) continue;
+            const long k = (long)uniformBelow(rng, (uint64_t)(mod_[c] / rows_[c][0].second));
+            addMultiple(v, rows_[c], k);
+        }
+        return v;
+    }
+    // The generators (rows) as dense vectors.
+    std::vector<std::vector<int>> rows() const {
+        std::vector<std::vector<int>> r;
+        for (const auto& row : rows_)
+            if (!row.empty()) r.push_back(dense(row));
+        return r;
+    }
+
+private:
+    using Row = std::vector<std::pair<int, int>>;  // (column, value), pivot first
+    std::vector<int> unit(size_t c) const {
+        std::vector<int> r(mod_.size(), 0);
+        r[c] = mod_[c];  // not reduced: the implicit row mod[c] e_c
+        return r;
+    }
+    std::vector<int> dense(const Row& row) const {
+        std::vector<int> r(mod_.size(), 0);
+        for (auto [c, x] : row) r[c] = x;
+        return r;
+    }
+    static Row sparse(const std::vector<int>& v, size_t from) {
+        Row r;
+        for (size_t c = from; c < v.size(); ++c)
+            if (v[c] != 0 || c == from) r.emplace_back((int)c, v[c]);
+        return r;
+    }
+    void addMultiple(std::vector<int>& v, const Row& row, long k) const {
+        for (auto [c, x] : row) {
+            const long m = mod_[c];
+            v[c] = (int)(((v[c] + (k % m) * x) % m + m) % m);
+        }
+    }
+    std::vector<int> mod_;
+    std::vector<Row> rows_;
+};
+
+struct StabilizerChain::Impl {
+    // Level i: the stabiliser of blocks 0..i-1 and the orbit of block i under
+    // it (the base is every block in order; most levels are trivial).
+    struct Level {
+        std::vector<int> labels;  // indices into strong; empty while the orbit is {i}
+        std::vector<int> orbit;   // blocks; empty = {i}
+        std::vector<int> edge;    // by local index in i's component: -1 none, -2 root, else label
+        int full = 0;             // largest possible orbit: the blocks >= i of the component
+        size_t rebuiltAt = 0;
+    };
+
+    Algebra alg;
+    int n;
+    std::vector<int> component, local, componentSize;
+    std::vector<BlockPerm> strong, strongInv;
+    std::vector<int> strongLevel;
+    std::vector<Level> levels;  // one per block
+    std::vector<int> active;    // levels with a non-trivial orbit, ascending
+    KernelLattice kernel;
+    Proof proof = Proof::None;
+
+    Impl(const std::vector<int>& mod, bool twisted)
+        : alg{&mod, twisted}, n((int)mod.size()), levels(mod.size()), kernel(mod) {}
+
+    int orbitSize(int i) const { return levels[i].orbit.empty() ? 1 : (int)levels[i].orbit.size(); }
+
+    // Sifts g, which fixes blocks 0..from-1: -1 if it is in the chain's
+    // group, else the level where it failed (g is then the residue, fixing
+    // the earlier blocks; n means it moves no block but its twists are not
+    // in the kernel).
+    int sift(BlockPerm& g, int from) const {
+        for (int i = from; i < n; ++i) {
+            int j = g.img[i];
+            if (j == i) continue;
+            const Level& L = levels[i];
+            if (L.orbit.empty() || component[j] != component[i] || L.edge[local[j]] == -1) return i;
+            // g and the labels fix blocks 0..i-1 (but may twist them): only
+            // blocks i.. move (in place: (g then s)[x] = s[g[x]]).
+            while (true) {
+                const int e = L.edge[local[j]];
+                if (e == -2) break;
+                const BlockPerm& s = strongInv[e];
+                if (alg.twisted) {
+                    const std::vector<int>& mod = *alg.mod;
+                    for (int x = 0; x < n; ++x) {
+                        const int t = g.img[x];
+                        const int tw = g.tw[x] + s.tw[t];
+                        g.tw[x] = tw >= mod[x] ? tw - mod[x] : tw;
+                        g.img[x] = s.img[t];
+                    }
+                } else {
+                    int* img = g.img.data();
+                    const int* simg = s.img.data();
+                    for (int x = i; x < n; ++x) img[x] = simg[img[x]];
+                }
+                j = s.img[j];
+            }
+        }
+        if (alg.twisted && !kernel.contains(g.tw)) return n;
+        return -1;
+    }
+
+    // The transversal element u with i^u = j at level i (j in the orbit).
+    BlockPerm transversal(int i, int j) const {
+        const Level& L = levels[i];
+        BlockPerm u = alg.identity(), tmp;
+        if (j == i) return u;
+        std::vector<int> path;
+        while (true) {
+            const int e = L.edge[local[j]];
+            if (e == -2) break;
+            path.push_back(e);
+            j = strongInv[e].img[j];
+        }
+        for (size_t k = path.size(); k-- > 0;) {
+            alg.compose(u, strong[path[k]], tmp);
+            std::swap(u, tmp);
+        }
+        return u;
+    }
+
+    void addToOrbit(Level& L, int block, int label) {
+        L.edge[local[block]] = label;
+        L.orbit.push_back(block);
+    }
+
+    // Extends level i's orbit by its new label (and then by all labels).
+    void extendOrbit(int i, int label) {
+        Level& L = levels[i];
+        if ((int)L.orbit.size() == L.full) return;
+        const size_t old = L.orbit.size();
+        for (size_t k = 0; k < old; ++k) {
+            const int q = strong[label].img[L.orbit[k]];
+            if (L.edge[local[q]] == -1) addToOrbit(L, q, label);
+        }
+        for (size_t k = old; k < L.orbit.size(); ++k) {
+            const int p = L.orbit[k];
+            for (int s : L.labels) {
+                const int q = strong[s].img[p];
+                if (L.edge[local[q]] == -1) addToOrbit(L, q, s);
+            }
+        }
+    }
+
+    // Breadth first over all labels: a level's first label alone makes a
+    // path along its cycle; rebuilding as labels double keeps trees shallow
+    // (depth about log |orbit| / log labels for random labels).
+    void rebuildTree(int i) {
+        Level& L = levels[i];
+        for (int b : L.orbit) L.edge[local[b]] = -1;
+        L.orbit.clear();
+        addToOrbit(L, i, -2);
+        for (size_t k = 0; k < L.orbit.size(); ++k) {
+            const int p = L.orbit[k];
+            for (int s : L.labels) {
+                const int q = strong[s].img[p];
+                if (L.edge[local[q]] == -1) addToOrbit(L, q, s);
+            }
+        }
+        L.rebuiltAt = L.labels.size();
+    }
+
+    // Adds a residue that failed at `level` (see sift).
+    void addResidue(BlockPerm h, int level) {
+        if (level == n) {
+            kernel.insert(h.tw);
+            return;
+        }
+        Level& top = levels[level];
+        if (top.orbit.empty()) {
+            // Every strong generator so far fixes this block; those of deeper
+            // levels are its labels too.
+            top.edge.assign(componentSize[component[level]], -1);
+            top.full = componentSize[component[level]] - local[level];
+            for (size_t s = 0; s < strong.size(); ++s)
+                if (strongLevel[s] > level) top.labels.push_back((int)s);
+            addToOrbit(top, level, -2);
+            active.insert(std::upper_bound(active.begin(), active.end(), level), level);
+        }
+        const int id = (int)strong.size();
+        strongInv.push_back(alg.inverse(h));
+        strong.push_back(std::move(h));
+        strongLevel.push_back(level);
+        for (int i : active) {
+            if (i > level) break;
+            Level& L = levels[i];
+            L.labels.push_back(id);
+            if (L.labels.size() <= 64 && L.labels.size() >= 2 * std::max<size_t>(L.rebuiltAt, 1)) rebuildTree(i);
+            else extendOrbit(i, id);
+        }
+    }
+
+    // Sifts g and adds its residue; returns whether the chain changed.
+    bool siftAndAdd(BlockPerm g) {
+        const int level = sift(g, 0);
+        if (level < 0) return false;
+        addResidue(std::move(g), level);
+        return true;
+    }
+
+    mpz_class order() const {
+        mpz_class r = kernel.order();
+        for (int i : active) r *= (unsigned long)levels[i].orbit.size();
+        return r;
+    }
+};
+
+namespace {
+
+// Random elements of <gens> by product replacement with an accumulator
+// (Celler, Leedham-Green, Murray, Niemeyer, O'Brien 1995, "rattle"), its
+// slots seeded with random subproducts of all generators.
+class RandomProducts {
+public:
+    RandomProducts(const Algebra& alg, const std::vector<BlockPerm>& gens, uint64_t seed)
+        : alg_(alg), rng_(seed), acc_(alg.identity()) {
+        const size_t slots = 11;
+        if (gens.size() <= slots) {
+            for (size_t i = 0; i < slots; ++i) slots_.push_back(gens[i % gens.size()]);
+        } else {
+            for (size_t i = 0; i < slots; ++i) {
+                BlockPerm x = alg.identity(), tmp;
+                for (const auto& g : gens)
+                    if (rng_() & 1) {
+                        alg.compose(x, g, tmp);
+                        std::swap(x, tmp);
+                    }
+                slots_.push_back(std::move(x));
+            }
+        }
+        for (int i = 0; i < 60; ++i) next();
+    }
+    const BlockPerm& next() {
+        const size_t n = slots_.size();
+        const size_t i = uniformBelow(rng_, n);
+        size_t j = uniformBelow(rng_, n - 1);
+        if (j >= i) ++j;
+        BlockPerm tmp;
+        if (rng_() & 1) alg_.compose(slots_[i], slots_[j], tmp);
+        else alg_.compose(slots_[j], slots_[i], tmp);
+        std::swap(slots_[i], tmp);
+        alg_.compose(acc_, slots_[i], tmp);
+        std::swap(acc_, tmp);
+        return acc_;
+    }
+
+private:
+    const Algebra& alg_;
+    std::mt19937_64 rng_;
+    std::vector<BlockPerm> slots_;
+    BlockPerm acc_;
+};
+
+mpz_class factorialOf(long n) {
+    mpz_class r;
+    mpz_fac_ui(r.get_mpz_t(), (unsigned long)n);
+    return r;
+}
+
+bool isPrime(int p) {
+    if (p < 2) return false;
+    for (int d = 2; d * d <= p; ++d)
+        if (p % d == 0) return false;
     return true;
 }
 
-bool StabilizerChain::contains(const Perm& p) const {
-    return (int)p.size() == n_ && siftsFrom(0, p);
+// Odd permutation of a component (local indices)?
+bool oddOn(const std::vector<int>& perm) {
+    std::vector<bool> seen(perm.size(), false);
+    size_t cycles = 0;
+    for (size_t x = 0; x < perm.size(); ++x) {
+        if (seen[x]) continue;
+        ++cycles;
+        for (size_t y = x; !seen[y]; y = (size_t)perm[y]) seen[y] = true;
+    }
+    return (perm.size() - cycles) % 2 == 1;
 }
 
-void StabilizerChain::addGenerator(const Perm& p) {
-    if (n_ > 0) insert(0, p);
+// Jordan's theorem: a transitive group of degree k containing a cycle of
+// prime length p with k/2 < p <= k-3 is primitive (a block system would
+// need blocks of at least p points or at least p blocks, both over k/2) and
+// therefore contains Alt(k). g's restriction has such a p-cycle as a power
+// when no other cycle length is a multiple of p.
+bool hasJordanCycle(const std::vector<int>& perm) {
+    const int k = (int)perm.size();
+    std::vector<bool> seen(k, false);
+    std::vector<int> lengths;
+    for (int x = 0; x < k; ++x) {
+        if (seen[x]) continue;
+        int len = 0;
+        for (int y = x; !seen[y]; y = perm[y]) seen[y] = true, ++len;
+        lengths.push_back(len);
+    }
+    for (int p : lengths) {
+        if (2 * p <= k || p > k - 3 || !isPrime(p)) continue;
+        int multiples = 0;
+        for (int len : lengths) multiples += len % p == 0;
+        if (multiples == 1) return true;
+    }
+    return false;
 }
 
-// Knuth's A(k, p): p fixes 0..k-1; make the chain from level k on contain it.
-void StabilizerChain::insert(int level, const Perm& p) {
-    if (siftsFrom(level, p)) return;
-    generators_.emplace_back(level, p);
-    // Every existing representative times the new generator must sift
-    // (new representatives are handled inside closeOrbit).
-    const std::vector<int> existing = orbit_[level];
-    for (int j : existing) closeOrbit(level, composePerm(sigma_[level][j], p));
+// The order of a permutation group on few points, by closure.
+std::pair<mpz_class, bool> smallGroupOrder(int k, const std::vector<std::vector<int>>& gens) {
+    std::vector<int> id(k);
+    std::iota(id.begin(), id.end(), 0);
+    std::set<std::vector<int>> seen{id};
+    std::vector<std::vector<int>> todo{id};
+    bool odd = false;
+    while (!todo.empty()) {
+        auto x = todo.back();
+        todo.pop_back();
+        for (const auto& g : gens) {
+            std::vector<int> y(k);
+            for (int i = 0; i < k; ++i) y[i] = g[x[i]];
+            if (seen.insert(y).second) {
+                odd = odd || oddOn(y);
+                todo.push_back(std::move(y));
+            }
+        }
+    }
+    return {mpz_class((unsigned long)seen.size()), odd};
 }
 
-// Knuth's B(k, p): p is in the group at level k; either it is a new coset
-// representative (then extend the orbit by every generator of that level),
-// or p * rep^-1 is a Schreier generator of level k+1.
-void StabilizerChain::closeOrbit(int level, const Perm& p) {
-    const int j = p[level];
-    if (hasRep(level, j)) {
-        Perm schreier = composePerm(p, sigmaInv_[level][j]);
-        if (level + 1 < n_) insert(level + 1, schreier);
+using LocalPerm = std::vector<int>;
+
+struct TransitiveBound {
+    mpz_class order;
+    bool odd = false;  // the bounding group has odd permutations
+};
+
+// An upper bound of a transitive group of degree k given by generators,
+// with `witnesses` (elements of the group) to find a Jordan cycle in:
+// - at most 6 points: the group itself, by closure;
+// - a Jordan cycle (hasJordanCycle): Alt(k), or Sym(k) if a generator is odd;
+// - otherwise a block system (Atkinson's algorithm: the finest block system
+//   with 0 and x in one block, for each x) with blocks of b points and l
+//   blocks: G <= Y wr Z for Y the block stabiliser acting on its block
+//   (generated by Schreier generators) and Z the action on blocks, bounded
+//   recursively. None when the group is primitive without a Jordan cycle.
+std::optional<TransitiveBound> boundTransitive(int k, const std::vector<LocalPerm>& gens,
+                                               const std::vector<LocalPerm>& witnesses) {
+    if (k == 1) return TransitiveBound{1, false};
+    if (k <= 6) {
+        auto [order, odd] = smallGroupOrder(k, gens);
+        return TransitiveBound{order, odd};
+    }
+    bool odd = false;
+    for (const auto& g : gens) odd = odd || oddOn(g);
+    for (const auto& w : witnesses)
+        if (hasJordanCycle(w)) {
+            mpz_class order = factorialOf(k);
+            if (!odd) order /= 2;
+            return TransitiveBound{order, odd};
+        }
+    // The smallest block containing 0 over all x.
+    std::vector<int> best;
+    int bestSize = k;
+    std::vector<int> parent(k), size(k);
+    auto find = [&](int x) {
+        while (parent[x] != x) x = parent[x] = parent[parent[x]];
+        return x;
+    };
+    for (int x = 1; x < k; ++x) {
+        std::iota(parent.begin(), parent.end(), 0);
+        std::fill(size.begin(), size.end(), 1);
+        std::vector<std::pair<int, int>> queue{{0, x}};
+        parent[x] = 0;
+        size[0] = 2;
+        bool whole = false;
+        for (size_t q = 0; q < queue.size() && !whole; ++q) {
+            for (const auto& g : gens) {
+                int a = find(g[queue[q].first]), b = find(g[queue[q].second]);
+                if (a == b) continue;
+                if (size[a] < size[b]) std::swap(a, b);
+                parent[b] = a;
+                size[a] += size[b];
+                if (2 * size[a] > k) {
+                    whole = true;
+                    break;
+                }
+                queue.emplace_back(a, b);
+            }
+        }
+        if (whole) continue;
+        const int blockSize = size[find(0)];
+        if (blockSize < bestSize) {
+            bestSize = blockSize;
+            best.assign(k, 0);
+            for (int y = 0; y < k; ++y) best[y] = find(y);
+        }
+    }
+    if (bestSize == k) return std::nullopt;
+    // Number the blocks; B0 is the block of point 0.
+    std::vector<int> blockOf(k, -1), rootBlock(k, -1), firstPoint;
+    for (int y = 0; y < k; ++y) {
+        int& id = rootBlock[best[y]];
+        if (id < 0) {
+            id = (int)firstPoint.size();
+            firstPoint.push_back(y);
+        }
+        blockOf[y] = id;
+    }
+    const int l = (int)firstPoint.size(), b = k / l;
+    std::vector<int> inB0;  // index of a point within block 0, or -1
+    std::vector<int> indexInB0(k, -1);
+    for (int y = 0; y < k; ++y)
+        if (blockOf[y] == 0) {
+            indexInB0[y] = (int)inB0.size();
+            inB0.push_back(y);
+        }
+    auto induced = [&](const LocalPerm& g) {
+        LocalPerm r(l);
+        for (int B = 0; B < l; ++B) r[B] = blockOf[g[firstPoint[B]]];
+        return r;
+    };
+    std::vector<LocalPerm> zGens, zWitnesses;
+    for (const auto& g : gens) zGens.push_back(induced(g));
+    for (const auto& w : witnesses) zWitnesses.push_back(induced(w));
+    // Transversal t[B] mapping B0 to B, breadth first over the generators.
+    std::vector<LocalPerm> t(l);
+    LocalPerm id(k);
+    std::iota(id.begin(), id.end(), 0);
+    t[0] = id;
+    std::vector<int> queue{0};
+    for (size_t q = 0; q < queue.size(); ++q)
+        for (const auto& g : gens) {
+            const int B = blockOf[g[firstPoint[queue[q]]]];
+            if (!t[B].empty()) continue;
+            t[B].resize(k);
+            for (int y = 0; y < k; ++y) t[B][y] = g[t[queue[q]][y]];
+            queue.push_back(B);
+        }
+    auto restrictToB0 = [&](const LocalPerm& g) {  // g maps B0 to B0
+        LocalPerm r(b);
+        for (int i = 0; i < b; ++i) r[i] = indexInB0[g[inB0[i]]];
+        return r;
+    };
+    // x then t[B]^-1 on B0, where B is the image of B0 under x.
+    auto backToB0 = [&](const LocalPerm& x) {
+        const LocalPerm& tb = t[blockOf[x[firstPoint[0]]]];
+        LocalPerm inv(k);
+        for (int y = 0; y < k; ++y) inv[tb[y]] = y;
+        LocalPerm r(k);
+        for (int y = 0; y < k; ++y) r[y] = inv[x[y]];
+        return restrictToB0(r);
+    };
+    std::vector<LocalPerm> yGens, yWitnesses;
+    std::set<LocalPerm> seen;
+    for (int B = 0; B < l; ++B)
+        for (const auto& g : gens) {
+            LocalPerm x(k);
+            for (int y = 0; y < k; ++y) x[y] = g[t[B][y]];
+            LocalPerm r = backToB0(x);
+            if (seen.insert(r).second) yGens.push_back(std::move(r));
+        }
+    for (const auto& w : witnesses) yWitnesses.push_back(backToB0(w));
+    auto z = boundTransitive(l, zGens, zWitnesses);
+    if (!z) return std::nullopt;
+    auto y = boundTransitive(b, yGens, yWitnesses);
+    if (!y) return std::nullopt;
+    mpz_class order;
+    mpz_pow_ui(order.get_mpz_t(), y->order.get_mpz_t(), (unsigned long)l);
+    return TransitiveBound{order * z->order, y->odd || (z->odd && b % 2 == 1)};
+}
+
+}  // namespace
+
+// note [order certificate]
+// An upper bound of |G| that the chain's order (a lower bound) may meet:
+// G acts on each orbit C of blocks as a transitive group G_C, and
+// G <= X = {x in (prod_C X_C) ⋉ twists : chi(x) in chi(G)}, where X_C
+// contains G_C (boundTransitive: the group itself on at most 6 blocks; Alt
+// or Sym by Jordan's theorem with an element of G as witness; a wreath
+// product over a block system, recursively), and chi collects the
+// homomorphisms sign on C (for C where X_C has odd elements) and twist sum
+// on C (mod its modulus) into an abelian group A:
+// |X| = prod |X_C| * prod mod[b] * |chi(G)| / |A|, with chi(G) generated by
+// the generators' images. If some orbit has no certificate there is no bound.
+static std::optional<mpz_class> upperBound(const StabilizerChain::Impl& impl, const std::vector<int>& mod,
+                                           const std::vector<BlockPerm>& gens,
+                                           const std::vector<BlockPerm>& witnesses) {
+    const int n = (int)mod.size();
+    const int components = (int)impl.componentSize.size();
+    std::vector<std::vector<int>> members(components);
+    for (int b = 0; b < n; ++b) members[impl.component[b]].push_back(b);
+    auto restrict = [&](const BlockPerm& g, int c) {
+        std::vector<int> r;
+        for (int b : members[c]) r.push_back(impl.local[g.img[b]]);
+        return r;
+    };
+    mpz_class bound = 1;
+    std::vector<int> oddComponents, twistedComponents;
+    for (int c = 0; c < components; ++c) {
+        const int k = (int)members[c].size();
+        std::vector<LocalPerm> localGens, localWitnesses;
+        for (const auto& g : gens) localGens.push_back(restrict(g, c));
+        for (const auto& w : witnesses) localWitnesses.push_back(restrict(w, c));
+        auto x = boundTransitive(k, localGens, localWitnesses);
+        if (!x) return std::nullopt;
+        bound *= x->order;
+        const bool odd = x->odd;
+        if (odd) oddComponents.push_back(c);
+        if (impl.alg.twisted && mod[members[c][0]] > 1) twistedComponents.push_back(c);
+        if (impl.alg.twisted)
+            for (int b : members[c]) bound *= (unsigned long)mod[b];
+    }
+    std::vector<int> amod;
+    for (size_t i = 0; i < oddComponents.size(); ++i) amod.push_back(2);
+    for (int c : twistedComponents) amod.push_back(mod[members[c][0]]);
+    if (amod.empty()) return bound;
+    KernelLattice image(amod);
+    mpz_class whole = 1;
+    for (int m : amod) whole *= (unsigned long)m;
+    for (const auto& g : gens) {
+        std::vector<int> v;
+        for (int c : oddComponents) v.push_back(oddOn(restrict(g, c)) ? 1 : 0);
+        for (int c : twistedComponents) {
+            long sum = 0;
+            for (int b : members[c]) sum += g.tw[b];
+            v.push_back((int)(sum % mod[members[c][0]]));
+        }
+        image.insert(v);
+    }
+    return bound * image.order() / whole;
+}
+
+StabilizerChain::StabilizerChain(int pointCount) : StabilizerChain(std::vector<int>(pointCount, 1)) {}
+
+StabilizerChain::StabilizerChain(const std::vector<int>& moduli) : moduli_(moduli) {
+    for (int m : moduli_) {
+        if (m < 1) throw std::invalid_argument("StabilizerChain: modulus below 1");
+        offset_.push_back(pointCount_);
+        pointCount_ += m;
+    }
+}
+
+StabilizerChain::~StabilizerChain() = default;
+
+BlockPerm StabilizerChain::toBlocks(const Perm& p) const {
+    if ((int)p.size() != pointCount_) throw std::invalid_argument("StabilizerChain: permutation of the wrong size");
+    const bool twisted = pointCount_ != (int)moduli_.size();
+    BlockPerm r;
+    if (!twisted) {
+        r.img = p;
+        return r;
+    }
+    // Point -> block through a reverse table of offsets.
+    r.img.resize(moduli_.size());
+    r.tw.resize(moduli_.size());
+    for (size_t b = 0; b < moduli_.size(); ++b) {
+        const int target = p[offset_[b]];
+        const size_t to = std::upper_bound(offset_.begin(), offset_.end(), target) - offset_.begin() - 1;
+        r.img[b] = (int)to;
+        r.tw[b] = target - offset_[to];
+    }
+    return r;
+}
+
+Perm StabilizerChain::toPoints(const BlockPerm& p) const {
+    if (p.tw.empty()) return p.img;
+    Perm r(pointCount_);
+    for (size_t b = 0; b < moduli_.size(); ++b) {
+        const int m = moduli_[b];
+        for (int x = 0; x < m; ++x) r[offset_[b] + x] = offset_[p.img[b]] + (x + p.tw[b]) % m;
+    }
+    return r;
+}
+
+void StabilizerChain::addGenerator(const Perm& p) { addGenerator(toBlocks(p)); }
+
+void StabilizerChain::addGenerator(const BlockPerm& p) {
+    if ((int)p.img.size() != blockCount()) throw std::invalid_argument("StabilizerChain: generator of the wrong size");
+    BlockPerm g = p;
+    const bool twisted = pointCount_ != (int)moduli_.size();
+    if (twisted && g.tw.empty()) g.tw.assign(moduli_.size(), 0);
+    if (!twisted) g.tw.clear();
+    // Already in the group: nothing changes (the chain is exact).
+    if (impl_ && contains(g)) return;
+    generators_.push_back(std::move(g));
+    impl_.reset();
+}
+
+void StabilizerChain::build() const {
+    if (impl_) return;
+    const bool twisted = pointCount_ != (int)moduli_.size();
+    auto impl = std::make_unique<Impl>(moduli_, twisted);
+    const int n = (int)moduli_.size();
+    // Orbits of blocks under the generators (union-find).
+    std::vector<int> parent(n);
+    std::iota(parent.begin(), parent.end(), 0);
+    auto find = [&](int x) {
+        while (parent[x] != x) x = parent[x] = parent[parent[x]];
+        return x;
+    };
+    for (const auto& g : generators_)
+        for (int b = 0; b < n; ++b) parent[find(b)] = find(g.img[b]);
+    impl->component.assign(n, -1);
+    impl->local.assign(n, 0);
+    std::vector<int> idOf(n, -1);
+    for (int b = 0; b < n; ++b) {
+        const int root = find(b);
+        if (idOf[root] < 0) {
+            idOf[root] = (int)impl->componentSize.size();
+            impl->componentSize.push_back(0);
+        }
+        impl->component[b] = idOf[root];
+        impl->local[b] = impl->componentSize[idOf[root]]++;
+    }
+    impl_ = std::move(impl);
+    Impl& c = *impl_;
+    std::vector<BlockPerm> gens;
+    for (const auto& g : generators_)
+        if (c.alg.movesBlocks(g) || (twisted && std::any_of(g.tw.begin(), g.tw.end(), [](int t) { return t != 0; })))
+            gens.push_back(g);
+    if (gens.empty()) {
+        c.proof = Proof::Verified;
         return;
     }
-    sigma_[level][j] = p;
-    sigmaInv_[level][j] = inversePerm(p);
-    orbit_[level].push_back(j);
-    // The group at this level is generated by the generators of this and all
-    // deeper levels; the list may grow during the loop.
-    for (size_t g = 0; g < generators_.size(); ++g) {
-        if (generators_[g].first < level) continue;
-        Perm next = composePerm(p, generators_[g].second);
-        closeOrbit(level, next);
+    // 1. Random phase (note [randomised schreier-sims]).
+    RandomProducts random(c.alg, gens, 0x5eed5c4e1e75ULL);
+    // Only random elements: a generator as the first label of a level would
+    // make a deep Schreier tree (a long cycle is a path).
+    const int run = 12;
+    for (int quiet = 0; quiet < run;) quiet = c.siftAndAdd(random.next()) ? 0 : quiet + 1;
+    // 2a. An upper bound that the order meets.
+    std::vector<BlockPerm> witnesses = c.strong;
+    witnesses.insert(witnesses.end(), gens.begin(), gens.end());
+    for (int i = 0; i < 200; ++i) witnesses.push_back(random.next());
+    if (auto bound = upperBound(c, moduli_, gens, witnesses)) {
+        // Every generator must be in the chain's group for the lower bound
+        // to be |G| (it is always a lower bound: the chain's elements are in G).
+        if (*bound == c.order()) {
+            c.proof = Proof::UpperBound;
+            return;
+        }
+        if (*bound < c.order())
+            throw std::logic_error("StabilizerChain: order " + c.order().get_str() + " above its proven upper bound " +
+                                   bound->get_str());
     }
+    // 2b. Deterministic verification.
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (const auto& g : gens) changed = c.siftAndAdd(g) || changed;
+        for (int idx = (int)c.active.size() - 1; idx >= 0; --idx) {
+            const int i = c.active[idx];
+            int failed = -1;
+            for (size_t k = 0; k < c.levels[i].orbit.size() && failed < 0; ++k) {
+                const BlockPerm u = c.transversal(i, c.levels[i].orbit[k]);
+                for (size_t s = 0; s < c.levels[i].labels.size(); ++s) {
+                    BlockPerm x = c.alg.compose(u, c.strong[c.levels[i].labels[s]]);
+                    failed = c.sift(x, i);
+                    if (failed < 0) continue;
+                    c.addResidue(std::move(x), failed);
+                    changed = true;
+                    break;
+                }
+            }
+            // A new label at level `failed` changes the levels up to it:
+            // re-verify from there (a kernel element changes none).
+            if (failed >= 0 && failed < c.n)
+                idx = (int)(std::lower_bound(c.active.begin(), c.active.end(), failed) - c.active.begin()) + 1;
+        }
+        if (twisted) {
+            for (const auto& row : c.kernel.rows())
+                for (const auto& s : c.strong) {
+                    std::vector<int> v(row.size());
+                    for (size_t b = 0; b < row.size(); ++b) v[s.img[b]] = row[b];
+                    if (!c.kernel.contains(v)) {
+                        c.kernel.insert(v);
+                        changed = true;
+                    }
+                }
+        }
+    }
+    c.proof = Proof::Verified;
 }
 
-Perm StabilizerChain::canonicalCosetRepresentative(Perm x) const {
-    // g = g' then sigma[k][j] for g' fixing 0..k: the image of k under
-    // (g then x) is x[j]; choose the smallest, then recurse into g'.
-    for (int k = 0; k < n_; ++k) {
-        if (orbit_[k].size() == 1) continue;
-        int best = -1;
-        for (int j : orbit_[k])
-            if (best < 0 || x[j] < x[best]) best = j;
-        if (best != k) x = composePerm(sigma_[k][best], x);
+StabilizerChain::Proof StabilizerChain::proof() const {
+    build();
+    return impl_->proof;
+}
+
+int StabilizerChain::baseLength() const {
+    build();
+    return (int)impl_->active.size();
+}
+
+int StabilizerChain::orbitSize(int level) const {
+    build();
+    if (level < 0 || level >= (int)impl_->levels.size()) return 1;
+    return impl_->orbitSize(level);
+}
+
+mpz_class StabilizerChain::order() const {
+    build();
+    return impl_->order();
+}
+
+bool StabilizerChain::contains(const Perm& p) const {
+    if ((int)p.size() != pointCount_) return false;
+    // A point permutation that is not a block permutation is not in the group.
+    for (size_t b = 0; b < moduli_.size(); ++b) {
+        const int m = moduli_[b];
+        const int target = p[offset_[b]];
+        const size_t to = std::upper_bound(offset_.begin(), offset_.end(), target) - offset_.begin() - 1;
+        if (moduli_[to] != m) return false;
+        for (int x = 0; x < m; ++x)
+            if (p[offset_[b] + x] != (int)(offset_[to] + (target - offset_[to] + x) % m)) return false;
     }
+    return contains(toBlocks(p));
+}
+
+bool StabilizerChain::contains(const BlockPerm& p) const {
+    if ((int)p.img.size() != blockCount()) return false;
+    build();
+    BlockPerm g = p, tmp;
+    const bool twisted = impl_->alg.twisted;
+    if (twisted && g.tw.empty()) g.tw.assign(moduli_.size(), 0);
+    if (!twisted && !g.tw.empty()) {
+        if (std::any_of(g.tw.begin(), g.tw.end(), [](int t) { return t != 0; })) return false;
+        g.tw.clear();
+    }
+    for (size_t b = 0; b < moduli_.size(); ++b)
+        if (g.img[b] < 0 || g.img[b] >= blockCount() || moduli_[g.img[b]] != moduli_[b]) return false;
+    return impl_->sift(g, 0) < 0;
+}
+
+std::vector<Perm> StabilizerChain::strongGenerators() const {
+    std::vector<Perm> result;
+    for (const auto& g : strongBlockGenerators()) result.push_back(toPoints(g));
+    return result;
+}
+
+std::vector<BlockPerm> StabilizerChain::strongBlockGenerators() const {
+    build();
+    std::vector<BlockPerm> result = impl_->strong;
+    if (impl_->alg.twisted)
+        for (auto& row : impl_->kernel.rows()) {
+            BlockPerm t = impl_->alg.identity();
+            t.tw = row;
+            result.push_back(std::move(t));
+        }
+    return result;
+}
+
+BlockPerm StabilizerChain::randomBlockElement(std::mt19937_64& rng) const {
+    build();
+    const Impl& c = *impl_;
+    // g = k then u_last then ... then u_0 (G^(i) = union of G^(i+1) u_j).
+    BlockPerm g = c.alg.identity(), tmp;
+    if (c.alg.twisted) g.tw = c.kernel.random(rng);
+    for (auto it = c.active.rbegin(); it != c.active.rend(); ++it) {
+        const int i = *it;
+        const auto& orbit = c.levels[i].orbit;
+        const int j = orbit[uniformBelow(rng, orbit.size())];
+        c.alg.compose(g, c.transversal(i, j), tmp);
+        std::swap(g, tmp);
+    }
+    return g;
+}
+
+Perm StabilizerChain::randomElement(std::mt19937_64& rng) const { return toPoints(randomBlockElement(rng)); }
+
+BlockPerm StabilizerChain::canonicalCosetRepresentative(const BlockPerm& x0) const {
+    build();
+    const Impl& c = *impl_;
+    BlockPerm x = x0, tmp;
+    if (c.alg.twisted && x.tw.empty()) x.tw.assign(moduli_.size(), 0);
+    // g = g' then u_j for g' fixing the base blocks so far: the image of the
+    // base block under (g then x) is x[j]; choose the smallest, then recurse.
+    // What remains is the kernel: reduce the twists modulo it.
+    for (int i : c.active) {
+        const auto& orbit = c.levels[i].orbit;
+        int best = orbit[0];
+        for (int j : orbit)
+            if (x.img[j] < x.img[best]) best = j;
+        if (best != i) {
+            c.alg.compose(c.transversal(i, best), x, tmp);
+            std::swap(x, tmp);
+        }
+    }
+    if (c.alg.twisted) c.kernel.reduce(x.tw);
     return x;
+}
+
+Perm StabilizerChain::canonicalCosetRepresentative(const Perm& x) const {
+    return toPoints(canonicalCosetRepresentative(toBlocks(x)));
 }
 
 }  // namespace pz::analysis

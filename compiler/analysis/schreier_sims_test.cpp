@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <map>
+
 using namespace pz::analysis;
 
 namespace {
@@ -65,6 +67,199 @@ TEST_CASE("schreier-sims: canonical coset representatives") {
     Perm id = alt.canonicalCosetRepresentative(cycles(5, {{0, 1, 2}}));
     CHECK(a == b);
     CHECK(a == c);
-    CHECK(id == identityPerm(5));
+    // The group's own coset: one representative, an element of the group
+    // (which one depends on the base the chain chose).
+    CHECK(id == alt.canonicalCosetRepresentative(identityPerm(5)));
+    CHECK(alt.contains(id));
+    CHECK_FALSE(alt.contains(a));
     CHECK(a != id);
+}
+
+namespace {
+// Pearson's chi-square statistic of counts against the uniform distribution.
+double chiSquare(const std::map<Perm, int>& counts, double categories, double samples) {
+    const double expected = samples / categories;
+    double chi = 0;
+    for (const auto& [p, c] : counts) chi += (c - expected) * (c - expected) / expected;
+    chi += (categories - (double)counts.size()) * expected;  // categories never seen
+    return chi;
+}
+}  // namespace
+
+TEST_CASE("schreier-sims: random elements are uniform members of the group") {
+    // A_5 (60 elements, df = 59) and C3 wr S4 (1944 elements).
+    StabilizerChain alt(5);
+    alt.addGenerator(cycles(5, {{0, 1, 2}}));
+    alt.addGenerator(cycles(5, {{0, 1, 2, 3, 4}}));
+    std::mt19937_64 rng(7);
+    std::map<Perm, int> counts;
+    const int samples = 60 * 100;
+    for (int i = 0; i < samples; ++i) {
+        Perm g = alt.randomElement(rng);
+        REQUIRE(alt.contains(g));
+        ++counts[g];
+    }
+    CHECK(counts.size() == 60);
+    // df = 59: P(chi2 > 110) < 1e-4.
+    CHECK(chiSquare(counts, 60, samples) < 110);
+
+    StabilizerChain wreath(12);
+    wreath.addGenerator(cycles(12, {{0, 1, 2}}));
+    wreath.addGenerator(cycles(12, {{0, 3}, {1, 4}, {2, 5}}));
+    wreath.addGenerator(cycles(12, {{0, 3, 6, 9}, {1, 4, 7, 10}, {2, 5, 8, 11}}));
+    counts.clear();
+    const int wreathSamples = 1944 * 20;
+    for (int i = 0; i < wreathSamples; ++i) {
+        Perm g = wreath.randomElement(rng);
+        REQUIRE(wreath.contains(g));
+        ++counts[g];
+    }
+    CHECK(counts.size() == 1944);
+    // df = 1943, sd = sqrt(2 * 1943) ~ 62: mean + 6 sd.
+    CHECK(chiSquare(counts, 1944, wreathSamples) < 1943 + 6 * 62);
+}
+
+TEST_CASE("schreier-sims: uniformBelow stays in range and reaches every value") {
+    std::mt19937_64 rng(1);
+    std::vector<int> seen(7, 0);
+    for (int i = 0; i < 700; ++i) {
+        uint64_t x = uniformBelow(rng, 7);
+        REQUIRE(x < 7);
+        ++seen[x];
+    }
+    for (int c : seen) CHECK(c > 50);
+    CHECK(uniformBelow(rng, 1) == 0);
+}
+
+namespace {
+mpz_class factorial(unsigned long n) {
+    mpz_class r;
+    mpz_fac_ui(r.get_mpz_t(), n);
+    return r;
+}
+std::vector<int> range(int from, int to) {
+    std::vector<int> r;
+    for (int i = from; i < to; ++i) r.push_back(i);
+    return r;
+}
+}  // namespace
+
+// Larger groups (issue 13 item 12): exact orders, fast. bench/ssims has the
+// 1024-point versions with timings.
+TEST_CASE("schreier-sims: a long cycle and a transposition give Sym(n)") {
+    const int n = 256;
+    StabilizerChain chain(n);
+    chain.addGenerator(cycles(n, {range(0, n)}));
+    chain.addGenerator(cycles(n, {{0, 1}}));
+    CHECK(chain.order() == factorial(n));
+    CHECK(chain.proof() == StabilizerChain::Proof::UpperBound);
+    CHECK(chain.baseLength() == n - 1);
+    CHECK(chain.contains(cycles(n, {{3, 200}})));
+    std::mt19937_64 rng(3);
+    Perm g = chain.randomElement(rng);
+    CHECK(chain.contains(g));
+    CHECK(chain.canonicalCosetRepresentative(g) == identityPerm(n));
+}
+
+TEST_CASE("schreier-sims: many transpositions give a product of symmetric groups") {
+    // 600 random transpositions of 300 points: the group is the product of
+    // Sym(component) over the components of the graph they form.
+    const int n = 300;
+    std::mt19937_64 rng(5);
+    StabilizerChain chain(n);
+    std::vector<int> parent(n);
+    for (int i = 0; i < n; ++i) parent[i] = i;
+    auto find = [&](int x) {
+        while (parent[x] != x) x = parent[x] = parent[parent[x]];
+        return x;
+    };
+    for (int t = 0; t < 600; ++t) {
+        const int a = (int)uniformBelow(rng, n), b = (int)uniformBelow(rng, n);
+        if (a == b) continue;
+        chain.addGenerator(cycles(n, {{a, b}}));
+        parent[find(a)] = find(b);
+    }
+    std::map<int, int> sizes;
+    for (int i = 0; i < n; ++i) ++sizes[find(i)];
+    mpz_class expected = 1;
+    for (auto [root, size] : sizes) expected *= factorial(size);
+    CHECK(chain.order() == expected);
+}
+
+TEST_CASE("schreier-sims: a large alternating group") {
+    // An odd-length cycle and a 3-cycle: both even, Alt(255).
+    const int n = 255;
+    StabilizerChain chain(n);
+    chain.addGenerator(cycles(n, {range(0, n)}));
+    chain.addGenerator(cycles(n, {{0, 1, 2}}));
+    CHECK(chain.order() == factorial(n) / 2);
+    CHECK_FALSE(chain.contains(cycles(n, {{0, 1}})));
+    CHECK(chain.contains(cycles(n, {{0, 1}, {7, 9}})));
+}
+
+TEST_CASE("schreier-sims: a large imprimitive group, Sym(16) wr Sym(16)") {
+    const int k = 16, l = 16, n = k * l;
+    StabilizerChain chain(n);
+    chain.addGenerator(cycles(n, {range(0, k)}));
+    chain.addGenerator(cycles(n, {{0, 1}}));
+    std::vector<std::vector<int>> blockCycle(k), blockSwap;
+    for (int i = 0; i < k; ++i)
+        for (int b = 0; b < l; ++b) blockCycle[i].push_back(b * k + i);
+    for (int i = 0; i < k; ++i) blockSwap.push_back({i, k + i});
+    chain.addGenerator(cycles(n, blockCycle));
+    chain.addGenerator(cycles(n, blockSwap));
+    mpz_class expected;
+    mpz_pow_ui(expected.get_mpz_t(), factorial(k).get_mpz_t(), l);
+    expected *= factorial(l);
+    CHECK(chain.order() == expected);
+    CHECK(chain.proof() == StabilizerChain::Proof::UpperBound);
+    // A permutation mixing blocks is not in it.
+    CHECK_FALSE(chain.contains(cycles(n, {{0, k}})));
+    CHECK(chain.contains(cycles(n, {{k, k + 1}})));
+}
+
+TEST_CASE("schreier-sims: twisted blocks, C3 wr Sym(64) with twist sum 0") {
+    // 64 blocks of modulus 3: a 64-cycle, a transposition, and a twist of +1
+    // on block 0 and -1 on block 1: the twists sum to 0, |G| = 64! 3^63.
+    const int n = 64;
+    StabilizerChain chain(std::vector<int>(n, 3));
+    BlockPerm cycle{range(0, n), std::vector<int>(n, 0)};
+    for (int i = 0; i < n; ++i) cycle.img[i] = (i + 1) % n;
+    BlockPerm swap{range(0, n), std::vector<int>(n, 0)};
+    std::swap(swap.img[0], swap.img[1]);
+    BlockPerm twist{range(0, n), std::vector<int>(n, 0)};
+    twist.tw[0] = 1;
+    twist.tw[1] = 2;
+    chain.addGenerator(cycle);
+    chain.addGenerator(swap);
+    chain.addGenerator(twist);
+    mpz_class expected;
+    mpz_ui_pow_ui(expected.get_mpz_t(), 3, n - 1);
+    expected *= factorial(n);
+    CHECK(chain.order() == expected);
+    BlockPerm single{range(0, n), std::vector<int>(n, 0)};
+    single.tw[5] = 1;
+    CHECK_FALSE(chain.contains(single));
+    single.tw[9] = 2;
+    CHECK(chain.contains(single));
+    // Points: the same element as a point permutation.
+    CHECK(chain.contains(chain.toPoints(single)));
+    CHECK(chain.pointCount() == 3 * n);
+}
+
+TEST_CASE("schreier-sims: a primitive group without a certificate is verified") {
+    // AGL(1, 11) = <x+1, 2x> on 11 points: order 110, primitive, no Jordan
+    // cycle (its 11-cycles are too long), so the chain is verified.
+    const int p = 11;
+    StabilizerChain chain(p);
+    Perm shift(p), times2(p);
+    for (int x = 0; x < p; ++x) shift[x] = (x + 1) % p, times2[x] = (2 * x) % p;
+    chain.addGenerator(shift);
+    chain.addGenerator(times2);
+    CHECK(chain.order() == 110);
+    CHECK(chain.proof() == StabilizerChain::Proof::Verified);
+    Perm times3(p);
+    for (int x = 0; x < p; ++x) times3[x] = (3 * x) % p;
+    CHECK(chain.contains(times3));
+    CHECK_FALSE(chain.contains(cycles(p, {{0, 1}})));
 }

@@ -62,7 +62,7 @@ std::string directionComment(const ir::GridRules& rules, const GridLayout& layou
     std::string r = "pressed " + rules.directions[pressed].name + ":";
     for (int c : layout.colours)
         r += " " + rules.colours[c].name + " " + rules.directions[rules.colours[c].motion[pressed]].name;
-    return r;
+    return commentText(r);
 }
 
 class LevelEmitter {
@@ -73,11 +73,12 @@ public:
 
     void emit() {
         w_.set("NS", gridLevelNamespace(level_));
-        w_.set("NAME", level_.name);
+        w_.set("NAME", stringLiteral(level_.name));
+        w_.set("LEVEL", commentText(level_.name + ": " + layout_.describe()));
         w_.set("WORDS", std::to_string(layout_.words));
         w_.set("COLOURS", std::to_string(layout_.colours.size()));
         w_.section("grid_emit: level");
-        w_.line("// level " + level_.name + ": " + layout_.describe());
+        w_.line("// level {{LEVEL}}");
         w_.line("namespace {{NS}} {");
         w_.line();
         w_.line("using Board = pz::grid::Bits<{{WORDS}}>;");
@@ -104,7 +105,7 @@ private:
         std::string r;
         for (size_t i = 0; i < layout_.colours.size(); ++i)
             r += (i ? ", " : "") + rules_.colours[layout_.colours[i]].name;
-        return r;
+        return commentText(r);
     }
     Words emptyWords() const { return Words(layout_.words, 0); }
     int cellOf(int x, int y) const { return y * level_.width + x; }
@@ -136,7 +137,7 @@ private:
             for (const auto& a : level_.actors)
                 if (a.colour == layout_.colours[i]) setBit(start, cellOf(a.x, a.y));
             w_.line("constexpr Board kGoals" + std::to_string(i) + " = " + boardLiteral(goals) + ";  // " +
-                    rules_.colours[layout_.colours[i]].name);
+                    commentText(rules_.colours[layout_.colours[i]].name));
             w_.line("constexpr Board kStart" + std::to_string(i) + " = " + boardLiteral(start) + ";");
         }
         w_.line();
@@ -144,7 +145,7 @@ private:
 
     void emitKernel(int pressed) {
         w_.section("grid_emit: move kernel");
-        w_.set("DIR", rules_.directions[pressed].name);
+        w_.set("DIR", identifierPart(rules_.directions[pressed].name));
         w_.line("// " + directionComment(rules_, layout_, pressed) + "; see note [grid kernels]");
         w_.line("[[gnu::always_inline]] inline State move_{{DIR}}(const State& s) {");
         w_.indent();
@@ -233,7 +234,7 @@ private:
                 if (distance((int)g, cell) != interp::kUnreachableDistance)
                     maxd = std::max(maxd, distance((int)g, cell));
             std::string name = "kNear" + std::to_string(g);
-            w_.line("// goal " + std::to_string(g) + " (" + rules_.colours[goal.colour].name + " at " +
+            w_.line("// goal " + std::to_string(g) + " (" + commentText(rules_.colours[goal.colour].name) + " at " +
                     std::to_string(goal.x) + "," + std::to_string(goal.y) + "): farthest cell " +
                     std::to_string(maxd) + " presses away");
             w_.line("constexpr Board " + name + "[" + std::to_string(maxd + 1) + "] = {");
@@ -301,7 +302,7 @@ private:
                 if (level_.goals[g].colour == c) goalsOfColour += (goalsOfColour.empty() ? "" : ", ") + std::to_string(g);
             const std::string k_ = std::to_string(i), table = "kDist" + k_;
             w_.line("// " + table + "[f]: presses from floor cell f to goal g (byte g; goals " + goalsOfColour + " are " +
-                    rules_.colours[c].name + ", 255 = unreachable, 0 = another colour's goal)");
+                    commentText(rules_.colours[c].name) + ", 255 = unreachable, 0 = another colour's goal)");
             w_.line("alignas(16) constexpr pz::grid::DistanceRow " + table + "[" + std::to_string(layout_.floorCells) +
                     "] = {");
             w_.indent();
@@ -363,7 +364,7 @@ private:
             std::string sizes;
             for (int sub = 1; sub <= subsets; ++sub)
                 sizes += (sub > 1 ? ", " : "") + std::to_string(__builtin_popcount(sub));
-            w_.line("// " + rules_.colours[layout_.colours[i]].name + ": " + std::to_string(m) + " goals; " + table +
+            w_.line("// " + commentText(rules_.colours[layout_.colours[i]].name) + ": " + std::to_string(m) + " goals; " + table +
                     "[d][s] = cells within d presses of a goal in subset s + 1; see note [grid heuristic]");
             w_.line("constexpr int " + table + "Size[" + std::to_string(subsets) + "] = {" + sizes + "};");
             w_.line("constexpr Board " + table + "[" + std::to_string(maxd + 1) + "][" + std::to_string(subsets) + "] = {");
@@ -502,7 +503,7 @@ private:
         std::vector<std::string> out;
         if (list) {
             out.push_back("const pz::grid::ActorList list = pz::grid::actorList<" + std::to_string(k) + ">(" + board +
-                          ", kFloorIndexBytes);  // " + rules_.colours[layout_.colours[i]].name);
+                          ", kFloorIndexBytes);  // " + commentText(rules_.colours[layout_.colours[i]].name));
             out.push_back("const uint64_t lo = pz::grid::lowBytes(list);");
             if (k > 8) out.push_back("const uint64_t hi = pz::grid::highBytes(list);");
         }
@@ -621,7 +622,7 @@ private:
             const auto& part = layout_.parts[i];
             if (part.kind == Kind::Colex) maxColexK = std::max(maxColexK, part.actors);
             if (part.kind != Kind::FloorBits && !listed(i)) needFloorTables = true;
-            fields += (i ? ", " : "") + rules_.colours[layout_.colours[i]].name + " " + partNames[(int)part.kind] +
+            fields += (i ? ", " : "") + commentText(rules_.colours[layout_.colours[i]].name) + " " + partNames[(int)part.kind] +
                       " [" + std::to_string(part.offset) + ", " + std::to_string(part.offset + part.bits) + ")";
         }
         w_.line("using Key = uint64_t;  // bit fields: " + fields + "; see note [grid key parts]");
@@ -725,7 +726,7 @@ private:
         w_.line("using State = {{NS}}::State;");
         w_.line("using Key = {{NS}}::Key;");
         w_.line("using Hasher = {{NS}}::Hasher;");
-        w_.line("static constexpr const char* kName = \"{{NAME}}\";");
+        w_.line("static constexpr const char* kName = {{NAME}};");
         w_.line("static constexpr int kDead = {{NS}}::kDead;");
         w_.line("static constexpr int kWidth = " + std::to_string(level_.width) + ", kHeight = " +
                 std::to_string(level_.height) + ";");
@@ -739,7 +740,7 @@ private:
         w_.indent();
         w_.line("switch (pressed) {");
         for (size_t p = 0; p < rules_.directions.size(); ++p)
-            w_.line("    case " + std::to_string(p) + ": return move_" + rules_.directions[p].name + "(s);");
+            w_.line("    case " + std::to_string(p) + ": return move_" + identifierPart(rules_.directions[p].name) + "(s);");
         w_.line("}");
         w_.line("return s;");
         w_.dedent();
@@ -861,7 +862,7 @@ GridLayout gridLayout(const ir::GridRules& rules, const ir::Level& level) {
 
 std::string gridLevelNamespace(const ir::Level& level) {
     std::string r = "level_";
-    for (char c : level.name) r += std::isalnum((unsigned char)c) ? c : '_';
+    for (char c : level.name) r += (unsigned char)c < 0x80 && std::isalnum((unsigned char)c) ? c : '_';
     return r;
 }
 
@@ -869,7 +870,19 @@ std::string emitGridSolver(const ir::GridRules& rules, const std::vector<ir::Lev
                            const GridEmitOptions& options) {
     CodeWriter w;
     w.annotate(options.annotate);
-    w.line("// generated by pzc from " + options.source + " — do not edit");
+    // The namespace comes from the command line: each component as an identifier.
+    std::string top;
+    for (size_t at = 0;;) {
+        size_t next = options.topNamespace.find("::", at);
+        std::string part = options.topNamespace.substr(at, next == std::string::npos ? std::string::npos : next - at);
+        part = part.empty() ? std::string("pzgen") : identifierPart(part);
+        if (std::isdigit((unsigned char)part[0])) part = "n" + part;
+        top += (top.empty() ? "" : "::") + part;
+        if (next == std::string::npos) break;
+        at = next + 2;
+    }
+    w.set("SOURCE", commentText(options.source));
+    w.line("// generated by pzc from {{SOURCE}} — do not edit");
     w.line("// grid-actor solver: " + std::to_string(levels.size()) + " level(s), " +
            std::to_string(rules.directions.size()) + " directions, " + std::to_string(rules.colours.size()) +
            " colours");
@@ -881,22 +894,31 @@ std::string emitGridSolver(const ir::GridRules& rules, const std::vector<ir::Lev
     w.line();
     w.line("static_assert(pz::grid::kGridAbiVersion == 1, \"regenerate: the grid runtime changed\");");
     w.line();
-    w.line("namespace " + options.topNamespace + " {");
+    w.line("namespace " + top + " {");
     w.line();
     std::set<std::string> used;
     std::string list;
+    std::set<std::string> names;
+    int renamed = 0;
     for (const auto& level : levels) {
-        std::string ns = gridLevelNamespace(level);
-        if (!used.insert(ns).second) continue;  // same name twice: the first one wins
+        if (!names.insert(level.name).second) continue;  // same name twice: the first one wins
+        // Names equal after sanitising (a-b, a_b): the later level's
+        // namespace goes inside namespace dupN, so both are kept.
+        std::string ns = gridLevelNamespace(level), wrap;
+        if (!used.insert(ns).second) {
+            wrap = "dup" + std::to_string(++renamed);
+            w.line("namespace " + wrap + " {");
+        }
         LevelEmitter(w, rules, level, options.hallBound).emit();
-        list += (list.empty() ? "" : ", ") + ns + "::Space";
+        if (!wrap.empty()) w.line("}  // namespace " + wrap);
+        list += (list.empty() ? "" : ", ") + (wrap.empty() ? "" : wrap + "::") + ns + "::Space";
     }
     w.line("using AllLevels = pz::grid::LevelList<" + list + ">;");
     w.line();
-    w.line("}  // namespace " + options.topNamespace);
+    w.line("}  // namespace " + top);
     if (options.withMain) {
         w.line();
-        w.line("int main(int argc, char** argv) { return pz::grid::levelsMain<" + options.topNamespace + "::AllLevels>(argc, argv); }");
+        w.line("int main(int argc, char** argv) { return pz::grid::levelsMain<" + top + "::AllLevels>(argc, argv); }");
     }
     return w.str();
 }

@@ -14,11 +14,20 @@ namespace pz::codegen {
 
 namespace {
 
-std::string identifierOf(const std::string& name) {
-    std::string r;
-    for (char c : name) r += std::isalnum(static_cast<unsigned char>(c)) ? c : (c == '\'' ? 'p' : '_');
-    if (r.empty() || std::isdigit(static_cast<unsigned char>(r[0]))) r = "p_" + r;
-    return r;
+// The kernel function of each search move: move_ + the name as an
+// identifier, made unique ("R'" and "Rp" both map to move_Rp).
+std::vector<std::string> moveFunctionNames(const ir::Puzzle& p, const std::vector<int>& searchMoves) {
+    std::vector<std::string> fns;
+    std::set<std::string> used;
+    for (size_t i = 0; i < searchMoves.size(); ++i) {
+        std::string fn = "move_" + identifierPart(p.moves[searchMoves[i]].name);
+        if (!used.insert(fn).second) {
+            fn += "_" + std::to_string(i);
+            while (!used.insert(fn).second) fn += "_";
+        }
+        fns.push_back(fn);
+    }
+    return fns;
 }
 
 std::string shiftExpr(const std::string& x, const ShiftTerm& t) {
@@ -59,7 +68,7 @@ std::string stateLiteral(const std::vector<uint64_t>& w) {
 bool buildSolverModel(const ir::Puzzle& puzzle, SolverModel& m, DiagnosticEngine& diags) {
     m = {};
     m.puzzle = &puzzle;
-    m.identifier = identifierOf(puzzle.name);
+    m.identifier = scopeIdentifier(puzzle.name);
     if (puzzle.kind != ir::Puzzle::Kind::Permutation) {
         diags.error(puzzle.file, {}, "the permutation code generator needs a permutation puzzle");
         return false;
@@ -121,11 +130,21 @@ bool buildSolverModel(const ir::Puzzle& puzzle, SolverModel& m, DiagnosticEngine
     m.symmetryNames[0] = "identity";
 
     // Lookups: one per distinct image of the tracked pieces under a symmetry
-    // (conjugates tracking the same pieces have equal distances).
+    // (conjugates tracking the same pieces have equal distances). Only
+    // symmetries that map the searched moves onto searched moves preserve
+    // distance in the metric (a symmetry may map a counted move onto an
+    // uncounted one: S m S^-1 is checked to be *a* move, of any kind).
+    std::vector<bool> preservesMetric(m.symmetries.size(), true);
+    for (size_t s = 0; s < m.symmetries.size(); ++s)
+        for (int mi : m.canon.searchMoves) {
+            int image = symmetryGroup.moveMap[s][mi];
+            if (image < 0 || !puzzle.moves[image].inMetric) preservesMetric[s] = false;
+        }
     for (const auto& c : m.coordinates) {
         std::set<std::vector<std::vector<int>>> images;
         std::vector<int> lookups;
         for (size_t s = 0; s < m.symmetries.size(); ++s) {
+            if (!preservesMetric[s]) continue;
             std::vector<std::vector<int>> image;
             for (const auto& part : c.parts) {
                 std::vector<int> set;
@@ -151,7 +170,7 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
     const int W = m.layout.words;
     const int moves = static_cast<int>(m.canon.searchMoves.size());
     CodeWriter w;
-    w.set("SOURCE", source);
+    w.set("SOURCE", commentText(source));
     w.set("NS", m.identifier);
     w.set("W", std::to_string(W));
     w.set("MOVES", std::to_string(moves));
@@ -174,7 +193,7 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
     w.section("layout");
     w.line("using State = pz::State<{{W}}>;");
     for (const auto& l : m.layout.orbits) {
-        w.set("ORBIT", p.orbits[l.orbit].name);
+        w.set("ORBIT", commentText(p.orbits[l.orbit].name));
         w.set("N", std::to_string(l.size));
         w.set("PW", std::to_string(l.permWord));
         w.line("// orbit {{ORBIT}}: {{N}} positions; labels in w[{{PW}}], 4-bit lane p = bits 4p..4p+3");
@@ -193,11 +212,12 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
     size_t maxTerms = 1;
     for (const auto& k : m.kernels)
         for (const auto& wk : k.words) maxTerms = std::max(maxTerms, wk.terms.size());
+    const std::vector<std::string> moveFns = moveFunctionNames(p, m.canon.searchMoves);
     for (int i = 0; i < moves; ++i) {
         const auto& mv = p.moves[m.canon.searchMoves[i]];
         const auto& k = m.kernels[i];
-        w.set("MOVE", mv.name);
-        w.set("FN", "move_" + identifierOf(mv.name));
+        w.set("MOVE", commentText(mv.name));
+        w.set("FN", moveFns[i]);
         w.set("OPS", std::to_string(k.operations()));
         w.line("// {{MOVE}}: {{OPS}} operations");
         w.line("inline constexpr State {{FN}}(const State& s) {");
@@ -213,7 +233,7 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
         w.line("}");
     }
     std::string fns;
-    for (int i = 0; i < moves; ++i) fns += (i ? ", " : "") + std::string("move_") + identifierOf(p.moves[m.canon.searchMoves[i]].name);
+    for (int i = 0; i < moves; ++i) fns += (i ? ", " : "") + moveFns[i];
     w.set("FNS", "{" + fns + "}");
     w.line("inline constexpr State (*kMoveKernels[{{MOVES}}])(const State&) = {{FNS}};");
     w.line();
@@ -246,7 +266,7 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
             add += (j ? ", " : "") + hex64(wk.add);
         }
         w.set("ROW", "{" + rot + "}, " + mask + "}, " + add + "}}");
-        w.set("MOVE", p.moves[m.canon.searchMoves[i]].name);
+        w.set("MOVE", commentText(p.moves[m.canon.searchMoves[i]].name));
         w.line("{{ROW}},  // {{MOVE}}");
     }
     w.dedent();
@@ -261,7 +281,7 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
         w.indent();
         for (size_t i = 0; i < elems.size(); ++i) {
             w.set("LIT", stateLiteral(packElement(elems[i], m.layout)));
-            w.set("LABEL", labels[i]);
+            w.set("LABEL", commentText(labels[i]));
             w.line("{{LIT}},  // {{LABEL}}");
         }
         w.dedent();
@@ -355,17 +375,18 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
     std::vector<std::string> patternTypes;
     for (size_t ci = 0; ci < m.coordinates.size(); ++ci) {
         const auto& c = m.coordinates[ci];
-        std::string type = "Pattern_" + identifierOf(c.pattern);
+        std::string type = "Pattern_" + identifierPart(c.pattern);
         patternTypes.push_back(type);
         w.set("TYPE", type);
-        w.set("PNAME", c.pattern);
-        w.set("HASH", m.patternHashes[ci]);
+        w.set("PNAME", commentText(c.pattern));
+        w.set("PSTRING", stringLiteral(c.pattern));
+        w.set("HASH", stringLiteral(m.patternHashes[ci]));
         w.set("SIZE", std::to_string(c.size));
         w.line("// pattern {{PNAME}}: {{SIZE}} values");
         w.line("struct {{TYPE}} {");
         w.indent();
-        w.line("static constexpr const char* kName = \"{{PNAME}}\";");
-        w.line("static constexpr const char* kHash = \"{{HASH}}\";");
+        w.line("static constexpr const char* kName = {{PSTRING}};");
+        w.line("static constexpr const char* kHash = {{HASH}};");
         for (size_t pi = 0; pi < c.parts.size(); ++pi) {
             const auto& part = c.parts[pi];
             char tracked[16];
@@ -373,7 +394,7 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
             w.set("I", std::to_string(pi));
             w.set("ARGS", std::to_string(part.n) + ", " + tracked + ", " + (part.ordered ? "true" : "false") + ", " +
                               (part.positions ? "true" : "false") + ", " + std::to_string(part.oriMod));
-            w.set("KIND", part.kind() + " of orbit " + p.orbits[part.orbit].name);
+            w.set("KIND", commentText(part.kind() + " of orbit " + p.orbits[part.orbit].name));
             w.line("using Part{{I}} = pz::PieceCoordinate<{{ARGS}}>;  // {{KIND}}");
         }
         w.line("static constexpr uint64_t kSize = {{SIZE}}ULL;");
@@ -423,16 +444,16 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
     w.line();
 
     w.section("traits");
-    w.set("NAME", p.name);
+    w.set("NAME", stringLiteral(p.name));
     w.line("// ---- the traits the runtime (pz::Search, pz::PruneTable) is instantiated with ----");
     w.line("struct Traits {");
     w.indent();
     w.line("using State = pzgen::{{NS}}::State;");
-    w.line("static constexpr const char* kName = \"{{NAME}}\";");
+    w.line("static constexpr const char* kName = {{NAME}};");
     w.line("static constexpr int kMoves = {{MOVES}};");
     std::string names, inverses;
     for (int i = 0; i < moves; ++i) {
-        names += (i ? ", " : "") + std::string("\"") + p.moves[m.canon.searchMoves[i]].name + "\"";
+        names += (i ? ", " : "") + stringLiteral(p.moves[m.canon.searchMoves[i]].name);
         inverses += (i ? ", " : "") + std::to_string(m.moveInverse[i]);
     }
     w.set("NAMES", "{" + names + "}");
@@ -552,14 +573,14 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
 
 std::string emitSolverMain(const SolverModel& m, const std::string& include, const std::string& source) {
     CodeWriter w;
-    w.set("SOURCE", source);
+    w.set("SOURCE", commentText(source));
     w.set("NS", m.identifier);
     if (include.empty()) {
         w.raw(emitTraitsHeader(m, source));
     } else {
         w.line("// generated by pzc from {{SOURCE}} — do not edit");
-        w.set("INC", include);
-        w.line("#include \"{{INC}}\"");
+        w.set("INC", stringLiteral(include));
+        w.line("#include {{INC}}");
     }
     w.line("#include \"pz/solver_main.hpp\"");
     w.line();

@@ -5,6 +5,7 @@
 #include "compiler/analysis/puzzle_analysis.hpp"
 #include "compiler/driver/commands.hpp"
 #include "compiler/driver/native_build.hpp"
+#include "compiler/driver/options.hpp"
 #include "compiler/driver/perm_build.hpp"
 #include "compiler/ir/lower.hpp"
 
@@ -42,24 +43,14 @@ std::optional<std::string> compileSolver(const codegen::SolverModel& model, cons
 }
 
 int runBuild(const Args& args) {
-    std::string file, output;
-    for (size_t i = 0; i < args.size(); ++i) {
-        if ((args[i] == "-o" || args[i] == "--output") && i + 1 < args.size()) {
-            output = args[++i];
-        } else if (args[i] == "--help") {
-            std::cout << "usage: pzc build FILE -o BIN\n";
-            return 0;
-        } else if (file.empty() && args[i][0] != '-') {
-            file = args[i];
-        } else {
-            std::cerr << "usage: pzc build FILE -o BIN\n";
-            return 2;
-        }
-    }
-    if (file.empty() || output.empty()) {
-        std::cerr << "usage: pzc build FILE -o BIN\n";
-        return 2;
-    }
+    std::vector<std::string> files;
+    std::string output;
+    OptionParser options("build", "usage: pzc build FILE -o BIN\n");
+    options.positionals(files, 1, 1, "FILE").value("-o", output).value("--output", output).exclusive({"-o", "--output"});
+    if (auto rc = options.parse(args)) return *rc;
+    if (output.empty()) return options.fail("-o BIN is required");
+    const std::string& file = files[0];
+    if (sameFile(file, output)) return options.fail("-o " + output + " would overwrite the definition " + file);
     ir::Puzzle puzzle;
     codegen::SolverModel model;
     bool isGrid = false;

@@ -7,9 +7,11 @@
 #include <iostream>
 #include <sstream>
 
+#include "compiler/analysis/coordinates.hpp"
 #include "compiler/analysis/puzzle_analysis.hpp"
 #include "compiler/driver/commands.hpp"
 #include "compiler/driver/grid_commands.hpp"
+#include "compiler/driver/options.hpp"
 #include "compiler/ir/element.hpp"
 #include "compiler/ir/lower.hpp"
 
@@ -451,15 +453,18 @@ int runCheck(const Args& args) {
         diags.print(std::cerr);
         return checkGridPuzzle(*puzzle, rest);
     }
-    for (const auto& a : rest)
-        if (a != "--json") {
-            diags.print(std::cerr);
-            std::cerr << "pzc check: error: unknown option '" << a << "'\n";
-            return 2;
-        }
+    OptionParser options("check", "usage: pzc check FILE [--json]\n");
+    options.flag("--json", json);
+    if (auto rc = options.parse(rest)) {
+        diags.print(std::cerr);
+        return *rc;
+    }
     // Analyse: semantic checks the analyses can make (symmetries, subgroups).
     analysis::PuzzleAnalysis analysis(*puzzle);
-    const bool ok = analysis.check(diags);
+    bool ok = analysis.check(diags);
+    // Patterns the code generator cannot encode (too many values, ...).
+    std::vector<analysis::Coordinate> coordinates;
+    ok = analysis::computeCoordinates(*puzzle, coordinates, diags) && ok;
     diags.print(std::cerr);
     if (!ok) return 1;
     // Report.

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "compiler/driver/commands.hpp"
+#include "compiler/driver/options.hpp"
 #include "compiler/driver/tws_support.hpp"
 #include "compiler/ir/lower.hpp"
 #include "dsl/frontend.hpp"
@@ -13,25 +14,15 @@
 namespace pz::driver {
 
 int runConvert(const Args& args) {
-    const char* usage = "usage: pzc convert FILE --to yaml|pz|tws [-o OUT]\n";
-    std::string input, to, output;
-    for (size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--help" || args[i] == "-h") {
-            std::cout << usage;
-            return 0;
-        }
-        if (args[i] == "--to" && i + 1 < args.size()) to = args[++i];
-        else if (args[i] == "-o" && i + 1 < args.size()) output = args[++i];
-        else if (input.empty() && !args[i].empty() && args[i][0] != '-') input = args[i];
-        else {
-            std::cerr << "pzc convert: error: unexpected argument '" << args[i] << "'\n" << usage;
-            return 2;
-        }
-    }
-    if (input.empty() || (to != "yaml" && to != "pz" && to != "tws")) {
-        std::cerr << usage;
-        return 2;
-    }
+    std::vector<std::string> inputs;
+    std::string to, output;
+    OptionParser options("convert", "usage: pzc convert FILE --to yaml|pz|tws [-o OUT]\n");
+    options.positionals(inputs, 1, 1, "FILE").value("--to", to).value("-o", output);
+    if (auto rc = options.parse(args)) return *rc;
+    if (to != "yaml" && to != "pz" && to != "tws") return options.fail("--to needs yaml, pz or tws");
+    const std::string& input = inputs[0];
+    if (!output.empty() && sameFile(input, output))
+        return options.fail("-o " + output + " would overwrite the definition " + input);
     DiagnosticEngine diags;
     auto puzzle = parsePuzzleFile(input, diags);
     std::optional<ir::Puzzle> lowered;

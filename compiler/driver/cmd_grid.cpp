@@ -30,10 +30,14 @@
 #include "compiler/codegen/grid_emit.hpp"
 #include "compiler/driver/grid_commands.hpp"
 #include "compiler/driver/native_build.hpp"
+#include "compiler/driver/options.hpp"
+#include "compiler/driver/result_protocol.hpp"
+#include "compiler/driver/subprocess.hpp"
 #include "compiler/interp/grid_interp.hpp"
 #include "compiler/interp/grid_search.hpp"
 #include "compiler/ir/lower.hpp"
 #include "dsl/level_reader.hpp"
+#include "pz/result_json.hpp"
 
 namespace pz::driver {
 
@@ -64,64 +68,44 @@ struct LevelOutcome {
     double seconds = 0;
 };
 
-int usageError(const std::string& message) {
-    std::cerr << "pzc: error: " << message << "\n"
-              << "usage: pzc solve DEF (--level FILE | --levels DIR) [--json] [--bfs] [--interp] [--max-states N]\n";
-    return 2;
-}
+const char* kGridUsage =
+    "usage: pzc solve DEF (--level FILE | --levels DIR)... [--json] [--bfs] [--interp] [--max-states N] [--repeat N]\n"
+    "                     [--emit FILE|- [--no-main] [--namespace NAME]] [--hall]\n"
+    "       pzc check DEF [--level FILE | --levels DIR]... [--json]\n";
 
-bool parseOptions(const Args& args, GridOptions& options, std::string& error) {
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        auto value = [&](std::string& into) {
-            if (i + 1 >= args.size()) {
-                error = a + " needs a value";
-                return false;
-            }
-            into = args[++i];
-            return true;
-        };
-        std::string v;
-        if (a == "--level") {
-            if (!value(v)) return false;
-            options.levelFiles.push_back(v);
-        } else if (a == "--levels") {
-            if (!value(v)) return false;
-            options.levelDirs.push_back(v);
-        } else if (a == "--json") {
-            options.json = true;
-        } else if (a == "--bfs") {
-            options.bfs = true;
-        } else if (a == "--interp") {
-            options.interp = true;
-        } else if (a == "--max-states") {
-            if (!value(options.maxStates)) return false;
-        } else if (a == "--emit") {
-            if (!value(options.emitPath)) return false;
-        } else if (a == "--repeat") {
-            if (!value(v)) return false;
-            options.repeat = std::max(1, std::atoi(v.c_str()));
-        } else if (a == "--hall") {
-            options.hallBound = true;
-        } else if (a == "--table") {
-            options.tableForOne = true;
-        } else if (a == "--no-main") {
-            options.emitMain = false;
-        } else if (a == "--namespace") {
-            if (!value(options.emitNamespace)) return false;
-            const auto& ns = options.emitNamespace;
-            const bool identifier = !ns.empty() && !std::isdigit((unsigned char)ns[0]) &&
-                                    std::all_of(ns.begin(), ns.end(), [](char c) { return std::isalnum((unsigned char)c) || c == '_'; });
-            if (!identifier) {
-                error = "--namespace needs a C++ identifier, not '" + ns + "'";
-                return false;
-            }
-        } else {
-            error = "unknown option '" + a + "'";
-            return false;
-        }
-    }
-    return true;
+// Parses the grid options (the definition, if first, is skipped). nullopt:
+// go on; otherwise the exit code.
+std::optional<int> parseOptions(const std::string& command, const Args& args, GridOptions& options) {
+    std::vector<std::string> definition;
+    unsigned long long repeat = 1, maxStates = 0;
+    bool noMain = false;
+    OptionParser parser(command, kGridUsage);
+    parser.positionals(definition, 0, 1, "DEF")
+        .values("--level", options.levelFiles)
+        .values("--levels", options.levelDirs)
+        .flag("--json", options.json)
+        .flag("--bfs", options.bfs)
+        .flag("--interp", options.interp)
+        .number("--max-states", maxStates, 1, UINT64_MAX)
+        .value("--emit", options.emitPath)
+        .number("--repeat", repeat, 1, 1000000)
+        .flag("--hall", options.hallBound)
+        .flag("--table", options.tableForOne)
+        .flag("--no-main", noMain)
+        .value("--namespace", options.emitNamespace)
+        .exclusive({"--emit", "--interp"})
+        .exclusive({"--emit", "--json"});
+    if (auto rc = parser.parse(args)) return rc;
+    options.emitMain = !noMain;
+    options.repeat = static_cast<int>(repeat);
+    if (parser.given("--max-states")) options.maxStates = std::to_string(maxStates);
+    if ((parser.given("--no-main") || parser.given("--namespace")) && options.emitPath.empty())
+        return parser.fail("--no-main and --namespace go with --emit");
+    const auto& ns = options.emitNamespace;
+    const bool identifier = !ns.empty() && !std::isdigit((unsigned char)ns[0]) &&
+                            std::all_of(ns.begin(), ns.end(), [](char c) { return std::isalnum((unsigned char)c) || c == '_'; });
+    if (!identifier) return parser.fail("--namespace needs a C++ identifier, not '" + ns + "'");
+    return std::nullopt;
 }
 
 // "3.10-box_step" after "3.9-fractal": digit runs compare as numbers.
@@ -158,12 +142,6 @@ bool listLevelFiles(const std::string& dir, std::vector<std::string>& files) {
     return !files.empty();
 }
 
-std::string shellQuote(const std::string& s) {
-    std::string r = "'";
-    for (char c : s) r += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return r + "'";
-}
-
 std::string outcomeName(grid::SearchResult::Outcome o) {
     switch (o) {
         case grid::SearchResult::Outcome::Solved: return "solved";
@@ -178,7 +156,7 @@ std::vector<LevelOutcome> solveInterpreted(const ir::GridRules& rules, const std
                                            const GridOptions& options) {
     std::vector<LevelOutcome> outcomes;
     grid::SearchLimits limits;
-    if (!options.maxStates.empty()) limits.maxStates = std::stoull(options.maxStates);
+    if (!options.maxStates.empty()) limits.maxStates = *parseWholeNumber(options.maxStates, 1, UINT64_MAX);
     grid::keepFreedMemory();  // as the generated main does: searches reuse mapped pages
     for (const auto& level : levels) {
         interp::GridBoard board(rules, level);
@@ -227,52 +205,39 @@ std::optional<std::vector<LevelOutcome>> solveGenerated(const ir::Puzzle& puzzle
     build.stem = "grid-" + puzzle.name;
     auto binary = buildNative(build, diags);
     if (!binary) return std::nullopt;
-    std::string command = shellQuote(*binary);
-    if (options.bfs) command += " --bfs";
-    if (options.repeat > 1) command += " --repeat " + std::to_string(options.repeat);
-    if (!options.maxStates.empty()) command += " --max-states " + shellQuote(options.maxStates);
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (!pipe) {
-        diags.error(*binary, {}, "cannot run the generated solver");
-        return std::nullopt;
-    }
-    std::string output;
-    char buffer[4096];
-    while (size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
-    int status = ::pclose(pipe);
-    if (status != 0) {
-        diags.error(*binary, {}, "the generated solver failed (status " + std::to_string(status) + ")");
-        return std::nullopt;
-    }
+    ChildRun run;
+    run.argv = {*binary};
+    if (options.bfs) run.argv.push_back("--bfs");
+    if (options.repeat > 1) run.argv.insert(run.argv.end(), {"--repeat", std::to_string(options.repeat)});
+    if (!options.maxStates.empty()) run.argv.insert(run.argv.end(), {"--max-states", options.maxStates});
     std::vector<LevelOutcome> outcomes;
-    std::istringstream lines(output);
-    for (std::string line; std::getline(lines, line);) {
-        std::istringstream in(line);
-        std::string word;
-        LevelOutcome o;
-        in >> word >> o.name >> o.outcome;
-        if (word != "level") continue;
-        while (in >> word) {
-            if (word == "length") in >> word;
-            else if (word == "expanded") in >> o.expanded;
-            else if (word == "stored") in >> o.stored;
-            else if (word == "bytes") in >> o.bytes;
-            else if (word == "seconds") in >> o.seconds;
-            else if (word == "moves")
-                for (int m; in >> m;) o.moves.push_back(m);
+    std::string protocolError;
+    run.onLine = [&](const std::string& line) {
+        if (!protocolError.empty()) return;
+        auto r = parseLevelResult(line, protocolError);
+        if (!r) {
+            protocolError = "the generated solver printed an unreadable result (" + protocolError +
+                            "): " + line.substr(0, 200);
+            return;
         }
-        outcomes.push_back(std::move(o));
+        outcomes.push_back({r->name, r->outcome, r->moves, r->expanded, r->stored, r->bytes, r->seconds});
+    };
+    ChildStatus child = runChild(run);
+    if (!child.started) {
+        diags.error(*binary, {}, "internal error: cannot run the generated solver: " + child.startError);
+        return std::nullopt;
+    }
+    if (!child.exited() || child.exitCode() != 0) {
+        diags.error(*binary, {},
+                    std::string(child.exited() && child.exitCode() == 4 ? "" : "internal error: ") +
+                        "the generated solver " + describeSolverStatus(child));
+        return std::nullopt;
+    }
+    if (!protocolError.empty()) {
+        diags.error(*binary, {}, "internal error: " + protocolError);
+        return std::nullopt;
     }
     return outcomes;
-}
-
-std::string jsonEscape(const std::string& s) {
-    std::string r;
-    for (char c : s) {
-        if (c == '"' || c == '\\') r += '\\';
-        r += c;
-    }
-    return r;
 }
 
 // Reads the levels named by the options; diagnostics for every bad file.
@@ -283,6 +248,14 @@ bool readLevels(const ir::Puzzle& puzzle, const GridOptions& options, std::vecto
         if (!listLevelFiles(dir, files)) return false;
     for (const auto& f : files)
         if (auto level = readLevelFile(f, puzzle.grid, diags)) levels.push_back(std::move(*level));
+    // Results are matched to levels by name: two levels may not share one.
+    for (size_t i = 0; i < levels.size(); ++i)
+        for (size_t j = 0; j < i; ++j)
+            if (levels[i].name == levels[j].name) {
+                diags.error(levels[i].file, {}, "another level is also named '" + levels[i].name + "' (" +
+                                                    levels[j].file + "); level names must differ");
+                break;
+            }
     return !diags.hasErrors();
 }
 
@@ -339,11 +312,16 @@ int solveLevels(const ir::Puzzle& puzzle, const GridOptions& options) {
         if (o.outcome != "solved") return 1;
         std::string text = interp::solutionText(puzzle.grid, o.moves);
         if (options.json) {
-            std::cout << "{\"solution\": \"" << jsonEscape(text) << "\", \"length\": " << o.moves.size()
-                      << ", \"optimal\": true, \"nodes\": " << o.expanded << ", \"seconds\": " << std::setprecision(6)
-                      << o.seconds << "}\n";
+            std::cout << pz::json::Line()
+                             .field("solution", text)
+                             .field("length", o.moves.size())
+                             .field("optimal", true)
+                             .field("nodes", o.expanded)
+                             .field("seconds", o.seconds, 9)
+                             .str()
+                      << "\n";
         } else {
-            std::cout << text << "\n";
+            std::cout << (text.empty() ? "(already solved)" : text) << "\n";
         }
         return 0;
     }
@@ -354,11 +332,17 @@ int solveLevels(const ir::Puzzle& puzzle, const GridOptions& options) {
         std::cout << "[";
         for (size_t i = 0; i < outcomes.size(); ++i) {
             const auto& o = outcomes[i];
-            std::cout << (i ? ",\n " : "") << "{\"level\": \"" << jsonEscape(o.name) << "\", \"outcome\": \"" << o.outcome
-                      << "\", \"length\": " << o.moves.size() << ", \"expanded\": " << o.expanded
-                      << ", \"stored\": " << o.stored << ", \"bytes\": " << o.bytes << ", \"seconds\": " << o.seconds
-                      << ", \"solution\": \""
-                      << jsonEscape(interp::solutionText(puzzle.grid, o.moves)) << "\"}";
+            std::cout << (i ? ",\n " : "")
+                      << pz::json::Line()
+                             .field("level", o.name)
+                             .field("outcome", o.outcome)
+                             .field("length", o.moves.size())
+                             .field("expanded", o.expanded)
+                             .field("stored", o.stored)
+                             .field("bytes", o.bytes)
+                             .field("seconds", o.seconds, 9)
+                             .field("solution", interp::solutionText(puzzle.grid, o.moves))
+                             .str();
         }
         std::cout << "]\n";
         return failures ? 1 : 0;
@@ -383,19 +367,11 @@ int solveLevels(const ir::Puzzle& puzzle, const GridOptions& options) {
     return failures ? 1 : 0;
 }
 
-// Callers may pass the arguments with or without the definition file first;
-// every option starts with "--", so a leading plain word is the definition.
-Args withoutDefinition(const Args& args) {
-    if (!args.empty() && args[0].rfind("--", 0) != 0) return Args(args.begin() + 1, args.end());
-    return args;
-}
-
 }  // namespace
 
 int checkGridPuzzle(const ir::Puzzle& puzzle, const Args& args) {
     GridOptions options;
-    std::string error;
-    if (!parseOptions(withoutDefinition(args), options, error)) return usageError(error);
+    if (auto rc = parseOptions("check", args, options)) return *rc;
     if (options.levelFiles.empty() && options.levelDirs.empty()) {
         std::cout << "grid puzzle " << puzzle.name << ": " << puzzle.grid.directions.size() << " directions, "
                   << puzzle.grid.colours.size() << " colours, " << puzzle.grid.levelPaths.size() << " levels\n";
@@ -417,11 +393,13 @@ int checkGridPuzzle(const ir::Puzzle& puzzle, const Args& args) {
 
 int solveGridPuzzle(const ir::Puzzle& puzzle, const Args& args) {
     GridOptions options;
-    std::string error;
-    if (!parseOptions(withoutDefinition(args), options, error)) return usageError(error);
+    if (auto rc = parseOptions("solve", args, options)) return *rc;
     if (options.levelFiles.empty() && options.levelDirs.empty()) {
         // No level named: the levels the definition lists, as a table.
-        if (puzzle.grid.levelPaths.empty()) return usageError("give --level FILE or --levels DIR");
+        if (puzzle.grid.levelPaths.empty()) {
+            std::cerr << "pzc solve: error: give --level FILE or --levels DIR\n" << kGridUsage;
+            return 2;
+        }
         options.levelFiles = puzzle.grid.levelPaths;
         options.tableForOne = true;
     }

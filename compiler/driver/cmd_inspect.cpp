@@ -5,30 +5,18 @@
 #include <iostream>
 
 #include "compiler/driver/commands.hpp"
+#include "compiler/driver/options.hpp"
 #include "compiler/driver/perm_build.hpp"
 
 namespace pz::driver {
 
 int runInspect(const Args& args) {
-    std::string file;
+    std::vector<std::string> files;
     bool header = false;
-    for (const auto& a : args) {
-        if (a == "--header") {
-            header = true;
-        } else if (a == "--help") {
-            std::cout << "usage: pzc inspect FILE [--header]\n";
-            return 0;
-        } else if (file.empty() && a[0] != '-') {
-            file = a;
-        } else {
-            std::cerr << "usage: pzc inspect FILE [--header]\n";
-            return 2;
-        }
-    }
-    if (file.empty()) {
-        std::cerr << "usage: pzc inspect FILE [--header]\n";
-        return 2;
-    }
+    OptionParser options("inspect", "usage: pzc inspect FILE [--header]\n");
+    options.positionals(files, 1, 1, "FILE").flag("--header", header);
+    if (auto rc = options.parse(args)) return *rc;
+    const std::string& file = files[0];
     ir::Puzzle puzzle;
     codegen::SolverModel model;
     bool isGrid = false;

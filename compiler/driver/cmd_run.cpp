@@ -5,6 +5,7 @@
 
 #include "compiler/analysis/puzzle_analysis.hpp"
 #include "compiler/driver/commands.hpp"
+#include "compiler/driver/options.hpp"
 #include "compiler/interp/interpreter.hpp"
 #include "compiler/ir/element.hpp"
 #include "compiler/ir/lower.hpp"
@@ -12,13 +13,13 @@
 namespace pz::driver {
 
 int runRun(const Args& args) {
-    if (args.empty() || args[0] == "--help" || args.size() > 2) {
-        std::cerr << "usage: pzc run FILE [\"SEQUENCE\"]   e.g. pzc run puzzles/cube3.pz \"R U R' U'\"\n";
-        return args.empty() || args.size() > 2 ? 2 : 0;
-    }
+    std::vector<std::string> words;
+    OptionParser options("run", "usage: pzc run FILE [\"SEQUENCE\"]   e.g. pzc run puzzles/cube3.pz \"R U R' U'\"\n");
+    options.positionals(words, 1, 2, "FILE");
+    if (auto rc = options.parse(args)) return *rc;
     // Parse and lower the definition.
     DiagnosticEngine diags;
-    auto puzzle = ir::loadPuzzle(args[0], diags);
+    auto puzzle = ir::loadPuzzle(words[0], diags);
     if (!puzzle) {
         diags.print(std::cerr);
         return 1;
@@ -30,7 +31,7 @@ int runRun(const Args& args) {
         return 1;
     }
     // Evaluate the sequence over the puzzle's names (moves, powers, macros).
-    const std::string text = args.size() > 1 ? args[1] : "";
+    const std::string text = words.size() > 1 ? words[1] : "";
     auto element = ir::evaluateText(*puzzle, text, "<sequence>", diags);
     diags.print(std::cerr);
     if (!element) return 1;

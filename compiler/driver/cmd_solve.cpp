@@ -1,32 +1,49 @@
-// pzc solve FILE (--scramble "MOVES" | --state "NUMBERS" | --random N [--seed S])
-//                [--json] [--threads N]
+// pzc solve FILE (--scramble "MOVES" | --state "NUMBERS")... [--json] [--threads N]
+// pzc solve FILE --random N [--seed S] [--json] [--threads N]
+// pzc solve FILE --scrambles FILE|- [--threads N]      (a batch; JSON lines)
+//   every form also takes [--memory SIZE] [--verify-tables]
 // Builds (or reuses) the generated solver for FILE, solves each position
 // optimally, replays every solution through the IR element algebra and
 // prints it in the puzzle's move names. Grid-actor puzzles are handed to
 // solveGridPuzzle.
+#include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <random>
 #include <unistd.h>
 
 #include "compiler/analysis/puzzle_analysis.hpp"
 #include "compiler/driver/commands.hpp"
 #include "compiler/driver/grid_commands.hpp"
 #include "compiler/driver/native_build.hpp"
-#include "compiler/driver/perm_build.hpp"
+#include "compiler/driver/options.hpp"
 #include "compiler/driver/tws_support.hpp"
+#include "compiler/driver/perm_build.hpp"
+#include "compiler/driver/result_protocol.hpp"
+#include "compiler/driver/subprocess.hpp"
 #include "compiler/ir/element.hpp"
 #include "compiler/ir/lower.hpp"
+#include "pz/memory.hpp"
+#include "pz/result_json.hpp"
 
 namespace pz::driver {
 
 namespace {
 
+// The most positions one run draws (--random) or reads (--scrambles).
+constexpr unsigned long long kMaxRandom = 1000000;
+
 const char* kUsage =
-    "usage: pzc solve FILE (--scramble \"MOVES\" | --state \"NUMBERS\" | --random N [--seed S]) [--json] [--threads N]\n"
-    "       pzc solve FILE.tws --scramble-file SCRAMBLES.scr   (twsearch/ksolve scramble file)\n"
+    "usage: pzc solve FILE (--scramble \"MOVES\" | --state \"NUMBERS\")... [--json] [--threads N]\n"
+    "       pzc solve FILE --random N [--seed S] [--json] [--threads N]      (N from 1 to 1000000)\n"
+    "       pzc solve FILE --scrambles FILE|- [--threads N]   (one scramble or state a line; JSON lines)\n"
+    "       pzc solve FILE.tws --tws-scrambles SCRAMBLES.scr...  (a ksolve/twsearch scramble file)\n"
+    "  --memory SIZE: budget for pruning tables (512M, 2G, ...; default half of physical memory)\n"
+    "  --verify-tables: check cached pruning tables in full, not only their header and a sample\n"
     "  a state is the element's numbers: each orbit's permutation (perm[p] = solved\n"
     "  position of the piece at p), then each oriented orbit's orientations\n";
 
@@ -73,16 +90,101 @@ std::optional<ir::Element> elementFromNumbers(const ir::Puzzle& p, const std::ve
     return e;
 }
 
-std::string jsonEscape(const std::string& s) {
-    std::string r;
-    for (char c : s) r += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
-    return r;
+// note [random positions]
+// pzc draws random positions itself, so every solution is replayed against
+// a state pzc chose. When the group is at least 1/1000 of all arrangements
+// of its orbits (every permutation and orientation), a uniform arrangement
+// is drawn and kept if it is in the group: rejection sampling, uniform over
+// the group (and so over distinct states when pieces are identical).
+// Otherwise a random walk of 4096 + {0,1} moves (both parities) is used.
+std::vector<ir::Element> randomPositions(const ir::Puzzle& p, analysis::PuzzleAnalysis& groups, long long count,
+                                         unsigned long long seed) {
+    std::mt19937_64 rng(seed);
+    mpz_class ambient = 1;
+    for (const auto& o : p.orbits) {
+        for (int k = 2; k <= o.size; ++k) ambient *= k;
+        for (int k = 0; k < o.size && o.orient > 1; ++k) ambient *= o.orient;
+    }
+    const bool rejection = !p.moves.empty() && groups.groupOrder() * 1000 >= ambient;
+    std::vector<ir::Element> out;
+    while (static_cast<long long>(out.size()) < count) {
+        ir::Element e = ir::identity(p.orbits);
+        if (rejection) {
+            for (size_t o = 0; o < p.orbits.size(); ++o) {
+                std::shuffle(e.perm[o].begin(), e.perm[o].end(), rng);
+                if (p.orbits[o].orient > 1)
+                    for (auto& x : e.ori[o]) x = std::uniform_int_distribution<int>(0, p.orbits[o].orient - 1)(rng);
+            }
+            if (!groups.contains(e)) continue;
+        } else if (!p.moves.empty()) {
+            std::uniform_int_distribution<size_t> pick(0, p.moves.size() - 1);
+            const int steps = 4096 + static_cast<int>(rng() & 1);
+            for (int i = 0; i < steps; ++i) e = ir::compose(e, p.moves[pick(rng)].effect, p.orbits);
+        }
+        out.push_back(std::move(e));
+    }
+    return out;
+}
+
+std::string numbersText(const std::vector<long>& v) {
+    std::string s;
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? " " : "") + std::to_string(v[i]);
+    return s;
+}
+
+// The element of one scramble, or nullopt with the reason in `why`.
+std::optional<ir::Element> scrambleElement(const ir::Puzzle& puzzle, const std::string& text, std::string& why) {
+    DiagnosticEngine diags;
+    auto e = ir::evaluateText(puzzle, text, "<scramble>", diags);
+    if (!e) {
+        std::ostringstream out;
+        diags.print(out);
+        why = out.str();
+        while (!why.empty() && why.back() == '\n') why.pop_back();
+        return std::nullopt;
+    }
+    if (e->mirror) {
+        why = "the scramble evaluates to a mirror symmetry, not a state";
+        return std::nullopt;
+    }
+    return e;
+}
+
+// The element of one state (the element's numbers), checked against the group.
+std::optional<ir::Element> stateElement(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& groups,
+                                        const std::string& text, std::string& why) {
+    std::istringstream in(text);
+    std::vector<long> nums;
+    for (std::string tok; in >> tok;) {
+        auto v = parseWholeNumber(tok, 0, 1u << 30);
+        if (!v) {
+            why = "bad state: '" + tok + "' is not a number";
+            return std::nullopt;
+        }
+        nums.push_back(static_cast<long>(*v));
+    }
+    auto e = elementFromNumbers(puzzle, nums, why);
+    if (!e) {
+        why = "bad state: " + why;
+        return std::nullopt;
+    }
+    if (!groups.contains(*e)) {
+        why = "bad state: it cannot be reached by the moves of " + puzzle.name;
+        return std::nullopt;
+    }
+    return e;
+}
+
+// A batch line is a state when it holds only numbers, else a scramble.
+bool looksLikeState(const std::string& line) {
+    return line.find_first_of("0123456789") != std::string::npos &&
+           line.find_first_not_of("0123456789 \t\r") == std::string::npos;
 }
 
 }  // namespace
 
 int runSolve(const Args& args) {
-    if (args.empty() || args[0] == "--help") {
+    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
         (args.empty() ? std::cerr : std::cout) << kUsage;
         return args.empty() ? 2 : 0;
     }
@@ -93,164 +195,219 @@ int runSolve(const Args& args) {
     if (!loadSolverModel(file, puzzle, model, isGrid)) return 1;
     if (isGrid) return solveGridPuzzle(puzzle, args);
 
-    std::vector<std::string> scrambles, states, scrambleFiles;
-    std::string randomCount, seed = "1", threads;
-    bool json = false;
-    for (size_t i = 1; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        bool hasValue = i + 1 < args.size();
-        if (a == "--json") {
-            json = true;
-        } else if (a == "--scramble" && hasValue) {
-            scrambles.push_back(args[++i]);
-        } else if (a == "--scramble-file" && hasValue) {
-            scrambleFiles.push_back(args[++i]);
-        } else if (a == "--state" && hasValue) {
-            states.push_back(args[++i]);
-        } else if (a == "--random" && hasValue) {
-            randomCount = args[++i];
-        } else if (a == "--seed" && hasValue) {
-            seed = args[++i];
-        } else if (a == "--threads" && hasValue) {
-            threads = args[++i];
-        } else {
-            std::cerr << kUsage;
-            return 2;
-        }
+    std::vector<std::string> scrambles, states, positional, twsScrambles;
+    std::string batchFile, memoryText, memory;
+    unsigned long long randomCount = 0, seed = 1, threads = 0;
+    bool json = false, verifyTables = false;
+    OptionParser options("solve", kUsage);
+    options.positionals(positional, 1, 1, "FILE")
+        .values("--scramble", scrambles)
+        .values("--state", states)
+        .values("--tws-scrambles", twsScrambles)
+        .value("--scrambles", batchFile)
+        .number("--random", randomCount, 1, kMaxRandom)
+        .number("--seed", seed, 0, UINT64_MAX)
+        .number("--threads", threads, 0, 1024)
+        .flag("--json", json)
+        .value("--memory", memoryText)
+        .flag("--verify-tables", verifyTables)
+        .exclusive({"--scramble", "--random", "--scrambles"})
+        .exclusive({"--tws-scrambles", "--random", "--scrambles"})
+        .exclusive({"--state", "--random", "--scrambles"});
+    if (auto rc = options.parse(args)) return *rc;
+    if (options.given("--seed") && !options.given("--random")) return options.fail("--seed needs --random");
+    if (scrambles.empty() && states.empty() && twsScrambles.empty() && !randomCount && batchFile.empty())
+        return options.fail("give --scramble, --state, --random, --scrambles or --tws-scrambles");
+    if (options.given("--memory")) {
+        auto bytes = pz::parseMemorySize(memoryText);
+        if (!bytes || *bytes == 0)
+            return options.fail("bad --memory '" + memoryText + "': expected a size such as 512M or 2G");
+        memory = std::to_string(*bytes);
     }
-    if (scrambles.empty() && states.empty() && scrambleFiles.empty() && randomCount.empty()) {
-        std::cerr << kUsage;
-        return 2;
-    }
-    for (const std::string* n : {&randomCount, &seed, &threads})
-        if (!n->empty() && n->find_first_not_of("0123456789") != std::string::npos) {
-            std::cerr << "pzc solve: error: '" << *n << "' is not a non-negative number\n";
-            return 2;
-        }
 
     // Positions: scrambles through the IR evaluator, states checked against the group.
     analysis::PuzzleAnalysis groups(puzzle);
     std::vector<ir::Element> positions;
-    DiagnosticEngine diags;
     for (const auto& s : scrambles) {
-        auto e = ir::evaluateText(puzzle, s, "<scramble>", diags);
+        std::string why;
+        auto e = scrambleElement(puzzle, s, why);
         if (!e) {
-            diags.print(std::cerr);
-            return 1;
-        }
-        if (e->mirror) {
-            std::cerr << "pzc solve: error: the scramble evaluates to a mirror symmetry, not a state\n";
+            std::cerr << (why.find("error:") != std::string::npos ? "" : "pzc solve: error: ") << why << "\n";
             return 1;
         }
         positions.push_back(*e);
     }
     for (const auto& s : states) {
-        std::istringstream in(s);
-        std::vector<long> nums;
-        std::string tok;
-        while (in >> tok) {
-            char* end = nullptr;
-            long v = std::strtol(tok.c_str(), &end, 10);
-            if (*end || tok.empty()) {
-                std::cerr << "pzc solve: error: bad state: '" << tok << "' is not a number\n";
-                return 1;
-            }
-            nums.push_back(v);
-        }
         std::string why;
-        auto e = elementFromNumbers(puzzle, nums, why);
+        auto e = stateElement(puzzle, groups, s, why);
         if (!e) {
-            std::cerr << "pzc solve: error: bad state: " << why << "\n";
-            return 1;
-        }
-        if (!groups.contains(*e)) {
-            std::cerr << "pzc solve: error: bad state: it cannot be reached by the moves of " << puzzle.name << "\n";
+            std::cerr << "pzc solve: error: " << why << "\n";
             return 1;
         }
         positions.push_back(*e);
     }
-    for (const auto& f : scrambleFiles)
+    for (const auto& f : twsScrambles) {
+        DiagnosticEngine diags;
         if (!loadTwsScrambleFile(puzzle, groups, f, positions, diags)) {
             diags.print(std::cerr);
             return 1;
         }
+    }
+
+    // A batch (--scrambles FILE|-): one scramble or state a line, blank lines
+    // and '#' comments skipped; a bad line is reported with its number and
+    // the others are solved, all by one solver process (one table load).
+    const bool batch = !batchFile.empty();
+    std::vector<long> positionLine;                       // batch: the line of each position
+    std::vector<std::pair<long, std::string>> lineErrors;  // batch: bad lines, in order
+    if (batch) {
+        std::ifstream fileIn;
+        std::istream* in = &std::cin;
+        if (batchFile != "-") {
+            fileIn.open(batchFile);
+            if (!fileIn) {
+                std::cerr << "pzc solve: error: cannot read " << batchFile << "\n";
+                return 1;
+            }
+            in = &fileIn;
+        }
+        const std::string name = batchFile == "-" ? "<stdin>" : batchFile;
+        long number = 0;
+        for (std::string line; std::getline(*in, line);) {
+            ++number;
+            if (number > static_cast<long>(kMaxRandom)) {
+                std::cerr << "pzc solve: error: " << name << ": more than " << kMaxRandom << " lines\n";
+                return 1;
+            }
+            size_t first = line.find_first_not_of(" \t\r");
+            if (first == std::string::npos || line[first] == '#') continue;
+            std::string why;
+            auto e = looksLikeState(line) ? stateElement(puzzle, groups, line, why) : scrambleElement(puzzle, line, why);
+            if (!e) {
+                // One line per error: the evaluator's caret display is for a terminal.
+                size_t at = why.find("error: ");
+                std::string message = at == std::string::npos ? why : why.substr(at + 7);
+                message = message.substr(0, message.find('\n'));
+                lineErrors.push_back({number, message});
+                continue;
+            }
+            positions.push_back(*e);
+            positionLine.push_back(number);
+        }
+    }
+
+    const bool randomRun = randomCount > 0;
+    if (randomRun) positions = randomPositions(puzzle, groups, static_cast<long long>(randomCount), seed);
+
+    // A batch's bad lines, printed in line order among the results: one JSON
+    // object on stdout (so every line has one) and the message on stderr.
+    const std::string batchName = batchFile == "-" ? "<stdin>" : batchFile;
+    size_t nextError = 0;
+    auto flushLineErrors = [&](long beforeLine) {
+        for (; nextError < lineErrors.size() && lineErrors[nextError].first < beforeLine; ++nextError) {
+            const auto& [line, message] = lineErrors[nextError];
+            std::cerr << "pzc solve: error: " << batchName << ":" << line << ": " << message << "\n";
+            std::cout << pz::json::Line().field("line", line).field("error", message).str() << "\n";
+        }
+        std::cout.flush();
+    };
+    if (positions.empty()) {  // a batch of bad lines only, or an empty one
+        flushLineErrors(LONG_MAX);
+        return lineErrors.empty() ? 0 : 1;
+    }
 
     // Build or reuse the generated solver.
     auto bin = compileSolver(model, file);
     if (!bin) return 1;
 
-    // Run it: positions on stdin, machine-readable results on stdout.
-    std::string cmd = "'" + *bin + "' --machine";
-    namespace fs = std::filesystem;
-    fs::path input;
-    if (!positions.empty()) {
-        input = fs::temp_directory_path() / ("pzc-solve-" + std::to_string(::getpid()) + ".txt");
-        std::ofstream out(input);
-        for (const auto& e : positions) {
-            for (long n : elementNumbers(puzzle, e)) out << n << ' ';
-            out << '\n';
-        }
-        cmd += " --stdin < '" + input.string() + "'";
-    } else {
-        cmd += " --random " + randomCount + " --seed " + seed + " < /dev/null";
-    }
-    if (!threads.empty()) cmd += " --threads " + threads;
-    FILE* pipe = ::popen(cmd.c_str(), "r");
-    if (!pipe) {
-        std::cerr << "pzc solve: error: cannot run the solver " << *bin << "\n";
-        return 1;
+    // Run it without a shell: positions on its stdin (a pipe), one JSON
+    // result line per position on its stdout (note [result protocol]).
+    ChildRun run;
+    run.argv = {*bin, "--machine", "--stdin"};
+    if (threads) run.argv.insert(run.argv.end(), {"--threads", std::to_string(threads)});
+    if (!memory.empty()) run.argv.insert(run.argv.end(), {"--memory", memory});
+    if (verifyTables) run.argv.push_back("--verify-tables");
+    for (const auto& e : positions) {
+        for (long n : elementNumbers(puzzle, e)) run.input += std::to_string(n) + ' ';
+        run.input += '\n';
     }
     int status = 0;
-    char buf[1 << 16];
-    while (std::fgets(buf, sizeof buf, pipe)) {
-        // "P <numbers> ; M <moves> ; N <nodes> ; S <seconds>"
-        std::istringstream line(buf);
-        std::string tag, tok;
-        std::vector<long> nums;
-        std::vector<int> moves;
-        std::string nodes, seconds;
-        line >> tag;
-        while (line >> tok && tok != ";") nums.push_back(std::stol(tok));
-        line >> tag;
-        while (line >> tok && tok != ";") moves.push_back(std::stoi(tok));
-        line >> tag >> nodes >> tok >> tag >> seconds;
+    size_t results = 0;
+    auto internalError = [&](const std::string& why) {
+        if (status != 3) std::cerr << "pzc solve: internal error: " << why << "\n";
+        status = 3;
+    };
+    run.onLine = [&](const std::string& line) {
+        if (status == 3) return;
         std::string why;
-        auto start = elementFromNumbers(puzzle, nums, why);
-        if (!start) {
-            std::cerr << "pzc solve: internal error: the solver printed a bad state: " << why << "\n";
-            status = 3;
-            break;
-        }
-        // Verify by replay through the IR element algebra before printing.
-        ir::Element replay = *start;
-        std::string text;
-        for (size_t i = 0; i < moves.size(); ++i) {
-            if (moves[i] < 0 || moves[i] >= static_cast<int>(model.canon.searchMoves.size())) {
-                status = 3;
-                break;
+        auto r = parsePositionResult(line, why);
+        if (!r) return internalError("the solver printed an unreadable result (" + why + "): " + line.substr(0, 200));
+        // Replay against the position pzc asked about, never one echoed back.
+        if (r->index != static_cast<int64_t>(results) || results >= positions.size())
+            return internalError("the solver answered out of order (result " + std::to_string(r->index) + ")");
+        ++results;
+        if (r->kind == PositionResult::Kind::Error) return internalError("the solver rejected a position: " + r->message);
+        if (batch) flushLineErrors(positionLine[r->index]);
+        if (r->kind == PositionResult::Kind::NoSolution) {
+            std::string message = r->unreachable ? "the position is not reachable by the puzzle's moves"
+                                                 : "no solution within the search's depth limit of " +
+                                                       std::to_string(r->depthLimit) +
+                                                       " moves (the position is reachable; the search gave up)";
+            if (batch) {
+                lineErrors.insert(lineErrors.begin() + nextError, {positionLine[r->index], message});
+                flushLineErrors(positionLine[r->index] + 1);
+            } else {
+                std::cerr << "pzc solve: error: " << message << "\n";
             }
-            const auto& mv = puzzle.moves[model.canon.searchMoves[moves[i]]];
+            status = std::max(status, 1);
+            return;
+        }
+        std::string text;
+        const ir::Element& start = positions[r->index];
+        ir::Element replay = start;
+        for (size_t i = 0; i < r->moves.size(); ++i) {
+            if (r->moves[i] >= static_cast<int>(model.canon.searchMoves.size()))
+                return internalError("the solver printed move number " + std::to_string(r->moves[i]) +
+                                     ", which does not exist");
+            const auto& mv = puzzle.moves[model.canon.searchMoves[r->moves[i]]];
             replay = ir::compose(replay, mv.effect, puzzle.orbits);
             text += (i ? " " : "") + mv.name;
         }
-        if (status == 3 || !ir::isIdentity(replay)) {
-            std::cerr << "pzc solve: internal error: the solution does not solve the position\n";
-            status = 3;
-            break;
-        }
-        if (json) {
-            std::cout << "{\"solution\": \"" << jsonEscape(text) << "\", \"length\": " << moves.size()
-                      << ", \"optimal\": true, \"nodes\": " << nodes << ", \"seconds\": " << seconds << "}\n";
+        if (!ir::isIdentity(replay))
+            return internalError("the solution does not solve the position");
+        if (json || batch) {
+            pz::json::Line out;
+            if (batch) out.field("line", positionLine[r->index]);
+            out.field("solution", text).field("length", r->moves.size()).field("optimal", true);
+            out.field("nodes", r->nodes).field("seconds", r->seconds);
+            if (randomRun) out.field("state", numbersText(elementNumbers(puzzle, start)));
+            std::cout << out.str() << "\n";
         } else {
-            std::cout << (text.empty() ? "(already solved)" : text) << "\n  " << moves.size() << " moves (optimal), "
-                      << nodes << " nodes, " << seconds << " s\n";
+            char secs[32];
+            std::snprintf(secs, sizeof secs, "%.6f", r->seconds);
+            std::cout << (text.empty() ? "(already solved)" : text) << "\n  " << r->moves.size()
+                      << " moves (optimal), " << r->nodes << " nodes, " << secs << " s\n";
         }
         std::cout.flush();
+    };
+    ChildStatus child = runChild(run);
+    if (!child.started) {
+        std::cerr << "pzc solve: internal error: cannot run the solver " << *bin << ": " << child.startError << "\n";
+        return 3;
     }
-    int rc = ::pclose(pipe);
-    if (!input.empty()) fs::remove(input);
-    if (status == 0 && rc != 0) status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 1;
-    return status;
+    if (status == 3) return 3;
+    if (!child.exited() || (child.exitCode() != 0 && child.exitCode() != 1)) {
+        std::cerr << "pzc solve: " << (child.exited() && child.exitCode() == 4 ? "error" : "internal error")
+                  << ": the solver " << *bin << " " << describeSolverStatus(child) << "\n";
+        return child.exited() && child.exitCode() == 4 ? 1 : 3;
+    }
+    if (results != positions.size()) {
+        std::cerr << "pzc solve: internal error: the solver answered " << results << " of " << positions.size()
+                  << " positions\n";
+        return 3;
+    }
+    if (batch) flushLineErrors(LONG_MAX);
+    return lineErrors.empty() ? status : std::max(status, 1);
 }
 
 }  // namespace pz::driver

@@ -1,5 +1,7 @@
 #include "compiler/driver/native_build.hpp"
 
+#include "compiler/driver/subprocess.hpp"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -9,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <iostream>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -43,10 +46,68 @@ static std::string runtimeHeadersDigest() {
     return contentHash(all);
 }
 
-static std::string shellQuote(const std::string& s) {
-    std::string r = "'";
-    for (char c : s) r += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return r + "'";
+// note [build stamps]
+// Beside each cached binary BIN, BIN.stamp holds "pzc-build-stamp 1 SIZE HASH"
+// (HASH = contentHash of the binary's bytes), written before the binary is
+// published. Before a cached binary is run its size and hash must match;
+// otherwise (empty, truncated, overwritten, no stamp) it is rebuilt.
+static std::optional<std::string> fileDigest(const fs::path& file, uintmax_t& size) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    size = bytes.size();
+    return contentHash(bytes);
+}
+
+static std::string stampText(uintmax_t size, const std::string& digest) {
+    return "pzc-build-stamp 1 " + std::to_string(size) + " " + digest + "\n";
+}
+
+static bool stampMatches(const fs::path& bin, const fs::path& stamp, std::string& why) {
+    std::ifstream in(stamp, std::ios::binary);
+    std::string want((std::istreambuf_iterator<char>(in)), {});
+    if (!in.is_open() || want.empty()) {
+        why = "no build stamp";
+        return false;
+    }
+    uintmax_t size = 0;
+    auto digest = fileDigest(bin, size);
+    if (!digest) {
+        why = "cannot read it";
+        return false;
+    }
+    if (stampText(size, *digest) != want) {
+        why = size == 0 ? "empty file" : "its size or hash differs from its build stamp";
+        return false;
+    }
+    return true;
+}
+
+static bool writeStamp(const fs::path& bin, const fs::path& stamp, const std::string& tag) {
+    uintmax_t size = 0;
+    auto digest = fileDigest(bin, size);
+    if (!digest) return false;
+    fs::path tmp = stamp.string() + "." + tag + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary);
+        out << stampText(size, *digest);
+        if (!out.flush()) return false;
+    }
+    std::error_code ec;
+    fs::rename(tmp, stamp, ec);
+    return !ec;
+}
+
+// The first line of a compiler log that says "error", shortened.
+static std::string firstCompilerError(const fs::path& log) {
+    std::ifstream in(log);
+    for (std::string line; std::getline(in, line);) {
+        if (line.find("error") == std::string::npos) continue;
+        for (char& c : line)
+            if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+        return line.size() > 200 ? line.substr(0, 200) + "..." : line;
+    }
+    return "";
 }
 
 std::optional<std::string> buildNative(const NativeBuild& build, DiagnosticEngine& diags,
@@ -72,34 +133,60 @@ std::optional<std::string> buildNative(const NativeBuild& build, DiagnosticEngin
         return std::nullopt;
     }
     fs::path bin = dir / key;
-    if (!fs::exists(bin)) {
+    fs::path stamp = dir / (key + ".stamp");
+    std::string damage;
+    if (fs::exists(bin, ec) && !stampMatches(bin, stamp, damage)) {
+        // A cached binary that is not the one pzc built (empty, truncated,
+        // overwritten, or without its stamp): reported and rebuilt.
+        std::cerr << "pzc: note: the cached solver " << bin.string() << " is unusable (" << damage
+                  << "); rebuilding\n";
+        fs::remove(bin, ec);
+    }
+    if (!fs::exists(bin, ec)) {
         std::string tag = std::to_string(::getpid());
         fs::path src = dir / (key + "." + tag + ".cpp");
         fs::path tmp = dir / (key + "." + tag + ".tmp");
-        fs::path log = dir / (key + "." + tag + ".log");
+        fs::path log = dir / (key + ".log");
         {
             std::ofstream out(src, std::ios::binary);
             out << build.source;
-            if (!out) {
+            if (!out.flush()) {
+                out.close();
+                fs::remove(src, ec);
                 diags.error(src.string(), {}, "cannot write generated source");
                 return std::nullopt;
             }
         }
-        std::string cmd = shellQuote(cxx);
-        for (const auto& f : flags) cmd += " " + shellQuote(f);
-        cmd += " " + shellQuote(src.string()) + " -o " + shellQuote(tmp.string()) + " > " +
-               shellQuote(log.string()) + " 2>&1";
-        int rc = std::system(cmd.c_str());
-        if (rc != 0 || !fs::exists(tmp)) {
-            std::ifstream in(log);
-            std::stringstream ss;
-            ss << in.rdbuf();
-            diags.error(src.string(), {}, "the C++ compiler failed on generated code:\n" + ss.str());
+        // The compiler runs without a shell: an argument vector, output to the log.
+        ChildRun run;
+        run.argv.push_back(cxx);
+        run.argv.insert(run.argv.end(), flags.begin(), flags.end());
+        run.argv.insert(run.argv.end(), {src.string(), "-o", tmp.string()});
+        run.searchPath = true;
+        run.outputFile = log.string();
+        ChildStatus rc = runChild(run);
+        if (!rc.exited() || rc.exitCode() != 0 || !fs::exists(tmp, ec)) {
+            // An internal error, said in one line: the compiler's output stays
+            // in the log (its first error quoted), the source is removed.
             fs::remove(tmp, ec);
-            fs::remove(log, ec);
+            fs::remove(src, ec);
+            std::string first = firstCompilerError(log);
+            diags.error(bin.string(), {},
+                        "internal error: the C++ compiler (" + cxx + ") " +
+                            (rc.started ? rc.describe() : "could not be run: " + rc.startError) +
+                            " on the generated code" + (first.empty() ? "" : ": " + first) +
+                            "; full output in " + log.string());
             return std::nullopt;
         }
         fs::remove(log, ec);
+        // Stamp first, then publish the binary by an atomic rename: a binary
+        // without a matching stamp is never trusted.
+        if (!writeStamp(tmp, stamp, tag)) {
+            fs::remove(tmp, ec);
+            fs::remove(src, ec);
+            diags.error(stamp.string(), {}, "cannot write the build stamp");
+            return std::nullopt;
+        }
         fs::rename(tmp, bin, ec);  // atomic publish
         fs::rename(src, dir / (key + ".cpp"), ec);
         if (ec) fs::remove(src, ec);

@@ -1,5 +1,5 @@
 // .tws (ksolve / twsearch) support in the driver: export (`pzc convert
-// --to tws`) and scramble files (`pzc solve FILE.tws --scramble-file F`).
+// --to tws`) and scramble files (`pzc solve FILE.tws --tws-scrambles F`).
 // The reader itself is dsl/tws_reader.
 #pragma once
 

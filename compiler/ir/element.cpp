@@ -63,6 +63,43 @@ Element power(const Element& a, long k, const std::vector<Orbit>& orbits) {
     return r;
 }
 
+mpz_class exactOrder(const Element& a, const std::vector<Orbit>& orbits) {
+    if (a.mirror) return 2 * exactOrder(compose(a, a, orbits), orbits);
+    mpz_class result = 1;
+    for (size_t o = 0; o < orbits.size(); ++o) {
+        const int n = orbits[o].size, m = orbits[o].orient;
+        std::vector<char> seen(n, 0);
+        for (int start = 0; start < n; ++start) {
+            if (seen[start]) continue;
+            // A cycle of length L with twist sum t returns each of its pieces
+            // after L steps twisted by t: its order is L * m / gcd(m, t).
+            long length = 0, twist = 0;
+            for (int p = start; !seen[p]; p = a.perm[o][p]) {
+                seen[p] = 1;
+                ++length;
+                twist += a.ori[o][p];
+            }
+            const int t = mod(static_cast<int>(twist % m), m);
+            mpz_class cycle = mpz_class(length) * (m / std::gcd(m, t));
+            mpz_lcm(result.get_mpz_t(), result.get_mpz_t(), cycle.get_mpz_t());
+        }
+    }
+    return result;
+}
+
+Element power(const Element& a, const mpz_class& k, const std::vector<Orbit>& orbits) {
+    const mpz_class n = exactOrder(a, orbits);
+    mpz_class r;
+    mpz_fdiv_r(r.get_mpz_t(), k.get_mpz_t(), n.get_mpz_t());  // 0 <= r < n
+    Element base = a, result = identity(orbits);
+    const size_t bits = mpz_sizeinbase(r.get_mpz_t(), 2);
+    for (size_t bit = 0; bit < bits; ++bit) {
+        if (mpz_tstbit(r.get_mpz_t(), bit)) result = compose(result, base, orbits);
+        if (bit + 1 < bits) base = compose(base, base, orbits);
+    }
+    return result;
+}
+
 bool isIdentity(const Element& a) {
     if (a.mirror) return false;
     for (size_t o = 0; o < a.perm.size(); ++o)

@@ -3,6 +3,8 @@
 // reference semantics that generated kernels are tested against.
 #pragma once
 
+#include <gmpxx.h>
+
 #include "compiler/ir/puzzle.hpp"
 
 namespace pz::ir {
@@ -13,6 +15,11 @@ Element compose(const Element& a, const Element& b, const std::vector<Orbit>& or
 Element inverse(const Element& a, const std::vector<Orbit>& orbits);
 // a^k for any integer k (negative = inverse powers).
 Element power(const Element& a, long k, const std::vector<Orbit>& orbits);
+// a^k for any k: reduced modulo the order of a first (exponents in
+// definitions and scrambles may have any number of digits).
+Element power(const Element& a, const mpz_class& k, const std::vector<Orbit>& orbits);
+// The order of a from its cycles (exact; it may exceed any machine integer).
+mpz_class exactOrder(const Element& a, const std::vector<Orbit>& orbits);
 bool isIdentity(const Element& a);
 // Smallest k > 0 with a^k = identity.
 long order(const Element& a, const std::vector<Orbit>& orbits);

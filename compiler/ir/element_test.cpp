@@ -60,3 +60,28 @@ TEST_CASE("element: mirror elements negate orientation") {
     CHECK(conj.ori[0][1] == 2);  // +1 became -1
     CHECK(isIdentity(compose(mirror, mirror, orbits)));
 }
+
+TEST_CASE("element: exact order and big exponents reduce modulo the order") {
+    auto orbits = fourTwisty();
+    Element m = cycleWithTwist();
+    CHECK(exactOrder(m, orbits) == 12);
+    CHECK(exactOrder(identity(orbits), orbits) == 1);
+    Element twoCycles;
+    twoCycles.perm = {{1, 0, 2, 3}};
+    twoCycles.ori = {{1, 1, 1, 0}};  // a 2-cycle with twist 2, a fixed piece twisted by 1
+    CHECK(exactOrder(twoCycles, orbits) == order(twoCycles, orbits));
+    // 10^9 + 1 = 1 (mod 12 * k) is what the saturating reader got wrong.
+    CHECK(power(m, mpz_class("1000000001"), orbits) == power(m, 1000000001L % 12, orbits));
+    // 10^30 + 1 = 5 (mod 12).
+    CHECK(power(m, mpz_class("-1000000000000000000000000000001"), orbits) == power(m, -5L, orbits));
+    for (long k = -30; k <= 30; ++k) CHECK(power(m, mpz_class(k), orbits) == power(m, k, orbits));
+    CHECK(isIdentity(power(m, mpz_class("120000000000000000000000000000000000000000"), orbits)));
+    // A mirror element: odd powers stay mirrors.
+    Element mirror = m;
+    mirror.mirror = true;
+    CHECK(exactOrder(mirror, orbits) == order(mirror, orbits));
+    const mpz_class big("1000000000000000000001"), n = exactOrder(mirror, orbits);
+    const mpz_class r = big % n;
+    CHECK(power(mirror, big, orbits) == power(mirror, r.get_si(), orbits));
+    CHECK(power(mirror, big * n + 1, orbits) == mirror);
+}

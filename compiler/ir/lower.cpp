@@ -76,7 +76,7 @@ std::string exprText(const ast::Expr& e) {
         }
         case K::Inverse:
             return (e.items[0].kind == K::Ref ? "(" + exprText(e.items[0]) + ")" : operand(e.items[0])) + "'";
-        case K::Power: return operand(e.items[0]) + "^" + std::to_string(e.power);
+        case K::Power: return operand(e.items[0]) + "^" + e.power.get_str();
         case K::Commutator: return "[" + exprText(e.items[0]) + ", " + exprText(e.items[1]) + "]";
         case K::Conjugate: return "[" + exprText(e.items[0]) + ": " + exprText(e.items[1]) + "]";
     }
@@ -399,10 +399,13 @@ private:
     void lowerMoves() {
         moveScope_.what = "move";
         for (const auto& m : src_.moves) {
-            declare(m.name.text, m.name.range, m.isMacro ? "macro" : "move");
+            bool fresh = declare(m.name.text, m.name.range, m.isMacro ? "macro" : "move");
             std::optional<Element> e;
             if (m.expr) e = ExprEvaluator(out_.orbits, moveScope_, file_, diags_).eval(*m.expr);
             else e = elementFromCycles(m.cycles, false);
+            // A rejected duplicate is checked for errors of its own but takes
+            // no part in anything else (no follow-on errors, e.g. symmetries).
+            if (!fresh) continue;
             if (!e) {
                 moveScope_.broken.insert(m.name.text);
                 for (const auto& p : scheme_) moveScope_.broken.insert(m.name.text + p.suffix);
@@ -456,7 +459,7 @@ private:
         Scope scope;
         scope.what = "symmetry";
         for (const auto& s : src_.symmetries) {
-            declare(s.name.text, s.name.range, "symmetry");
+            bool fresh = declare(s.name.text, s.name.range, "symmetry");
             std::optional<Element> e;
             if (s.expr) {
                 e = ExprEvaluator(out_.orbits, scope, file_, diags_).eval(*s.expr);
@@ -466,6 +469,7 @@ private:
             } else {
                 e = elementFromCycles(s.cycles, s.mirror);
             }
+            if (!fresh) continue;
             if (!e) {
                 scope.broken.insert(s.name.text);
                 continue;

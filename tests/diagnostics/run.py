@@ -8,6 +8,12 @@ a file: a missing path, a directory), or a level file levels/NAME.txt (run as
 NAME.expected beside it: pzc's exact stderr, then a final line `exit: N`.
 pzc runs from the repository root so paths in messages are relative.
 
+A generated case NAME.gen is a Python script that writes a (large) input to
+the path it is given: generated/NAME.pz, or generated/NAME.txt (a level) when
+its first line is `# level`. Generated cases must also finish within
+GENERATED_SECONDS: bad input must cost little (note [diagnostic output
+bounds] in dsl/diagnostics.cpp).
+
 The actual output is written beside as NAME.actual. A case without an
 expected file is reported as MISSING. `--update` writes the expected files
 from the actual output (review the diff before committing).
@@ -17,9 +23,21 @@ import pathlib
 import shlex
 import subprocess
 import sys
+import time
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
+GENERATED_SECONDS = 20
+
+
+def generate(script):
+    """Runs a NAME.gen script; returns the pzc arguments for its output."""
+    level = script.read_text().startswith("# level")
+    out = HERE / "generated" / (script.stem + (".txt" if level else ".pz"))
+    out.parent.mkdir(exist_ok=True)
+    subprocess.run([sys.executable, str(script), str(out)], check=True)
+    rel = str(out.relative_to(ROOT))
+    return ["check", "puzzles/anima.pz", "--level", rel] if level else ["check", rel]
 
 
 def cases():
@@ -28,6 +46,8 @@ def cases():
             yield path, ["check", str(path.relative_to(ROOT))]
         elif path.suffix == ".cmd":
             yield path, shlex.split(path.read_text().strip())
+        elif path.suffix == ".gen":
+            yield path, None
     levels = HERE / "levels"
     if levels.is_dir():
         for path in sorted(levels.glob("*.txt")):
@@ -52,9 +72,18 @@ def main():
             counts["FAIL"] += 1
             continue
         names.add(name)
+        generated = argv is None
+        if generated:
+            argv = generate(path)
+        start = time.monotonic()
         proc = subprocess.run([args.pzc] + argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               timeout=120)
+        seconds = time.monotonic() - start
         actual = proc.stderr.decode("utf-8", "replace") + f"exit: {proc.returncode}\n"
+        if generated and seconds > GENERATED_SECONDS:
+            counts["FAIL"] += 1
+            print(f"FAIL {name}: took {seconds:.1f} s (at most {GENERATED_SECONDS} s)")
+            continue
         expected_path = path.with_suffix(".expected")
         path.with_suffix(".actual").write_text(actual)
         if args.update:

@@ -1,1 +1,1 @@
-solve tests/tws/cube2.tws --scramble-file tests/diagnostics/tws_bad_scramble.scr
+solve tests/tws/cube2.tws --tws-scrambles tests/diagnostics/tws_bad_scramble.scr

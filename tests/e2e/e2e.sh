@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# e2e.sh CASE PZC CACHEDIR [BFS] — one end-to-end case; see CMakeLists.txt.
+# e2e.sh CASE PZC CACHEDIR [BFS [PUZZLE]] — one end-to-end case; see CMakeLists.txt.
 set -uo pipefail
 case_name=$1 pzc=$2 cache=$3 bfs=${4:-}
-puzzle=tests/puzzles/loopover3.pz
+puzzle=${5:-tests/puzzles/loopover3.pz}
 export PZC_CACHE_DIR=$cache
 mkdir -p "$cache"
 tmp=$(mktemp -d)
@@ -16,18 +16,48 @@ expect_error() {  # expect_error PATTERN -- command...: non-zero exit and PATTER
 
 # check_lengths SOLVER STATES: the solver's solution lengths for the lines
 # "<depth> ; <state>" of STATES equal <depth> (solutions are replayed by the
-# solver itself, so a length equal to the true distance means optimal).
+# solver itself, so a length equal to the true distance means optimal). The
+# solver answers in the JSON lines of note [result protocol], in input order.
 check_lengths() {
     local solver=$1 states=$2
     sed 's/^[0-9]* ; //' "$states" | "$solver" --stdin --machine --table-dir "$tmp/tables" > "$tmp/solved" || fail "solver failed"
-    paste -d '|' "$states" "$tmp/solved" | awk -F'|' '
-        { split($1, want, " ; "); split($2, got, " ; "); n = split(got[2], m, " ") - 1
+    [ "$(wc -l < "$tmp/solved")" = "$(wc -l < "$states")" ] || fail "expected one result per state"
+    sed 's/.*"moves": \[\([0-9, ]*\)\].*/\1/' "$tmp/solved" | paste -d '|' "$states" - | awk -F'|' '
+        { split($1, want, " ; "); n = split($2, m, ", ")
           if (n != want[1]) { print "state", want[2], "distance", want[1], "solver length", n; bad = 1 }
           count[want[1]]++ }
         END { for (d in count) printf "depth %s: %d states\n", d, count[d]; exit bad }' || fail "non-optimal lengths"
 }
 
+# check_pzc_lengths OPTION LINES: `pzc solve $puzzle OPTION <x> ... --json`
+# for the lines "<depth> ; <x>" of LINES (x a state or a scramble); every
+# answer must claim optimality and have length <depth>, the BFS distance.
+check_pzc_lengths() {
+    local option=$1 lines=$2 args=()
+    while IFS= read -r line; do args+=("$option" "${line#* ; }"); done < "$lines"
+    "$pzc" solve "$puzzle" "${args[@]}" --json > "$tmp/answers" 2> "$tmp/err" || { cat "$tmp/err" >&2; fail "pzc solve $option failed"; }
+    [ "$(wc -l < "$tmp/answers")" = "$(wc -l < "$lines")" ] || fail "expected $(wc -l < "$lines") answers, got $(wc -l < "$tmp/answers")"
+    paste -d '|' "$lines" "$tmp/answers" | awk -F'|' '
+        { split($1, want, " ; "); got = $2; sub(/.*"length": /, "", got); sub(/,.*/, "", got)
+          if ($2 !~ /"optimal": true/ || got != want[1] + 0) { print "BFS distance", want[1], "for", want[2], "but pzc says", $2; bad = 1 }
+          count[want[1] + 0]++; if (want[1] + 0 > max) max = want[1] + 0 }
+        END { printf "%s: %d answers, by distance:", opt, NR; for (d = 0; d <= max; d++) printf " %d", count[d]; print ""; exit bad }' opt="$option" || fail "optimal claims that BFS refutes ($option)"
+}
+
 case $case_name in
+optimal-bfs)
+    # Optimal claims against BFS distances to solved (IR element algebra
+    # only): uniform random states plus the deepest ones, and random
+    # scrambles over all of the puzzle's moves (uncounted powers included).
+    [ -x "$bfs" ] || fail "no bfs_distances binary"
+    "$bfs" "$puzzle" --sample 200 11 --scrambles 60 3 12 --scrambles 60 25 13 > "$tmp/bfs" || fail "bfs"
+    sed -n 's/^state //p' "$tmp/bfs" > "$tmp/states"
+    check_pzc_lengths --state "$tmp/states"
+    sed -n 's/^scramble //p' "$tmp/bfs" | head -60 > "$tmp/short"
+    check_pzc_lengths --scramble "$tmp/short"
+    sed -n 's/^scramble //p' "$tmp/bfs" | tail -n +61 > "$tmp/long"
+    check_pzc_lengths --scramble "$tmp/long"
+    ;;
 optimal-lengths)
     # Every fifth state of 3x3 Loopover in BFS order (36,288 states, all depths
     # 0..8) solved with the weak top_row pattern: each length must equal the
@@ -47,6 +77,14 @@ solve-scramble)
     # R1 then R1x2 is a full turn: already solved.
     out=$("$pzc" solve $puzzle --scramble "R1 R1x2") || fail "solve full turn"
     echo "$out" | grep -q "already solved" || fail "expected solved: $out"
+    # Exponents of any size reduce modulo the order (3): 10^9 + 1 = 2, so the
+    # answer is R1 (a clamped 10^9 = 1 gave R1x2); 10^21 + 2 = 0: solved.
+    out=$("$pzc" solve $puzzle --scramble "R1^1000000001" --json) || fail "solve a big exponent"
+    echo "$out" | grep -q '"solution": "R1",' || fail "R1^1000000001 is R1x2, solved by R1: $out"
+    out=$("$pzc" solve $puzzle --scramble "(R1 C1)^-100000000000000000000000000002") || fail "solve a huge exponent"
+    echo "$out" | grep -q "already solved" && fail "(R1 C1)^-(10^29+2) is not solved: $out"
+    out=$("$pzc" solve $puzzle --scramble "R1^1000000000000000000002") || fail "solve a huge exponent"
+    echo "$out" | grep -q "already solved" || fail "R1^(10^21+2) is solved: $out"
     # A four-move scramble needs at most four.
     out=$("$pzc" solve $puzzle --scramble "R1 C2 R3x2 C1") || fail "solve 4"
     echo "$out"
@@ -83,10 +121,16 @@ corrupt-cache)
     cp -r "$cache/bin" "$tmp/cache/" 2>/dev/null || true
     want=$("$pzc" solve $puzzle --scramble "R1 C2 R3" --json | sed 's/"nodes".*//') || fail "first solve"
     table=$(ls "$tmp"/cache/tables/*.pzt) || fail "no table file cached"
-    # Flip bytes in the data: detected by the checksum, reported, rebuilt.
-    printf '\x5a\x5a\x5a\x5a' | dd of="$table" bs=1 seek=300 conv=notrunc status=none
+    # Flip bytes in the data (after the 4 KiB header page): detected by the
+    # block checksums, reported, rebuilt.
+    printf '\x5a\x5a\x5a\x5a' | dd of="$table" bs=1 seek=4100 conv=notrunc status=none
     got=$("$pzc" solve $puzzle --scramble "R1 C2 R3" --json 2> "$tmp/err" | sed 's/"nodes".*//')
-    grep -q "unusable (checksum mismatch); rebuilding" "$tmp/err" || { cat "$tmp/err"; fail "corruption not reported"; }
+    grep -q "unusable (checksum mismatch (data block 0 of [0-9]*)); rebuilding" "$tmp/err" || { cat "$tmp/err"; fail "corruption not reported"; }
+    [ "$got" = "$want" ] || fail "different result after rebuild: $got"
+    # Flip a byte of the header page's padding: the header checksum.
+    printf '\x5a' | dd of="$table" bs=1 seek=300 conv=notrunc status=none
+    got=$("$pzc" solve $puzzle --scramble "R1 C2 R3" --json 2> "$tmp/err" | sed 's/"nodes".*//')
+    grep -q "unusable (header checksum mismatch); rebuilding" "$tmp/err" || { cat "$tmp/err"; fail "header corruption not reported"; }
     [ "$got" = "$want" ] || fail "different result after rebuild: $got"
     # Truncated: detected too.
     truncate -s 100 "$table"
@@ -99,12 +143,304 @@ corrupt-cache)
     # And the rebuilt file is trusted again, silently.
     "$pzc" solve $puzzle --scramble "R1" > /dev/null 2> "$tmp/err" || fail "solve"
     [ ! -s "$tmp/err" ] || { cat "$tmp/err"; fail "unexpected messages"; }
+    # A table save killed mid-write leaves <table>.tmp.<pid>: the next solve
+    # removes it (its writer is dead); a live writer's file is left alone.
+    sh -c 'exit 0' & dead=$!; wait $dead
+    echo partial > "$table.tmp.$dead"
+    echo partial > "$table.tmp.$$"
+    "$pzc" solve $puzzle --scramble "R1" > /dev/null 2> "$tmp/err" || fail "solve with stale temp files"
+    [ ! -e "$table.tmp.$dead" ] || fail "stale temporary table file of a dead writer kept"
+    [ -e "$table.tmp.$$" ] || fail "temporary table file of a live writer removed"
+    rm -f "$table.tmp.$$"
+    ;;
+memory-budget)
+    # Tables beyond --memory are refused before allocation, naming the sizes.
+    export PZC_CACHE_DIR=$tmp/cache
+    mkdir -p "$tmp/cache"
+    cp -r "$cache/bin" "$tmp/cache/" 2>/dev/null || true
+    expect_error "need 256 bytes (top_row 256 bytes), more than the memory budget of 200 bytes" -- \
+        "$pzc" solve $puzzle --scramble "R1" --memory 200
+    [ -z "$(ls "$tmp/cache/tables" 2>/dev/null)" ] || fail "a table was built despite the budget"
+    expect_error "bad --memory 'lots'" -- "$pzc" solve $puzzle --scramble "R1" --memory lots
+    expect_error "bad --memory '0'" -- "$pzc" solve $puzzle --scramble "R1" --memory 0
+    out=$("$pzc" solve $puzzle --scramble "R1" --memory 1M --json) || fail "solve within the budget"
+    echo "$out" | grep -q '"length": 1' || fail "expected length 1: $out"
+    # A cached table larger than the budget is not mapped either.
+    expect_error "more than the memory budget of 255 bytes" -- "$pzc" solve $puzzle --scramble "R1" --memory 255
+    # --verify-tables checks every block and accepts a sound table.
+    "$pzc" solve $puzzle --scramble "R1" --verify-tables > /dev/null 2> "$tmp/err" || fail "solve --verify-tables"
+    [ ! -s "$tmp/err" ] || { cat "$tmp/err"; fail "unexpected messages"; }
     ;;
 build-binary)
     "$pzc" build $puzzle -o "$tmp/solver" > /dev/null || fail "build"
     out=$("$tmp/solver" --scramble "C1 R2" --json --table-dir "$tmp/tables") || fail "run built solver"
     echo "$out" | grep -q '"length": 2' || fail "expected length 2: $out"
     expect_error "unknown move" -- "$tmp/solver" --scramble "C9" --table-dir "$tmp/tables"
+    ;;
+hostile-paths)
+    # Cache directories with a quote and a command substitution in their
+    # names: pzc runs its solver and the compiler without a shell, so nothing
+    # runs and the solve works (issue 13 item 9).
+    evil="$tmp/q'\$(touch $tmp/pwned)'\`touch $tmp/pwned2\`"
+    mkdir -p "$evil"
+    cp -r "$cache/bin" "$evil/" 2>/dev/null || true
+    out=$(PZC_CACHE_DIR="$evil" "$pzc" solve $puzzle --scramble "R1 C2" --json) || fail "solve with a hostile PZC_CACHE_DIR"
+    echo "$out" | grep -q '"length": 2' || fail "expected length 2: $out"
+    mkdir -p "$evil/home/.cache/pzc"
+    cp -r "$cache/bin" "$evil/home/.cache/pzc/" 2>/dev/null || true
+    out=$(env -u PZC_CACHE_DIR -u XDG_CACHE_HOME HOME="$evil/home" "$pzc" solve $puzzle --scramble "C1" --json) || fail "solve with a hostile HOME"
+    echo "$out" | grep -q '"length": 1' || fail "expected length 1: $out"
+    [ ! -e "$tmp/pwned" ] && [ ! -e "$tmp/pwned2" ] || fail "a command in the cache path was run"
+    ;;
+no-temp-files)
+    # Positions go to the solver through a pipe: no temp file is written, so
+    # a planted one cannot change the answer, and a missing TMPDIR is no
+    # error (issue 13 items 7, 16).
+    mkdir "$tmp/t"
+    for pid in $(seq $$ $(($$ + 400))); do echo "0 1 2 3 4 5 6 7 8" > "$tmp/t/pzc-solve-$pid.txt"; done
+    before=$(ls "$tmp/t" | wc -l)
+    out=$(TMPDIR="$tmp/t" "$pzc" solve $puzzle --scramble "C2 R3" --json) || fail "solve"
+    echo "$out" | grep -q '"length": 2' || fail "planted temp file changed the answer: $out"
+    [ "$(ls "$tmp/t" | wc -l)" = "$before" ] || fail "pzc solve created files in TMPDIR"
+    out=$(TMPDIR="$tmp/no/such/dir" "$pzc" solve $puzzle --scramble "C2 R3" --json) || fail "solve with a missing TMPDIR"
+    echo "$out" | grep -q '"length": 2' || fail "unexpected: $out"
+    ;;
+kill-solver)
+    # Killing pzc stops its solver: SIGTERM is forwarded, SIGKILL reaches the
+    # child through PR_SET_PDEATHSIG (issue 13 item 15).
+    "$pzc" solve $puzzle --scramble "R1" > /dev/null || fail "warm-up solve"
+    for sig in TERM KILL INT; do
+        "$pzc" solve $puzzle --random 500000 --seed 1 > /dev/null 2>&1 &
+        parent=$!
+        child=
+        for _ in $(seq 300); do
+            child=$(pgrep -P $parent) && break
+            sleep 0.1
+        done
+        [ -n "$child" ] || { kill -9 $parent; fail "no solver process under pzc"; }
+        sleep 0.3
+        kill -$sig $parent
+        wait $parent 2>/dev/null
+        for _ in $(seq 50); do kill -0 $child 2>/dev/null || break; sleep 0.1; done
+        if kill -0 $child 2>/dev/null; then kill -9 $child; fail "the solver outlived pzc after SIG$sig"; fi
+    done
+    ;;
+cached-binary)
+    # Cached solvers are checked against their build stamp before they run
+    # (note [build stamps]); a damaged one is rebuilt; a solver that lies or
+    # breaks the protocol is an internal error, never a wrong answer
+    # (issue 13 items 7, 13, 14).
+    export PZC_CACHE_DIR=$tmp/cache
+    mkdir -p "$tmp/cache"
+    cp -r "$cache/bin" "$tmp/cache/" 2>/dev/null || true
+    "$pzc" solve $puzzle --scramble "C2 R3" > /dev/null || fail "first solve"
+    bin=$(ls -t "$tmp"/cache/bin/loopover3-*.stamp | head -1 | sed 's/\.stamp$//')  # the newest build
+    [ -n "$bin" ] || fail "no stamped binary in the cache"
+    for damage in empty truncated; do
+        if [ $damage = empty ]; then : > "$bin"; else truncate -s 4096 "$bin"; fi
+        out=$("$pzc" solve $puzzle --scramble "C2 R3" --json 2> "$tmp/err") || { cat "$tmp/err"; fail "solve after $damage binary"; }
+        grep -q "unusable" "$tmp/err" || { cat "$tmp/err"; fail "$damage binary not reported"; }
+        echo "$out" | grep -q '"length": 2' || fail "after $damage binary: $out"
+    done
+    # Fake solvers with valid stamps: what they print must not be believed.
+    fake() {  # fake SCRIPT-BODY: install a shell script as the cached binary, stamped
+        cp "$bin" "$tmp/real"
+        printf '#!/bin/sh\ncat > /dev/null\n%s\n' "$1" > "$bin"
+        python3 - "$bin" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+h = 1469598103934665603
+for b in data:
+    h = ((h ^ b) * 1099511628211) % (1 << 64)
+open(sys.argv[1] + ".stamp", "w").write("pzc-build-stamp 1 %d %016x\n" % (len(data), h))
+PY
+    }
+    fake "echo 'P 0 1 2 3 4 5 6 7 8 ; M ; N 1 ; S 0.1'"
+    expect_error "internal error: the solver printed an unreadable result" -- "$pzc" solve $puzzle --scramble "C2 R3"
+    # Claims the position is solved: pzc replays against its own state.
+    fake "echo '{\"type\": \"solution\", \"index\": 0, \"moves\": [], \"nodes\": 1, \"seconds\": 0.1}'"
+    expect_error "internal error: the solution does not solve the position" -- "$pzc" solve $puzzle --scramble "C2 R3"
+    grep -q "already solved" "$tmp/out" && fail "printed a wrong answer"
+    fake "echo '{\"type\": \"solution\", \"index\": 0, \"moves\": [99], \"nodes\": 1, \"seconds\": 0.1}'"
+    expect_error "move number 99" -- "$pzc" solve $puzzle --scramble "C2 R3"
+    fake "true"
+    expect_error "answered 0 of 1 positions" -- "$pzc" solve $puzzle --scramble "C2 R3"
+    fake 'kill -SEGV $$'
+    expect_error "killed by signal 11" -- "$pzc" solve $puzzle --scramble "C2 R3"
+    grep -q "status 3[0-9][0-9][0-9]" "$tmp/err" && fail "raw wait status printed"
+    fake "exit 4"
+    expect_error "ran out of memory" -- "$pzc" solve $puzzle --scramble "C2 R3"
+    # A failed native build: one short message naming the log, no source left.
+    rm -rf "$tmp/cache/bin"
+    printf '#!/bin/sh\nfor i in $(seq 500); do echo "gen.cpp:$i:1: error: something went wrong $i"; done\nexit 1\n' > "$tmp/bad-cxx"
+    chmod +x "$tmp/bad-cxx"
+    CXX="$tmp/bad-cxx" expect_error "internal error: the C++ compiler" -- "$pzc" solve $puzzle --scramble "C2 R3"
+    [ "$(wc -l < "$tmp/err")" -le 2 ] || { head -5 "$tmp/err"; fail "a wall of compiler output"; }
+    grep -q "full output in .*\.log" "$tmp/err" || fail "no log path: $(cat "$tmp/err")"
+    log=$(ls "$tmp"/cache/bin/*.log) || fail "no log kept"
+    [ "$(wc -l < "$log")" = 500 ] || fail "log incomplete"
+    ! ls "$tmp"/cache/bin/*.cpp > /dev/null 2>&1 || fail "a failed build left its .cpp in the cache"
+    ;;
+options)
+    # One option parser for every command: strict numbers with ranges,
+    # conflicting options, outputs that would overwrite inputs (issue 13
+    # items 3, 16).
+    expect_error "--random needs a whole number from 1 to 1000000, not 'abc'" -- "$pzc" solve $puzzle --random abc
+    expect_error "--random needs a whole number" -- "$pzc" solve $puzzle --random 0
+    expect_error "--random needs a whole number" -- "$pzc" solve $puzzle --random 9223372036854775807
+    expect_error "--random needs a whole number" -- "$pzc" solve $puzzle --random -3
+    expect_error "--seed needs a whole number" -- "$pzc" solve $puzzle --random 2 --seed 99999999999999999999
+    expect_error "--threads needs a whole number" -- "$pzc" solve $puzzle --random 2 --threads x
+    expect_error "--scramble and --random cannot be used together" -- "$pzc" solve $puzzle --scramble R1 --random 3
+    expect_error "--state and --random cannot be used together" -- "$pzc" solve $puzzle --state "0 1 2 3 4 5 6 7 8" --random 3
+    expect_error "--seed needs --random" -- "$pzc" solve $puzzle --scramble R1 --seed 3
+    expect_error "--random is given twice" -- "$pzc" solve $puzzle --random 2 --random 3
+    expect_error "unknown option '--bogus'" -- "$pzc" solve $puzzle --scramble R1 --bogus
+    grep -q "usage" "$tmp/err" || fail "no usage after an unknown option"
+    expect_error "--max-states needs a whole number" -- "$pzc" solve puzzles/anima.pz --level puzzles/anima/levels/1.1-line_dance.txt --max-states abc
+    expect_error "--repeat needs a whole number" -- "$pzc" solve puzzles/anima.pz --level puzzles/anima/levels/1.1-line_dance.txt --repeat 0
+    cp $puzzle "$tmp/x.pz"
+    expect_error "would overwrite the definition" -- "$pzc" build "$tmp/x.pz" -o "$tmp/x.pz"
+    expect_error "would overwrite the definition" -- "$pzc" build "$tmp/x.pz" -o "$tmp/../$(basename "$tmp")/x.pz"
+    expect_error "would overwrite the definition" -- "$pzc" convert "$tmp/x.pz" --to yaml -o "$tmp/x.pz"
+    cmp -s "$tmp/x.pz" $puzzle || fail "the definition was overwritten"
+    expect_error "missing FILE" -- "$pzc" inspect
+    expect_error "unexpected argument" -- "$pzc" run $puzzle "R1" "C1"
+    "$pzc" solve --help | grep -q -- "--scrambles" || fail "solve --help"
+    # A depth-limit failure says what happened; "not reachable" is kept for
+    # positions a pattern proves unreachable (stamped fake solvers).
+    export PZC_CACHE_DIR=$tmp/cache
+    mkdir -p "$tmp/cache"
+    cp -r "$cache/bin" "$tmp/cache/" 2>/dev/null || true
+    "$pzc" solve $puzzle --scramble "R1" > /dev/null || fail "solve"
+    bin=$(ls -t "$tmp"/cache/bin/loopover3-*.stamp | head -1 | sed 's/\.stamp$//')  # the newest build
+    stamped() {  # stamped SCRIPT-BODY: a stamped shell script as the cached solver
+        printf '#!/bin/sh\ncat > /dev/null\n%s\n' "$1" > "$bin"
+        python3 - "$bin" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+h = 1469598103934665603
+for b in data:
+    h = ((h ^ b) * 1099511628211) % (1 << 64)
+open(sys.argv[1] + ".stamp", "w").write("pzc-build-stamp 1 %d %016x\n" % (len(data), h))
+PY
+    }
+    stamped "echo '{\"type\": \"no-solution\", \"index\": 0, \"depth-limit\": 40, \"nodes\": 9, \"seconds\": 1.5}'; exit 1"
+    expect_error "no solution within the search's depth limit of 40 moves" -- "$pzc" solve $puzzle --scramble "R1"
+    grep -q "not reachable" "$tmp/err" && fail "a depth-limit failure called 'not reachable'"
+    stamped "echo '{\"type\": \"no-solution\", \"index\": 0, \"unreachable\": true, \"nodes\": 0, \"seconds\": 0}'; exit 1"
+    expect_error "not reachable by the puzzle's moves" -- "$pzc" solve $puzzle --scramble "R1"
+    ;;
+no-moves)
+    # A puzzle with no moves: --random gives its one state, no crash.
+    printf 'puzzle nomoves {\n  orbit tiles 3;\n  pattern all { tiles {0 1 2}: positions; }\n  solver optimal { optimal all; }\n}\n' > "$tmp/nomoves.pz"
+    out=$("$pzc" solve "$tmp/nomoves.pz" --random 2 --json) || fail "solve --random on a puzzle without moves"
+    [ "$(echo "$out" | grep -c '"length": 0, "optimal": true.*"state": "0 1 2"')" = 2 ] || fail "unexpected: $out"
+    expect_error "cannot be reached" -- "$pzc" solve "$tmp/nomoves.pz" --state "1 0 2"
+    ;;
+grid-levels)
+    # Level names equal after sanitising (a-b, a_b) are both solved; a level
+    # that starts solved prints "(already solved)", not an empty line; two
+    # levels with one name are refused (issue 13 item 16).
+    mkdir "$tmp/lv"
+    printf '..r\n\nR 0 0\n' > "$tmp/lv/a-b.txt"
+    printf 'r..\n\nR 2 0\n' > "$tmp/lv/a_b.txt"
+    printf '.r.\n\nR 1 0\n' > "$tmp/lv/solved.txt"
+    "$pzc" solve-dir puzzles/anima.pz "$tmp/lv" --json > "$tmp/out" 2> "$tmp/err" || { cat "$tmp/err"; fail "folder solve"; }
+    python3 -c '
+import json, sys
+rows = {r["level"]: r for r in json.load(open(sys.argv[1]))}
+assert rows["a-b"]["length"] == 2 and rows["a-b"]["solution"] == "right right", rows
+assert rows["a_b"]["length"] == 2 and rows["a_b"]["solution"] == "left left", rows
+assert rows["solved"]["length"] == 0 and rows["solved"]["outcome"] == "solved", rows
+' "$tmp/out" || fail "folder results: $(cat "$tmp/out")"
+    out=$("$pzc" solve puzzles/anima.pz --level "$tmp/lv/solved.txt") || fail "solve a solved level"
+    [ "$out" = "(already solved)" ] || fail "solved level printed '$out'"
+    mkdir "$tmp/lv2"
+    cp "$tmp/lv/a-b.txt" "$tmp/lv2/"
+    expect_error "another level is also named 'a-b'" -- "$pzc" solve puzzles/anima.pz --levels "$tmp/lv" --levels "$tmp/lv2"
+    ;;
+batch)
+    # --scrambles: one scramble or state a line, one JSON object a line in
+    # line order, bad lines reported with their number (issue 11 item 7).
+    printf 'R1 C2\n\n# a comment\nR1 Q7\n2 0 1 3 4 5 6 7 8\n1 0 2 3 4 5 6 7 8\nC1\n' > "$tmp/batch"
+    "$pzc" solve $puzzle --scrambles "$tmp/batch" > "$tmp/out" 2> "$tmp/err" && fail "bad lines must give exit 1"
+    python3 -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert [r["line"] for r in rows] == [1, 4, 5, 6, 7], rows
+assert rows[0]["length"] == 2 and rows[0]["optimal"], rows
+assert "unknown move" in rows[1]["error"] and "Q7" in rows[1]["error"], rows
+assert rows[2]["solution"] == "R1x2", rows
+assert "cannot be reached" in rows[3]["error"], rows
+assert rows[4]["solution"] == "C1x2", rows
+' "$tmp/out" || fail "batch output: $(cat "$tmp/out")"
+    grep -q "$tmp/batch:4: unknown move" "$tmp/err" || fail "no per-line error: $(cat "$tmp/err")"
+    grep -q "$tmp/batch:6: bad state" "$tmp/err" || fail "no per-line error: $(cat "$tmp/err")"
+    # From stdin, all good: exit 0, and as many results as lines.
+    "$bfs" $puzzle 997 | sed 's/^[0-9]* ; //' > "$tmp/states"
+    "$pzc" solve $puzzle --scrambles - < "$tmp/states" > "$tmp/out" || fail "batch from stdin"
+    [ "$(wc -l < "$tmp/out")" = "$(wc -l < "$tmp/states")" ] || fail "one result per line"
+    expect_error "cannot read" -- "$pzc" solve $puzzle --scrambles "$tmp/no-such-file"
+    expect_error "cannot be used together" -- "$pzc" solve $puzzle --scrambles "$tmp/batch" --scramble R1
+    ;;
+random-parity)
+    # Random positions are drawn by pzc, uniform over the group: where every
+    # move is odd both parities (distances 0 and 1) appear, by rejection
+    # sampling (4 pieces) and by the walk of 4096 or 4097 moves (16 pieces);
+    # --json gives each position's state (issue 13 item 6).
+    for n in 4 16; do
+        printf 'puzzle odd%s {\n  orbit p %s;\n  move T = p (0 1);\n  pattern all { p {0 1}: positions; }\n  solver optimal { optimal all; }\n}\n' $n $n > "$tmp/odd$n.pz"
+        out=$("$pzc" solve "$tmp/odd$n.pz" --random 40 --seed 5 --json) || fail "solve odd$n"
+        zeros=$(echo "$out" | grep -c '"length": 0,') ones=$(echo "$out" | grep -c '"length": 1,')
+        echo "odd$n: $zeros at distance 0, $ones at distance 1"
+        [ "$zeros" -ge 8 ] && [ "$ones" -ge 8 ] || fail "odd$n: parities not both drawn ($zeros, $ones)"
+        echo "$out" | grep -q '"length": 1,.*"state": "1 0 ' || fail "odd$n: no state in --json: $out"
+    done
+    ;;
+hostile-names)
+    # Names reach generated code only as inert text (note [text in generated
+    # code]): a directory whose name holds a line break and a preprocessor
+    # payload (it lands in the "generated by pzc from" comment), and a level
+    # file whose name closes the kName string literal and breaks the line.
+    # Each generated solver must build, solve, and never run the payload.
+    payload=$'x\n#ifndef PZ_HOSTILE\nstatic int pwned = (__builtin_puts("INJECTED CODE RAN"), 0);\n#endif\n'
+    mkdir -p "$tmp/$payload"
+    cp $puzzle "$tmp/$payload/p.pz"
+    "$pzc" build "$tmp/$payload/p.pz" -o "$tmp/solver" > /dev/null || fail "build from a hostile path"
+    out=$("$tmp/solver" --scramble "C1 R2" --json --table-dir "$tmp/tables" 2>&1) || fail "run: $out"
+    echo "$out" | grep -q "^INJECTED" && fail "the payload in the path ran: $out"
+    echo "$out" | grep -q '"length": 2' || fail "expected length 2: $out"
+    name=$'a"; inline static int pwned2 = (__builtin_puts("INJECTED LEVEL"), 0); const char* b = "\n#ifndef Q\nstatic int pwned3 = (__builtin_puts("INJECTED LINE"), 0);\n#endif\n'
+    cp puzzles/anima/levels/1.1-line_dance.txt "$tmp/$payload/$name.txt"
+    "$pzc" solve puzzles/anima.pz --level "$tmp/$payload/$name.txt" --emit "$tmp/grid.cpp" || fail "emit"
+    ${CXX:-c++} -std=c++20 -O1 -I runtime/include "$tmp/grid.cpp" -o "$tmp/grid" 2> "$tmp/err" || { cat "$tmp/err" >&2; fail "the grid solver for a hostile level name does not compile"; }
+    out=$("$tmp/grid" 2>&1) || fail "run grid solver: $out"
+    echo "$out" | grep -q "^INJECTED" && fail "the payload in the level name ran: $out"
+    echo "$out" | grep -q 'solved' || fail "the hostile-named level was not solved: $out"
+    ;;
+reserved-names)
+    # Names that are C++ keywords, namespaces, macros or types: each as the
+    # puzzle's name (its namespace in generated code) and, rotated, as the
+    # orbit, moves, pattern and solver. Each must build, run and solve.
+    names=(int class std pz main NDEBUG uint64_t errno EOF)
+    for i in "${!names[@]}"; do
+        n() { echo "${names[$(( (i + $1) % ${#names[@]} ))]}"; }
+        cat > "$tmp/$(n 0).pz" <<PZ
+puzzle $(n 0) {
+  orbit $(n 1) 4;
+  powers { 1: ""; -1: "'"; }
+  move $(n 2) = $(n 1) (0 1 2 3);
+  move $(n 3) = $(n 1) (0 1);
+  pattern $(n 4) { $(n 1): positions; }
+  solver $(n 5) { optimal $(n 4); }
+}
+PZ
+        "$pzc" build "$tmp/$(n 0).pz" -o "$tmp/solver-$i" > "$tmp/out" 2>&1 || { cat "$tmp/out" >&2; fail "build: puzzle $(n 0)"; }
+        out=$("$tmp/solver-$i" --scramble "$(n 2) $(n 3)" --json --table-dir "$tmp/tables-$i" 2>&1) || fail "run: puzzle $(n 0): $out"
+        echo "$out" | grep -q '"length": 2' || fail "puzzle $(n 0): expected length 2: $out"
+        echo "puzzle $(n 0): $out"
+    done
     ;;
 slide4-optimal)
     # 14-move (God's number) and 13-move slide4 positions: the solver must

@@ -28,11 +28,14 @@ optimal_lengths() {
     "$pzc" build "$1" -o "$tmp/solver" > /dev/null || fail "build $1"
     sed 's/^[0-9]* ; //' "$tmp/states" | "$tmp/solver" --stdin --machine --threads 1 --table-dir "$tmp/tables" > "$tmp/solved" || fail "solver failed"
     [ "$(wc -l < "$tmp/solved")" = "$(wc -l < "$tmp/states")" ] || fail "$1: not every state was solved"
-    paste -d '|' "$tmp/states" "$tmp/solved" | awk -F'|' '
-        { split($1, want, " ; "); split($2, got, " ; "); n = split(got[2], m, " ") - 1
-          if (n != want[1]) { print "state", want[2], "distance", want[1], "solver length", n; bad = 1 }
-          count[want[1]]++ }
-        END { for (d in count) printf "depth %s: %d states\n", d, count[d]; exit bad }' || fail "$1: non-optimal lengths"
+    # Results are JSON lines {"type": "solution", "index": I, "moves": [...]}, matched by index.
+    sed -n 's/.*"index": \([0-9]*\), "moves": \[\([0-9, ]*\)\].*/\1|\2/p' "$tmp/solved" > "$tmp/lengths"
+    [ "$(wc -l < "$tmp/lengths")" = "$(wc -l < "$tmp/states")" ] || fail "$1: unexpected solver output: $(head -3 "$tmp/solved")"
+    awk -F'|' 'NR == FNR { split($0, want, " ; "); dist[NR - 1] = want[1]; state[NR - 1] = want[2]; next }
+        { n = ($2 == "") ? 0 : split($2, m, ", ")
+          if (n != dist[$1]) { print "state", state[$1], "distance", dist[$1], "solver length", n; bad = 1 }
+          count[dist[$1]]++ }
+        END { for (d in count) printf "depth %s: %d states\n", d, count[d]; exit bad }' "$tmp/states" "$tmp/lengths" || fail "$1: non-optimal lengths"
 }
 # scrambles FILE MAXLEN SCRAMBLE...: each is solved (and verified by pzc) in at most MAXLEN moves.
 scrambles() {

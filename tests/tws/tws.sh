@@ -88,7 +88,7 @@ scramble-file)
     # ScrambleAlg and Scramble/ScrambleState positions; each is solved
     # optimally (2x2x2 <U,R,F>: a BFS of 3,674,160 states gives God's number
     # 11 in this metric; here short cases with known lengths).
-    out=$("$pzc" solve tests/tws/cube2.tws --scramble-file tests/tws/cube2.scr --json) || fail "solve"
+    out=$("$pzc" solve tests/tws/cube2.tws --tws-scrambles tests/tws/cube2.scr --json) || fail "solve"
     echo "$out"
     [ "$(echo "$out" | sed 's/.*"length": \([0-9]*\).*/\1/' | tr '\n' ' ')" = "4 1 1 " ] || fail "lengths"
     echo "$out" | sed -n 2p | grep -q '"solution": "R'"'"'"' || fail "after_R is solved by R'"

@@ -1,23 +1,29 @@
 // The main() of a generated grid-actor solver: solves every level it was
-// generated with (or those named by --only) and prints one line per level
+// generated with (or those named by --only) and prints one JSON line per level
 //
-//   level NAME solved length L expanded E stored S bytes B seconds T moves 0 3 3 1
+//   {"type": "level", "name": "1.1-line_dance", "outcome": "solved", "moves": [0, 3],
+//    "expanded": E, "stored": S, "bytes": B, "seconds": T}
 //
-// (outcome: solved | unsolvable | limit). pzc reads these lines, replays each
-// solution through its interpreter and prints the table. Options:
+// (outcome: solved | unsolvable | limit; note [result protocol] in
+// pz/result_json.hpp). pzc reads these lines, replays each solution through
+// its interpreter and prints the table. Options:
 //   --bfs          breadth-first instead of A*
 //   --only NAME    just this level (repeatable)
 //   --repeat N     run each search N times, report the fastest (benchmarks)
 //   --max-states N give up beyond N stored states
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "pz/grid_search.hpp"
+#include "pz/result_json.hpp"
 
 namespace pz::grid {
 
@@ -43,11 +49,18 @@ void solveAndPrint(const MainOptions& options) {
     const char* outcome = best.outcome == SearchResult::Outcome::Solved       ? "solved"
                           : best.outcome == SearchResult::Outcome::Unsolvable ? "unsolvable"
                                                                               : "limit";
-    std::printf("level %s %s length %zu expanded %llu stored %llu bytes %zu seconds %.9f moves", Space::kName,
-                outcome, best.moves.size(), (unsigned long long)best.expanded, (unsigned long long)best.stored,
-                best.closedBytes, best.seconds);
-    for (int m : best.moves) std::printf(" %d", m);
-    std::printf("\n");
+    std::string line = json::Line()
+                           .field("type", "level")
+                           .field("name", Space::kName)
+                           .field("outcome", outcome)
+                           .field("moves", best.moves)
+                           .field("expanded", static_cast<unsigned long long>(best.expanded))
+                           .field("stored", static_cast<unsigned long long>(best.stored))
+                           .field("bytes", best.closedBytes)
+                           .field("seconds", best.seconds, 9)
+                           .str();
+    std::printf("%s\n", line.c_str());
+    std::fflush(stdout);
 }
 
 template <class... Spaces>
@@ -56,8 +69,18 @@ int runLevels(LevelList<Spaces...>, const MainOptions& options) {
     return 0;
 }
 
+// A whole decimal number in [lo, hi]; false for anything else.
+inline bool parseLevelsNumber(const char* text, unsigned long long lo, unsigned long long hi, unsigned long long& out) {
+    std::string s = text;
+    if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string::npos) return false;
+    out = std::stoull(s);
+    return out >= lo && out <= hi;
+}
+
+// Exit codes: 0 done (each level's outcome is in its line), 2 usage,
+// 3 internal error, 4 out of memory.
 template <class List>
-int levelsMain(int argc, char** argv) {
+int levelsMainImpl(int argc, char** argv) {
     MainOptions options;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
@@ -66,9 +89,19 @@ int levelsMain(int argc, char** argv) {
         } else if (a == "--only" && i + 1 < argc) {
             options.only.push_back(argv[++i]);
         } else if (a == "--repeat" && i + 1 < argc) {
-            options.repeat = std::max(1, std::atoi(argv[++i]));
+            unsigned long long n = 0;
+            if (!parseLevelsNumber(argv[++i], 1, 1000000, n)) {
+                std::fprintf(stderr, "%s: error: --repeat needs a whole number from 1 to 1000000\n", argv[0]);
+                return 2;
+            }
+            options.repeat = static_cast<int>(n);
         } else if (a == "--max-states" && i + 1 < argc) {
-            options.limits.maxStates = std::strtoull(argv[++i], nullptr, 10);
+            unsigned long long n = 0;
+            if (!parseLevelsNumber(argv[++i], 1, UINT64_MAX, n)) {
+                std::fprintf(stderr, "%s: error: --max-states needs a positive whole number\n", argv[0]);
+                return 2;
+            }
+            options.limits.maxStates = n;
         } else {
             std::fprintf(stderr, "usage: %s [--bfs] [--only NAME]... [--repeat N] [--max-states N]\n", argv[0]);
             return 2;
@@ -76,6 +109,19 @@ int levelsMain(int argc, char** argv) {
     }
     keepFreedMemory();
     return runLevels(List{}, options);
+}
+
+template <class List>
+int levelsMain(int argc, char** argv) {
+    try {
+        return levelsMainImpl<List>(argc, argv);
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "%s: error: out of memory\n", argv[0]);
+        return 4;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s: internal error: %s\n", argv[0], e.what());
+        return 3;
+    }
 }
 
 }  // namespace pz::grid

@@ -4,7 +4,8 @@
 // inverse moves (x -> x * m^-1).
 //
 // Storage: 4 bits per coordinate value, 16 entries per u64 word; 0xF means
-// "not reached". The table is built by a level-synchronous BFS over the
+// "not reached": unreachable if the BFS completed (complete()), else at
+// least 15 (the BFS stops at depth 14); either way an admissible bound. The table is built by a level-synchronous BFS over the
 // coordinate from the solved state, on all hardware threads: a level is
 // expanded forwards (unrank each entry at depth d, apply every move, rank,
 // claim unreached children with an atomic AND) while the frontier is small,
@@ -12,21 +13,58 @@
 // d) once fewer entries are unreached than are in the frontier.
 //
 // Cache: built tables are stored in <cache>/tables/<puzzle>-<pattern>-<hash>.pzt
-// (<cache> = $PZC_CACHE_DIR, else $XDG_CACHE_HOME/pzc, else ~/.cache/pzc).
-// The file carries a magic, a format version, the definition hash (the
-// generated coordinate and move kernels), the depth distribution and a
-// checksum of the data; it is written to a temporary name and renamed.
-// A file that is truncated, corrupt or stale is reported on stderr and
-// rebuilt, never trusted.
+// (<cache> = $PZC_CACHE_DIR, else $XDG_CACHE_HOME/pzc, else ~/.cache/pzc) and
+// mapped read-only when loaded (never copied: a one-shot solve reads only the
+// pages its search touches; concurrent solvers share the page cache). The
+// file is a 4 KiB header page (magic, format version, definition hash, size,
+// depth distribution, layout, a checksum of the header page), the data, and
+// one hash per 64 KiB block of data. See note [table integrity] for what is
+// checked when. A file is written to an unnamed temporary file (O_TMPFILE)
+// that is verified, then linked under a temporary name and renamed; temporary
+// files of dead writers are removed by the next load or save.
+//
+// Note [table integrity]
+// ~~~~~~~~~~~~~~~~~~~~~~
+// A table that lies makes the search lie: an entry too high gives a
+// non-optimal answer labelled optimal, an entry reading 0xF calls a reachable
+// state unreachable. So no table is trusted without checks, but a full hash of
+// a 247 MiB table costs ten times a typical search, so the work is split:
+//   * After writing (once per build): the whole file is read back and every
+//     block hash recomputed before the file gets its name (catches a short or
+//     bad write; fsync comes first so the name never points at lost data).
+//   * Every load: the header page in full (magic, version, definition hash,
+//     entry count, layout, depth counts consistent, and a checksum over the
+//     whole page), the exact file size (truncation, appended bytes), the
+//     checksum of the block-hash array, and the hashes of up to kSampleBlocks
+//     data blocks: the first, the last, evenly spread ones, and a random
+//     choice that differs from load to load. Tables of at most kSampleBlocks
+//     blocks (2 MiB) are thus checked in full on every load.
+//   * `--verify-tables` (setTableVerification(Full)): every block, every load.
+// Not detected on a given load: damage confined to data blocks that this load
+// did not sample (a flipped bit in the 247 MiB, 3,959-block slide4 table is
+// caught by one load with probability 16/3959, about 1/250, by some load of
+// 300 with probability ~70%), and by no load of a process that made the table
+// resident (note [table residency]), since that copy checks every block.
+// That is acceptable because such damage can only come from the disk or from
+// someone editing the cache after the verified write: every way the writer
+// itself can fail (killed, full disk, crash before the data reached the disk)
+// leaves either no file or one the header, size or sampled checks reject, and
+// solutions are still replayed, so a damaged table can cost optimality, never
+// correctness of the moves. Use --verify-tables when in doubt.
 #pragma once
 
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -34,10 +72,12 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "pz/memory.hpp"
 #include "pz/state.hpp"
 
 namespace pz {
@@ -70,9 +110,9 @@ struct HugeBuffer {
     ~HugeBuffer() { std::free(data); }
 };
 
-inline uint64_t checksumWords(const uint64_t* w, size_t n) {
+inline uint64_t checksumWords(const uint64_t* w, size_t n, uint64_t seed = 0) {
     // Four independent multiply-xor lanes: fast and order-sensitive.
-    uint64_t h[4] = {0x243F6A8885A308D3ULL, 0x13198A2E03707344ULL, 0xA4093822299F31D0ULL, 0x082EFA98EC4E6C89ULL};
+    uint64_t h[4] = {0x243F6A8885A308D3ULL ^ seed, 0x13198A2E03707344ULL, 0xA4093822299F31D0ULL, 0x082EFA98EC4E6C89ULL};
     const size_t blocks = n / 4;
     for (size_t b = 0; b < blocks; ++b)
         for (size_t j = 0; j < 4; ++j) h[j] = (h[j] ^ w[4 * b + j]) * 0x9E3779B97F4A7C15ULL + (h[j] >> 29);
@@ -80,6 +120,7 @@ inline uint64_t checksumWords(const uint64_t* w, size_t n) {
     return h[0] ^ (h[1] * 3) ^ (h[2] * 5) ^ (h[3] * 7) ^ n;
 }
 
+// The first page of a table file (the rest of the page is zero).
 struct TableFileHeader {
     char magic[8];
     uint32_t version;
@@ -87,10 +128,87 @@ struct TableFileHeader {
     uint64_t entries;
     char definitionHash[32];
     uint64_t depthCount[16];
-    uint64_t checksum;
+    uint64_t dataOffset;        // kTablePage
+    uint64_t dataBytes;
+    uint64_t blockBytes;        // kTableBlockBytes
+    uint64_t blocks;            // ceil(dataBytes / blockBytes)
+    uint64_t hashesOffset;      // dataOffset + dataBytes: blocks u64 hashes follow
+    uint64_t hashesChecksum;    // checksumWords of the block hashes
+    uint64_t headerChecksum;    // checksumWords of the header page with this field 0
 };
 inline constexpr char kTableMagic[8] = {'P', 'Z', 'P', 'R', 'U', 'N', 'E', '\n'};
-inline constexpr uint32_t kTableVersion = 1;
+inline constexpr uint32_t kTableVersion = 2;
+inline constexpr size_t kTablePage = 4096;
+inline constexpr size_t kTableBlockBytes = size_t{64} << 10;
+static_assert(sizeof(TableFileHeader) <= kTablePage);
+
+// Block b's hash: seeded by b, so blocks that trade places do not match.
+inline uint64_t tableBlockHash(const uint64_t* data, size_t dataBytes, uint64_t b) {
+    size_t begin = b * kTableBlockBytes, end = std::min(dataBytes, begin + kTableBlockBytes);
+    return checksumWords(data + begin / 8, (end - begin) / 8, (b + 1) * 0xD1B54A32D192ED03ULL);
+}
+
+// How much of a table's data each load checks (note [table integrity]).
+enum class TableVerification { Sampled, Full };
+inline TableVerification& tableVerification() {
+    static TableVerification v = TableVerification::Sampled;
+    return v;
+}
+inline constexpr uint64_t kSampleBlocks = 32;
+
+// A read-only mapping of a whole file (and the file, open, for pread).
+struct MappedFile {
+    const char* data = nullptr;
+    size_t length = 0;
+    int fd = -1;
+    MappedFile() = default;
+    MappedFile(int file, size_t len) {
+        void* p = ::mmap(nullptr, len, PROT_READ, MAP_SHARED, file, 0);
+        if (p == MAP_FAILED) return;
+        data = static_cast<const char*>(p);
+        length = len;
+        fd = ::dup(file);
+    }
+    MappedFile(MappedFile&& o) noexcept : data(o.data), length(o.length), fd(o.fd) {
+        o.data = nullptr;
+        o.fd = -1;
+    }
+    MappedFile& operator=(MappedFile&& o) noexcept {
+        std::swap(data, o.data);
+        std::swap(length, o.length);
+        std::swap(fd, o.fd);
+        return *this;
+    }
+    ~MappedFile() {
+        if (data) ::munmap(const_cast<char*>(data), length);
+        if (fd >= 0) ::close(fd);
+    }
+};
+
+// A table found corrupt after the search began using it.
+struct TableCorruptError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Removes "<name>.tmp.<pid>" files in `dir` whose writer process is gone
+// (a killed save); files of live processes are left alone.
+inline void removeStaleTableTemps(const std::string& dir) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        std::string name = it->path().filename().string();
+        size_t at = name.rfind(".pzt.tmp.");
+        if (at == std::string::npos) continue;
+        std::string digits = name.substr(at + 9);
+        if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos)
+            continue;
+        long pid = std::stol(digits);
+        if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
+            std::error_code rm;
+            fs::remove(it->path(), rm);
+        }
+    }
+}
 
 // Progress on stderr for builds that take over a second: one line per BFS
 // level, and on a terminal a redrawn bar with the level's ETA in between
@@ -144,22 +262,35 @@ public:
     size_t bytes() const { return words() * 8; }
     const std::array<uint64_t, 16>& depthCount() const { return depthCount_; }
     double buildSeconds() const { return buildSeconds_; }
+    // Whether the BFS ran to the end, so that 0xF means "no move sequence
+    // reaches solved". Otherwise it stopped at depth 14 (4-bit entries) and
+    // 0xF only means "at least 15" (inverse-free move sets reach such depths).
+    bool complete() const {
+        uint64_t total = 0;
+        for (auto c : depthCount_) total += c;
+        return total == P::kSize || depthCount_[kUnreached - 1] == 0;
+    }
     bool loadedFromCache() const { return loaded_; }
 
-    inline unsigned get(uint64_t i) const { return (buffer_.data[i >> 4] >> ((i & 15) * 4)) & 0xF; }
-    inline void prefetch(uint64_t i) const { __builtin_prefetch(&buffer_.data[i >> 4]); }
+    inline unsigned get(uint64_t i) const { return (data_[i >> 4] >> ((i & 15) * 4)) & 0xF; }
+    inline void prefetch(uint64_t i) const { __builtin_prefetch(&data_[i >> 4]); }
+    // Whether the data is the cache file mapped read-only (else built in memory).
+    bool mapped() const { return mapping_.data != nullptr; }
 
     static std::string fileName() {
         return std::string(T::kName) + "-" + P::kName + "-" + P::kHash + ".pzt";
     }
 
-    // Loads the cached table from `dir` or builds (and caches) it.
-    void loadOrBuild(const std::string& dir, int threads = 0) {
+    // Loads the cached table from `dir` or builds (and caches) it. With
+    // `resident`, a loaded table is copied into huge-page memory at once
+    // (makeResident), else it stays mapped (note [table residency]).
+    void loadOrBuild(const std::string& dir, int threads = 0, bool resident = false) {
         namespace fs = std::filesystem;
         fs::path path = fs::path(dir) / fileName();
         std::string why;
+        removeStaleTableTemps(dir);
         if (fs::exists(path)) {
-            if (load(path.string(), why)) {
+            if (load(path.string(), why) && (!resident || makeResident(why))) {
                 loaded_ = true;
                 return;
             }
@@ -174,7 +305,13 @@ public:
 
     void build(int threads = 0) {
         if (threads <= 0) threads = std::max(1u, std::thread::hardware_concurrency());
+        if (bytes() > memoryBudget())
+            throw MemoryBudgetError(std::string("the pruning table ") + T::kName + "/" + P::kName + " needs " +
+                                    formatBytes(bytes()) + ", more than the memory budget of " +
+                                    formatBytes(memoryBudget()));
+        mapping_ = MappedFile();
         buffer_ = HugeBuffer(bytes());
+        data_ = buffer_.data;
         std::memset(buffer_.data, 0xFF, buffer_.bytes);
         depthCount_.fill(0);
         Progress progress(std::string("pz: building pruning table ") + T::kName + "/" + P::kName);
@@ -215,7 +352,159 @@ public:
         buildSeconds_ = progress.elapsed();
     }
 
+    // Writes the table to `path` (note [table integrity]): an unnamed
+    // temporary file in the same directory, fsync'd and read back in full,
+    // then linked as <path>.tmp.<pid> and renamed over <path>.
     bool save(const std::string& path, std::string& why) const {
+        namespace fs = std::filesystem;
+        std::string dir = fs::path(path).parent_path().string();
+        if (dir.empty()) dir = ".";
+        std::vector<uint64_t> hashes(blocks());
+        for (uint64_t b = 0; b < blocks(); ++b) hashes[b] = tableBlockHash(data_, bytes(), b);
+        std::vector<char> page = headerPage(hashes);
+        std::string tmp = path + ".tmp." + std::to_string(::getpid());
+        bool named = false;
+        int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+        if (fd < 0) {  // a file system without O_TMPFILE: a named temporary file
+            fd = ::open(tmp.c_str(), O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0644);
+            if (fd < 0) return (why = std::string("cannot create ") + tmp + ": " + std::strerror(errno), false);
+            named = true;
+        }
+        auto fail = [&](std::string what) {
+            why = std::move(what);
+            ::close(fd);
+            if (named) ::unlink(tmp.c_str());
+            return false;
+        };
+        if (!writeAll(fd, page.data(), page.size(), 0) || !writeAll(fd, data_, bytes(), kTablePage) ||
+            !writeAll(fd, hashes.data(), hashes.size() * 8, kTablePage + bytes()))
+            return fail(std::string("write failed: ") + std::strerror(errno));
+        if (::fsync(fd) != 0) return fail(std::string("fsync failed: ") + std::strerror(errno));
+        {
+            MappedFile back(fd, fileBytes());
+            if (!back.data) return fail(std::string("cannot map the written file: ") + std::strerror(errno));
+            if (std::memcmp(back.data, page.data(), page.size()) != 0) return fail("the written header reads back differently");
+            const auto* words = reinterpret_cast<const uint64_t*>(back.data + kTablePage);
+            for (uint64_t b = 0; b < blocks(); ++b)
+                if (tableBlockHash(words, bytes(), b) != hashes[b]) return fail("the written data reads back differently");
+        }
+        if (!named) {
+            std::string proc = "/proc/self/fd/" + std::to_string(fd);
+            ::unlink(tmp.c_str());  // a leftover of a dead process with our pid
+            if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, tmp.c_str(), AT_SYMLINK_FOLLOW) != 0)
+                return fail(std::string("cannot link ") + tmp + ": " + std::strerror(errno));
+            named = true;
+        }
+        if (::rename(tmp.c_str(), path.c_str()) != 0) return fail(std::string("cannot rename: ") + std::strerror(errno));
+        ::close(fd);
+        return true;
+    }
+
+    // Note [table residency]
+    // ~~~~~~~~~~~~~~~~~~~~~~
+    // A mapped table costs nothing to load but lives in 4 KiB pages: once the
+    // search has touched them all, every lookup still misses the TLB, and the
+    // slide4 search runs ~1.6x slower than on 2 MiB pages (bench_slide4: 1.6
+    // vs 2.5 M nodes/s). So a process that will search for long copies its
+    // tables into 2 MiB-aligned MADV_HUGEPAGE memory: at once when it has
+    // several positions to solve, else once its search passes
+    // Search::kResidentAfterNodes nodes. The copy reads the file with pread
+    // (no page-table entries for the mapping) and checks every block's hash,
+    // so a long-running process has verified its whole table.
+    bool makeResident(std::string& why) {
+        if (!mapped()) return true;
+        HugeBuffer b(bytes());
+        const auto* hashes = reinterpret_cast<const uint64_t*>(mapping_.data + kTablePage + bytes());
+        for (uint64_t blk = 0; blk < blocks(); ++blk) {
+            size_t begin = blk * kTableBlockBytes, len = std::min<size_t>(kTableBlockBytes, bytes() - begin);
+            char* dst = reinterpret_cast<char*>(b.data) + begin;
+            for (size_t done = 0; done < len;) {
+                ssize_t k = ::pread(mapping_.fd, dst + done, len - done, static_cast<off_t>(kTablePage + begin + done));
+                if (k < 0 && errno == EINTR) continue;
+                if (k <= 0) return (why = std::string("read error: ") + std::strerror(k < 0 ? errno : EIO), false);
+                done += static_cast<size_t>(k);
+            }
+            if (tableBlockHash(b.data, bytes(), blk) != hashes[blk])
+                return (why = "checksum mismatch (data block " + std::to_string(blk) + " of " + std::to_string(blocks()) + ")",
+                        false);
+        }
+        buffer_ = std::move(b);
+        data_ = buffer_.data;
+        mapping_ = MappedFile();
+        return true;
+    }
+
+    // Maps the table file at `path` after the checks of note [table
+    // integrity]; on failure `why` says what is wrong and nothing changes.
+    bool load(const std::string& path, std::string& why) {
+        int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) return (why = std::string("cannot open: ") + std::strerror(errno), false);
+        struct Closer {
+            int fd;
+            ~Closer() { ::close(fd); }
+        } closer{fd};
+        struct stat st{};
+        if (::fstat(fd, &st) != 0) return (why = std::string("cannot stat: ") + std::strerror(errno), false);
+        uint64_t size = static_cast<uint64_t>(st.st_size);
+        TableFileHeader h{};
+        if (size < kTablePage) return (why = "truncated header", false);
+        std::vector<char> page(kTablePage);
+        if (::pread(fd, page.data(), kTablePage, 0) != static_cast<ssize_t>(kTablePage))
+            return (why = "read error", false);
+        std::memcpy(&h, page.data(), sizeof h);
+        if (std::memcmp(h.magic, kTableMagic, 8) != 0) return (why = "not a pzc table file", false);
+        if (h.version != kTableVersion) return (why = "format version " + std::to_string(h.version), false);
+        if (h.bitsPerEntry != 4 || h.entries != P::kSize) return (why = "wrong size", false);
+        if (std::string(h.definitionHash, strnlen(h.definitionHash, sizeof h.definitionHash)) != P::kHash)
+            return (why = "stale: built for another definition", false);
+        uint64_t stored = h.headerChecksum;
+        std::memset(page.data() + offsetof(TableFileHeader, headerChecksum), 0, 8);
+        if (checksumWords(reinterpret_cast<const uint64_t*>(page.data()), kTablePage / 8) != stored)
+            return (why = "header checksum mismatch", false);
+        if (h.dataOffset != kTablePage || h.dataBytes != bytes() || h.blockBytes != kTableBlockBytes ||
+            h.blocks != blocks() || h.hashesOffset != kTablePage + bytes())
+            return (why = "inconsistent layout", false);
+        if (size < fileBytes()) return (why = "truncated data", false);
+        if (size > fileBytes()) return (why = "trailing bytes after the data", false);
+        uint64_t total = 0;
+        for (int i = 0; i < 16; ++i) total += h.depthCount[i];
+        if (total > P::kSize || h.depthCount[0] != 1 || h.depthCount[kUnreached] != 0)
+            return (why = "inconsistent depth counts", false);
+        if (bytes() > memoryBudget())
+            throw MemoryBudgetError(std::string("the pruning table ") + path + " needs " + formatBytes(bytes()) +
+                                    ", more than the memory budget of " + formatBytes(memoryBudget()));
+        MappedFile m(fd, fileBytes());
+        if (!m.data) return (why = std::string("cannot map: ") + std::strerror(errno), false);
+        const auto* words = reinterpret_cast<const uint64_t*>(m.data + kTablePage);
+        const auto* hashes = reinterpret_cast<const uint64_t*>(m.data + h.hashesOffset);
+        if (checksumWords(hashes, blocks()) != h.hashesChecksum) return (why = "checksum mismatch (block hashes)", false);
+        std::string bad;
+        auto check = [&](uint64_t b) {
+            if (bad.empty() && tableBlockHash(words, bytes(), b) != hashes[b])
+                bad = "checksum mismatch (data block " + std::to_string(b) + " of " + std::to_string(blocks()) + ")";
+        };
+        if (tableVerification() == TableVerification::Full || blocks() <= kSampleBlocks) {
+            for (uint64_t b = 0; b < blocks(); ++b) check(b);
+        } else {
+            // Half spread evenly (first and last included), half at random.
+            const uint64_t spread = kSampleBlocks / 2;
+            for (uint64_t i = 0; i < spread; ++i) check(i * (blocks() - 1) / (spread - 1));
+            std::mt19937_64 rng(std::random_device{}());
+            for (uint64_t i = spread; i < kSampleBlocks; ++i) check(rng() % blocks());
+        }
+        if (!bad.empty()) return (why = bad, false);
+        buffer_ = HugeBuffer();
+        mapping_ = std::move(m);
+        data_ = const_cast<uint64_t*>(words);  // read-only: a mapped table is never written
+        for (int i = 0; i < 16; ++i) depthCount_[i] = h.depthCount[i];
+        return true;
+    }
+
+private:
+    size_t words() const { return (P::kSize + 15) / 16; }
+    uint64_t blocks() const { return (bytes() + kTableBlockBytes - 1) / kTableBlockBytes; }
+    uint64_t fileBytes() const { return kTablePage + bytes() + blocks() * 8; }
+    std::vector<char> headerPage(const std::vector<uint64_t>& hashes) const {
         TableFileHeader h{};
         std::memcpy(h.magic, kTableMagic, 8);
         h.version = kTableVersion;
@@ -223,56 +512,29 @@ public:
         h.entries = P::kSize;
         std::strncpy(h.definitionHash, P::kHash, sizeof h.definitionHash - 1);
         for (int i = 0; i < 16; ++i) h.depthCount[i] = depthCount_[i];
-        h.checksum = checksumWords(buffer_.data, words());
-        std::string tmp = path + ".tmp." + std::to_string(::getpid());
-        {
-            std::ofstream out(tmp, std::ios::binary);
-            out.write(reinterpret_cast<const char*>(&h), sizeof h);
-            out.write(reinterpret_cast<const char*>(buffer_.data), static_cast<std::streamsize>(bytes()));
-            if (!out) {
-                why = "write failed";
-                std::filesystem::remove(tmp);
-                return false;
-            }
-        }
-        std::error_code ec;
-        std::filesystem::rename(tmp, path, ec);
-        if (ec) {
-            why = ec.message();
-            std::filesystem::remove(tmp, ec);
-            return false;
+        h.dataOffset = kTablePage;
+        h.dataBytes = bytes();
+        h.blockBytes = kTableBlockBytes;
+        h.blocks = blocks();
+        h.hashesOffset = kTablePage + bytes();
+        h.hashesChecksum = checksumWords(hashes.data(), hashes.size());
+        std::vector<char> page(kTablePage, 0);
+        std::memcpy(page.data(), &h, sizeof h);
+        h.headerChecksum = checksumWords(reinterpret_cast<const uint64_t*>(page.data()), kTablePage / 8);
+        std::memcpy(page.data(), &h, sizeof h);
+        return page;
+    }
+    static bool writeAll(int fd, const void* p, size_t n, uint64_t offset) {
+        const char* c = static_cast<const char*>(p);
+        while (n > 0) {
+            ssize_t k = ::pwrite(fd, c, std::min<size_t>(n, size_t{1} << 30), static_cast<off_t>(offset));
+            if (k < 0 && errno == EINTR) continue;
+            if (k <= 0) return false;
+            c += k, n -= static_cast<size_t>(k), offset += static_cast<uint64_t>(k);
         }
         return true;
     }
-
-    bool load(const std::string& path, std::string& why) {
-        std::ifstream in(path, std::ios::binary);
-        TableFileHeader h{};
-        std::error_code ec;
-        auto size = std::filesystem::file_size(path, ec);
-        if (ec || size < sizeof h) return (why = "truncated header", false);
-        in.read(reinterpret_cast<char*>(&h), sizeof h);
-        if (!in || std::memcmp(h.magic, kTableMagic, 8) != 0) return (why = "not a pzc table file", false);
-        if (h.version != kTableVersion) return (why = "format version " + std::to_string(h.version), false);
-        if (h.bitsPerEntry != 4 || h.entries != P::kSize) return (why = "wrong size", false);
-        if (std::string(h.definitionHash, strnlen(h.definitionHash, sizeof h.definitionHash)) != P::kHash)
-            return (why = "stale: built for another definition", false);
-        if (size != sizeof h + bytes()) return (why = "truncated data", false);
-        HugeBuffer b(bytes());
-        in.read(reinterpret_cast<char*>(b.data), static_cast<std::streamsize>(bytes()));
-        if (!in) return (why = "read error", false);
-        if (checksumWords(b.data, words()) != h.checksum) return (why = "checksum mismatch", false);
-        uint64_t total = 0;
-        for (int i = 0; i < 16; ++i) total += h.depthCount[i];
-        if (total + 0 > P::kSize || h.depthCount[0] != 1) return (why = "inconsistent depth counts", false);
-        buffer_ = std::move(b);
-        for (int i = 0; i < 16; ++i) depthCount_[i] = h.depthCount[i];
-        return true;
-    }
-
-private:
-    size_t words() const { return (P::kSize + 15) / 16; }
-    std::atomic_ref<uint64_t> word(uint64_t i) const { return std::atomic_ref<uint64_t>(buffer_.data[i >> 4]); }
+    std::atomic_ref<uint64_t> word(uint64_t i) const { return std::atomic_ref<uint64_t>(data_[i >> 4]); }
     unsigned getAtomic(uint64_t i) const {
         return (word(i).load(std::memory_order_relaxed) >> ((i & 15) * 4)) & 0xF;
     }
@@ -297,7 +559,7 @@ private:
     template <class F>
     void forEachEqual(uint64_t begin, uint64_t end, unsigned v, F&& f) const {
         for (uint64_t w = begin >> 4; w < (end + 15) >> 4; ++w) {
-            uint64_t hits = nibblesEqual(std::atomic_ref<uint64_t>(buffer_.data[w]).load(std::memory_order_relaxed), v);
+            uint64_t hits = nibblesEqual(std::atomic_ref<uint64_t>(data_[w]).load(std::memory_order_relaxed), v);
             for (; hits; hits &= hits - 1) {
                 uint64_t i = (w << 4) + (std::countr_zero(hits) >> 2);
                 if (i >= begin && i < end) f(i);
@@ -347,7 +609,9 @@ private:
         return found;
     }
 
-    HugeBuffer buffer_;
+    HugeBuffer buffer_;     // a built table
+    MappedFile mapping_;    // or a loaded one
+    uint64_t* data_ = nullptr;
     std::array<uint64_t, 16> depthCount_{};
     double buildSeconds_ = 0;
     bool loaded_ = false;

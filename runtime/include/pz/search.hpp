@@ -2,8 +2,8 @@
 //
 // The search walks move sequences that the generated canonical automaton
 // allows (see note [canonical sequences] in compiler/analysis/
-// canonical_automaton.hpp), so sequences that only reorder commuting moves or
-// repeat a family are never tried. It keeps the state and its inverse: the
+// canonical_automaton.hpp), so sequences that an earlier sequence of searched
+// moves equals (reordered commuting moves, X X' ...) are never tried. It keeps the state and its inverse: the
 // inverse of s*m is m^-1 * s^-1, a relabelling of lane values, so it costs a
 // byte shuffle rather than a full inversion.
 //
@@ -42,8 +42,37 @@ public:
         bool found = false;
     };
 
-    explicit Search(const std::string& tableDir, int threads = 0) {
-        std::apply([&](auto&... t) { (t.loadOrBuild(tableDir, threads), ...); }, tables_);
+    // Loads or builds every pattern table. Throws MemoryBudgetError, before
+    // anything is allocated or mapped, when the tables together exceed
+    // memoryBudget().
+    // `resident`: copy loaded tables into huge-page memory at once (for a
+    // process with many positions); else they stay mapped until the search
+    // passes kResidentAfterNodes nodes (note [table residency], pz/prune.hpp).
+    explicit Search(const std::string& tableDir, int threads = 0, bool resident = false) : tableDir_(tableDir) {
+        checkMemoryBudget();
+        std::apply([&](auto&... t) { (t.loadOrBuild(tableDir, threads, resident), ...); }, tables_);
+    }
+
+    static constexpr int64_t kResidentAfterNodes = int64_t{1} << 18;  // about 0.1 s of slide4 search
+
+    // The memory every pattern table needs, in bytes, and a line per table.
+    static uint64_t tableBytes(std::string* detail = nullptr) {
+        uint64_t total = 0;
+        auto add = [&]<class P>(std::type_identity<P>) {
+            uint64_t b = (P::kSize + 15) / 16 * 8;  // 4 bits per entry
+            total += b;
+            if (detail) *detail += std::string(detail->empty() ? "" : ", ") + P::kName + " " + formatBytes(b);
+        };
+        [&]<class... P>(std::tuple<P...>*) { (add(std::type_identity<P>{}), ...); }(static_cast<typename T::Patterns*>(nullptr));
+        return total;
+    }
+    static void checkMemoryBudget() {
+        std::string detail;
+        uint64_t need = tableBytes(&detail);
+        if (need > memoryBudget())
+            throw MemoryBudgetError(std::string("the pruning tables of ") + T::kName + " need " + formatBytes(need) + " (" +
+                                    detail + "), more than the memory budget of " + formatBytes(memoryBudget()) +
+                                    "; raise it with --memory SIZE if the machine has the memory");
     }
     template <class F>
     void forEachTable(F&& f) const {
@@ -61,7 +90,8 @@ public:
     }
 
     // Whether any pattern shows the state cannot be solved (a coordinate
-    // value no move sequence reaches).
+    // value no move sequence reaches; only a table whose BFS completed can
+    // say so, 0xF in a table cut at depth 14 means "15 or more").
     bool provablyUnreachable(const State& s) const {
         bool bad = false;
         std::apply([&](const auto&... t) { ((bad = bad || unreached(t, s)), ...); }, tables_);
@@ -153,7 +183,7 @@ private:
     }
     template <class Table>
     static bool unreached(const Table& t, const State& s) {
-        return t.get(Table::Pattern::rank(s)) == Table::kUnreached;
+        return t.complete() && t.get(Table::Pattern::rank(s)) == Table::kUnreached;
     }
 
     bool dfs(const State& s, const State& inv, int bound, int canon) {
@@ -187,6 +217,8 @@ private:
             computeIndices(k.state, k.inverse, k.index, std::make_index_sequence<kTableCount>{});
         }
         nodes_ += static_cast<uint64_t>(count);
+        if ((untilResident_ -= count) < 0) [[unlikely]]
+            makeTablesResident();
         for (int i = 0; i < count; ++i) {
             Child& k = kids[i];
             if (exceeds(k.index, remaining, std::make_index_sequence<kTableCount>{})) continue;
@@ -196,6 +228,26 @@ private:
         }
         return false;
     }
+
+    // Between two nodes: every lookup reads the table's data pointer afresh.
+    // A block that fails its hash here ends the run (the file is removed so
+    // the next run rebuilds it): nothing found with the table is printed.
+    void makeTablesResident() {
+        untilResident_ = INT64_MAX;
+        std::apply([&](auto&... t) {
+            (([&] {
+                 std::string why;
+                 if (t.makeResident(why)) return;
+                 std::string path = tableDir_ + "/" + t.fileName();
+                 std::error_code ec;
+                 std::filesystem::remove(path, ec);
+                 throw TableCorruptError("pruning table " + path + " is corrupt (" + why + "); removed it: run again to rebuild it");
+             }()),
+             ...);
+        }, tables_);
+    }
+    std::string tableDir_;
+    int64_t untilResident_ = kResidentAfterNodes;
 
     static constexpr size_t kTableCount = std::tuple_size_v<typename T::Patterns>;
     template <size_t I>

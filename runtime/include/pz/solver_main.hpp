@@ -2,6 +2,12 @@
 //
 //   solver [--scramble "MOVES"] [--state "NUMBERS"] [--random N --seed S]
 //          [--stdin] [--json] [--machine] [--table-dir DIR] [--threads N]
+//          [--memory SIZE] [--verify-tables]
+//
+// --memory: the budget for pruning tables (512M, 2G, ...; default half of the
+// physical memory); tables that do not fit are refused before allocation.
+// --verify-tables: check every block of every cached table on load (note
+// [table integrity] in pz/prune.hpp), not just the header and a sample.
 //
 // A state is written as the IR element's numbers: for each orbit its
 // permutation (perm[p] = solved position of the piece now at p), then for
@@ -11,17 +17,22 @@
 //
 // Output per position: a readable line; --json: {"solution": ..., "length":
 // ..., "optimal": true, "nodes": ..., "seconds": ...}; --machine (used by
-// pzc): "P <state numbers> ; M <move indices> ; N <nodes> ; S <seconds>".
+// pzc): JSON lines, see note [result protocol] in pz/result_json.hpp. With
+// --stdin each line is solved as it is read (one table load for a batch).
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <iostream>
+#include <new>
 #include <optional>
+#include <stdexcept>
 #include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "pz/result_json.hpp"
 #include "pz/search.hpp"
 #include "pz/state.hpp"
 
@@ -112,31 +123,56 @@ typename T::State randomState(std::mt19937_64& rng) {
             for (int p = 0; p < o.size; ++p) w |= static_cast<uint64_t>(perm[p]) << (4 * p);
             s.w[o.permWord] = w;
         }
-    } else {
+    } else if (T::kMoves > 0) {
         std::uniform_int_distribution<int> pick(0, T::kMoves - 1);
         for (int i = 0; i < 4096; ++i) s = T::applyMove(s, pick(rng));
     }
     return s;
 }
 
+// A whole decimal number in [lo, hi]; nullopt for anything else.
+inline std::optional<long long> parseWholeNumber(const std::string& text, long long lo, long long hi) {
+    if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;
+    long long v = std::stoll(text);
+    if (v < lo || v > hi) return std::nullopt;
+    return v;
+}
+
+// The depth limit of one search (Search::solve's default).
+inline constexpr int kSolverDepthLimit = 40;
+
 template <class T>
-int solverMain(int argc, char** argv) {
+int solverMainImpl(int argc, char** argv) {
     using State = typename T::State;
     std::vector<State> positions;
     bool json = false, machine = false, fromStdin = false;
-    long randomCount = 0;
+    long long randomCount = 0;
     unsigned long long seed = 1;
     int threads = 0;
     std::string tableDir = cacheDirectory() + "/tables";
     auto usage = [&] {
         std::cerr << "usage: " << argv[0]
                   << " [--scramble \"MOVES\"] [--state \"NUMBERS\"] [--random N --seed S] [--stdin]"
-                     " [--json] [--machine] [--table-dir DIR] [--threads N]\n";
+                     " [--json] [--machine] [--table-dir DIR] [--threads N] [--memory SIZE] [--verify-tables]\n";
         return 2;
     };
     auto fail = [&](const std::string& msg) {
         std::cerr << argv[0] << ": error: " << msg << "\n";
         return 1;
+    };
+    auto parseNumbers = [](const std::string& text, std::vector<long>& nums, std::string& why) {
+        std::istringstream in(text);
+        std::string tok;
+        while (in >> tok) {
+            auto v = parseWholeNumber(tok[0] == '-' ? tok.substr(1) : tok, 0, 1L << 30);
+            if (!v) {
+                why = "'" + tok + "' is not a number";
+                return false;
+            }
+            nums.push_back(tok[0] == '-' ? -static_cast<long>(*v) : static_cast<long>(*v));
+        }
+        return true;
     };
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
@@ -151,8 +187,10 @@ int solverMain(int argc, char** argv) {
             machine = true;
         } else if (a == "--stdin") {
             fromStdin = true;
+        } else if (a == "--verify-tables") {
+            tableVerification() = TableVerification::Full;
         } else if (a == "--scramble" || a == "--state" || a == "--random" || a == "--seed" ||
-                   a == "--table-dir" || a == "--threads") {
+                   a == "--table-dir" || a == "--threads" || a == "--memory") {
             const char* v = value();
             if (!v) return usage();
             if (a == "--scramble") {
@@ -160,87 +198,150 @@ int solverMain(int argc, char** argv) {
                 if (!s) return fail("bad scramble: " + why);
                 positions.push_back(*s);
             } else if (a == "--state") {
-                std::istringstream in(v);
                 std::vector<long> nums;
-                std::string tok;
-                while (in >> tok) {
-                    try {
-                        size_t used = 0;
-                        nums.push_back(std::stol(tok, &used));
-                        if (used != tok.size()) throw std::invalid_argument(tok);
-                    } catch (const std::exception&) {
-                        return fail("bad state: '" + tok + "' is not a number");
-                    }
-                }
+                if (!parseNumbers(v, nums, why)) return fail("bad state: " + why);
                 auto s = stateFromNumbers<T>(nums, why);
                 if (!s) return fail("bad state: " + why);
                 positions.push_back(*s);
             } else if (a == "--random") {
-                randomCount = std::atol(v);
+                auto n = parseWholeNumber(v, 1, 1000000000);
+                if (!n) return fail("--random needs a whole number from 1 to 1000000000, not '" + std::string(v) + "'");
+                randomCount = *n;
             } else if (a == "--seed") {
-                seed = std::strtoull(v, nullptr, 10);
+                auto n = parseWholeNumber(v, 0, INT64_MAX);
+                if (!n) return fail("--seed needs a whole number, not '" + std::string(v) + "'");
+                seed = static_cast<unsigned long long>(*n);
             } else if (a == "--table-dir") {
                 tableDir = v;
+            } else if (a == "--memory") {
+                auto bytes = parseMemorySize(v);
+                if (!bytes || *bytes == 0) return fail(std::string("bad --memory '") + v + "': expected a size such as 512M or 2G");
+                memoryBudget() = *bytes;
             } else {
-                threads = std::atoi(v);
+                auto n = parseWholeNumber(v, 0, 1024);
+                if (!n) return fail("--threads needs a whole number from 0 to 1024, not '" + std::string(v) + "'");
+                threads = static_cast<int>(*n);
             }
         } else {
             return usage();
         }
     }
-    if (fromStdin) {
-        std::string line;
-        while (std::getline(std::cin, line)) {
-            std::istringstream in(line);
-            std::vector<long> nums;
-            long x;
-            while (in >> x) nums.push_back(x);
-            if (nums.empty()) continue;
-            std::string why;
-            auto s = stateFromNumbers<T>(nums, why);
-            if (!s) return fail("bad state: " + why);
-            positions.push_back(*s);
-        }
-    }
     std::mt19937_64 rng(seed);
-    for (long i = 0; i < randomCount; ++i) positions.push_back(randomState<T>(rng));
-    if (positions.empty()) return usage();
+    for (long long i = 0; i < randomCount; ++i) positions.push_back(randomState<T>(rng));
+    if (positions.empty() && !fromStdin) return usage();
 
-    Search<T> search(tableDir, threads);
+    std::optional<Search<T>> searchHolder;
+    try {
+        searchHolder.emplace(tableDir, threads, /*resident=*/positions.size() > 1);
+    } catch (const MemoryBudgetError& e) {  // exit status 4: out of memory (pzc says so in words)
+        fail(e.what());
+        return 4;
+    } catch (const std::bad_alloc&) {
+        fail("out of memory while building or loading the pruning tables (they need " +
+             formatBytes(Search<T>::tableBytes()) + "; the memory budget is " + formatBytes(memoryBudget()) +
+             "): free memory, or set --memory to what the machine can spare");
+        return 4;
+    }
+    Search<T>& search = *searchHolder;
     int status = 0;
-    for (const State& start : positions) {
-        auto r = search.solve(start);
+    long long index = 0;
+    // Solves one position and prints its result line; false on an internal error.
+    auto solveOne = [&](const State& start) {
+        const long long at = index++;
+        auto r = search.solve(start, kSolverDepthLimit);
         if (!r.found) {
-            std::cerr << argv[0] << ": error: the position is not reachable by the puzzle's moves\n";
+            const bool unreachable = search.provablyUnreachable(start);
+            if (machine) {
+                json::Line line;
+                line.field("type", "no-solution").field("index", at);
+                if (unreachable) line.field("unreachable", true);
+                else line.field("depth-limit", kSolverDepthLimit);
+                std::cout << line.field("nodes", r.nodes).field("seconds", r.seconds).str() << "\n";
+            } else if (unreachable) {
+                std::cerr << argv[0] << ": error: the position is not reachable by the puzzle's moves\n";
+            } else {
+                std::cerr << argv[0] << ": error: no solution within the search's depth limit of "
+                          << kSolverDepthLimit << " moves\n";
+            }
             status = 1;
-            continue;
+            std::cout.flush();
+            return true;
         }
         State replay = start;
         for (int m : r.moves) replay = T::applyMove(replay, m);
         if (!(replay == T::solved())) {
             std::cerr << argv[0] << ": internal error: the solution does not replay to solved\n";
-            return 3;
+            return false;
         }
         std::string text;
         for (size_t i = 0; i < r.moves.size(); ++i) text += (i ? " " : "") + std::string(T::kMoveNames[r.moves[i]]);
-        char secs[32];
-        std::snprintf(secs, sizeof secs, "%.6f", r.seconds);
         if (machine) {
-            std::cout << "P";
-            for (long n : stateNumbers<T>(start)) std::cout << ' ' << n;
-            std::cout << " ; M";
-            for (int m : r.moves) std::cout << ' ' << m;
-            std::cout << " ; N " << r.nodes << " ; S " << secs << "\n";
+            std::cout << json::Line()
+                             .field("type", "solution")
+                             .field("index", at)
+                             .field("moves", r.moves)
+                             .field("nodes", r.nodes)
+                             .field("seconds", r.seconds)
+                             .str()
+                      << "\n";
         } else if (json) {
-            std::cout << "{\"solution\": \"" << text << "\", \"length\": " << r.moves.size()
-                      << ", \"optimal\": true, \"nodes\": " << r.nodes << ", \"seconds\": " << secs << "}\n";
+            std::cout << json::Line()
+                             .field("solution", text)
+                             .field("length", r.moves.size())
+                             .field("optimal", true)
+                             .field("nodes", r.nodes)
+                             .field("seconds", r.seconds)
+                             .str()
+                      << "\n";
         } else {
+            char secs[32];
+            std::snprintf(secs, sizeof secs, "%.6f", r.seconds);
             std::cout << (text.empty() ? "(solved)" : text) << "\n  " << r.moves.size() << " moves (optimal), "
                       << r.nodes << " nodes, " << secs << " s\n";
         }
         std::cout.flush();
+        return true;
+    };
+    for (const State& start : positions)
+        if (!solveOne(start)) return 3;
+    if (fromStdin) {
+        // One state a line, solved as it arrives (pzc streams batches here).
+        std::string line;
+        while (std::getline(std::cin, line)) {
+            if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+            std::vector<long> nums;
+            std::string why;
+            std::optional<State> s;
+            if (parseNumbers(line, nums, why)) s = stateFromNumbers<T>(nums, why);
+            if (!s) {
+                if (!machine) return fail("bad state: " + why);
+                std::cout << json::Line().field("type", "error").field("index", index++).field("message", "bad state: " + why).str()
+                          << "\n" << std::flush;
+                status = 1;
+                continue;
+            }
+            if (!solveOne(*s)) return 3;
+        }
     }
     return status;
+}
+
+// Exit codes: 0 every position solved, 1 a position rejected or unsolved,
+// 2 usage, 3 internal error, 4 out of memory.
+template <class T>
+int solverMain(int argc, char** argv) {
+    try {
+        return solverMainImpl<T>(argc, argv);
+    } catch (const TableCorruptError& e) {  // found while making a table resident mid-search
+        std::cerr << argv[0] << ": error: " << e.what() << "\n";
+        return 1;
+    } catch (const std::bad_alloc&) {
+        std::cerr << argv[0] << ": error: out of memory\n";
+        return 4;
+    } catch (const std::exception& e) {
+        std::cerr << argv[0] << ": internal error: " << e.what() << "\n";
+        return 3;
+    }
 }
 
 }  // namespace pz
