@@ -1,5 +1,6 @@
 // parsePuzzleFile: reads a file and picks the front end by its extension.
 #include "dsl/frontend.hpp"
+#include "dsl/tws_reader.hpp"
 
 namespace pz {
 
@@ -11,6 +12,7 @@ std::optional<ast::Puzzle> parsePuzzleFile(const std::string& path, DiagnosticEn
     std::string text;
     if (!readFile(path, text, diags)) return std::nullopt;
     if (endsWith(path, ".yaml") || endsWith(path, ".yml")) return parseYamlText(path, text, diags);
+    if (endsWith(path, ".tws")) return parseTwsText(path, text, diags);  // ksolve/twsearch format
     return parsePzText(path, text, diags);
 }
 

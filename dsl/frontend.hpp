@@ -11,7 +11,8 @@
 
 namespace pz {
 
-// Chooses the front end by extension (.yaml/.yml = YAML, anything else = .pz).
+// Chooses the front end by extension (.yaml/.yml = YAML, .tws = ksolve/twsearch
+// (dsl/tws_reader.hpp), anything else = .pz).
 std::optional<ast::Puzzle> parsePuzzleFile(const std::string& path, DiagnosticEngine& diags);
 
 std::optional<ast::Puzzle> parsePzText(const std::string& file, const std::string& text,

@@ -23,6 +23,7 @@
 #include "compiler/driver/grid_commands.hpp"
 #include "compiler/driver/native_build.hpp"
 #include "compiler/driver/options.hpp"
+#include "compiler/driver/tws_support.hpp"
 #include "compiler/driver/perm_build.hpp"
 #include "compiler/driver/result_protocol.hpp"
 #include "compiler/driver/subprocess.hpp"
@@ -42,6 +43,7 @@ const char* kUsage =
     "usage: pzc solve FILE (--scramble \"MOVES\" | --state \"NUMBERS\")... [--json] [--threads N]\n"
     "       pzc solve FILE --random N [--seed S] [--json] [--threads N]      (N from 1 to 1000000)\n"
     "       pzc solve FILE --scrambles FILE|- [--threads N]   (one scramble or state a line; JSON lines)\n"
+    "       pzc solve FILE.tws --tws-scrambles SCRAMBLES.scr...  (a ksolve/twsearch scramble file)\n"
     "  --memory SIZE: budget for pruning tables (512M, 2G, ...; default a quarter of physical memory)\n"
     "  --verify-tables: check cached pruning tables in full, not only their header and a sample\n"
     "  --solver NAME: a declared solver; a phased one stops at its first solution, or improves\n"
@@ -197,7 +199,7 @@ int runSolve(const Args& args) {
     if (!loadSolverModel(file, puzzle, model, isGrid)) return 1;
     if (isGrid) return solveGridPuzzle(puzzle, args);
 
-    std::vector<std::string> scrambles, states, positional;
+    std::vector<std::string> scrambles, states, positional, twsScrambles;
     std::string batchFile, memoryText, memory;
     unsigned long long randomCount = 0, seed = 1, threads = 0;
     bool json = false, verifyTables = false;
@@ -207,6 +209,7 @@ int runSolve(const Args& args) {
     options.positionals(positional, 1, 1, "FILE")
         .values("--scramble", scrambles)
         .values("--state", states)
+        .values("--tws-scrambles", twsScrambles)
         .value("--scrambles", batchFile)
         .number("--random", randomCount, 1, kMaxRandom)
         .number("--seed", seed, 0, UINT64_MAX)
@@ -218,11 +221,12 @@ int runSolve(const Args& args) {
         .number("--max-length", maxLength, 0, 1000)
         .number("--budget-ms", budgetMs, 0, 86400000ULL)
         .exclusive({"--scramble", "--random", "--scrambles"})
+        .exclusive({"--tws-scrambles", "--random", "--scrambles"})
         .exclusive({"--state", "--random", "--scrambles"});
     if (auto rc = options.parse(args)) return *rc;
     if (options.given("--seed") && !options.given("--random")) return options.fail("--seed needs --random");
-    if (scrambles.empty() && states.empty() && !randomCount && batchFile.empty())
-        return options.fail("give --scramble, --state, --random or --scrambles");
+    if (scrambles.empty() && states.empty() && twsScrambles.empty() && !randomCount && batchFile.empty())
+        return options.fail("give --scramble, --state, --random, --scrambles or --tws-scrambles");
     if (options.given("--memory")) {
         auto bytes = pz::parseMemorySize(memoryText);
         if (!bytes || *bytes == 0)
@@ -250,6 +254,13 @@ int runSolve(const Args& args) {
             return 1;
         }
         positions.push_back(*e);
+    }
+    for (const auto& f : twsScrambles) {
+        DiagnosticEngine diags;
+        if (!loadTwsScrambleFile(puzzle, groups, f, positions, diags)) {
+            diags.print(std::cerr);
+            return 1;
+        }
     }
 
     // A batch (--scrambles FILE|-): one scramble or state a line, blank lines

@@ -14,6 +14,7 @@
 
 #include "compiler/ir/element.hpp"
 #include "dsl/frontend.hpp"
+#include "dsl/tws_reader.hpp"
 
 namespace pz::ir {
 namespace {
@@ -794,7 +795,10 @@ std::optional<Element> evaluate(const Puzzle& puzzle, const ast::Expr& expr, con
 std::optional<Element> evaluateText(const Puzzle& puzzle, const std::string& text, const std::string& what,
                                     DiagnosticEngine& diags) {
     if (!diags.sourceText(what)) diags.addSource(what, text);
-    auto expr = parseExpressionText(what, text, SourceRange::at(1, 1), diags);
+    // Puzzles read from .tws take twsearch's move sequences ("2R U2, R'").
+    const bool tws = puzzle.file.size() >= 4 && puzzle.file.compare(puzzle.file.size() - 4, 4, ".tws") == 0;
+    auto expr = tws ? parseTwsAlgText(what, text, SourceRange::at(1, 1), diags)
+                    : parseExpressionText(what, text, SourceRange::at(1, 1), diags);
     if (!expr) return std::nullopt;
     return evaluate(puzzle, *expr, what, diags);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Diagnostics goldens: run pzc on every case and compare its stderr + exit code.
 
-A case is an input file in tests/diagnostics/ (NAME.pz, NAME.yaml, NAME.yml),
+A case is an input file in tests/diagnostics/ (NAME.pz, NAME.yaml, NAME.yml, NAME.tws),
 a command file NAME.cmd (one line of pzc arguments, for inputs that cannot be
 a file: a missing path, a directory), or a level file levels/NAME.txt (run as
 `pzc check puzzles/anima.pz --level FILE`). The expected output is
@@ -42,7 +42,7 @@ def generate(script):
 
 def cases():
     for path in sorted(HERE.iterdir()):
-        if path.suffix in (".pz", ".yaml", ".yml"):
+        if path.suffix in (".pz", ".yaml", ".yml", ".tws"):
             yield path, ["check", str(path.relative_to(ROOT))]
         elif path.suffix == ".cmd":
             yield path, shlex.split(path.read_text().strip())

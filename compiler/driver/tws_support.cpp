@@ -1,0 +1,129 @@
+#include "compiler/driver/tws_support.hpp"
+
+#include <sstream>
+
+#include "compiler/ir/element.hpp"
+#include "compiler/ir/lower.hpp"
+#include "dsl/frontend.hpp"
+#include "dsl/tws_reader.hpp"
+
+namespace pz::driver {
+
+namespace {
+
+bool isTwsPath(const std::string& path) {
+    return path.size() >= 4 && path.compare(path.size() - 4, 4, ".tws") == 0;
+}
+
+}  // namespace
+
+std::optional<std::string> printTws(const ir::Puzzle& p, std::string& why) {
+    if (p.kind != ir::Puzzle::Kind::Permutation) {
+        why = p.name + " is a grid-actor puzzle; the .tws format describes permutation puzzles";
+        return std::nullopt;
+    }
+    // twsearch searches every power of every move, each as one move.
+    for (size_t f = 0; f < p.families.size(); ++f) {
+        std::vector<bool> counted(p.families[f].order, false);
+        for (const auto& m : p.moves)
+            if (m.family == (int)f && m.inMetric) counted[m.power] = true;
+        for (int k = 1; k < p.families[f].order; ++k)
+            if (!counted[k]) {
+                why = "power " + std::to_string(k) + " of move '" + p.families[f].name +
+                      "' is not a move of the metric; a .tws move always has every power as a move (twsearch's metric)";
+                return std::nullopt;
+            }
+    }
+    std::ostringstream out;
+    out << "# Written by pzc convert --to tws. twsearch derives the powers of each move.\n";
+    std::string omitted;
+    auto count = [&](size_t n, const char* one, const char* many) {
+        if (n) omitted += (omitted.empty() ? " " : ", ") + std::to_string(n) + " " + (n == 1 ? one : many);
+    };
+    count(p.macros.size(), "macro", "macros");
+    count(p.symmetries.size(), "symmetry", "symmetries");
+    count(p.subgroups.size(), "subgroup", "subgroups");
+    count(p.patterns.size(), "pattern", "patterns");
+    count(p.solvers.size(), "solver", "solvers");
+    if (!omitted.empty()) out << "# Not expressible in .tws, omitted:" << omitted << "\n";
+    out << "Name " << p.name << "\n\n";
+    for (const auto& o : p.orbits) out << "Set " << o.name << ' ' << o.size << ' ' << o.orient << '\n';
+    out << "\nSolved\n";
+    for (const auto& o : p.orbits) {
+        out << o.name << '\n';
+        for (int q = 0; q < o.size; ++q) out << (q ? " " : "") << o.solvedLabel[q] + 1;
+        out << '\n';
+    }
+    out << "End\n";
+    for (const auto& f : p.families) {
+        out << "\nMove " << f.name << '\n';
+        for (size_t o = 0; o < p.orbits.size(); ++o) {
+            const auto& orbit = p.orbits[o];
+            bool moved = false;
+            for (int q = 0; q < orbit.size; ++q) moved = moved || f.base.perm[o][q] != q || f.base.ori[o][q] != 0;
+            if (!moved) continue;
+            // ksolve style: position q receives the piece from perm[q]; the
+            // twist is listed at the position the piece leaves.
+            std::vector<int> twistAtSource(orbit.size, 0);
+            for (int q = 0; q < orbit.size; ++q) twistAtSource[f.base.perm[o][q]] = f.base.ori[o][q];
+            out << orbit.name << '\n';
+            for (int q = 0; q < orbit.size; ++q) out << (q ? " " : "") << f.base.perm[o][q] + 1;
+            out << '\n';
+            if (orbit.orient > 1) {
+                for (int q = 0; q < orbit.size; ++q) out << (q ? " " : "") << twistAtSource[q];
+                out << '\n';
+            }
+        }
+        out << "End\n";
+    }
+    return out.str();
+}
+
+bool loadTwsScrambleFile(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& groups, const std::string& path,
+                         std::vector<ir::Element>& out, DiagnosticEngine& diags) {
+    if (!isTwsPath(puzzle.file)) {
+        diags.error(path, {}, "a scramble file needs a .tws definition (" + puzzle.file + " is not one)");
+        return false;
+    }
+    DiagnosticEngine quiet;
+    auto def = parsePuzzleFile(puzzle.file, quiet);
+    std::string text;
+    if (!def || !readFile(path, text, diags)) return false;
+    const int errorsBefore = diags.errorCount();
+    const auto scrambles = parseTwsScrambleText(path, text, *def, diags);
+    const auto solved = twsSolvedLabels(*def);
+    bool ok = diags.errorCount() == errorsBefore;
+    for (const auto& s : scrambles) {
+        if (s.isAlg) {
+            auto e = ir::evaluate(puzzle, s.alg, path, diags);
+            if (!e) {
+                ok = false;
+                continue;
+            }
+            out.push_back(*e);
+            continue;
+        }
+        // A position: the piece at q is the first unused solved piece with its label.
+        ir::Element e = ir::identity(puzzle.orbits);
+        for (size_t o = 0; o < puzzle.orbits.size(); ++o) {
+            if (s.labels[o].empty()) continue;
+            std::vector<bool> used(puzzle.orbits[o].size, false);
+            for (int q = 0; q < puzzle.orbits[o].size; ++q) {
+                int k = 0;
+                while (used[k] || solved[o][k] != s.labels[o][q]) ++k;  // labels were checked against solved
+                used[k] = true;
+                e.perm[o][q] = k;
+                e.ori[o][q] = s.ori[o][q];
+            }
+        }
+        if (!groups.contains(e)) {
+            diags.error(path, s.range, "scramble '" + s.name + "' cannot be reached by the moves of " + puzzle.name);
+            ok = false;
+            continue;
+        }
+        out.push_back(e);
+    }
+    return ok;
+}
+
+}  // namespace pz::driver

@@ -1,0 +1,870 @@
+// The .tws (ksolve / twsearch) reader: definitions and scramble files to the
+// AST. See tws_reader.hpp for the format and its semantics.
+#include "dsl/tws_reader.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+#include <filesystem>
+#include <map>
+#include <numeric>
+#include <set>
+
+namespace pz {
+
+namespace {
+
+constexpr long kMaxOrder = 1000000;  // docs/language.md: move order <= 10^6
+
+struct Tok {
+    std::string text;
+    int line = 0, col = 0;
+    SourceRange range() const { return SourceRange::at(line, col, (int)text.size()); }
+};
+
+// Blank-separated tokens; a token starting with '#' comments out the rest
+// of its line (ksolve: "# at the beginning of the line"; twsearch the same).
+std::vector<Tok> tokenize(const std::string& text, SourceRange origin = SourceRange::at(1, 1)) {
+    std::vector<Tok> toks;
+    int line = origin.line, col = origin.col;
+    size_t i = 0;
+    while (i < text.size()) {
+        unsigned char c = (unsigned char)text[i];
+        if (c == '\n') {
+            ++line, col = 1, ++i;
+            continue;
+        }
+        if (c <= ' ') {
+            ++col, ++i;
+            continue;
+        }
+        if (c == '#') {
+            while (i < text.size() && text[i] != '\n') ++i;
+            continue;
+        }
+        Tok t;
+        t.line = line, t.col = col;
+        while (i < text.size() && (unsigned char)text[i] > ' ') t.text += text[i++], ++col;
+        toks.push_back(std::move(t));
+    }
+    return toks;
+}
+
+// Splits tokens at commas (twsearch separates moves by blanks or commas).
+std::vector<Tok> splitCommas(const std::vector<Tok>& in) {
+    std::vector<Tok> out;
+    for (const auto& t : in) {
+        size_t start = 0;
+        while (start <= t.text.size()) {
+            size_t comma = t.text.find(',', start);
+            size_t end = comma == std::string::npos ? t.text.size() : comma;
+            if (end > start) out.push_back({t.text.substr(start, end - start), t.line, t.col + (int)start});
+            if (comma == std::string::npos) break;
+            start = comma + 1;
+        }
+    }
+    return out;
+}
+
+bool isNumber(const std::string& s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// twsearch's isrotation(): x, y, z (optionally 2 or '), or capitals then `v`.
+bool isRotationName(const std::string& mv) {
+    if (mv.empty()) return false;
+    if ((mv[0] == 'x' || mv[0] == 'y' || mv[0] == 'z') &&
+        (mv.size() == 1 || (mv.size() == 2 && (mv[1] == '2' || mv[1] == '\''))))
+        return true;
+    size_t i = 0;
+    while (i < mv.size() && (mv[i] == '_' || (mv[i] >= 'A' && mv[i] <= 'Z'))) ++i;
+    return i > 0 && i + 1 == mv.size() && mv[i] == 'v';
+}
+
+// twsearch's name for power j of a move of order n: R, R2, R3', R'.
+std::string powerName(const std::string& base, long j, long n) {
+    long tw = j;
+    if (n - tw < tw) tw -= n;
+    std::string s = base;
+    if (tw != 1 && tw != -1) s += std::to_string(tw < 0 ? -tw : tw);
+    if (tw < 0) s += "'";
+    return s;
+}
+
+struct SetDef {
+    std::string name;
+    int size = 0, omod = 1;
+    SourceRange range;
+};
+
+// An element in the IR convention (note [element convention]):
+// perm[s][p] = position whose piece lands at p, ori[s][p] = twist it gains.
+struct Elem {
+    std::vector<std::vector<int>> perm, ori;
+};
+
+Elem identityOf(const std::vector<SetDef>& sets) {
+    Elem e;
+    for (const auto& s : sets) {
+        e.perm.emplace_back(s.size);
+        std::iota(e.perm.back().begin(), e.perm.back().end(), 0);
+        e.ori.emplace_back(s.size, 0);
+    }
+    return e;
+}
+
+Elem compose(const Elem& a, const Elem& b, const std::vector<SetDef>& sets) {
+    Elem c = b;
+    for (size_t s = 0; s < sets.size(); ++s)
+        for (int p = 0; p < sets[s].size; ++p) {
+            c.perm[s][p] = a.perm[s][b.perm[s][p]];
+            c.ori[s][p] = (a.ori[s][b.perm[s][p]] + b.ori[s][p]) % sets[s].omod;
+        }
+    return c;
+}
+
+Elem inverse(const Elem& a, const std::vector<SetDef>& sets) {
+    Elem c = a;
+    for (size_t s = 0; s < sets.size(); ++s)
+        for (int p = 0; p < sets[s].size; ++p) {
+            c.perm[s][a.perm[s][p]] = p;
+            c.ori[s][a.perm[s][p]] = (sets[s].omod - a.ori[s][p]) % sets[s].omod;
+        }
+    return c;
+}
+
+bool isIdentity(const Elem& e) {
+    for (size_t s = 0; s < e.perm.size(); ++s)
+        for (size_t p = 0; p < e.perm[s].size(); ++p)
+            if (e.perm[s][p] != (int)p || e.ori[s][p] != 0) return false;
+    return true;
+}
+
+// Order from the cycle structure; -1 above kMaxOrder.
+long orderOf(const Elem& e, const std::vector<SetDef>& sets) {
+    long order = 1;
+    for (size_t s = 0; s < sets.size(); ++s) {
+        std::vector<bool> seen(sets[s].size, false);
+        for (int p = 0; p < sets[s].size; ++p) {
+            if (seen[p]) continue;
+            long len = 0, twist = 0;
+            for (int q = p; !seen[q]; q = e.perm[s][q]) seen[q] = true, ++len, twist += e.ori[s][q];
+            long m = sets[s].omod;
+            long cyc = len * (m / std::gcd(twist % m, m));
+            order = std::lcm(order, cyc);
+            if (order > kMaxOrder) return -1;
+        }
+    }
+    return order;
+}
+
+// The AST cycles of an element: (a b c) moves a's piece to b; the twist on
+// a is what the piece leaving a gains (= ori at its destination).
+std::vector<ast::OrbitCycles> cyclesOf(const Elem& e, const std::vector<SetDef>& sets, SourceRange where) {
+    std::vector<ast::OrbitCycles> result;
+    for (size_t s = 0; s < sets.size(); ++s) {
+        const int n = sets[s].size;
+        std::vector<int> dest(n);
+        for (int p = 0; p < n; ++p) dest[e.perm[s][p]] = p;
+        std::vector<bool> seen(n, false);
+        ast::OrbitCycles oc;
+        oc.orbit = {sets[s].name, where};
+        oc.range = where;
+        for (int start = 0; start < n; ++start) {
+            if (seen[start]) continue;
+            ast::Cycle c;
+            c.range = where;
+            for (int q = start; !seen[q]; q = dest[q]) {
+                seen[q] = true;
+                ast::CycleElement el;
+                el.position.index = q;
+                el.position.range = where;
+                el.twist = e.ori[s][dest[q]];
+                el.range = where;
+                c.elements.push_back(el);
+            }
+            if (c.elements.size() == 1 && c.elements[0].twist == 0) continue;
+            oc.cycles.push_back(std::move(c));
+        }
+        if (!oc.cycles.empty()) result.push_back(std::move(oc));
+    }
+    return result;
+}
+
+ast::Expr refExpr(const std::string& name, SourceRange where) {
+    ast::Expr e;
+    e.kind = ast::Expr::Kind::Ref;
+    e.ref = {name, where};
+    e.range = where;
+    return e;
+}
+
+// One set's entry in a position block, as written.
+struct SetEntry {
+    int set = -1;
+    Tok head;
+    std::vector<Tok> perm, ori;
+};
+
+// A position block (Solved, Move, Scramble, ...): entries until End.
+struct Block {
+    Tok head;
+    std::vector<SetEntry> entries;
+    bool ok = true;
+};
+
+class Reader {
+public:
+    Reader(const std::string& file, DiagnosticEngine& diags) : file_(file), diags_(diags) {}
+
+    void error(SourceRange r, const std::string& m) { diags_.error(file_, r, m); }
+    void warning(SourceRange r, const std::string& m) { diags_.warning(file_, r, m); }
+
+    std::vector<Tok> toks_;
+    size_t i_ = 0;
+    std::vector<SetDef> sets_;
+
+    bool atEnd() const { return i_ >= toks_.size(); }
+    const Tok& peek() const { return toks_[i_]; }
+
+    // The remaining tokens on the line of `head`.
+    std::vector<Tok> restOfLine(const Tok& head) {
+        std::vector<Tok> r;
+        while (!atEnd() && peek().line == head.line) r.push_back(toks_[i_++]);
+        return r;
+    }
+
+    // Skips a block up to and including its End.
+    void skipBlock(const Tok& head) {
+        while (!atEnd() && peek().text != "End") ++i_;
+        if (atEnd()) error(head.range(), "'" + head.text + "' has no matching End");
+        else ++i_;
+    }
+
+    int findSet(const std::string& name) const {
+        for (size_t s = 0; s < sets_.size(); ++s)
+            if (sets_[s].name == name) return (int)s;
+        return -1;
+    }
+
+    static bool numeric(const Tok& t) { return isNumber(t.text) || t.text == "?" || (t.text[0] == '?' && isNumber(t.text.substr(1))); }
+
+    // Reads set entries until End. Each entry: a set name, SIZE numbers (the
+    // permutation or labels), optionally SIZE more (the orientations).
+    Block readBlock(const Tok& head) {
+        Block b;
+        b.head = head;
+        std::set<int> seen;
+        while (true) {
+            if (atEnd()) {
+                error(head.range(), "'" + head.text + "' has no matching End");
+                b.ok = false;
+                return b;
+            }
+            Tok t = toks_[i_++];
+            if (t.text == "End") return b;
+            if (numeric(t)) {
+                error(t.range(), "expected a set name or End, found the number '" + t.text + "'");
+                b.ok = false;
+                while (!atEnd() && numeric(peek())) ++i_;
+                continue;
+            }
+            SetEntry e;
+            e.head = t;
+            e.set = findSet(t.text);
+            bool entryOk = true;
+            if (e.set < 0) {
+                error(t.range(), "unknown set '" + t.text + "'");
+                entryOk = false;
+            } else if (!seen.insert(e.set).second) {
+                error(t.range(), "set '" + t.text + "' is given twice in this block");
+                entryOk = false;
+            }
+            std::vector<Tok> nums;
+            while (!atEnd() && numeric(peek())) nums.push_back(toks_[i_++]);
+            if (!entryOk) {
+                b.ok = false;
+                continue;
+            }
+            const int n = sets_[e.set].size;
+            if ((int)nums.size() != n && (int)nums.size() != 2 * n) {
+                SourceRange where = nums.empty() ? t.range() : nums.back().range();
+                error(where, "set '" + t.text + "' has " + std::to_string(n) + " pieces: expected " +
+                                 std::to_string(n) + " numbers (the permutation), optionally followed by " +
+                                 std::to_string(n) + " (the orientations); found " + std::to_string(nums.size()));
+                b.ok = false;
+                continue;
+            }
+            e.perm.assign(nums.begin(), nums.begin() + n);
+            e.ori.assign(nums.begin() + n, nums.end());
+            b.entries.push_back(std::move(e));
+        }
+    }
+
+    // A number token in [lo, hi]; reports and returns -1 otherwise. `?`
+    // wildcards are reported as not supported.
+    int number(const Tok& t, long lo, long hi, const std::string& what) {
+        if (t.text[0] == '?') {
+            error(t.range(), "'?' (" + what + " wildcard) is not supported by pzc's .tws import");
+            return -1;
+        }
+        long v = t.text.size() > 9 ? -1 : std::stol(t.text);
+        if (v < lo || v > hi) {
+            error(t.range(), what + " " + t.text + " is out of range (" + std::to_string(lo) + ".." +
+                                 std::to_string(hi) + ")");
+            return -1;
+        }
+        return (int)v;
+    }
+
+    // Orientations of an entry (zeros when not given), each in 0..omod-1.
+    bool orientations(const SetEntry& e, std::vector<int>& out) {
+        const SetDef& sd = sets_[e.set];
+        out.assign(sd.size, 0);
+        bool ok = true;
+        for (size_t p = 0; p < e.ori.size(); ++p) {
+            int v = number(e.ori[p], 0, sd.omod - 1, "orientation");
+            if (v < 0) ok = false;
+            else out[p] = v;
+        }
+        return ok;
+    }
+
+    // A Move / MoveTransformation block to an element.
+    std::optional<Elem> moveElement(const Block& b, bool newStyle) {
+        Elem m = identityOf(sets_);
+        bool ok = b.ok;
+        for (const auto& e : b.entries) {
+            const SetDef& sd = sets_[e.set];
+            std::vector<int> perm(sd.size), ori;
+            std::vector<int> usedAt(sd.size, -1);
+            bool entryOk = true;
+            for (int p = 0; p < sd.size; ++p) {
+                int v = number(e.perm[p], newStyle ? 0 : 1, newStyle ? sd.size - 1 : sd.size, "position");
+                if (v < 0) {
+                    entryOk = false;
+                    continue;
+                }
+                v -= newStyle ? 0 : 1;
+                if (usedAt[v] >= 0) {
+                    error(e.perm[p].range(), "position " + e.perm[p].text + " appears twice in the permutation of set '" +
+                                                 sd.name + "'; a move must be a permutation");
+                    entryOk = false;
+                }
+                usedAt[v] = p;
+                perm[p] = v;
+            }
+            if (!orientations(e, ori)) entryOk = false;
+            if (!entryOk) {
+                ok = false;
+                continue;
+            }
+            for (int p = 0; p < sd.size; ++p) {
+                m.perm[e.set][p] = perm[p];
+                // ksolve style: the twist is listed at the position the piece leaves.
+                m.ori[e.set][p] = newStyle ? ori[p] : ori[perm[p]];
+            }
+        }
+        if (!ok) return std::nullopt;
+        return m;
+    }
+
+    // A position (Solved, StartState, Scramble): per set, labels (1-based)
+    // and orientations; sets not given are empty.
+    bool positionOf(const Block& b, bool newStyle, bool solved, std::vector<std::vector<int>>& labels,
+                    std::vector<std::vector<int>>& ori) {
+        labels.assign(sets_.size(), {});
+        ori.assign(sets_.size(), {});
+        bool ok = b.ok;
+        for (const auto& e : b.entries) {
+            const SetDef& sd = sets_[e.set];
+            std::vector<int> lab(sd.size), o;
+            bool entryOk = true;
+            for (int p = 0; p < sd.size; ++p) {
+                int v = number(e.perm[p], newStyle ? 0 : 1, 100000, "piece label");
+                if (v < 0) entryOk = false;
+                lab[p] = v + (newStyle ? 1 : 0);
+            }
+            if (!orientations(e, o)) entryOk = false;
+            if (solved && entryOk)
+                for (size_t p = 0; p < e.ori.size(); ++p)
+                    if (o[p] != 0) {
+                        error(e.ori[p].range(),
+                              "a solved state with non-zero orientations is not supported by pzc's .tws import");
+                        entryOk = false;
+                        break;
+                    }
+            if (!entryOk) {
+                ok = false;
+                continue;
+            }
+            labels[e.set] = lab;
+            ori[e.set] = o;
+        }
+        return ok;
+    }
+
+    const std::string file_;
+    DiagnosticEngine& diags_;
+};
+
+// Unsupported ksolve commands: blocks up to End, and one-line commands.
+const std::set<std::string> kUnsupportedBlocks = {"Ignore", "Block", "ForbiddenPairs", "ForbiddenGroups", "MoveLimits"};
+const std::set<std::string> kDeprecatedBlocks = {"Multiplicators", "ParallelMoves"};
+
+class DefinitionReader : public Reader {
+public:
+    using Reader::Reader;
+
+    std::optional<ast::Puzzle> read(const std::string& text) {
+        toks_ = tokenize(text);
+        ast::Puzzle out;
+        out.file = file_;
+        out.kind = ast::Puzzle::Kind::Permutation;
+        out.range = SourceRange::at(1, 1);
+        bool haveSolved = false, haveName = false;
+        struct Seq {
+            Tok head, name;
+            std::vector<Tok> moves;
+            bool alias;
+        };
+        std::vector<Seq> seqs;
+        std::vector<std::vector<int>> solvedLabels(0);
+        while (!atEnd()) {
+            Tok t = toks_[i_++];
+            const std::string& c = t.text;
+            if (c == "Name") {
+                auto rest = restOfLine(t);
+                if (haveName || !sets_.empty()) error(t.range(), "Name must come first, once");
+                if (rest.empty()) {
+                    error(t.range(), "Name needs a name");
+                    continue;
+                }
+                haveName = true;
+                std::string name;
+                for (const auto& r : rest) name += (name.empty() ? "" : "_") + r.text;
+                out.name = {name, rest[0].range()};
+            } else if (c == "Set") {
+                auto rest = restOfLine(t);
+                if (haveSolved || !families_.empty()) {
+                    error(t.range(), "Set must come before Solved and the moves");
+                    continue;
+                }
+                if (rest.size() != 3) {
+                    error(t.range(), "expected 'Set NAME SIZE ORIENTATIONS'");
+                    continue;
+                }
+                SetDef sd;
+                sd.name = rest[0].text;
+                sd.range = rest[0].range();
+                int size = isNumber(rest[1].text) ? number(rest[1], 1, 1024, "set size") : -1;
+                int omod = isNumber(rest[2].text) ? number(rest[2], 1, 256, "orientation count") : -1;
+                if (!isNumber(rest[1].text)) error(rest[1].range(), "set size must be a number");
+                if (!isNumber(rest[2].text)) error(rest[2].range(), "orientation count must be a number");
+                if (size < 0 || omod < 0) continue;
+                if (findSet(sd.name) >= 0) {
+                    error(sd.range, "set '" + sd.name + "' is defined twice");
+                    continue;
+                }
+                sd.size = size, sd.omod = omod;
+                sets_.push_back(sd);
+                ast::Orbit o;
+                o.name = {sd.name, sd.range};
+                o.size = size;
+                o.sizeRange = rest[1].range();
+                o.orientation = omod;
+                o.orientationRange = rest[2].range();
+                o.range = t.range();
+                out.orbits.push_back(o);
+            } else if (c == "Solved" || c == "StartState") {
+                restOfLine(t);
+                if (haveSolved) error(t.range(), "the solved state is given twice");
+                if (!families_.empty() || !seqs.empty())
+                    error(t.range(), "'" + c + "' must come before the moves");
+                Block b = readBlock(t);
+                std::vector<std::vector<int>> labels, ori;
+                if (positionOf(b, c == "StartState", true, labels, ori) && !haveSolved) solvedLabels = labels;
+                haveSolved = true;
+                solvedAt_ = t.range();
+            } else if (c == "Move" || c == "MoveTransformation") {
+                auto rest = restOfLine(t);
+                if (rest.size() != 1) {
+                    error(t.range(), "expected '" + c + " NAME' on one line");
+                    if (rest.empty()) continue;
+                }
+                Tok name = rest[0];
+                Block b = readBlock(t);
+                auto e = moveElement(b, c == "MoveTransformation");
+                if (!e) {
+                    broken_.insert(name.text);  // no follow-on errors where it is used
+                    continue;
+                }
+                addMove(name, *e, isRotationName(name.text), out);
+            } else if (c == "MoveAlias" || c == "MoveSequence") {
+                auto rest = splitCommas(restOfLine(t));
+                if (rest.size() < 2 || (c == "MoveAlias" && rest.size() != 2)) {
+                    error(t.range(), c == "MoveAlias" ? "expected 'MoveAlias NAME MOVE'" : "expected 'MoveSequence NAME MOVES...'");
+                    continue;
+                }
+                seqs.push_back({t, rest[0], std::vector<Tok>(rest.begin() + 1, rest.end()), c == "MoveAlias"});
+            } else if (c == "Illegal") {
+                restOfLine(t);
+                error(t.range(), "'Illegal' (forbidden piece placements) is not supported by pzc's .tws import");
+            } else if (kUnsupportedBlocks.count(c)) {
+                error(t.range(), "'" + c + "' is not supported by pzc's .tws import");
+                skipBlock(t);
+            } else if (kDeprecatedBlocks.count(c)) {
+                warning(t.range(), "'" + c + "' is deprecated in ksolve and ignored");
+                skipBlock(t);
+            } else {
+                error(t.range(), "unexpected '" + c + "': expected Name, Set, Solved, Move, MoveAlias or MoveSequence");
+                restOfLine(t);
+            }
+        }
+
+        // Move sequences and aliases, in dependency order (twsearch expands
+        // them after every Move, retrying until all are defined).
+        std::vector<bool> done(seqs.size(), false);
+        for (bool progress = true; progress;) {
+            progress = false;
+            for (size_t s = 0; s < seqs.size(); ++s) {
+                if (done[s]) continue;
+                bool ready = true;
+                for (const auto& m : seqs[s].moves) ready = ready && lookup(m.text);
+                if (!ready) continue;
+                Elem e = identityOf(sets_);
+                ast::Expr expr;
+                expr.kind = ast::Expr::Kind::Sequence;
+                expr.range = seqs[s].name.range();
+                for (const auto& m : seqs[s].moves) {
+                    e = compose(e, *lookup(m.text), sets_);
+                    expr.items.push_back(refExpr(m.text, m.range()));
+                }
+                if (expr.items.size() == 1) expr = expr.items[0];
+                addDerived(seqs[s].name, e, std::move(expr), seqs[s].alias || isRotationName(seqs[s].name.text), out);
+                done[s] = progress = true;
+            }
+        }
+        for (bool grew = true; grew;) {
+            grew = false;
+            for (size_t s = 0; s < seqs.size(); ++s)
+                if (!done[s] && !broken_.count(seqs[s].name.text))
+                    for (const auto& m : seqs[s].moves)
+                        if (!lookup(m.text) && isBroken(m.text)) {
+                            broken_.insert(seqs[s].name.text);
+                            grew = true;
+                            break;
+                        }
+        }
+        for (size_t s = 0; s < seqs.size(); ++s) {
+            if (done[s]) continue;
+            for (const auto& m : seqs[s].moves)
+                if (!lookup(m.text) && !isBroken(m.text))
+                    error(m.range(), "unknown move '" + m.text + "' in " + seqs[s].head.text + " " + seqs[s].name.text);
+        }
+
+        if (sets_.empty() && !diags_.hasErrors()) error(SourceRange{}, "the definition has no Set");
+        if (families_.empty() && !diags_.hasErrors()) error(SourceRange{}, "the definition has no moves");
+        if (diags_.hasErrors()) return std::nullopt;
+
+        if (!haveName) {
+            std::string stem = std::filesystem::path(file_).stem().string();
+            out.name = {stem.empty() ? std::string("Unnamed") : stem, SourceRange::at(1, 1)};
+        }
+        // Solved labels, when not the identity.
+        for (size_t s = 0; s < sets_.size(); ++s) {
+            if (solvedLabels.size() <= s || solvedLabels[s].empty()) continue;
+            bool identity = true;
+            for (int p = 0; p < sets_[s].size; ++p) identity = identity && solvedLabels[s][p] == p + 1;
+            if (identity) continue;
+            ast::SolvedLabels sl;
+            sl.orbit = {sets_[s].name, solvedAt_};
+            sl.range = solvedAt_;
+            for (int v : solvedLabels[s]) sl.labels.push_back({std::to_string(v), solvedAt_});
+            out.solved.push_back(std::move(sl));
+        }
+        // Powers: every power of every move, named as twsearch names them,
+        // all in the metric. Scheme 1, -1, 2, -2, ...: for a move of order n
+        // power k <= n/2 is named "k", k > n/2 "(n-k)'" (R, R2, R').
+        for (long m = 1; 2 * m <= maxOrder_; ++m)
+            for (int sign : {1, -1}) {
+                ast::PowerName pn;
+                pn.power = (int)(sign * m);
+                pn.suffix = (m == 1 ? "" : std::to_string(m)) + (sign < 0 ? "'" : "");
+                pn.range = out.name.range;
+                out.powers.names.push_back(pn);
+            }
+        if (out.powers.names.empty()) out.powers.names.push_back({1, "", true, out.name.range});
+        out.powers.range = out.name.range;
+        return out;
+    }
+
+private:
+    // A name usable in sequences: moves and their powers, macros.
+    const Elem* lookup(const std::string& name) const {
+        auto it = known_.find(name);
+        if (it != known_.end()) return &it->second;
+        if (name.size() > 1 && name.back() == '\'') {
+            auto base = known_.find(name.substr(0, name.size() - 1));
+            if (base != known_.end()) {
+                cache_[name] = inverse(base->second, sets_);
+                return &cache_[name];
+            }
+        }
+        return nullptr;
+    }
+
+    // Registers `name` and its twsearch-named powers. False on error.
+    long registerPowers(const Tok& name, const Elem& e) {
+        if (isIdentity(e)) {
+            error(name.range(), "move '" + name.text + "' is the identity");
+            return -1;
+        }
+        long order = orderOf(e, sets_);
+        if (order < 0) {
+            error(name.range(), "move '" + name.text + "' has an order above " + std::to_string(kMaxOrder));
+            return -1;
+        }
+        Elem p = e;
+        for (long j = 1; j < order; ++j) {
+            known_.emplace(powerName(name.text, j, order), p);
+            p = compose(p, e, sets_);
+        }
+        return order;
+    }
+
+    void addMove(const Tok& name, const Elem& e, bool macro, ast::Puzzle& out) {
+        ast::MoveDef def;
+        def.name = {name.text, name.range()};
+        def.isMacro = macro;
+        def.cycles = cyclesOf(e, sets_, name.range());
+        def.range = name.range();
+        finish(name, e, std::move(def), out);
+    }
+
+    void addDerived(const Tok& name, const Elem& e, ast::Expr expr, bool macro, ast::Puzzle& out) {
+        ast::MoveDef def;
+        def.name = {name.text, name.range()};
+        def.isMacro = macro;
+        def.expr = std::move(expr);
+        def.range = name.range();
+        finish(name, e, std::move(def), out);
+    }
+
+    void finish(const Tok& name, const Elem& e, ast::MoveDef def, ast::Puzzle& out) {
+        if (known_.count(name.text)) {
+            error(name.range(), "move '" + name.text + "' is defined twice (or is a power of another move)");
+            return;
+        }
+        long order = registerPowers(name, e);
+        if (order < 0) return;
+        const bool macro = def.isMacro;
+        out.moves.push_back(std::move(def));
+        if (!macro) {
+            families_.push_back(name.text);
+            maxOrder_ = std::max(maxOrder_, order);
+            return;
+        }
+        // Macros have no powers of their own: name them as twsearch does.
+        // Names ending in ' (X', X2') need no macro: the evaluator reads them
+        // as the inverse of X, X2, which is what twsearch means by them.
+        for (long j = 2; j < order; ++j) {
+            if (2 * j > order) continue;
+            ast::MoveDef pw;
+            pw.name = {powerName(name.text, j, order), name.range()};
+            pw.isMacro = true;
+            ast::Expr x;
+            x.kind = ast::Expr::Kind::Power;
+            x.items.push_back(refExpr(name.text, name.range()));
+            x.power = (int)j;
+            x.range = name.range();
+            pw.expr = std::move(x);
+            pw.range = name.range();
+            out.moves.push_back(std::move(pw));
+        }
+    }
+
+    // A move whose definition was rejected, or a power or sequence of one.
+    bool isBroken(const std::string& name) const {
+        for (const auto& b : broken_)
+            if (name.compare(0, b.size(), b) == 0) return true;
+        return false;
+    }
+
+    std::set<std::string> broken_;
+    std::map<std::string, Elem> known_;
+    mutable std::map<std::string, Elem> cache_;
+    std::vector<std::string> families_;
+    long maxOrder_ = 1;
+    SourceRange solvedAt_;
+};
+
+class ScrambleReader : public Reader {
+public:
+    ScrambleReader(const std::string& file, DiagnosticEngine& diags, const ast::Puzzle& def) : Reader(file, diags) {
+        for (const auto& o : def.orbits) sets_.push_back({o.name.text, o.size, o.orientation, o.range});
+        solved_ = twsSolvedLabels(def);
+    }
+
+    std::vector<TwsScramble> read(const std::string& text) {
+        toks_ = tokenize(text);
+        std::vector<TwsScramble> out;
+        while (!atEnd()) {
+            Tok t = toks_[i_++];
+            const std::string& c = t.text;
+            if (c == "ScrambleAlg" || c == "Scramble" || c == "ScrambleState" || c == "StartState") {
+                auto rest = restOfLine(t);
+                TwsScramble s;
+                s.name = rest.empty() ? std::to_string(out.size() + 1) : rest[0].text;
+                s.range = t.range();
+                if (rest.size() > 1) error(rest[1].range(), "expected '" + c + " NAME' on one line");
+                if (c == "ScrambleAlg") {
+                    s.isAlg = true;
+                    s.alg.kind = ast::Expr::Kind::Sequence;
+                    s.alg.range = t.range();
+                    std::vector<Tok> moves;
+                    while (!atEnd() && peek().text != "End") moves.push_back(toks_[i_++]);
+                    if (atEnd()) {
+                        error(t.range(), "'" + c + "' has no matching End");
+                        break;
+                    }
+                    ++i_;
+                    for (const auto& m : splitCommas(moves)) s.alg.items.push_back(refExpr(m.text, m.range()));
+                    out.push_back(std::move(s));
+                    continue;
+                }
+                Block b = readBlock(t);
+                if (!positionOf(b, c != "Scramble", false, s.labels, s.ori)) continue;
+                bool ok = true;
+                for (size_t k = 0; k < sets_.size(); ++k) {
+                    if (s.labels[k].empty()) continue;
+                    std::vector<int> a = s.labels[k], w = solved_[k];
+                    std::sort(a.begin(), a.end());
+                    std::sort(w.begin(), w.end());
+                    if (a != w) {
+                        for (const auto& e : b.entries)
+                            if (e.set == (int)k)
+                                error(e.head.range(), "the pieces of set '" + sets_[k].name +
+                                                          "' are not those of the solved state (each label as often as there)");
+                        ok = false;
+                    }
+                }
+                if (ok) out.push_back(std::move(s));
+            } else if (c == "RandomScramble" || c == "MoveLimits") {
+                error(t.range(), "'" + c + "' is not supported by pzc's .tws import (use pzc solve --random N)");
+                skipBlock(t);
+            } else if (c == "MaxDepth" || c == "Slack" || c == "QTM" || c == "HTM") {
+                restOfLine(t);
+                error(t.range(), "'" + c + "' is not supported by pzc's .tws import");
+            } else {
+                error(t.range(), "unexpected '" + c + "': expected ScrambleAlg, Scramble, ScrambleState or StartState");
+                restOfLine(t);
+            }
+        }
+        return out;
+    }
+
+private:
+    std::vector<std::vector<int>> solved_;
+};
+
+// A .pz name: an identifier, optionally followed by primes (R').
+bool isIdentifier(const std::string& s) {
+    if (s.empty() || !(std::isalpha((unsigned char)s[0]) || s[0] == '_')) return false;
+    size_t i = 1;
+    while (i < s.size() && (std::isalnum((unsigned char)s[i]) || s[i] == '_')) ++i;
+    while (i < s.size() && s[i] == '\'') ++i;
+    return i == s.size();
+}
+
+}  // namespace
+
+std::optional<ast::Puzzle> parseTwsText(const std::string& file, const std::string& text, DiagnosticEngine& diags) {
+    if (!diags.sourceText(file)) diags.addSource(file, text);
+    const int before = diags.errorCount();
+    DefinitionReader reader(file, diags);
+    auto result = reader.read(text);
+    if (diags.errorCount() != before) return std::nullopt;
+    return result;
+}
+
+std::optional<ast::Expr> parseTwsAlgText(const std::string& file, const std::string& text, SourceRange origin,
+                                         DiagnosticEngine& diags) {
+    (void)file;
+    (void)diags;
+    ast::Expr e;
+    e.kind = ast::Expr::Kind::Sequence;
+    e.range = origin;
+    for (const auto& t : splitCommas(tokenize(text, origin))) e.items.push_back(refExpr(t.text, t.range()));
+    return e;
+}
+
+std::vector<TwsScramble> parseTwsScrambleText(const std::string& file, const std::string& text,
+                                              const ast::Puzzle& definition, DiagnosticEngine& diags) {
+    if (!diags.sourceText(file)) diags.addSource(file, text);
+    ScrambleReader reader(file, diags, definition);
+    return reader.read(text);
+}
+
+std::vector<std::vector<int>> twsSolvedLabels(const ast::Puzzle& definition) {
+    std::vector<std::vector<int>> labels;
+    for (const auto& o : definition.orbits) {
+        labels.emplace_back(o.size);
+        std::iota(labels.back().begin(), labels.back().end(), 1);
+        for (const auto& s : definition.solved)
+            if (s.orbit.text == o.name.text && (int)s.labels.size() == o.size)
+                for (int p = 0; p < o.size; ++p) labels.back()[p] = std::stoi(s.labels[p].text);
+    }
+    return labels;
+}
+
+void makeTwsNamesIdentifiers(ast::Puzzle& puzzle) {
+    std::map<std::string, std::string> renamed;
+    std::set<std::string> taken;
+    for (const auto& o : puzzle.orbits) taken.insert(o.name.text);
+    for (const auto& m : puzzle.moves) taken.insert(m.name.text);
+    auto fix = [&](std::string name) {
+        if (isIdentifier(name)) return name;
+        std::string r;
+        for (char c : name) r += std::isalnum((unsigned char)c) || c == '_' ? c : (c == '\'' ? 'p' : '_');
+        if (r.empty() || std::isdigit((unsigned char)r[0])) r = "_" + r;
+        while (taken.count(r)) r += "_";
+        taken.insert(r);
+        return r;
+    };
+    if (!isIdentifier(puzzle.name.text)) puzzle.name.text = fix(puzzle.name.text);
+    for (auto& o : puzzle.orbits) {
+        std::string n = fix(o.name.text);
+        if (n != o.name.text) renamed[o.name.text] = n, o.name.text = n;
+    }
+    for (auto& s : puzzle.solved)
+        if (renamed.count(s.orbit.text)) s.orbit.text = renamed[s.orbit.text];
+    std::map<std::string, std::string> moves;
+    for (auto& m : puzzle.moves) {
+        for (auto& oc : m.cycles)
+            if (renamed.count(oc.orbit.text)) oc.orbit.text = renamed[oc.orbit.text];
+        std::string n = fix(m.name.text);
+        if (n != m.name.text) moves[m.name.text] = n, m.name.text = n;
+    }
+    // References: whole names first, then a renamed family + power suffix.
+    std::function<void(ast::Expr&)> fixRefs = [&](ast::Expr& e) {
+        if (e.kind == ast::Expr::Kind::Ref) {
+            const std::string& r = e.ref.text;
+            if (moves.count(r)) {
+                e.ref.text = moves[r];
+            } else if (!isIdentifier(r)) {
+                for (const auto& [from, to] : moves)
+                    if (r.compare(0, from.size(), from) == 0) {
+                        std::string suffix = r.substr(from.size());
+                        if (!suffix.empty() && (std::isdigit((unsigned char)suffix[0]) || suffix[0] == '\''))
+                            e.ref.text = to + suffix;
+                    }
+            }
+        }
+        for (auto& x : e.items) fixRefs(x);
+    };
+    for (auto& m : puzzle.moves)
+        if (m.expr) fixRefs(*m.expr);
+}
+
+}  // namespace pz

@@ -1,0 +1,58 @@
+// bfs_depths FILE MAXDEPTH [EVERY] — a breadth-first oracle for the puzzle
+// library (oriented orbits too), limited to MAXDEPTH so that big groups stay
+// cheap: every state within MAXDEPTH moves gets its exact distance.
+// Prints "count D N" for each depth D, then every EVERY-th state (default:
+// none) as "<depth> ; <numbers>" in the solver's state notation (each orbit's
+// perm, then each oriented orbit's orientations). IR element algebra only:
+// nothing shared with the generated solver it checks.
+#include <cstdio>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "compiler/ir/element.hpp"
+#include "compiler/ir/lower.hpp"
+
+int main(int argc, char** argv) {
+    if (argc < 3) {
+        std::fprintf(stderr, "usage: bfs_depths FILE MAXDEPTH [EVERY]\n");
+        return 2;
+    }
+    const int maxDepth = std::stoi(argv[2]);
+    const long every = argc > 3 ? std::stol(argv[3]) : 0;
+    pz::DiagnosticEngine diags;
+    auto puzzle = pz::ir::loadPuzzle(argv[1], diags);
+    if (!puzzle) return 1;
+    std::vector<pz::ir::Element> moves;
+    for (const auto& m : puzzle->moves)
+        if (m.inMetric) moves.push_back(m.effect);
+    using Key = std::pair<std::vector<std::vector<int>>, std::vector<std::vector<int>>>;
+    std::set<Key> seen;
+    std::vector<pz::ir::Element> frontier{pz::ir::identity(puzzle->orbits)};
+    seen.insert({frontier[0].perm, frontier[0].ori});
+    std::vector<std::string> lines;
+    long index = 0;
+    for (int depth = 0; depth <= maxDepth && !frontier.empty(); ++depth) {
+        std::printf("count %d %zu\n", depth, frontier.size());
+        std::vector<pz::ir::Element> next;
+        for (const auto& e : frontier) {
+            if (every > 0 && index++ % every == 0) {
+                std::string line = std::to_string(depth) + " ;";
+                for (const auto& orbit : e.perm)
+                    for (int v : orbit) line += " " + std::to_string(v);
+                for (size_t o = 0; o < e.ori.size(); ++o)
+                    if (puzzle->orbits[o].orient > 1)
+                        for (int v : e.ori[o]) line += " " + std::to_string(v);
+                lines.push_back(line);
+            }
+            if (depth == maxDepth) continue;
+            for (const auto& m : moves) {
+                auto n = pz::ir::compose(e, m, puzzle->orbits);
+                if (seen.insert({n.perm, n.ori}).second) next.push_back(std::move(n));
+            }
+        }
+        frontier = std::move(next);
+    }
+    for (const auto& l : lines) std::printf("%s\n", l.c_str());
+    return 0;
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# library.sh CASE PZC CACHEDIR BFS — one puzzle-library case; see CMakeLists.txt.
+set -uo pipefail
+case_name=$1 pzc=$2 cache=$3 bfs=$4
+export PZC_CACHE_DIR=$cache
+mkdir -p "$cache"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+expect_order() {  # expect_order FILE ORDER
+    local got
+    got=$("$pzc" check "$1" | sed -n 's/^group order: //p') || fail "check $1"
+    [ "$got" = "$2" ] || fail "$1: group order $got, expected $2"
+    echo "$1: group order $got"
+}
+# expect_depths FILE MAXDEPTH "N0 N1 ...": BFS depth counts equal a published distribution.
+expect_depths() {
+    local got
+    got=$("$bfs" "$1" "$2" | sed -n 's/^count [0-9]* //p' | tr '\n' ' ' | sed 's/ $//')
+    [ "$got" = "$3" ] || fail "$1: states by depth $got, expected $3"
+    echo "$1: states by depth $got"
+}
+# optimal_lengths FILE MAXDEPTH EVERY: the solver's lengths for every EVERY-th
+# state within MAXDEPTH equal their BFS distance (each solution is replayed
+# by the solver, so a length equal to the distance is optimal).
+optimal_lengths() {
+    "$bfs" "$1" "$2" "$3" | grep ' ; ' > "$tmp/states" || fail "bfs $1"
+    "$pzc" build "$1" -o "$tmp/solver" > /dev/null || fail "build $1"
+    sed 's/^[0-9]* ; //' "$tmp/states" | "$tmp/solver" --stdin --machine --threads 1 --table-dir "$tmp/tables" > "$tmp/solved" || fail "solver failed"
+    [ "$(wc -l < "$tmp/solved")" = "$(wc -l < "$tmp/states")" ] || fail "$1: not every state was solved"
+    # Results are JSON lines {"type": "solution", "index": I, "moves": [...]}, matched by index.
+    sed -n 's/.*"index": \([0-9]*\), "moves": \[\([0-9, ]*\)\].*/\1|\2/p' "$tmp/solved" > "$tmp/lengths"
+    [ "$(wc -l < "$tmp/lengths")" = "$(wc -l < "$tmp/states")" ] || fail "$1: unexpected solver output: $(head -3 "$tmp/solved")"
+    awk -F'|' 'NR == FNR { split($0, want, " ; "); dist[NR - 1] = want[1]; state[NR - 1] = want[2]; next }
+        { n = ($2 == "") ? 0 : split($2, m, ", ")
+          if (n != dist[$1]) { print "state", state[$1], "distance", dist[$1], "solver length", n; bad = 1 }
+          count[dist[$1]]++ }
+        END { for (d in count) printf "depth %s: %d states\n", d, count[d]; exit bad }' "$tmp/states" "$tmp/lengths" || fail "$1: non-optimal lengths"
+}
+# scrambles FILE MAXLEN SCRAMBLE...: each is solved (and verified by pzc) in at most MAXLEN moves.
+scrambles() {
+    local file=$1 max=$2
+    shift 2
+    for s in "$@"; do
+        out=$("$pzc" solve "$file" --scramble "$s" --json) || fail "solve $file '$s'"
+        len=$(echo "$out" | sed 's/.*"length": \([0-9]*\).*/\1/')
+        [ "$len" -le "$max" ] || fail "$file '$s': $len moves, more than God's number $max"
+        echo "$file '$s': $len moves"
+    done
+}
+
+case $case_name in
+orders)
+    # Published figures; the sources are cited in each definition's header.
+    expect_order puzzles/cube2.pz 3674160
+    expect_order puzzles/cube2_qtm.pz 3674160
+    expect_order puzzles/floppy.pz 192
+    expect_order puzzles/dino.pz 239500800
+    expect_order puzzles/topspin.pz 2432902008176640000
+    expect_order puzzles/hungarian_rings.pz 523022617466601111760007224100074291200000000
+    # Puzzles beyond the generator's 16 pieces per orbit run in the interpreter.
+    "$pzc" run puzzles/topspin.pz "S T S'" | grep -q '^solved: no' || fail "topspin run"
+    "$pzc" run puzzles/hungarian_rings.pz "A^20 B^20" | grep -q '^solved: yes' || fail "hungarian_rings run"
+    ;;
+cube2)
+    # Wikipedia "Pocket Cube" (half-turn metric, fixed corner): 1, 9, 54, 321,
+    # 1847, 9992, 50136, 227536 positions at distance 0..7; God's number 11.
+    expect_depths puzzles/cube2.pz 7 "1 9 54 321 1847 9992 50136 227536"
+    optimal_lengths puzzles/cube2.pz 6 97
+    scrambles puzzles/cube2.pz 11 "R U2 F' R2 U F2 R' U' F R2 U2 F" "F R U R' U' F' R U R' U' R2 F2 U"
+    ;;
+cube2_qtm)
+    # Quarter-turn metric: 1, 6, 27, 120, 534, 2256, 8969, 33058 at 0..7
+    # (Wikipedia "Pocket Cube"); God's number 14.
+    expect_depths puzzles/cube2_qtm.pz 7 "1 6 27 120 534 2256 8969 33058"
+    optimal_lengths puzzles/cube2_qtm.pz 6 29
+    scrambles puzzles/cube2_qtm.pz 14 "R U' F R' U F' R U R F' U' R" "U R U R' F' U' F R U' R'"
+    ;;
+floppy)
+    # The whole group (192 states, God's number 8): every state's length.
+    expect_depths puzzles/floppy.pz 20 "1 4 10 24 53 64 31 4 1"
+    optimal_lengths puzzles/floppy.pz 20 1
+    ;;
+dino)
+    # States within 5 moves (16 moves: 8 corners, both directions).
+    optimal_lengths puzzles/dino.pz 5 211
+    scrambles puzzles/dino.pz 20 "UFR URB' DLB DFL' UBL ULF DRF' DBR UFR' DLB'"
+    ;;
+*)
+    fail "unknown case $case_name"
+    ;;
+esac
+echo "PASS $case_name"

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# tws.sh CASE PZC CACHEDIR — one .tws import/export case; see CMakeLists.txt.
+set -uo pipefail
+case_name=$1 pzc=$2 cache=$3
+export PZC_CACHE_DIR=$cache
+mkdir -p "$cache"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+order() { "$pzc" check "$1" | sed -n 's/^group order: //p'; }
+expect_order() {  # expect_order FILE ORDER
+    local got
+    got=$(order "$1") || fail "check $1"
+    [ "$got" = "$2" ] || fail "$1: group order $got, expected $2"
+    echo "$1: group order $got"
+}
+
+case $case_name in
+group-orders)
+    # 3x3x3: 43,252,003,274,489,856,000 (Hofstadter 1981; Singmaster).
+    expect_order tests/tws/cube3.tws 43252003274489856000
+    # 2x2x2 with a fixed corner (U, R, F): 3,674,160 = 7! * 3^6.
+    expect_order tests/tws/cube2.tws 3674160
+    # Identical pieces do not change the group: 120 (a BFS in features.tws).
+    expect_order tests/tws/features.tws 120
+    "$pzc" check tests/tws/features.tws | grep -q 'TILES: 6 positions, orientation 1, 2 distinct pieces' || fail "labels"
+    ;;
+convert-roundtrip)
+    # tws -> pz -> tws and tws -> yaml -> tws give the tws written directly;
+    # the converted definitions have the same group order.
+    for f in tests/tws/cube2.tws tests/tws/cube3.tws tests/tws/features.tws; do
+        "$pzc" convert "$f" --to tws -o "$tmp/direct.tws" || fail "convert $f --to tws"
+        for via in pz yaml; do
+            "$pzc" convert "$f" --to $via -o "$tmp/x.$via" || fail "convert $f --to $via"
+            [ "$(order "$tmp/x.$via")" = "$(order "$f")" ] || fail "$f -> $via: group order differs"
+            "$pzc" convert "$tmp/x.$via" --to tws -o "$tmp/back.tws" || fail "convert back from $via"
+            diff "$tmp/direct.tws" "$tmp/back.tws" || fail "$f -> $via -> tws differs from $f -> tws"
+        done
+        [ "$(order "$tmp/direct.tws")" = "$(order "$f")" ] || fail "$f -> tws: group order differs"
+        # The export reads back to itself (up to the note on omitted macros).
+        "$pzc" convert "$tmp/direct.tws" --to tws -o "$tmp/again.tws" || fail "re-export"
+        diff <(grep -v '^# Not expressible' "$tmp/direct.tws") "$tmp/again.tws" || fail "$f: export is not a fixed point"
+        echo "$f: round trips"
+    done
+    # The renamed (non-identifier) moves of features.tws are valid .pz.
+    "$pzc" convert tests/tws/features.tws --to pz | grep -q 'macro _2Left = L2;' || fail "renaming 2Left"
+    "$pzc" convert tests/tws/features.tws --to pz | grep -q 'move RL = _2Left R;' || fail "renaming a reference"
+    ;;
+shipped-to-tws)
+    # Every shipped permutation puzzle whose metric twsearch can express
+    # exports, with its group order; the others (quarter-turn metrics, where
+    # a move's square is not a move) are refused with that reason.
+    for f in puzzles/*.pz tests/puzzles/loopover3.pz; do
+        grep -q '^grid ' "$f" && continue
+        case $f in
+        puzzles/cube2_qtm.pz|puzzles/topspin.pz|puzzles/hungarian_rings.pz)
+            "$pzc" convert "$f" --to tws > "$tmp/out" 2> "$tmp/err" && fail "$f exported"
+            grep -q "is not a move of the metric" "$tmp/err" || fail "$f: $(cat "$tmp/err")"
+            echo "$f -> tws: refused (metric)"
+            continue;;
+        esac
+        "$pzc" convert "$f" --to tws -o "$tmp/x.tws" || fail "convert $f --to tws"
+        [ "$(order "$tmp/x.tws")" = "$(order "$f")" ] || fail "$f -> tws: group order differs"
+        echo "$f -> tws: group order $(order "$f")"
+    done
+    # What .tws cannot express is refused with the reason.
+    "$pzc" convert puzzles/anima.pz --to tws > "$tmp/out" 2> "$tmp/err" && fail "anima exported"
+    grep -q 'grid-actor puzzle' "$tmp/err" || fail "anima: $(cat "$tmp/err")"
+    printf 'puzzle p { orbit t 3; move A = t (0 1 2); }\n' > "$tmp/gen_only.pz"
+    "$pzc" convert "$tmp/gen_only.pz" --to tws > "$tmp/out" 2> "$tmp/err" && fail "generator-only metric exported"
+    grep -q "power 2 of move 'A' is not a move of the metric" "$tmp/err" || fail "metric: $(cat "$tmp/err")"
+    ;;
+sequences)
+    # twsearch move sequences: blanks or commas, derived powers, rotations
+    # and aliases (macros), primes as inverses.
+    out=$("$pzc" run tests/tws/cube2.tws "R U R' U'") || fail "run"
+    echo "$out" | grep -q '^order: 6' || fail "sexy move order: $out"
+    out=$("$pzc" run tests/tws/cube2.tws "R2,R2") || fail "run commas"
+    echo "$out" | grep -q '^solved: yes' || fail "R2 R2: $out"
+    out=$("$pzc" run tests/tws/features.tws "Fv' Fv2 Fv") || fail "run rotation powers"
+    echo "$out" | grep -q 'FRAME: 0=0+2' || fail "Fv' Fv2 Fv: $out"
+    out=$("$pzc" run tests/tws/features.tws "2Left Left2'") || fail "run alias"
+    echo "$out" | grep -q '^solved: yes' || fail "2Left Left2': $out"
+    out=$("$pzc" run tests/tws/features.tws "LR L R") || fail "run sequence"
+    echo "$out" | grep -q '^order: 5' || fail "LR L R should be (L R)^2 of order 5: $out"
+    ;;
+scramble-file)
+    # ScrambleAlg and Scramble/ScrambleState positions; each is solved
+    # optimally (2x2x2 <U,R,F>: a BFS of 3,674,160 states gives God's number
+    # 11 in this metric; here short cases with known lengths).
+    out=$("$pzc" solve tests/tws/cube2.tws --tws-scrambles tests/tws/cube2.scr --json) || fail "solve"
+    echo "$out"
+    [ "$(echo "$out" | sed 's/.*"length": \([0-9]*\).*/\1/' | tr '\n' ' ')" = "4 1 1 " ] || fail "lengths"
+    echo "$out" | sed -n 2p | grep -q '"solution": "R'"'"'"' || fail "after_R is solved by R'"
+    ;;
+*)
+    fail "unknown case $case_name"
+    ;;
+esac
+echo "PASS $case_name"
