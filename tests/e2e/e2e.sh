@@ -7,6 +7,9 @@ export PZC_CACHE_DIR=$cache
 mkdir -p "$cache"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# contains TEXT GREP-ARGS...: grep over a string without a pipe; under
+# pipefail, `echo "$x" | grep -q` fails when grep exits before echo is done.
+contains() { local text=$1; shift; grep "$@" <<< "$text"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 expect_error() {  # expect_error PATTERN -- command...: non-zero exit and PATTERN on stderr
     local pattern=$1; shift 2
@@ -76,22 +79,22 @@ solve-scramble)
     out=$("$pzc" solve $puzzle --scramble "R1 R1" --json) || fail "solve"
     [ "$out" = '{"solution": "R1", "length": 1, "optimal": true, "nodes": '"$(echo "$out" | sed 's/.*"nodes": \([0-9]*\).*/\1/')"', "seconds": '"$(echo "$out" | sed 's/.*"seconds": \([0-9.]*\)}/\1/')"'}' ] || fail "unexpected: $out"
     out=$("$pzc" solve $puzzle --scramble "" --json) || fail "solve empty"
-    echo "$out" | grep -q '"length": 0' || fail "solved position: $out"
+    contains "$out" -q '"length": 0' || fail "solved position: $out"
     # R1 then R1x2 is a full turn: already solved.
     out=$("$pzc" solve $puzzle --scramble "R1 R1x2") || fail "solve full turn"
-    echo "$out" | grep -q "already solved" || fail "expected solved: $out"
+    contains "$out" -q "already solved" || fail "expected solved: $out"
     # Exponents of any size reduce modulo the order (3): 10^9 + 1 = 2, so the
     # answer is R1 (a clamped 10^9 = 1 gave R1x2); 10^21 + 2 = 0: solved.
     out=$("$pzc" solve $puzzle --scramble "R1^1000000001" --json) || fail "solve a big exponent"
-    echo "$out" | grep -q '"solution": "R1",' || fail "R1^1000000001 is R1x2, solved by R1: $out"
+    contains "$out" -q '"solution": "R1",' || fail "R1^1000000001 is R1x2, solved by R1: $out"
     out=$("$pzc" solve $puzzle --scramble "(R1 C1)^-100000000000000000000000000002") || fail "solve a huge exponent"
-    echo "$out" | grep -q "already solved" && fail "(R1 C1)^-(10^29+2) is not solved: $out"
+    contains "$out" -q "already solved" && fail "(R1 C1)^-(10^29+2) is not solved: $out"
     out=$("$pzc" solve $puzzle --scramble "R1^1000000000000000000002") || fail "solve a huge exponent"
-    echo "$out" | grep -q "already solved" || fail "R1^(10^21+2) is solved: $out"
+    contains "$out" -q "already solved" || fail "R1^(10^21+2) is solved: $out"
     # A four-move scramble needs at most four.
     out=$("$pzc" solve $puzzle --scramble "R1 C2 R3x2 C1") || fail "solve 4"
     echo "$out"
-    echo "$out" | grep -Eq '^  [0-4] moves \(optimal\)' || fail "length > 4: $out"
+    contains "$out" -Eq '^  [0-4] moves \(optimal\)' || fail "length > 4: $out"
     ;;
 solve-random)
     # Uniform random states: every solution verified by pzc, none longer
@@ -106,7 +109,7 @@ solve-random)
 solve-state)
     # R1 as a state (perm[p] = solved position of the piece at p).
     out=$("$pzc" solve $puzzle --state "2 0 1 3 4 5 6 7 8" --json) || fail "solve state"
-    echo "$out" | grep -q '"solution": "R1x2"' || fail "expected R1x2: $out"
+    contains "$out" -q '"solution": "R1x2"' || fail "expected R1x2: $out"
     ;;
 bad-input)
     expect_error "error" -- "$pzc" solve $puzzle --scramble "R1 Q7"
@@ -170,7 +173,7 @@ memory-budget)
     expect_error "bad --memory 'lots'" -- "$pzc" solve $puzzle --scramble "R1" --memory lots
     expect_error "bad --memory '0'" -- "$pzc" solve $puzzle --scramble "R1" --memory 0
     out=$("$pzc" solve $puzzle --scramble "R1" --memory 1M --json) || fail "solve within the budget"
-    echo "$out" | grep -q '"length": 1' || fail "expected length 1: $out"
+    contains "$out" -q '"length": 1' || fail "expected length 1: $out"
     # A cached table larger than the budget is not mapped either.
     expect_error "more than the memory budget of 255 bytes" -- "$pzc" solve $puzzle --scramble "R1" --memory 255
     # --verify-tables checks every block and accepts a sound table.
@@ -180,7 +183,7 @@ memory-budget)
 build-binary)
     "$pzc" build $puzzle -o "$tmp/solver" > /dev/null || fail "build"
     out=$("$tmp/solver" --scramble "C1 R2" --json --table-dir "$tmp/tables") || fail "run built solver"
-    echo "$out" | grep -q '"length": 2' || fail "expected length 2: $out"
+    contains "$out" -q '"length": 2' || fail "expected length 2: $out"
     expect_error "unknown move" -- "$tmp/solver" --scramble "C9" --table-dir "$tmp/tables"
     ;;
 hostile-paths)
@@ -191,11 +194,11 @@ hostile-paths)
     mkdir -p "$evil"
     cp -r "$cache/bin" "$evil/" 2>/dev/null || true
     out=$(PZC_CACHE_DIR="$evil" "$pzc" solve $puzzle --scramble "R1 C2" --json) || fail "solve with a hostile PZC_CACHE_DIR"
-    echo "$out" | grep -q '"length": 2' || fail "expected length 2: $out"
+    contains "$out" -q '"length": 2' || fail "expected length 2: $out"
     mkdir -p "$evil/home/.cache/pzc"
     cp -r "$cache/bin" "$evil/home/.cache/pzc/" 2>/dev/null || true
     out=$(env -u PZC_CACHE_DIR -u XDG_CACHE_HOME HOME="$evil/home" "$pzc" solve $puzzle --scramble "C1" --json) || fail "solve with a hostile HOME"
-    echo "$out" | grep -q '"length": 1' || fail "expected length 1: $out"
+    contains "$out" -q '"length": 1' || fail "expected length 1: $out"
     [ ! -e "$tmp/pwned" ] && [ ! -e "$tmp/pwned2" ] || fail "a command in the cache path was run"
     ;;
 no-temp-files)
@@ -206,10 +209,10 @@ no-temp-files)
     for pid in $(seq $$ $(($$ + 400))); do echo "0 1 2 3 4 5 6 7 8" > "$tmp/t/pzc-solve-$pid.txt"; done
     before=$(ls "$tmp/t" | wc -l)
     out=$(TMPDIR="$tmp/t" "$pzc" solve $puzzle --scramble "C2 R3" --json) || fail "solve"
-    echo "$out" | grep -q '"length": 2' || fail "planted temp file changed the answer: $out"
+    contains "$out" -q '"length": 2' || fail "planted temp file changed the answer: $out"
     [ "$(ls "$tmp/t" | wc -l)" = "$before" ] || fail "pzc solve created files in TMPDIR"
     out=$(TMPDIR="$tmp/no/such/dir" "$pzc" solve $puzzle --scramble "C2 R3" --json) || fail "solve with a missing TMPDIR"
-    echo "$out" | grep -q '"length": 2' || fail "unexpected: $out"
+    contains "$out" -q '"length": 2' || fail "unexpected: $out"
     ;;
 kill-solver)
     # Killing pzc stops its solver: SIGTERM is forwarded, SIGKILL reaches the
@@ -257,14 +260,15 @@ cached-binary)
     export PZC_CACHE_DIR=$tmp/cache
     mkdir -p "$tmp/cache"
     cp -r "$cache/bin" "$tmp/cache/" 2>/dev/null || true
+    rm -f "$tmp"/cache/bin/loopover3-*  # the first solve builds the one loopover3 solver below
     "$pzc" solve $puzzle --scramble "C2 R3" > /dev/null || fail "first solve"
-    bin=$(ls -t "$tmp"/cache/bin/loopover3-*.stamp | head -1 | sed 's/\.stamp$//')  # the newest build
+    bin=$(ls -t "$tmp"/cache/bin/loopover3-*.stamp | head -1 | sed 's/\.stamp$//')  # the one loopover3 build
     [ -n "$bin" ] || fail "no stamped binary in the cache"
     for damage in empty truncated; do
         if [ $damage = empty ]; then : > "$bin"; else truncate -s 4096 "$bin"; fi
         out=$("$pzc" solve $puzzle --scramble "C2 R3" --json 2> "$tmp/err") || { cat "$tmp/err"; fail "solve after $damage binary"; }
         grep -q "unusable" "$tmp/err" || { cat "$tmp/err"; fail "$damage binary not reported"; }
-        echo "$out" | grep -q '"length": 2' || fail "after $damage binary: $out"
+        contains "$out" -q '"length": 2' || fail "after $damage binary: $out"
     done
     # Fake solvers with valid stamps: what they print must not be believed.
     fake() {  # fake SCRIPT-BODY: install a shell script as the cached binary, stamped
@@ -336,8 +340,9 @@ options)
     export PZC_CACHE_DIR=$tmp/cache
     mkdir -p "$tmp/cache"
     cp -r "$cache/bin" "$tmp/cache/" 2>/dev/null || true
+    rm -f "$tmp"/cache/bin/loopover3-*  # the first solve builds the one loopover3 solver below
     "$pzc" solve $puzzle --scramble "R1" > /dev/null || fail "solve"
-    bin=$(ls -t "$tmp"/cache/bin/loopover3-*.stamp | head -1 | sed 's/\.stamp$//')  # the newest build
+    bin=$(ls -t "$tmp"/cache/bin/loopover3-*.stamp | head -1 | sed 's/\.stamp$//')  # the one loopover3 build
     stamped() {  # stamped SCRIPT-BODY: a stamped shell script as the cached solver
         printf '#!/bin/sh\ncat > /dev/null\n%s\n' "$1" > "$bin"
         python3 - "$bin" <<'PY'
@@ -359,7 +364,7 @@ no-moves)
     # A puzzle with no moves: --random gives its one state, no crash.
     printf 'puzzle nomoves {\n  orbit tiles 3;\n  pattern all { tiles {0 1 2}: positions; }\n  solver optimal { optimal all; }\n}\n' > "$cache/nomoves.pz"  # a fixed path: the cached solver is reused
     out=$("$pzc" solve "$cache/nomoves.pz" --random 2 --json) || fail "solve --random on a puzzle without moves"
-    [ "$(echo "$out" | grep -c '"length": 0, "optimal": true.*"state": "0 1 2"')" = 2 ] || fail "unexpected: $out"
+    [ "$(contains "$out" -c '"length": 0, "optimal": true.*"state": "0 1 2"')" = 2 ] || fail "unexpected: $out"
     expect_error "cannot be reached" -- "$pzc" solve "$cache/nomoves.pz" --state "1 0 2"
     ;;
 grid-levels)
@@ -417,10 +422,10 @@ random-parity)
     for n in 4 16; do
         printf 'puzzle odd%s {\n  orbit p %s;\n  move T = p (0 1);\n  pattern all { p {0 1}: positions; }\n  solver optimal { optimal all; }\n}\n' $n $n > "$cache/odd$n.pz"
         out=$("$pzc" solve "$cache/odd$n.pz" --random 40 --seed 5 --json) || fail "solve odd$n"
-        zeros=$(echo "$out" | grep -c '"length": 0,') ones=$(echo "$out" | grep -c '"length": 1,')
+        zeros=$(contains "$out" -c '"length": 0,') ones=$(contains "$out" -c '"length": 1,')
         echo "odd$n: $zeros at distance 0, $ones at distance 1"
         [ "$zeros" -ge 8 ] && [ "$ones" -ge 8 ] || fail "odd$n: parities not both drawn ($zeros, $ones)"
-        echo "$out" | grep -q '"length": 1,.*"state": "1 0 ' || fail "odd$n: no state in --json: $out"
+        contains "$out" -q '"length": 1,.*"state": "1 0 ' || fail "odd$n: no state in --json: $out"
     done
     ;;
 hostile-names)
@@ -434,19 +439,19 @@ hostile-names)
     cp $puzzle "$tmp/$payload/p.pz"
     "$pzc" build "$tmp/$payload/p.pz" -o "$tmp/solver" > /dev/null || fail "build from a hostile path"
     out=$("$tmp/solver" --scramble "C1 R2" --json --table-dir "$tmp/tables" 2>&1) || fail "run: $out"
-    echo "$out" | grep -q "^INJECTED" && fail "the payload in the path ran: $out"
-    echo "$out" | grep -q '"length": 2' || fail "expected length 2: $out"
+    contains "$out" -q "^INJECTED" && fail "the payload in the path ran: $out"
+    contains "$out" -q '"length": 2' || fail "expected length 2: $out"
     name=$'a"; inline static int pwned2 = (__builtin_puts("INJECTED LEVEL"), 0); const char* b = "\n#ifndef Q\nstatic int pwned3 = (__builtin_puts("INJECTED LINE"), 0);\n#endif\n'
     cp puzzles/anima/levels/1.1-line_dance.txt "$tmp/$payload/$name.txt"
     "$pzc" solve puzzles/anima.pz --level "$tmp/$payload/$name.txt" --emit "$tmp/grid.cpp" || fail "emit"
     ${CXX:-c++} -std=c++20 -O1 -I runtime/include "$tmp/grid.cpp" -o "$tmp/grid" 2> "$tmp/err" || { cat "$tmp/err" >&2; fail "the grid solver for a hostile level name does not compile"; }
     out=$("$tmp/grid" 2>&1) || fail "run grid solver: $out"
-    echo "$out" | grep -q "^INJECTED" && fail "the payload in the level name ran: $out"
-    echo "$out" | grep -q 'solved' || fail "the hostile-named level was not solved: $out"
+    contains "$out" -q "^INJECTED" && fail "the payload in the level name ran: $out"
+    contains "$out" -q 'solved' || fail "the hostile-named level was not solved: $out"
     # And through pzc (its cached build of the same source, the result protocol).
     out=$("$pzc" solve puzzles/anima.pz --level "$tmp/$payload/$name.txt" --json 2>&1) || fail "pzc solve: $out"
-    echo "$out" | grep -q "^INJECTED" && fail "the payload in the level name ran: $out"
-    echo "$out" | grep -q '"length": 2, "optimal": true' || fail "pzc solve of the hostile-named level: $out"
+    contains "$out" -q "^INJECTED" && fail "the payload in the level name ran: $out"
+    contains "$out" -q '"length": 2, "optimal": true' || fail "pzc solve of the hostile-named level: $out"
     ;;
 grid-limits)
     # note [grid depth limit]: a 1x257 corridor needs 256 presses, one more
@@ -455,7 +460,7 @@ grid-limits)
     { printf 'r'; printf '.%.0s' $(seq 256); printf '\n\nR 256 0\n'; } > "$tmp/corridor.txt"
     for mode in "" --interp; do
         out=$("$pzc" solve puzzles/anima.pz --level "$tmp/corridor.txt" --json $mode 2>&1) || fail "corridor $mode: $out"
-        echo "$out" | grep -q '"length": 256, "optimal": true' || fail "corridor $mode: expected 256 moves: $(echo "$out" | tail -c 300)"
+        contains "$out" -q '"length": 256, "optimal": true' || fail "corridor $mode: expected 256 moves: $(echo "$out" | tail -c 300)"
     done
     ;;
 reserved-names)
@@ -477,7 +482,7 @@ puzzle $(n 0) {
 PZ
         "$pzc" build "$tmp/$(n 0).pz" -o "$tmp/solver-$i" > "$tmp/out" 2>&1 || { cat "$tmp/out" >&2; fail "build: puzzle $(n 0)"; }
         out=$("$tmp/solver-$i" --scramble "$(n 2) $(n 3)" --json --table-dir "$tmp/tables-$i" 2>&1) || fail "run: puzzle $(n 0): $out"
-        echo "$out" | grep -q '"length": 2' || fail "puzzle $(n 0): expected length 2: $out"
+        contains "$out" -q '"length": 2' || fail "puzzle $(n 0): expected length 2: $out"
         echo "puzzle $(n 0): $out"
     done
     ;;

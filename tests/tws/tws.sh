@@ -6,6 +6,9 @@ export PZC_CACHE_DIR=$cache
 mkdir -p "$cache"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# contains TEXT GREP-ARGS...: grep over a string without a pipe; under
+# pipefail, `echo "$x" | grep -q` fails when grep exits before echo is done.
+contains() { local text=$1; shift; grep "$@" <<< "$text"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 order() { "$pzc" check "$1" | sed -n 's/^group order: //p'; }
 expect_order() {  # expect_order FILE ORDER
@@ -74,15 +77,15 @@ sequences)
     # twsearch move sequences: blanks or commas, derived powers, rotations
     # and aliases (macros), primes as inverses.
     out=$("$pzc" run tests/tws/cube2.tws "R U R' U'") || fail "run"
-    echo "$out" | grep -q '^order: 6' || fail "sexy move order: $out"
+    contains "$out" -q '^order: 6' || fail "sexy move order: $out"
     out=$("$pzc" run tests/tws/cube2.tws "R2,R2") || fail "run commas"
-    echo "$out" | grep -q '^solved: yes' || fail "R2 R2: $out"
+    contains "$out" -q '^solved: yes' || fail "R2 R2: $out"
     out=$("$pzc" run tests/tws/features.tws "Fv' Fv2 Fv") || fail "run rotation powers"
-    echo "$out" | grep -q 'FRAME: 0=0+2' || fail "Fv' Fv2 Fv: $out"
+    contains "$out" -q 'FRAME: 0=0+2' || fail "Fv' Fv2 Fv: $out"
     out=$("$pzc" run tests/tws/features.tws "2Left Left2'") || fail "run alias"
-    echo "$out" | grep -q '^solved: yes' || fail "2Left Left2': $out"
+    contains "$out" -q '^solved: yes' || fail "2Left Left2': $out"
     out=$("$pzc" run tests/tws/features.tws "LR L R") || fail "run sequence"
-    echo "$out" | grep -q '^order: 5' || fail "LR L R should be (L R)^2 of order 5: $out"
+    contains "$out" -q '^order: 5' || fail "LR L R should be (L R)^2 of order 5: $out"
     ;;
 scramble-file)
     # ScrambleAlg and Scramble/ScrambleState positions; each is solved
