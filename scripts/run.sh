@@ -29,5 +29,14 @@ echo
 echo "=== pzc solve puzzles/rotate4o.pz --scramble \"UL C' DR2 U R D' L2 UR\""
 "$pzc" solve puzzles/rotate4o.pz --scramble "UL C' DR2 U R D' L2 UR"
 echo
+echo "=== pzc solve puzzles/cube3.pz --solver two_phase --random 5 --seed 1 (random cubes, two-phase)"
+"$pzc" solve puzzles/cube3.pz --solver two_phase --random 5 --seed 1
+echo
+echo "=== pzc solve puzzles/rotate4o.pz --solver via_square --random 3 --seed 1 (random states, phased)"
+"$pzc" solve puzzles/rotate4o.pz --solver via_square --random 3 --seed 1
+echo
+echo "=== pzc solve puzzles/cube2.pz --random 3 --seed 1 (from the puzzle library)"
+"$pzc" solve puzzles/cube2.pz --random 3 --seed 1
+echo
 echo "=== pzc solve puzzles/anima.pz (its 23 levels)"
 "$pzc" solve puzzles/anima.pz
