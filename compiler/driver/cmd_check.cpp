@@ -205,7 +205,14 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& o
     out << "moves: " << p.moves.size() << " (" << metric << " in the metric; * = not in the metric)\n";
     const auto& orders = a.familyOrders();
     const auto& inverse = a.inverseMove();
+    // The text summary stays small for big definitions (thousands of
+    // families); --json lists everything.
+    constexpr size_t kFamiliesListed = 64, kPartnersListed = 16;
     for (size_t f = 0; f < p.families.size(); ++f) {
+        if (f == kFamiliesListed) {
+            out << "  ... and " << p.families.size() - f << " more families (pzc check --json lists them)\n";
+            break;
+        }
         out << "  " << p.families[f].name << " (order " << orders[f] << "):";
         std::string inverses;
         for (size_t m = 0; m < p.moves.size(); ++m) {
@@ -216,13 +223,26 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& o
         out << "; inverses" << inverses << "; commutes with";
         const auto partners = commutingFamilies(p, a, (int)f);
         if (partners.empty()) out << " none";
-        for (int g : partners) out << ' ' << p.families[g].name;
+        for (size_t i = 0; i < partners.size() && i < kPartnersListed; ++i) out << ' ' << p.families[partners[i]].name;
+        if (partners.size() > kPartnersListed) out << " ... and " << partners.size() - kPartnersListed << " more";
         out << '\n';
     }
     out << "commutation classes:";
+    size_t classNames = 0;
     for (const auto& cls : a.commutationClasses()) {
+        if (classNames >= kFamiliesListed) {
+            out << " ...";
+            break;
+        }
         out << " {";
-        for (size_t i = 0; i < cls.size(); ++i) out << (i ? " " : "") << p.families[cls[i]].name;
+        for (size_t i = 0; i < cls.size(); ++i, ++classNames) {
+            if (i == kPartnersListed) {
+                out << " ... and " << cls.size() - i << " more";
+                classNames += cls.size() - i;
+                break;
+            }
+            out << (i ? " " : "") << p.families[cls[i]].name;
+        }
         out << '}';
     }
     out << '\n';
