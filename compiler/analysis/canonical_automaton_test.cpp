@@ -118,6 +118,177 @@ TEST_CASE("canonical automaton is exact for every metric", "[canonical]") {
     requireExact(withMetric(codegen::testing::twister(), {"L", "L'", "R", "R'"}, false), 6);
 }
 
+// note [look-back speed]: the automaton built with packed words, flat values
+// and hash sets must equal the one of the plain enumeration below (the code
+// before that change, kept here as the reference), state for state.
+namespace reference {
+
+using namespace pz::analysis;
+
+constexpr int kLookBack = 4;
+constexpr size_t kMaxLookBackWords = 400000;
+
+using Word = std::vector<int>;  // search-move indices
+
+static void extendWithLookBack(const ir::Puzzle& puzzle, const std::vector<int>& searchMoves,
+                        std::vector<std::vector<int>>& raw, int& start) {
+    const int moves = static_cast<int>(searchMoves.size());
+    // Words as (pairwise state, moves, value), shortlex order by construction.
+    struct Entry {
+        int state;
+        Word word;
+        ir::Element value;
+    };
+    std::set<std::pair<std::vector<std::vector<int>>, std::vector<std::vector<int>>>> seen;
+    std::set<Word> forbidden;
+    auto hasForbiddenSuffix = [&](const Word& w) {
+        for (int len = 2; len <= static_cast<int>(w.size()); ++len)
+            if (forbidden.count(Word(w.end() - len, w.end()))) return true;
+        return false;
+    };
+    std::vector<Entry> level{{0, {}, ir::identity(puzzle.orbits)}};
+    seen.insert({level[0].value.perm, level[0].value.ori});
+    size_t total = 1;
+    for (int len = 1; len <= kLookBack; ++len) {
+        std::vector<Entry> nextLevel;
+        for (const auto& e : level)
+            for (int m = 0; m < moves; ++m) {
+                int t = raw[e.state][m];
+                if (t < 0) continue;
+                Word w = e.word;
+                w.push_back(m);
+                if (hasForbiddenSuffix(w)) continue;
+                ir::Element v = ir::compose(e.value, puzzle.moves[searchMoves[m]].effect, puzzle.orbits);
+                if (!seen.insert({v.perm, v.ori}).second) {
+                    forbidden.insert(w);
+                    continue;
+                }
+                if (++total > kMaxLookBackWords) return;
+                if (len < kLookBack) nextLevel.push_back({t, std::move(w), std::move(v)});
+            }
+        level = std::move(nextLevel);
+    }
+    if (forbidden.empty()) return;
+    // States: (pairwise state, last kLookBack - 1 moves); explored from start.
+    std::map<std::pair<int, Word>, int> id;
+    std::vector<std::pair<int, Word>> states{{start, {}}};
+    id[states[0]] = 0;
+    std::vector<std::vector<int>> ext;
+    for (size_t i = 0; i < states.size(); ++i) {
+        std::vector<int> row(moves, -1);
+        for (int m = 0; m < moves; ++m) {
+            int t = raw[states[i].first][m];
+            if (t < 0) continue;
+            Word w = states[i].second;
+            w.push_back(m);
+            if (hasForbiddenSuffix(w)) continue;
+            if (static_cast<int>(w.size()) > kLookBack - 1) w.erase(w.begin());
+            auto key = std::make_pair(t, w);
+            auto [it, added] = id.emplace(key, static_cast<int>(states.size()));
+            if (added) states.push_back(key);
+            row[m] = it->second;
+        }
+        ext.push_back(std::move(row));
+    }
+    raw = std::move(ext);
+    start = 0;
+}
+
+analysis::CanonicalAutomaton referenceAutomaton(const ir::Puzzle& puzzle, PuzzleAnalysis& analysis) {
+    analysis::CanonicalAutomaton a;
+    const int families = static_cast<int>(puzzle.families.size());
+    for (int m = 0; m < static_cast<int>(puzzle.moves.size()); ++m)
+        if (puzzle.moves[m].inMetric) a.searchMoves.push_back(m);
+    a.commute.assign(families, std::vector<bool>(families, false));
+    // A representative move per family (its generator if named, else any power).
+    std::vector<int> representative(families, -1);
+    for (int m = 0; m < static_cast<int>(puzzle.moves.size()); ++m) {
+        int f = puzzle.moves[m].family;
+        if (representative[f] < 0 || puzzle.moves[m].power == 1) representative[f] = m;
+    }
+    const auto& commutes = analysis.commutes();
+    for (int f = 0; f < families; ++f)
+        for (int g = 0; g < families; ++g)
+            a.commute[f][g] = f == g || (representative[f] >= 0 && representative[g] >= 0 &&
+                                         commutes[representative[f]][representative[g]]);
+    // Unminimised: state 0 = start, state 1 + i = last move was search move i.
+    // Pairwise rules (note [pairwise rules]): the two-move words in shortlex
+    // order, each forbidden when its value is the identity, a searched move
+    // or the value of an earlier two-move word.
+    const int moves = static_cast<int>(a.searchMoves.size());
+    std::vector<std::vector<int>> raw(moves + 1, std::vector<int>(moves, -1));
+    {
+        std::set<std::pair<std::vector<std::vector<int>>, std::vector<std::vector<int>>>> seen;
+        const ir::Element id = ir::identity(puzzle.orbits);
+        seen.insert({id.perm, id.ori});
+        for (int i = 0; i < moves; ++i) {
+            const auto& e = puzzle.moves[a.searchMoves[i]].effect;
+            seen.insert({e.perm, e.ori});
+            raw[0][i] = 1 + i;
+        }
+        for (int i = 0; i < moves; ++i)
+            for (int j = 0; j < moves; ++j) {
+                ir::Element v = ir::compose(puzzle.moves[a.searchMoves[i]].effect,
+                                            puzzle.moves[a.searchMoves[j]].effect, puzzle.orbits);
+                if (seen.insert({v.perm, v.ori}).second) raw[1 + i][j] = 1 + j;
+            }
+    }
+    int startRaw = 0;
+    extendWithLookBack(puzzle, a.searchMoves, raw, startRaw);
+    const int rawStates = static_cast<int>(raw.size());
+    // Moore minimisation: refine classes by (class, classes of successors).
+    std::vector<int> cls(rawStates, 0);
+    for (int round = 0;; ++round) {
+        std::map<std::vector<int>, int> ids;
+        std::vector<int> nc(rawStates);
+        for (int s = 0; s < rawStates; ++s) {
+            std::vector<int> sig{cls[s]};
+            for (int t : raw[s]) sig.push_back(t < 0 ? -1 : cls[t]);
+            nc[s] = ids.emplace(sig, static_cast<int>(ids.size())).first->second;
+        }
+        bool stable = nc == cls && round > 0;
+        cls = nc;
+        if (stable) break;
+    }
+    // Renumber classes in order of first appearance (start first): deterministic.
+    std::map<int, int> order;
+    order.emplace(cls[startRaw], 0);
+    for (int s = 0; s < rawStates; ++s) order.emplace(cls[s], static_cast<int>(order.size()));
+    a.next.assign(order.size(), std::vector<int>(moves, -1));
+    for (int s = 0; s < rawStates; ++s)
+        for (int i = 0; i < moves; ++i)
+            a.next[order[cls[s]]][i] = raw[s][i] < 0 ? -1 : order[cls[raw[s][i]]];
+    a.start = order[cls[startRaw]];
+    return a;
+}
+
+
+}  // namespace reference
+
+TEST_CASE("canonical automaton equals the plain look-back enumeration", "[canonical]") {
+    std::vector<ir::Puzzle> puzzles = {
+        codegen::testing::loopover(3, {}),    // values in one limb
+        codegen::testing::loopover(4, {}),    // 64 bits: exactly one limb (slide4)
+        codegen::testing::twister(),          // oriented pieces
+        codegen::testing::twoOrbits(),        // two orbits, mixed orientation
+        withMetric(codegen::testing::loopover(4, {}),
+                   {"R1", "R1x3", "R2", "R2x3", "R3", "R3x3", "R4", "R4x3",
+                    "C1", "C1x3", "C2", "C2x3", "C3", "C3x3", "C4", "C4x3"}, false),
+        codegen::testing::loopover(5, {}),    // 125-bit values across two limbs; word cap
+    };
+    for (const auto& p : puzzles) {
+        INFO(p.name);
+        analysis::PuzzleAnalysis groups(p);
+        auto fast = analysis::buildCanonicalAutomaton(p, groups);
+        analysis::PuzzleAnalysis groups2(p);
+        auto plain = reference::referenceAutomaton(p, groups2);
+        REQUIRE(fast.searchMoves == plain.searchMoves);
+        REQUIRE(fast.start == plain.start);
+        REQUIRE(fast.commute == plain.commute);
+        REQUIRE(fast.next == plain.next);
+    }
+}
+
 TEST_CASE("state layout: one nibble word per orbit, orientation words after", "[layout]") {
     auto tw = codegen::testing::twister();
     DiagnosticEngine diags;
