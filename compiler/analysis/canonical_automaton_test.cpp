@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <random>
 #include <set>
 #include <sstream>
 
@@ -314,6 +315,38 @@ TEST_CASE("reference coordinates: rank -> unrank -> rank for every value", "[coo
     for (const auto& c : coords)
         for (uint64_t r = 0; r < c.size; ++r)
             REQUIRE(analysis::referenceRank(c, analysis::referenceUnrank(c, r, tw.orbits)) == r);
+}
+
+TEST_CASE("reference coordinates: a move's image depends only on the value", "[coordinates]") {
+    // Pruning tables are built by BFS over values (unrank, apply, rank), so
+    // rank(e * m) must be a function of rank(e). Orientations without
+    // positions were read per piece, which is not: the twist a move gives a
+    // piece depends on where it is (pzc solve called reachable cube2
+    // positions unreachable with `corners: orientations`).
+    auto tw = codegen::testing::twister();
+    DiagnosticEngine diags;
+    std::vector<analysis::Coordinate> coords;
+    REQUIRE(analysis::computeCoordinates(tw, coords, diags));
+    std::mt19937_64 rng(7);
+    for (const auto& c : coords) {
+        ir::Element e = ir::identity(tw.orbits);
+        for (int step = 0; step < 2000; ++step) {
+            ir::Element rep = analysis::referenceUnrank(c, analysis::referenceRank(c, e), tw.orbits);
+            for (const auto& mv : tw.moves)
+                REQUIRE(analysis::referenceRank(c, ir::compose(e, mv.effect, tw.orbits)) ==
+                        analysis::referenceRank(c, ir::compose(rep, mv.effect, tw.orbits)));
+            e = ir::compose(e, tw.moves[rng() % tw.moves.size()].effect, tw.orbits);
+        }
+    }
+}
+
+TEST_CASE("coordinates: orientations alone of pieces that moves exchange with others are refused", "[coordinates]") {
+    auto tw = codegen::testing::twister();
+    tw.patterns[1].parts[0].pieces = {0, 1, 4, 3};  // block L; R exchanges 1 and 4 with 2 and 5
+    DiagnosticEngine diags;
+    std::vector<analysis::Coordinate> coords;
+    REQUIRE(!analysis::computeCoordinates(tw, coords, diags));
+    REQUIRE(diags.hasErrors());
 }
 
 TEST_CASE("coordinates: sizes past 64 bits are refused, not wrapped", "[coordinates]") {

@@ -84,6 +84,27 @@ bool computeCoordinates(const ir::Puzzle& puzzle, std::vector<Coordinate>& out, 
             p.positions = part.positions;
             p.ordered = !part.unordered;
             p.oriMod = part.orientations ? orbit.orient : 1;
+            // Orientations without positions are read at the tracked
+            // positions; that is a coordinate only if every move keeps the
+            // pieces at those positions among them (else a move's effect on
+            // the value depends on what the value does not record, and a
+            // pruning table built by BFS over values is wrong).
+            if (!p.positions && p.oriMod > 1) {
+                const ir::MoveFamily* leaks = nullptr;
+                for (const auto& fam : puzzle.families) {
+                    for (int pos = 0; pos < p.n && !leaks; ++pos)
+                        if ((p.tracked >> pos & 1) && !(p.tracked >> fam.base.perm[part.orbit][pos] & 1)) leaks = &fam;
+                    if (leaks) break;
+                }
+                if (leaks) {
+                    diags.error(puzzle.file, pat.where,
+                                "pattern '" + pat.name + "' tracks orientations without positions of pieces of orbit '" +
+                                    orbit.name + "' that move '" + leaks->name +
+                                    "' exchanges with untracked ones; track all its pieces, or add positions");
+                    ok = false;
+                    continue;
+                }
+            }
             // Sizes in big integers: C(n,k) * k! * M^k overflows 64 bits long
             // before any part is refused (16 pieces with orientation 8 is 1.4e30).
             mpz_class positionSize = 1, orientSize = 1;
@@ -140,12 +161,9 @@ uint64_t referenceRank(const Coordinate& c, const ir::Element& e) {
             if (p.positions) {
                 for (int pos : pl.positions) o = o * p.oriMod + e.ori[p.orbit][pos];
             } else {
-                for (int piece = 0; piece < p.n; ++piece) {
-                    if (!(p.tracked >> piece & 1)) continue;
-                    int at = 0;
-                    while (e.perm[p.orbit][at] != piece) ++at;
-                    o = o * p.oriMod + e.ori[p.orbit][at];
-                }
+                // Orientations at the tracked positions (coord.hpp).
+                for (int pos = 0; pos < p.n; ++pos)
+                    if (p.tracked >> pos & 1) o = o * p.oriMod + e.ori[p.orbit][pos];
             }
             v = v * p.orientSize + o;
         }

@@ -159,8 +159,14 @@ bool buildSolverModel(const ir::Puzzle& puzzle, SolverModel& m, DiagnosticEngine
         m.lookups.push_back(lookups);
         std::ostringstream def;
         def << "v1 " << puzzle.name << " words " << m.layout.words << "\n";
-        for (const auto& p : c.parts)
-            def << p.orbit << " " << p.n << " " << p.tracked << " " << p.positions << p.ordered << " " << p.oriMod << "\n";
+        for (const auto& p : c.parts) {
+            def << p.orbit << " " << p.n << " " << p.tracked << " " << p.positions << p.ordered << " " << p.oriMod;
+            // Orientations without positions were once read per piece (not a
+            // coordinate: a wrong table); now per position. The tag keeps a
+            // cached table of the old encoding from matching.
+            if (!p.positions && p.oriMod > 1) def << " ori-at-positions";
+            def << "\n";
+        }
         m.patternHashes.push_back(contentHash(def.str() + kernelText));
     }
     return true;

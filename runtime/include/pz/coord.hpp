@@ -6,9 +6,16 @@
 //                          + Lehmer rank of the tracked pieces read in
 //                          position order (a partial-permutation rank);
 //   positions, unordered : the colex rank only (a combination);
-//   orientations         : the tracked pieces' orientations (base m), in
-//                          position order when positions are tracked, else in
-//                          label order.
+//   orientations         : with positions, the tracked pieces' orientations
+//                          (base m) in position order; without positions,
+//                          the orientations at the tracked positions (base m,
+//                          ascending). Without positions the orientation at a
+//                          position is what a move's change depends on, so
+//                          this is a coordinate (a move's image depends only
+//                          on the value) when every move maps the tracked
+//                          positions onto themselves (the compiler checks it;
+//                          a piece's orientation wherever it is would not be:
+//                          which twist it gets depends on where it is).
 // Every coordinate has an unrank that builds a state (untracked lanes get the
 // untracked labels in increasing order), so pruning tables are built by BFS
 // over states: unrank, apply a move kernel, rank. The rank is the hot path of
@@ -187,8 +194,7 @@ struct PieceCoordinate {
             if constexpr (Positions) {
                 for (uint32_t m = occupied; m; m &= m - 1) o = o * OriMod + lane(ori, std::countr_zero(m));
             } else {
-                uint64_t oriOfPiece = relabelLanes(inverseLanes(perm, N), ori);
-                for (uint32_t m = Tracked; m; m &= m - 1) o = o * OriMod + lane(oriOfPiece, std::countr_zero(m));
+                for (uint32_t m = Tracked; m; m &= m - 1) o = o * OriMod + lane(ori, std::countr_zero(m));
             }
             r = r * kOrientSize + o;
         }
