@@ -1,7 +1,8 @@
-// libFuzzer target over both front ends and the lowering pass.
+// libFuzzer target over every reader and the lowering pass.
 //
-// The first byte picks the syntax (even: .pz, odd: YAML); the rest is the
-// definition. Any input must be handled with diagnostics, never a crash,
+// The first byte picks the input kind (modulo 4: 0 .pz, 1 YAML, 2 .tws
+// definition, 3 grid level file read with the rules of a fixed two-colour
+// grid puzzle); the rest is the text. Any input must be handled with diagnostics, never a crash,
 // hang or sanitizer report. For inputs that lower cleanly the printers are
 // checked too: print -> parse -> lower must succeed in both syntaxes and give
 // the same .pz text again.
@@ -12,6 +13,8 @@
 
 #include "compiler/ir/lower.hpp"
 #include "dsl/frontend.hpp"
+#include "dsl/level_reader.hpp"
+#include "dsl/tws_reader.hpp"
 
 namespace {
 
@@ -24,12 +27,52 @@ std::string body(const std::string& printed) { return printed.substr(printed.fin
     std::abort();
 }
 
+// The grid rules level files are read with: two colours, one moving with the
+// pressed direction and one against it (the shipped Anima rules).
+const pz::ir::GridRules& levelRules() {
+    static const pz::ir::GridRules rules = [] {
+        const std::string text =
+            "grid fuzz {\n  direction up (0, 1);\n  direction down (0, -1);\n  direction left (-1, 0);\n"
+            "  direction right (1, 0);\n  colour red R r with;\n  colour blue B b against;\n}\n";
+        pz::DiagnosticEngine diags;
+        auto ast = pz::parsePzText("rules.pz", text, diags);
+        auto ir = ast ? pz::ir::lower(*ast, diags) : std::nullopt;
+        if (!ir) fail("the fuzzer's own grid rules do not load", text, diags);
+        return ir->grid;
+    }();
+    return rules;
+}
+
+// A .tws definition or a level file: diagnostics or a result, never a crash.
+int readOther(bool level, const std::string& text) {
+    pz::DiagnosticEngine diags;
+    std::ostringstream sink;
+    if (level) {
+        auto parsed = pz::parseLevelText("fuzz.txt", text, levelRules(), diags);
+        diags.print(sink);
+        if (!parsed && !diags.hasErrors()) fail("level rejected without an error", text, diags);
+        return 0;
+    }
+    auto ast = pz::parseTwsText("fuzz.tws", text, diags);
+    diags.print(sink);
+    if (!ast) {
+        if (!diags.hasErrors()) fail("tws parse failed without an error", text, diags);
+        return 0;
+    }
+    auto ir = pz::ir::lower(*ast, diags);
+    diags.print(sink);
+    if (!ir && !diags.hasErrors()) fail("tws lowering failed without an error", text, diags);
+    return 0;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size < 1) return 0;
-    bool yaml = data[0] & 1;
+    const int kind = data[0] & 3;
+    bool yaml = kind == 1;
     std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);
+    if (kind >= 2) return readOther(kind == 3, text);
     pz::DiagnosticEngine diags;
     auto ast = yaml ? pz::parseYamlText("fuzz.yaml", text, diags) : pz::parsePzText("fuzz.pz", text, diags);
     std::ostringstream sink;

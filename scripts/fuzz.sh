@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes the front ends (.pz and YAML) and the lowering pass with libFuzzer,
+# Fuzzes the readers (.pz, YAML, .tws, level files) and the lowering pass with libFuzzer,
 # ASan and UBSan for SECONDS (default 60).
 #   scripts/fuzz.sh [SECONDS]
 # Builds with clang++-14 in $PZ_FUZZ_BUILD (default build-fuzz), seeds the
@@ -27,9 +27,9 @@ corpus="$build/corpus"
 seeds="$build/seeds"
 mkdir -p "$corpus" "$seeds" "$build/findings"
 for f in puzzles/*.pz puzzles/*.yaml tests/puzzles/*.pz tests/roundtrip/*.pz tests/diagnostics/*.pz \
-         tests/diagnostics/*.yaml; do
+         tests/diagnostics/*.yaml tests/tws/*.tws tests/diagnostics/*.tws puzzles/anima/levels/*.txt; do
   [ -f "$f" ] || continue
-  case "$f" in *.yaml) byte='\001' ;; *) byte='\000' ;; esac
+  case "$f" in *.yaml) byte='\001' ;; *.tws) byte='\002' ;; *.txt) byte='\003' ;; *) byte='\000' ;; esac
   name=$(echo "$f" | tr '/' '_')
   { printf "$byte"; cat "$f"; } > "$seeds/$name"
 done
