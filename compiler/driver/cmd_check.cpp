@@ -352,9 +352,21 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& s
         for (const auto& m : p.moves)
             if (m.family == (int)f) j.value(m.name);
         j.endArray();
-        j.key("commutesWith");
+        // Big definitions (over 64 families) list the smaller side: the
+        // families that commute with f, or those that do not
+        // ("commutesWithAllBut"), so the report stays linear in size.
+        const auto partners = commutingFamilies(p, a, (int)f);
+        const bool listOthers = p.families.size() > 64 && 2 * partners.size() > p.families.size();
+        std::vector<int> others;
+        if (listOthers) {
+            std::vector<bool> commuting(p.families.size(), false);
+            for (int g : partners) commuting[g] = true;
+            for (size_t g = 0; g < p.families.size(); ++g)
+                if (g != f && !commuting[g]) others.push_back((int)g);
+        }
+        j.key(listOthers ? "commutesWithAllBut" : "commutesWith");
         j.beginArray(true);
-        for (int g : commutingFamilies(p, a, (int)f)) j.value(p.families[g].name);
+        for (int g : listOthers ? others : partners) j.value(p.families[g].name);
         j.endArray();
         j.endObject();
     }

@@ -486,6 +486,26 @@ PZ
         echo "puzzle $(n 0): $out"
     done
     ;;
+check-output-size)
+    # pzc check stays small on a big definition: 2000 transpositions on 1024
+    # positions (pairs mostly disjoint, so nearly every pair commutes). The
+    # text lists 64 families; --json lists each family's smaller side.
+    python3 - "$tmp/many.pz" <<'PY'
+import random, sys
+random.seed(1)
+lines = ["puzzle many {", "  orbit p 1024;"]
+for i in range(2000):
+    a, b = random.sample(range(1024), 2)
+    lines.append(f"  move T{i} = p ({a} {b});")
+open(sys.argv[1], "w").write("\n".join(lines + ["}"]) + "\n")
+PY
+    "$pzc" check "$tmp/many.pz" > "$tmp/text" || fail "check"
+    [ "$(wc -c < "$tmp/text")" -lt 100000 ] || fail "check printed $(wc -c < "$tmp/text") bytes"
+    grep -q "and 1936 more families" "$tmp/text" || fail "no family cap in the text"
+    "$pzc" check --json "$tmp/many.pz" > "$tmp/json" || fail "check --json"
+    [ "$(wc -c < "$tmp/json")" -lt 1000000 ] || fail "check --json printed $(wc -c < "$tmp/json") bytes"
+    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['families'][0]; assert 'commutesWithAllBut' in f and 0 < len(f['commutesWithAllBut']) < 50, f" "$tmp/json" || fail "commutesWithAllBut"
+    ;;
 slide4-optimal)
     # 14-move (God's number) and 13-move slide4 positions: the solver must
     # return exactly those lengths. Uses the test cache's tables (built once,
