@@ -17,6 +17,21 @@ expect_error() {  # expect_error PATTERN -- command...: non-zero exit and PATTER
     grep -q -- "$pattern" "$tmp/err" || { cat "$tmp/err" >&2; fail "stderr lacks '$pattern': $*"; }
 }
 
+# fake_solver BIN SCRIPT-BODY: replace the cached solver BIN by a shell script
+# (it reads its input, then runs SCRIPT-BODY) with a valid build stamp
+# (note [build stamps]), so pzc runs it: what it prints must not be believed.
+fake_solver() {
+    printf '#!/bin/sh\ncat > /dev/null\n%s\n' "$2" > "$1"
+    python3 - "$1" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+h = 1469598103934665603
+for b in data:
+    h = ((h ^ b) * 1099511628211) % (1 << 64)
+open(sys.argv[1] + ".stamp", "w").write("pzc-build-stamp 1 %d %016x\n" % (len(data), h))
+PY
+}
+
 # check_lengths SOLVER STATES: the solver's solution lengths for the lines
 # "<depth> ; <state>" of STATES equal <depth> (solutions are replayed by the
 # solver itself, so a length equal to the true distance means optimal). The
@@ -271,32 +286,20 @@ cached-binary)
         contains "$out" -q '"length": 2' || fail "after $damage binary: $out"
     done
     # Fake solvers with valid stamps: what they print must not be believed.
-    fake() {  # fake SCRIPT-BODY: install a shell script as the cached binary, stamped
-        cp "$bin" "$tmp/real"
-        printf '#!/bin/sh\ncat > /dev/null\n%s\n' "$1" > "$bin"
-        python3 - "$bin" <<'PY'
-import sys
-data = open(sys.argv[1], "rb").read()
-h = 1469598103934665603
-for b in data:
-    h = ((h ^ b) * 1099511628211) % (1 << 64)
-open(sys.argv[1] + ".stamp", "w").write("pzc-build-stamp 1 %d %016x\n" % (len(data), h))
-PY
-    }
-    fake "echo 'P 0 1 2 3 4 5 6 7 8 ; M ; N 1 ; S 0.1'"
+    fake_solver "$bin" "echo 'P 0 1 2 3 4 5 6 7 8 ; M ; N 1 ; S 0.1'"
     expect_error "internal error: the solver printed an unreadable result" -- "$pzc" solve $puzzle --scramble "C2 R3"
     # Claims the position is solved: pzc replays against its own state.
-    fake "echo '{\"type\": \"solution\", \"index\": 0, \"moves\": [], \"nodes\": 1, \"seconds\": 0.1}'"
+    fake_solver "$bin" "echo '{\"type\": \"solution\", \"index\": 0, \"moves\": [], \"nodes\": 1, \"seconds\": 0.1}'"
     expect_error "internal error: the solution does not solve the position" -- "$pzc" solve $puzzle --scramble "C2 R3"
     grep -q "already solved" "$tmp/out" && fail "printed a wrong answer"
-    fake "echo '{\"type\": \"solution\", \"index\": 0, \"moves\": [99], \"nodes\": 1, \"seconds\": 0.1}'"
+    fake_solver "$bin" "echo '{\"type\": \"solution\", \"index\": 0, \"moves\": [99], \"nodes\": 1, \"seconds\": 0.1}'"
     expect_error "move number 99" -- "$pzc" solve $puzzle --scramble "C2 R3"
-    fake "true"
+    fake_solver "$bin" "true"
     expect_error "answered 0 of 1 positions" -- "$pzc" solve $puzzle --scramble "C2 R3"
-    fake 'kill -SEGV $$'
+    fake_solver "$bin" 'kill -SEGV $$'
     expect_error "killed by signal 11" -- "$pzc" solve $puzzle --scramble "C2 R3"
     grep -q "status 3[0-9][0-9][0-9]" "$tmp/err" && fail "raw wait status printed"
-    fake "exit 4"
+    fake_solver "$bin" "exit 4"
     expect_error "ran out of memory" -- "$pzc" solve $puzzle --scramble "C2 R3"
     # A failed native build: one short message naming the log, no source left.
     rm -rf "$tmp/cache/bin"
@@ -343,21 +346,10 @@ options)
     rm -f "$tmp"/cache/bin/loopover3-*  # the first solve builds the one loopover3 solver below
     "$pzc" solve $puzzle --scramble "R1" > /dev/null || fail "solve"
     bin=$(ls -t "$tmp"/cache/bin/loopover3-*.stamp | head -1 | sed 's/\.stamp$//')  # the one loopover3 build
-    stamped() {  # stamped SCRIPT-BODY: a stamped shell script as the cached solver
-        printf '#!/bin/sh\ncat > /dev/null\n%s\n' "$1" > "$bin"
-        python3 - "$bin" <<'PY'
-import sys
-data = open(sys.argv[1], "rb").read()
-h = 1469598103934665603
-for b in data:
-    h = ((h ^ b) * 1099511628211) % (1 << 64)
-open(sys.argv[1] + ".stamp", "w").write("pzc-build-stamp 1 %d %016x\n" % (len(data), h))
-PY
-    }
-    stamped "echo '{\"type\": \"no-solution\", \"index\": 0, \"depth-limit\": 40, \"nodes\": 9, \"seconds\": 1.5}'; exit 1"
+    fake_solver "$bin" "echo '{\"type\": \"no-solution\", \"index\": 0, \"depth-limit\": 40, \"nodes\": 9, \"seconds\": 1.5}'; exit 1"
     expect_error "no solution within the search's depth limit of 40 moves" -- "$pzc" solve $puzzle --scramble "R1"
     grep -q "not reachable" "$tmp/err" && fail "a depth-limit failure called 'not reachable'"
-    stamped "echo '{\"type\": \"no-solution\", \"index\": 0, \"unreachable\": true, \"nodes\": 0, \"seconds\": 0}'; exit 1"
+    fake_solver "$bin" "echo '{\"type\": \"no-solution\", \"index\": 0, \"unreachable\": true, \"nodes\": 0, \"seconds\": 0}'; exit 1"
     expect_error "not reachable by the puzzle's moves" -- "$pzc" solve $puzzle --scramble "R1"
     ;;
 no-moves)

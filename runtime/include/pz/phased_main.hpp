@@ -51,19 +51,6 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, std::vector<Ph
         std::cerr << argv[0] << ": error: " << msg << "\n";
         return 1;
     };
-    auto parseNumbers = [](const std::string& text, std::vector<long>& nums, std::string& why) {
-        std::istringstream in(text);
-        std::string tok;
-        while (in >> tok) {
-            auto v = parseWholeNumber(tok[0] == '-' ? tok.substr(1) : tok, 0, 1L << 30);
-            if (!v) {
-                why = "'" + tok + "' is not a number";
-                return false;
-            }
-            nums.push_back(tok[0] == '-' ? -static_cast<long>(*v) : static_cast<long>(*v));
-        }
-        return true;
-    };
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         std::string why;
@@ -89,7 +76,7 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, std::vector<Ph
                 s = stateFromMoveNames<T>(v, why);
             } else {
                 std::vector<long> nums;
-                if (parseNumbers(v, nums, why)) s = stateFromNumbers<T>(nums, why);
+                if (parseStateNumbers(v, nums, why)) s = stateFromNumbers<T>(nums, why);
             }
             if (!s) return fail("bad " + a.substr(2) + ": " + why);
             positions.push_back(*s);
@@ -194,27 +181,7 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, std::vector<Ph
         std::cout.flush();
         return true;
     };
-    for (const State& start : positions)
-        if (!solveOne(start)) return 3;
-    if (fromStdin) {
-        std::string line;
-        while (std::getline(std::cin, line)) {
-            if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-            std::vector<long> nums;
-            std::string why;
-            std::optional<State> s;
-            if (parseNumbers(line, nums, why)) s = stateFromNumbers<T>(nums, why);
-            if (!s) {
-                if (!machine) return fail("bad state: " + why);
-                std::cout << json::Line().field("type", "error").field("index", index++).field("message", "bad state: " + why).str()
-                          << "\n" << std::flush;
-                status = 1;
-                continue;
-            }
-            if (!solveOne(*s)) return 3;
-        }
-    }
-    return status;
+    return feedPositions<T>(positions, fromStdin, machine, argv[0], index, status, solveOne);
 }
 
 // Exit codes: 0 every position solved, 1 a position rejected or unsolved,

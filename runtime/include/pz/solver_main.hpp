@@ -140,6 +140,55 @@ inline std::optional<long long> parseWholeNumber(const std::string& text, long l
 }
 
 // The depth limit of one search (Search::solve's default).
+// A state's numbers on one line ("3 0 -1 ..."), each within +-2^30.
+inline bool parseStateNumbers(const std::string& text, std::vector<long>& nums, std::string& why) {
+    std::istringstream in(text);
+    std::string tok;
+    while (in >> tok) {
+        auto v = parseWholeNumber(tok[0] == '-' ? tok.substr(1) : tok, 0, 1L << 30);
+        if (!v) {
+            why = "'" + tok + "' is not a number";
+            return false;
+        }
+        nums.push_back(tok[0] == '-' ? -static_cast<long>(*v) : static_cast<long>(*v));
+    }
+    return true;
+}
+
+// Solves the command line's positions, then (--stdin) one state a line as it
+// arrives (pzc streams batches here). A bad line ends the run, or with
+// --machine is an error result and the run goes on. solveOne(state) prints a
+// result and returns false on an internal error (it may set `status`, shared
+// with the caller); `index` numbers the results.
+// Returns the exit status (see solverMain).
+template <class T, class SolveOne>
+int feedPositions(const std::vector<typename T::State>& positions, bool fromStdin, bool machine, const char* program,
+                  long long& index, int& status, SolveOne&& solveOne) {
+    for (const auto& start : positions)
+        if (!solveOne(start)) return 3;
+    if (!fromStdin) return status;
+    std::string line;
+    while (std::getline(std::cin, line)) {
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        std::vector<long> nums;
+        std::string why;
+        std::optional<typename T::State> s;
+        if (parseStateNumbers(line, nums, why)) s = stateFromNumbers<T>(nums, why);
+        if (!s) {
+            if (!machine) {
+                std::cerr << program << ": error: bad state: " << why << "\n";
+                return 1;
+            }
+            std::cout << json::Line().field("type", "error").field("index", index++).field("message", "bad state: " + why).str()
+                      << "\n" << std::flush;
+            status = 1;
+            continue;
+        }
+        if (!solveOne(*s)) return 3;
+    }
+    return status;
+}
+
 inline constexpr int kSolverDepthLimit = 40;
 
 template <class T>
@@ -160,19 +209,6 @@ int solverMainImpl(int argc, char** argv) {
     auto fail = [&](const std::string& msg) {
         std::cerr << argv[0] << ": error: " << msg << "\n";
         return 1;
-    };
-    auto parseNumbers = [](const std::string& text, std::vector<long>& nums, std::string& why) {
-        std::istringstream in(text);
-        std::string tok;
-        while (in >> tok) {
-            auto v = parseWholeNumber(tok[0] == '-' ? tok.substr(1) : tok, 0, 1L << 30);
-            if (!v) {
-                why = "'" + tok + "' is not a number";
-                return false;
-            }
-            nums.push_back(tok[0] == '-' ? -static_cast<long>(*v) : static_cast<long>(*v));
-        }
-        return true;
     };
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
@@ -199,7 +235,7 @@ int solverMainImpl(int argc, char** argv) {
                 positions.push_back(*s);
             } else if (a == "--state") {
                 std::vector<long> nums;
-                if (!parseNumbers(v, nums, why)) return fail("bad state: " + why);
+                if (!parseStateNumbers(v, nums, why)) return fail("bad state: " + why);
                 auto s = stateFromNumbers<T>(nums, why);
                 if (!s) return fail("bad state: " + why);
                 positions.push_back(*s);
@@ -302,28 +338,7 @@ int solverMainImpl(int argc, char** argv) {
         std::cout.flush();
         return true;
     };
-    for (const State& start : positions)
-        if (!solveOne(start)) return 3;
-    if (fromStdin) {
-        // One state a line, solved as it arrives (pzc streams batches here).
-        std::string line;
-        while (std::getline(std::cin, line)) {
-            if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-            std::vector<long> nums;
-            std::string why;
-            std::optional<State> s;
-            if (parseNumbers(line, nums, why)) s = stateFromNumbers<T>(nums, why);
-            if (!s) {
-                if (!machine) return fail("bad state: " + why);
-                std::cout << json::Line().field("type", "error").field("index", index++).field("message", "bad state: " + why).str()
-                          << "\n" << std::flush;
-                status = 1;
-                continue;
-            }
-            if (!solveOne(*s)) return 3;
-        }
-    }
-    return status;
+    return feedPositions<T>(positions, fromStdin, machine, argv[0], index, status, solveOne);
 }
 
 // Exit codes: 0 every position solved, 1 a position rejected or unsolved,
