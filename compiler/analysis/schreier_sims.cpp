@@ -532,17 +532,17 @@ std::pair<mpz_class, bool> smallGroupOrder(int k, const std::vector<std::vector<
     std::vector<int> id(k);
     std::iota(id.begin(), id.end(), 0);
     std::set<std::vector<int>> seen{id};
-    std::vector<std::vector<int>> todo{id};
+    std::vector<std::vector<int>> unvisited{id};
     bool odd = false;
-    while (!todo.empty()) {
-        auto x = todo.back();
-        todo.pop_back();
+    while (!unvisited.empty()) {
+        auto x = unvisited.back();
+        unvisited.pop_back();
         for (const auto& g : gens) {
             std::vector<int> y(k);
             for (int i = 0; i < k; ++i) y[i] = g[x[i]];
             if (seen.insert(y).second) {
                 odd = odd || oddOn(y);
-                todo.push_back(std::move(y));
+                unvisited.push_back(std::move(y));
             }
         }
     }
