@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "compiler/analysis/distinct_states.hpp"
 #include "compiler/analysis/schreier_sims.hpp"
 #include "compiler/ir/element.hpp"
 
@@ -564,6 +565,8 @@ bool buildSolverPlan(PuzzleAnalysis& analysis, int solverIndex, const std::vecto
         return false;
     };
     if (solver.kind != ir::Solver::Kind::Phased) return fail("not a phased solver");
+    if (hasIdenticalPieces(puzzle))  // the phase coordinates read pieces, not labels
+        return fail("the puzzle has identical pieces; phased solvers need distinct pieces (use an optimal solver)");
     std::vector<int> targets = solver.phases;
     targets.push_back(-1);  // solved
     int previous = -1;

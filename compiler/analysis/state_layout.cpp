@@ -22,12 +22,9 @@ bool computeStateLayout(const ir::Puzzle& puzzle, StateLayout& out, DiagnosticEn
                             "; the generated state supports at most 8");
             ok = false;
         }
-        if (std::set<int>(orbit.solvedLabel.begin(), orbit.solvedLabel.end()).size() != orbit.solvedLabel.size()) {
-            diags.error(puzzle.file, orbit.where,
-                        "orbit '" + orbit.name + "' has indistinguishable pieces; the code generator needs distinct pieces");
-            ok = false;
-        }
         OrbitLayout l;
+        // Identical pieces: the lanes hold labels (note [labelled lanes]).
+        l.labelled = std::set<int>(orbit.solvedLabel.begin(), orbit.solvedLabel.end()).size() != orbit.solvedLabel.size();
         l.orbit = static_cast<int>(o);
         l.size = orbit.size;
         l.orient = orbit.orient;
@@ -43,7 +40,8 @@ std::string StateLayout::describe(const ir::Puzzle& puzzle) const {
     std::ostringstream s;
     s << "state: " << words << " x u64\n";
     for (const auto& l : orbits) {
-        s << "  orbit " << puzzle.orbits[l.orbit].name << ": " << l.size << " positions, labels in word " << l.permWord
+        s << "  orbit " << puzzle.orbits[l.orbit].name << ": " << l.size << " positions, "
+          << (l.labelled ? "identical pieces' labels" : "labels") << " in word " << l.permWord
           << " (4-bit lane p = bits 4p..4p+3)";
         if (l.oriWord >= 0) s << ", orientations mod " << l.orient << " in word " << l.oriWord;
         s << "\n";

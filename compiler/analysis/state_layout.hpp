@@ -20,6 +20,15 @@ struct OrbitLayout {
     int permWord = 0;    // word of the labels
     int oriWord = -1;    // word of the orientations, -1 when unoriented
     int laneBits = 4;
+    // note [labelled lanes]
+    // An orbit with identical pieces (repeated solved labels) holds in each
+    // lane the label of the piece there (the solved label, numbered by first
+    // appearance), not a piece: move kernels permute lanes and are the same;
+    // the solved state is the colouring; states are compared by labels.
+    // compose(a, b) with b a move or symmetry element still gathers a's
+    // lanes; inverse() of a labelled state has no meaning (the generated
+    // solver does no inverse or symmetry lookups for such puzzles).
+    bool labelled = false;
 };
 
 struct StateLayout {
@@ -29,7 +38,7 @@ struct StateLayout {
 };
 
 // Chooses the layout, or reports why the puzzle does not fit (orbits over 16
-// pieces, orientation moduli over 8, indistinguishable pieces).
+// pieces, orientation moduli over 8).
 bool computeStateLayout(const ir::Puzzle& puzzle, StateLayout& out, DiagnosticEngine& diags);
 
 }  // namespace pz::analysis

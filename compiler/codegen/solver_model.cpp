@@ -63,7 +63,43 @@ std::string stateLiteral(const std::vector<uint64_t>& w) {
     return s + "}}";
 }
 
+// note [labelled lanes] (state_layout.hpp): a puzzle with identical pieces
+// keeps labels in the state, so no lookup may treat a state as a
+// permutation: no inverse lookups (dist(s^-1) is not defined), no symmetry
+// conjugates, no shuffle of pieces for random states.
+void limitForIdenticalPieces(SolverModel& m) {
+    bool labelled = false;
+    for (const auto& l : m.layout.orbits) labelled = labelled || l.labelled;
+    if (!labelled) return;
+    m.inverseLookups = false;
+    m.allPermutationsReachable = false;
+    for (auto& l : m.lookups) l = {-1};
+}
+
+// The generated type of one pattern part.
+std::string partType(const analysis::CoordinatePart& part) {
+    if (part.labelled) {
+        char tracked[16];
+        std::snprintf(tracked, sizeof tracked, "0x%04X", part.trackedLabels);
+        return "pz::LabelCoordinate<" + std::to_string(part.n) + ", " + hex64(part.solvedLanes()) + "ULL, " + tracked +
+               ", " + (part.ordered ? "true" : "false") + ", " + std::to_string(part.oriMod) + ">";
+    }
+    char tracked[16];
+    std::snprintf(tracked, sizeof tracked, "0x%04X", part.tracked);
+    return std::string("pz::PieceCoordinate<") + std::to_string(part.n) + ", " + tracked + ", " +
+           (part.ordered ? "true" : "false") + ", " + (part.positions ? "true" : "false") + ", " +
+           std::to_string(part.oriMod) + ">";
+}
+
 }  // namespace
+
+ir::Element labelledView(const ir::Puzzle& puzzle, const ir::Element& e, const analysis::StateLayout& layout) {
+    ir::Element v = e;
+    for (const auto& l : layout.orbits)
+        if (l.labelled)
+            for (int p = 0; p < l.size; ++p) v.perm[l.orbit][p] = puzzle.orbits[l.orbit].solvedLabel[e.perm[l.orbit][p]];
+    return v;
+}
 
 bool buildSolverModel(const ir::Puzzle& puzzle, SolverModel& m, DiagnosticEngine& diags) {
     m = {};
@@ -165,10 +201,12 @@ bool buildSolverModel(const ir::Puzzle& puzzle, SolverModel& m, DiagnosticEngine
             // coordinate: a wrong table); now per position. The tag keeps a
             // cached table of the old encoding from matching.
             if (!p.positions && p.oriMod > 1) def << " ori-at-positions";
+            if (p.labelled) def << " labels " << hex64(p.solvedLanes()) << " " << p.trackedLabels;
             def << "\n";
         }
         m.patternHashes.push_back(contentHash(def.str() + kernelText));
     }
+    limitForIdenticalPieces(m);
     return true;
 }
 
@@ -210,7 +248,7 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
             w.line("//   orientations mod {{M}} in w[{{OW}}]");
         }
     }
-    w.set("SOLVED", stateLiteral(packElement(ir::identity(p.orbits), m.layout)));
+    w.set("SOLVED", stateLiteral(packElement(labelledView(p, ir::identity(p.orbits), m.layout), m.layout)));
     w.line("inline constexpr State kSolved = {{SOLVED}};");
     w.line();
 
@@ -396,13 +434,10 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
         w.line("static constexpr const char* kHash = {{HASH}};");
         for (size_t pi = 0; pi < c.parts.size(); ++pi) {
             const auto& part = c.parts[pi];
-            char tracked[16];
-            std::snprintf(tracked, sizeof tracked, "0x%04X", part.tracked);
             w.set("I", std::to_string(pi));
-            w.set("ARGS", std::to_string(part.n) + ", " + tracked + ", " + (part.ordered ? "true" : "false") + ", " +
-                              (part.positions ? "true" : "false") + ", " + std::to_string(part.oriMod));
+            w.set("PART", partType(part));
             w.set("KIND", commentText(part.kind() + " of orbit " + p.orbits[part.orbit].name));
-            w.line("using Part{{I}} = pz::PieceCoordinate<{{ARGS}}>;  // {{KIND}}");
+            w.line("using Part{{I}} = {{PART}};  // {{KIND}}");
         }
         w.line("static constexpr uint64_t kSize = {{SIZE}}ULL;");
         std::string lookups;
@@ -424,7 +459,7 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
         w.line("return r;");
         w.dedent();
         w.line("}");
-        if (c.parts.size() == 1 && c.parts[0].positions && c.parts[0].oriMod == 1) {
+        if (c.parts.size() == 1 && c.parts[0].positions && c.parts[0].oriMod == 1 && !c.parts[0].labelled) {
             w.directive("#if defined(__SSSE3__)");
             w.line("static inline uint64_t rankBytes(__m128i lanes) { return Part0::rankBytes(lanes); }");
             w.directive("#endif");

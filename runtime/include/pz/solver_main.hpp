@@ -67,13 +67,17 @@ std::optional<typename T::State> stateFromNumbers(const std::vector<long>& v, st
     typename T::State s{};
     size_t i = 0;
     for (const auto& o : T::kOrbitShapes) {
-        uint32_t seen = 0;
+        // The lanes must be a rearrangement of the solved state's: a
+        // permutation, or with identical pieces the solved labels (note
+        // [labelled lanes] in compiler/analysis/state_layout.hpp).
+        std::vector<int> left(o.size, 0);
+        for (int p = 0; p < o.size; ++p) ++left[lane(T::solved().w[o.permWord], p)];
         for (int p = 0; p < o.size; ++p, ++i) {
-            if (v[i] < 0 || v[i] >= o.size || (seen >> v[i] & 1)) {
-                why = "not a permutation: number " + std::to_string(i + 1) + " (" + std::to_string(v[i]) + ")";
+            if (v[i] < 0 || v[i] >= o.size || left[v[i]]-- <= 0) {
+                why = "not a rearrangement of the solved state's pieces: number " + std::to_string(i + 1) + " (" +
+                      std::to_string(v[i]) + ")";
                 return std::nullopt;
             }
-            seen |= 1u << v[i];
             s.w[o.permWord] |= static_cast<uint64_t>(v[i]) << (4 * p);
         }
     }
