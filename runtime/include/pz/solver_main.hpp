@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "pz/lanes.hpp"
 #include "pz/result_json.hpp"
 #include "pz/search.hpp"
 #include "pz/state.hpp"
@@ -43,16 +44,17 @@ struct OrbitShape {
     int orient;     // orientation modulus (1 = none)
     int permWord;   // word holding the labels
     int oriWord;    // word holding orientations, -1 if none
+    int laneBits = 4;  // 4 (one word per field), 8 or 16 (pz/lanes.hpp: fields of several words)
 };
 
 template <class T>
 std::vector<long> stateNumbers(const typename T::State& s) {
     std::vector<long> out;
     for (const auto& o : T::kOrbitShapes)
-        for (int p = 0; p < o.size; ++p) out.push_back(lane(s.w[o.permWord], p));
+        for (int p = 0; p < o.size; ++p) out.push_back(fieldLane(&s.w[o.permWord], o.laneBits, p));
     for (const auto& o : T::kOrbitShapes)
         if (o.oriWord >= 0)
-            for (int p = 0; p < o.size; ++p) out.push_back(lane(s.w[o.oriWord], p));
+            for (int p = 0; p < o.size; ++p) out.push_back(fieldLane(&s.w[o.oriWord], o.laneBits, p));
     return out;
 }
 
@@ -64,17 +66,17 @@ std::optional<typename T::State> stateFromNumbers(const std::vector<long>& v, st
         why = "a state has " + std::to_string(want) + " numbers, got " + std::to_string(v.size());
         return std::nullopt;
     }
-    typename T::State s{};
+    typename T::State s = T::solved();  // padding lanes of wide fields as solved
     size_t i = 0;
     for (const auto& o : T::kOrbitShapes) {
-        uint32_t seen = 0;
+        std::vector<bool> seen(o.size, false);
         for (int p = 0; p < o.size; ++p, ++i) {
-            if (v[i] < 0 || v[i] >= o.size || (seen >> v[i] & 1)) {
+            if (v[i] < 0 || v[i] >= o.size || seen[v[i]]) {
                 why = "not a permutation: number " + std::to_string(i + 1) + " (" + std::to_string(v[i]) + ")";
                 return std::nullopt;
             }
-            seen |= 1u << v[i];
-            s.w[o.permWord] |= static_cast<uint64_t>(v[i]) << (4 * p);
+            seen[v[i]] = true;
+            setFieldLane(&s.w[o.permWord], o.laneBits, p, static_cast<unsigned>(v[i]));
         }
     }
     for (const auto& o : T::kOrbitShapes) {
@@ -84,7 +86,7 @@ std::optional<typename T::State> stateFromNumbers(const std::vector<long>& v, st
                 why = "orientation out of range: number " + std::to_string(i + 1);
                 return std::nullopt;
             }
-            s.w[o.oriWord] |= static_cast<uint64_t>(v[i]) << (4 * p);
+            setFieldLane(&s.w[o.oriWord], o.laneBits, p, static_cast<unsigned>(v[i]));
         }
     }
     return s;
@@ -116,12 +118,10 @@ typename T::State randomState(std::mt19937_64& rng) {
     typename T::State s = T::solved();
     if constexpr (T::kAllPermutationsReachable) {
         for (const auto& o : T::kOrbitShapes) {
-            int perm[16];
+            std::vector<int> perm(o.size);
             for (int p = 0; p < o.size; ++p) perm[p] = p;
             for (int p = o.size - 1; p > 0; --p) std::swap(perm[p], perm[std::uniform_int_distribution<int>(0, p)(rng)]);
-            uint64_t w = 0;
-            for (int p = 0; p < o.size; ++p) w |= static_cast<uint64_t>(perm[p]) << (4 * p);
-            s.w[o.permWord] = w;
+            for (int p = 0; p < o.size; ++p) setFieldLane(&s.w[o.permWord], o.laneBits, p, static_cast<unsigned>(perm[p]));
         }
     } else if (T::kMoves > 0) {
         std::uniform_int_distribution<int> pick(0, T::kMoves - 1);
