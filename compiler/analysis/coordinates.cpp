@@ -100,6 +100,15 @@ bool labelPart(const ir::Puzzle& puzzle, const ir::Pattern& pat, const ir::Patte
                DiagnosticEngine& diags) {
     const auto& orbit = puzzle.orbits[part.orbit];
     if (std::set<int>(orbit.solvedLabel.begin(), orbit.solvedLabel.end()).size() == orbit.solvedLabel.size()) return true;
+    // pz::LabelCoordinate reads 4-bit lanes (state_layout.hpp).
+    if (orbit.size > kMaxLabelledPatternOrbit || orbit.orient > 8) {
+        diags.error(puzzle.file, pat.where,
+                    "pattern '" + pat.name + "' tracks positions of identical pieces of orbit '" + orbit.name + "' (" +
+                        std::to_string(orbit.size) + " positions, orientation modulus " + std::to_string(orbit.orient) +
+                        "); patterns over identical pieces need orbits of at most " +
+                        std::to_string(kMaxLabelledPatternOrbit) + " positions and modulus 8");
+        return false;
+    }
     p.labelled = true;
     p.pieceLabel = orbit.solvedLabel;
     for (int piece : part.pieces) p.trackedLabels |= uint32_t{1} << orbit.solvedLabel[piece];
@@ -167,7 +176,7 @@ bool computeCoordinates(const ir::Puzzle& puzzle, std::vector<Coordinate>& out, 
             CoordinatePart p;
             p.orbit = part.orbit;
             p.n = orbit.size;
-            for (int piece : part.pieces) p.tracked |= uint32_t{1} << piece;
+            for (int piece : part.pieces) p.tracked |= uint64_t{1} << piece;
             p.k = std::popcount(p.tracked);
             p.positions = part.positions;
             p.ordered = !part.unordered;
