@@ -15,8 +15,9 @@
 // [table integrity] in pz/prune.hpp), not just the header and a sample.
 //
 // A state is written as the IR element's numbers: for each orbit its
-// permutation (perm[p] = solved position of the piece now at p), then for
-// each oriented orbit its orientations. Positions come one per line with
+// permutation (perm[p] = solved position of the piece now at p; for an orbit
+// with identical pieces the label at p, as the state holds it: note
+// [labelled lanes]), then for each oriented orbit its orientations. Positions come one per line with
 // --stdin. Every solution is replayed through the generated kernels before
 // it is printed; pzc additionally replays it through the IR element algebra.
 //
