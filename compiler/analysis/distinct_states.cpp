@@ -86,6 +86,25 @@ std::optional<std::unordered_set<std::string>> enumerateColourings(const ir::Puz
     return seen;
 }
 
+// Bad input costs little: the normalising test composes every pair of a
+// label swap and a move family, and the enumeration every state with every
+// family, each over all positions; both stop at kMaxColouringWork
+// position-steps (then the count is unknown, with the reason).
+constexpr double kMaxColouringWork = 4e8;
+double positionsOf(const ir::Puzzle& puzzle) {
+    double n = 0;
+    for (const auto& o : puzzle.orbits) n += o.size;
+    return std::max(1.0, n);
+}
+bool normalisingTestAffordable(const ir::Puzzle& puzzle) {
+    return static_cast<double>(colouringStabiliserGenerators(puzzle).size()) * std::max<size_t>(1, puzzle.families.size()) *
+               positionsOf(puzzle) <= kMaxColouringWork;
+}
+size_t affordableStates(const ir::Puzzle& puzzle, size_t limit) {
+    double states = kMaxColouringWork / (std::max<size_t>(1, puzzle.families.size()) * positionsOf(puzzle));
+    return std::min(limit, static_cast<size_t>(states));
+}
+
 }  // namespace
 
 bool colouringNormalises(PuzzleAnalysis& analysis) {
@@ -117,10 +136,12 @@ ColouringMembership::~ColouringMembership() = default;
 std::optional<bool> ColouringMembership::reachable(const ir::Element& lift, std::string& why) {
     const ir::Puzzle& puzzle = analysis_.puzzle();
     if (mode_ < 0) {
-        mode_ = !hasIdenticalPieces(puzzle) ? 0 : colouringNormalises(analysis_) ? 1 : 2;
+        mode_ = !hasIdenticalPieces(puzzle)                                              ? 0
+                : normalisingTestAffordable(puzzle) && colouringNormalises(analysis_) ? 1
+                                                                                      : 2;
         if (mode_ == 1) gy_ = colouringChain(puzzle);
         if (mode_ == 2) {
-            auto states = enumerateColourings(puzzle, kMaxEnumeratedStates);
+            auto states = enumerateColourings(puzzle, affordableStates(puzzle, kMaxEnumeratedStates));
             if (states) {
                 enumerated_ = std::move(*states);
                 mode_ = 3;
@@ -132,8 +153,8 @@ std::optional<bool> ColouringMembership::reachable(const ir::Element& lift, std:
     if (mode_ == 1) return gy_->contains(PointAction(puzzle.orbits).toPoints(lift));
     if (mode_ == 3) return enumerated_.count(labelledKey(puzzle, lift)) > 0;
     why = "pzc cannot decide whether a state with identical pieces is reachable in " + puzzle.name +
-          ": the identical pieces' permutations do not normalise the group and it has more than " +
-          std::to_string(kMaxEnumeratedStates) + " states to enumerate (give a scramble instead)";
+          ": the identical pieces' permutations do not normalise the group (or the definition is too big to test it) "
+          "and it has too many states to enumerate (give a scramble instead)";
     return std::nullopt;
 }
 
@@ -169,7 +190,8 @@ DistinctStates countDistinctStates(PuzzleAnalysis& analysis, size_t enumerationL
         r.method = "all pieces distinct";
         return r;
     }
-    if (colouringNormalises(analysis)) {
+    const bool affordable = normalisingTestAffordable(puzzle);
+    if (affordable && colouringNormalises(analysis)) {
         const mpz_class yOrder = colouringStabiliserOrder(puzzle);
         const mpz_class gyOrder = colouringChain(puzzle)->order();
         r.known = true;
@@ -177,10 +199,13 @@ DistinctStates countDistinctStates(PuzzleAnalysis& analysis, size_t enumerationL
         r.method = "normalising";
         return r;
     }
-    auto states = enumerateColourings(puzzle, enumerationLimit);
+    const size_t limit = affordableStates(puzzle, enumerationLimit);
+    auto states = enumerateColourings(puzzle, limit);
     if (!states) {
-        r.reason = "the identical pieces' permutations do not normalise the group and there are more than " +
-                   std::to_string(enumerationLimit) + " states to enumerate";
+        r.reason = std::string(affordable ? "the identical pieces' permutations do not normalise the group"
+                                          : "the definition is too big to test whether the identical pieces' "
+                                            "permutations normalise the group") +
+                   " and there are more than " + std::to_string(limit) + " states to enumerate";
         return r;
     }
     r.known = true;

@@ -16,7 +16,8 @@
 // |YG| = |G||Y| / |G ∩ Y|, so the count is |⟨G, Y⟩| / |Y|: one more chain.
 // Otherwise the states are enumerated breadth first when there are at most
 // kMaxEnumeratedStates of them; past that the count is unknown, said so with
-// the reason, never guessed.
+// the reason, never guessed. Both the test and the enumeration are bounded
+// in work (4e8 position-steps), so a huge definition answers "unknown" fast.
 #pragma once
 
 #include <gmpxx.h>

@@ -104,3 +104,28 @@ TEST_CASE("distinct states: .tws repeated ids") {
     CHECK(d.count == 20);
     CHECK(bfsCount(p) == 20);
 }
+
+TEST_CASE("distinct states: a huge definition is unknown quickly, never guessed") {
+    // 1024 positions in two colours moved by 500 transpositions: the
+    // normalising test would cost 1022 x 500 x 1024 position steps.
+    ir::Puzzle p;
+    p.name = "huge";
+    p.file = "<test>";
+    ir::Orbit o;
+    o.name = "beads";
+    o.size = 1024;
+    for (int i = 0; i < 1024; ++i) o.solvedLabel.push_back(i % 2);
+    p.orbits = {o};
+    for (int f = 0; f < 500; ++f) {
+        ir::MoveFamily fam;
+        fam.name = "T" + std::to_string(f);
+        fam.base = ir::identity(p.orbits);
+        std::swap(fam.base.perm[0][f], fam.base.perm[0][f + 3]);
+        fam.order = 2;
+        p.families.push_back(fam);
+    }
+    PuzzleAnalysis a(p);
+    auto d = countDistinctStates(a);
+    CHECK_FALSE(d.known);
+    CHECK(d.reason.find("too big") != std::string::npos);
+}
