@@ -856,6 +856,10 @@ bool buildSolverPlan(PuzzleAnalysis& analysis, int solverIndex, const std::vecto
                 if (puzzle.orbits[o].orient > 1 && !oriented) phase.parts.push_back(orientationPart(puzzle, (int)o));
             }
         }
+        if (phase.parts.size() > kMaxPhaseParts)
+            return fail("phase " + std::to_string(k + 1) + " (to " + phase.target + ") needs " +
+                        std::to_string(phase.parts.size()) + " coordinate parts, over the limit of " +
+                        std::to_string(kMaxPhaseParts));
         for (const auto& part : phase.parts)
             if (part.size > kMaxPhasePartSize)
                 return fail("phase " + std::to_string(k + 1) + " (to " + phase.target + ") needs the coordinate part '" +

@@ -176,6 +176,7 @@ inline constexpr size_t kMaxPhaseDirections = 12;
 // Limits (documented in docs/language.md).
 inline constexpr uint64_t kMaxPhasePartSize = 1ull << 24;       // values of one move-tabled part
 inline constexpr uint64_t kMaxPhaseTableEntries = 1ull << 28;   // entries of one pruning table
+inline constexpr size_t kMaxPhaseParts = 16;                    // coordinate parts of one phase
 
 // The plan of declared phased solver `solver` (an index into puzzle.solvers)
 // over the search moves `searchMoves` (the full canonical automaton's). On
