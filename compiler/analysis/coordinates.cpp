@@ -79,7 +79,7 @@ bool computeCoordinates(const ir::Puzzle& puzzle, std::vector<Coordinate>& out, 
             CoordinatePart p;
             p.orbit = part.orbit;
             p.n = orbit.size;
-            for (int piece : part.pieces) p.tracked |= uint32_t{1} << piece;
+            for (int piece : part.pieces) p.tracked |= uint64_t{1} << piece;
             p.k = std::popcount(p.tracked);
             p.positions = part.positions;
             p.ordered = !part.unordered;

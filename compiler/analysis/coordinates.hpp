@@ -15,15 +15,16 @@
 namespace pz::analysis {
 
 // Limits (docs/language.md, Patterns): a pattern has at most 2^35 values
-// (16 GiB of 4-bit table entries), and tracks orbits of at most 32
-// positions (the tracked pieces are a 32-bit mask).
+// (16 GiB of 4-bit table entries), and tracks orbits of at most 64
+// positions (the tracked pieces are a 64-bit mask; orbits past 16 positions
+// are read from byte lanes, runtime/include/pz/lane_coord.hpp).
 inline constexpr unsigned long kMaxPatternValues = 1ul << 35;
-inline constexpr int kMaxPatternOrbit = 32;
+inline constexpr int kMaxPatternOrbit = 64;
 
 struct CoordinatePart {
     int orbit = 0;
     int n = 0;                 // positions of the orbit
-    uint32_t tracked = 0;      // bitmask of tracked solved labels
+    uint64_t tracked = 0;      // bitmask of tracked solved labels
     int k = 0;                 // popcount(tracked)
     bool positions = true;
     bool ordered = true;
