@@ -108,6 +108,17 @@ small-tables)
     diff "$tmp/want" "$tmp/got" || fail "cube_edges: symmetry-reduced tables differ from the coset BFS"
     grep -q "parts 0 1 by 16 symmetries: 64430 classes" "$tmp/tables" || fail "cube_edges classes: $(cat "$tmp/tables")"
     cat "$tmp/got"
+    # The cached tables: loaded, not rebuilt; a damaged file is refused
+    # (--verify-tables checks every block), rebuilt and replaced.
+    grep -q "tables loaded in" "$tmp/tables" || fail "cube_edges tables not loaded from the cache"
+    file=$(ls "$cache"/tables/cube_edges-two_phase-*.pzt)
+    size=$(stat -c %s "$file")
+    printf '\x5a' | dd of="$file" bs=1 seek=$((size / 2)) conv=notrunc status=none
+    "$bin" --verify-tables --tables > "$tmp/tables" 2> "$tmp/err" || fail "damaged cache: $(cat "$tmp/err")"
+    grep -q "are unusable (checksum mismatch" "$tmp/err" || fail "damage not reported: $(cat "$tmp/err")"
+    grep -q "tables built in" "$tmp/tables" || fail "damaged tables not rebuilt"
+    "$bin" --verify-tables --tables > "$tmp/tables" 2> "$tmp/err" || fail "rebuilt cache"
+    [ ! -s "$tmp/err" ] && grep -q "tables loaded in" "$tmp/tables" || fail "rebuilt tables not cached: $(cat "$tmp/err")"
     ;;
 *)
     fail "unknown case $case_name"
