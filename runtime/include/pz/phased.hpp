@@ -1056,6 +1056,9 @@ private:
         for (size_t j = 0; j < spec.parts.size(); ++j) c[j] = static_cast<uint32_t>(rankPart<T>(spec.parts[j], s));
         const int used = static_cast<int>(path_.size());
         phaseStart_[k] = path_.size();
+        // Most phase ends cannot be finished within the bound: the small
+        // tables say so without touching the big one.
+        if (smallTablesExceed(phases_[k], c, bestLength_ - used - 1)) return;
         const int h = heuristic(k, c);
         const int before = solutions_;
         for (int depth = h; depth < bestLength_ - used && !stop_; ++depth) {
