@@ -33,6 +33,11 @@ struct SolverModel {
 
 bool buildSolverModel(const ir::Puzzle& puzzle, SolverModel& model, DiagnosticEngine& diags);
 
+// What the generated state holds for element e: e itself, except that an
+// orbit with identical pieces holds each piece's solved label (note
+// [labelled lanes]); pack it with packElement.
+ir::Element labelledView(const ir::Puzzle& puzzle, const ir::Element& e, const analysis::StateLayout& layout);
+
 // The generated traits header (deterministic; `source` is named in the banner).
 std::string emitTraitsHeader(const SolverModel& model, const std::string& source);
 // The solver's main translation unit, including the traits header by `include`.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "compiler/analysis/coordinates.hpp"
@@ -116,6 +117,18 @@ mpz_class patternPartSize(const ir::Puzzle& puzzle, const ir::PatternPart& part)
             mpz_class f;
             mpz_fac_ui(f.get_mpz_t(), k);
             size *= f;
+            // Identical pieces are tracked by label: arrangements of a multiset.
+            if (distinctLabels(orbit) < orbit.size) {
+                std::map<int, unsigned long> count;
+                for (int piece = 0; piece < orbit.size; ++piece)
+                    if (part.pieces.empty() || std::count(part.pieces.begin(), part.pieces.end(), piece))
+                        ++count[orbit.solvedLabel[piece]];
+                for (const auto& [label, c] : count) {
+                    mpz_class cf;
+                    mpz_fac_ui(cf.get_mpz_t(), c);
+                    size /= cf;
+                }
+            }
         }
     }
     if (part.orientations) {

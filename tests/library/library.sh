@@ -122,6 +122,18 @@ dino)
     optimal_lengths puzzles/dino.pz 5 211
     scrambles puzzles/dino.pz 20 "UFR URB' DLB DFL' UBL ULF DRF' DBR UFR' DLB'"
     ;;
+slide4_rows)
+    # Identical pieces: rows of one colour. Distinct states 16!/4!^4 =
+    # 63,063,000 (the multinomial coefficient) next to the group order 16!;
+    # the BFS over distinct states within 5 moves and the solver's optimal
+    # lengths of every 97th of them; scrambles solved and replayed by pzc.
+    expect_order puzzles/slide4_rows.pz 20922789888000
+    got=$("$pzc" check puzzles/slide4_rows.pz | sed -n 's/^distinct states: \([0-9]*\) .*/\1/p')
+    [ "$got" = 63063000 ] || fail "slide4_rows: distinct states $got, expected 63063000"
+    echo "puzzles/slide4_rows.pz: distinct states $got"
+    optimal_lengths puzzles/slide4_rows.pz 5 97
+    scrambles puzzles/slide4_rows.pz 12 "R1 C2 R3x3 C4 R2x2 C1x3 R4" "C1 C2 C3 C4 R1x2 R3"
+    ;;
 *)
     fail "unknown case $case_name"
     ;;
