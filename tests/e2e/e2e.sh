@@ -47,13 +47,14 @@ check_lengths() {
         END { for (d in count) printf "depth %s: %d states\n", d, count[d]; exit bad }' || fail "non-optimal lengths"
 }
 
-# check_pzc_lengths OPTION LINES: `pzc solve $puzzle OPTION <x> ... --json`
+# check_pzc_lengths OPTION LINES [ARGS...]: `pzc solve $puzzle OPTION <x> ... --json ARGS`
 # for the lines "<depth> ; <x>" of LINES (x a state or a scramble); every
 # answer must claim optimality and have length <depth>, the BFS distance.
 check_pzc_lengths() {
     local option=$1 lines=$2 args=()
+    shift 2
     while IFS= read -r line; do args+=("$option" "${line#* ; }"); done < "$lines"
-    "$pzc" solve "$puzzle" "${args[@]}" --json > "$tmp/answers" 2> "$tmp/err" || { cat "$tmp/err" >&2; fail "pzc solve $option failed"; }
+    "$pzc" solve "$puzzle" "${args[@]}" --json "$@" > "$tmp/answers" 2> "$tmp/err" || { cat "$tmp/err" >&2; fail "pzc solve $option failed"; }
     [ "$(wc -l < "$tmp/answers")" = "$(wc -l < "$lines")" ] || fail "expected $(wc -l < "$lines") answers, got $(wc -l < "$tmp/answers")"
     paste -d '|' "$lines" "$tmp/answers" | awk -F'|' '
         { split($1, want, " ; "); got = $2; sub(/.*"length": /, "", got); sub(/,.*/, "", got)
@@ -78,6 +79,35 @@ optimal-bfs)
     check_pzc_lengths --scramble "$tmp/short"
     sed -n 's/^scramble //p' "$tmp/bfs" | tail -n +61 > "$tmp/long"
     check_pzc_lengths --scramble "$tmp/long"
+    # Split over 2 threads from the first iteration (note [parallel IDA*]):
+    # still the BFS distances, and the very same moves as one thread.
+    solutions() { sed 's/.*"solution": "\([^"]*\)".*/\1/' "$1"; }
+    for lines in states long; do
+        option=--scramble; [ $lines = states ] && option=--state
+        check_pzc_lengths $option "$tmp/$lines" --threads 1
+        solutions "$tmp/answers" > "$tmp/one"
+        PZ_PARALLEL_FROM_NODES=0 check_pzc_lengths $option "$tmp/$lines" --threads 2
+        solutions "$tmp/answers" > "$tmp/two"
+        cmp -s "$tmp/one" "$tmp/two" || { diff "$tmp/one" "$tmp/two" | head >&2; fail "2 threads answer differently from 1 ($lines)"; }
+    done
+    ;;
+threads)
+    # Solutions split over 1, 2 and 3 threads from the first iteration are
+    # the single-threaded ones, move for move (note [parallel IDA*]), on
+    # the 2x2x2 (random states 9-11 moves deep: real searches) and 3x3
+    # Loopover; a bad PZ_PARALLEL_FROM_NODES is refused.
+    for p in tests/puzzles/cube2_htm.pz tests/puzzles/loopover3.pz; do
+        "$pzc" solve $p --random 12 --seed 5 --json --threads 1 > "$tmp/one" || fail "solve $p, 1 thread"
+        for n in 2 3; do
+            PZ_PARALLEL_FROM_NODES=0 "$pzc" solve $p --random 12 --seed 5 --json --threads $n > "$tmp/more" || fail "solve $p, $n threads"
+            [ "$(sed 's/, "nodes.*//' "$tmp/one")" = "$(sed 's/, "nodes.*//' "$tmp/more")" ] || {
+                paste "$tmp/one" "$tmp/more" >&2; fail "$p: $n threads answer differently from 1"; }
+        done
+        [ "$(wc -l < "$tmp/one")" = 12 ] || fail "expected 12 answers"
+    done
+    PZ_PARALLEL_FROM_NODES=0 "$pzc" solve tests/puzzles/cube2_htm.pz --random 3 --json --threads 2 > "$tmp/out" || fail "solve"
+    PZ_PARALLEL_FROM_NODES=x "$pzc" solve tests/puzzles/cube2_htm.pz --random 1 > "$tmp/out" 2> "$tmp/err" && fail "PZ_PARALLEL_FROM_NODES=x accepted"
+    grep -q "PZ_PARALLEL_FROM_NODES needs a whole number" "$tmp/err" || { cat "$tmp/err" >&2; fail "no message for PZ_PARALLEL_FROM_NODES=x"; }
     ;;
 optimal-lengths)
     # Every fifth state of 3x3 Loopover in BFS order (36,288 states, all depths

@@ -4,6 +4,11 @@
 //          [--stdin] [--json] [--machine] [--table-dir DIR] [--threads N]
 //          [--memory SIZE] [--verify-tables]
 //
+// --threads N: threads for table builds and for each search (note [parallel
+// IDA*] in pz/search.hpp); 0 or absent = every online CPU (search: at most 64).
+// The environment variable PZ_PARALLEL_FROM_NODES=N (a whole number) splits
+// a search over the threads once an iteration has generated N nodes (default
+// 65536; 0 = from the first iteration, which tests use).
 // --memory: the budget for pruning tables (512M, 2G, ...; default a quarter of the
 // physical memory); tables that do not fit are refused before allocation.
 // --verify-tables: check every block of every cached table on load (note
@@ -23,6 +28,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <new>
 #include <optional>
@@ -266,6 +272,11 @@ int solverMainImpl(int argc, char** argv) {
     for (long long i = 0; i < randomCount; ++i) positions.push_back(randomState<T>(rng));
     if (positions.empty() && !fromStdin) return usage();
 
+    std::optional<long long> parallelFrom;
+    if (const char* v = std::getenv("PZ_PARALLEL_FROM_NODES")) {
+        parallelFrom = parseWholeNumber(v, 0, INT64_MAX);
+        if (!parallelFrom) return fail("PZ_PARALLEL_FROM_NODES needs a whole number, not '" + std::string(v) + "'");
+    }
     std::optional<Search<T>> searchHolder;
     try {
         searchHolder.emplace(tableDir, threads, /*resident=*/positions.size() > 1);
@@ -279,6 +290,7 @@ int solverMainImpl(int argc, char** argv) {
         return 4;
     }
     Search<T>& search = *searchHolder;
+    if (parallelFrom) search.parallelFromNodes(static_cast<uint64_t>(*parallelFrom));
     int status = 0;
     long long index = 0;
     // Solves one position and prints its result line; false on an internal error.
