@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "compiler/analysis/coordinates.hpp"
+#include "compiler/analysis/default_patterns.hpp"
 #include "compiler/analysis/coset_coordinates.hpp"
 #include "compiler/analysis/distinct_states.hpp"
 #include "compiler/analysis/puzzle_analysis.hpp"
@@ -313,6 +314,16 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& o
             << tableBytesText(patternTableBytes(p, pat)) << ",";
         for (const auto& part : pat.parts) out << ' ' << partText(p, part);
         out << '\n';
+    }
+    // None declared: the optimal search uses default patterns (analysis/default_patterns.hpp).
+    if (auto defaults = analysis::defaultPatterns(p); !defaults.empty()) {
+        out << "  default patterns (none declared; at most " << analysis::kDefaultPatternValues << " values in all):\n";
+        for (const auto& pat : defaults) {
+            out << "    " << pat.name << ": " << patternSize(p, pat).get_str() << " values, table "
+                << tableBytesText(patternTableBytes(p, pat)) << ",";
+            for (const auto& part : pat.parts) out << ' ' << partText(p, part);
+            out << '\n';
+        }
     }
     out << "solvers: " << p.solvers.size() << '\n';
     for (const auto& s : p.solvers) {
