@@ -717,11 +717,27 @@ void choosePhaseSymmetries(PuzzleAnalysis& analysis, PhasePlan& phase, int group
         for (size_t c : syms) ch.syms.push_back((int)c);
         const uint64_t classes = ch.reducedSize / syms.size() + ch.reducedSize / syms.size() / 4 + 1;
         if (classes * ch.restSize > kMaxPhaseTableEntries) continue;
-        ch.entries = ch.reducedSize / syms.size() * ch.restSize;
+        ch.entries = (ch.reducedSize + syms.size() - 1) / syms.size() * ch.restSize;
+        // Useful when it covers parts together that no pair table does, or
+        // all of the phase's parts (then it replaces the pair tables).
+        std::vector<bool> in(np, false);
+        for (int j : ch.reduced) in[j] = true;
+        for (int j : ch.rest) in[j] = true;
+        bool useful = (int)(ch.reduced.size() + ch.rest.size()) == np;
+        for (int i = 0; i < np && !useful; ++i)
+            for (int j = i + 1; j < np && !useful; ++j) {
+                if (!in[i] || !in[j]) continue;
+                bool inPair = false;
+                for (const auto& [a, b] : phase.tables) inPair = inPair || (a == i && b == j) || (a == j && b == i);
+                useful = !inPair;
+            }
+        if (!useful) continue;
+        // Most parts covered (most information), then fewest entries (the
+        // same information in less memory), then the smallest A.
         auto better = [&](const Choice& a, const Choice& b) {
             const size_t ca = a.reduced.size() + a.rest.size(), cb = b.reduced.size() + b.rest.size();
             if (ca != cb) return ca > cb;
-            if (a.entries != b.entries) return a.entries > b.entries;
+            if (a.entries != b.entries) return a.entries < b.entries;
             return a.reducedSize < b.reducedSize;
         };
         if (!best || better(ch, *best)) best = ch;
@@ -730,16 +746,6 @@ void choosePhaseSymmetries(PuzzleAnalysis& analysis, PhasePlan& phase, int group
     std::vector<bool> covered(np, false);
     for (int j : best->reduced) covered[j] = true;
     for (int j : best->rest) covered[j] = true;
-    // Used only when it covers parts together that no pair table does.
-    bool useful = false;
-    for (int i = 0; i < np && !useful; ++i)
-        for (int j = 0; j < np && !useful; ++j) {
-            if (i == j || !covered[i] || !covered[j]) continue;
-            bool inPair = false;
-            for (const auto& [a, b] : phase.tables) inPair = inPair || (a == i && b == j) || (a == j && b == i);
-            useful = !inPair;
-        }
-    if (!useful && best->reduced.size() + best->rest.size() < 3) return;
     std::vector<std::pair<int, int>> tables;
     for (const auto& t : phase.tables)
         if (!(covered[t.first] && (t.second < 0 || covered[t.second]))) tables.push_back(t);
@@ -859,6 +865,10 @@ bool buildSolverPlan(PuzzleAnalysis& analysis, int solverIndex, const std::vecto
                 if (puzzle.orbits[o].orient > 1 && !oriented) phase.parts.push_back(orientationPart(puzzle, (int)o));
             }
         }
+        if (phase.parts.size() > kMaxPhaseParts)
+            return fail("phase " + std::to_string(k + 1) + " (to " + phase.target + ") needs " +
+                        std::to_string(phase.parts.size()) + " coordinate parts, over the limit of " +
+                        std::to_string(kMaxPhaseParts));
         for (const auto& part : phase.parts)
             if (part.size > kMaxPhasePartSize)
                 return fail("phase " + std::to_string(k + 1) + " (to " + phase.target + ") needs the coordinate part '" +

@@ -146,10 +146,11 @@ struct PhasePlan {
 // (referencePartsUnrank; the runtime builds its classes from the same
 // construction); a symmetry that fails is dropped (those that pass form a
 // group). Among the splits with A at most kMaxPhasePartSize raw values and
-// about |A| / |S| * |B| entries at most kMaxPhaseTableEntries, the one
-// covering most parts wins, then the one with most entries, then the
-// smallest A. The table is used when it covers parts no pair table covers;
-// pair tables over parts it covers are dropped. At most 64 symmetries.
+// about |A| / |S| * |B| entries at most kMaxPhaseTableEntries that cover
+// parts no pair table covers together, or all the phase's parts, the one
+// covering most parts wins, then the one with fewest entries, then the
+// smallest A. Pair tables over parts it covers are dropped. At most 64
+// symmetries.
 ir::Element referencePartsUnrank(const std::vector<PhasePart>& parts, const std::vector<int>& which,
                                  const std::vector<uint64_t>& values, const std::vector<ir::Orbit>& orbits);
 
@@ -175,6 +176,7 @@ inline constexpr size_t kMaxPhaseDirections = 12;
 // Limits (documented in docs/language.md).
 inline constexpr uint64_t kMaxPhasePartSize = 1ull << 24;       // values of one move-tabled part
 inline constexpr uint64_t kMaxPhaseTableEntries = 1ull << 28;   // entries of one pruning table
+inline constexpr size_t kMaxPhaseParts = 16;                    // coordinate parts of one phase
 
 // The plan of declared phased solver `solver` (an index into puzzle.solvers)
 // over the search moves `searchMoves` (the full canonical automaton's). On

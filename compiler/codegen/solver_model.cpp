@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "compiler/analysis/default_patterns.hpp"
 #include "compiler/codegen/code_writer.hpp"
 #include "compiler/codegen/content_hash.hpp"
 #include "compiler/ir/element.hpp"
@@ -274,6 +275,10 @@ bool buildSolverModel(const ir::Puzzle& puzzle, SolverModel& m, DiagnosticEngine
             for (int i : s.patterns) searched.patterns.push_back(puzzle.patterns[i]);
             break;
         }
+    if (puzzle.patterns.empty()) {
+        searched.patterns = analysis::defaultPatterns(puzzle);
+        m.defaultPatterns = !searched.patterns.empty();
+    }
     if (!analysis::computeCoordinates(searched, m.coordinates, diags)) return false;
 
     // Kernels and inverses of the search moves.
@@ -853,7 +858,7 @@ std::string describeModel(const SolverModel& m) {
             if (m.canon.commute[f][g]) s << ' ' << p.families[f].name << '|' << p.families[g].name;
     s << "\n\nsymmetries: " << m.symmetries.size() << " (closure of " << p.symmetries.size() << " declared)\n";
     s << "inverse lookups: " << (m.inverseLookups ? "yes" : "no (a metric move's inverse is not in the metric)") << "\n\n";
-    s << "coordinates:\n";
+    s << "coordinates:" << (m.defaultPatterns ? " (default patterns: the definition declares none)" : "") << "\n";
     for (size_t c = 0; c < m.coordinates.size(); ++c) {
         const auto& co = m.coordinates[c];
         s << "  " << co.pattern << ": " << co.size << " values, table " << (co.size + 1) / 2 << " bytes (4-bit entries), "

@@ -20,6 +20,7 @@ struct SolverModel {
     analysis::StateLayout layout;
     analysis::CanonicalAutomaton canon;
     std::vector<analysis::Coordinate> coordinates;  // of the searched patterns
+    bool defaultPatterns = false;                   // none declared: analysis::defaultPatterns
     std::vector<MoveKernel> kernels;                // per search move
     std::vector<int> moveInverse;                   // per search move: search index or -1
     std::vector<ir::Element> symmetries;            // the closure; [0] = identity

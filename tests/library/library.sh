@@ -87,16 +87,15 @@ loopover5)
     same_on_both_paths puzzles/loopover5.pz "R1 C2 R3' C4 R5 C1'" "C3 R2' C1 R5 C4'"
     ;;
 topspin)
-    # 20 discs in byte lanes: BFS depths and optimal lengths within 7 moves.
+    # 20 discs in byte lanes: optimal lengths within 7 moves against BFS
+    # (the portable path is compared on loopover5 only: a second compile).
     optimal_lengths puzzles/topspin.pz 7 17
     scrambles puzzles/topspin.pz 10 "S T S S T S' S' T S T"
-    same_on_both_paths puzzles/topspin.pz "S T S S T S' S' T S T"
     ;;
 hungarian_rings)
     # 38 balls in 64 byte lanes: optimal lengths within 7 moves.
     optimal_lengths puzzles/hungarian_rings.pz 7 7
     scrambles puzzles/hungarian_rings.pz 9 "A B A B' A' B A A B"
-    same_on_both_paths puzzles/hungarian_rings.pz "A B A B' A' B A A B"
     ;;
 cube2)
     # Wikipedia "Pocket Cube" (half-turn metric, fixed corner): 1, 9, 54, 321,

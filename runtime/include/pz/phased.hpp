@@ -437,6 +437,24 @@ public:
         }
     }
 
+    // note [table residency] in pz/prune.hpp: a process that solves several
+    // positions copies mapped tables into 2 MiB pages (fewer TLB misses),
+    // checking every block's hash on the way.
+    bool makeResident(std::string& why) {
+        if (!mapping_.data) return true;
+        const uint64_t bytes = tableWords_ * 8;
+        HugeBuffer b(bytes);
+        std::memcpy(b.data, mapping_.data + kTablePage, bytes);
+        const auto* hashes = reinterpret_cast<const uint64_t*>(mapping_.data + kTablePage + bytes);
+        for (uint64_t blk = 0; blk < blob_detail::blocksOf(bytes); ++blk)
+            if (tableBlockHash(b.data, bytes, blk) != hashes[blk])
+                return (why = "checksum mismatch (data block " + std::to_string(blk) + ")", false);
+        if (!attach(b.data, tableWords_, why)) return false;
+        resident_ = std::move(b);
+        mapping_ = MappedFile();
+        return true;
+    }
+
     double buildSeconds() const { return buildSeconds_; }
     bool loadedFromCache() const { return loaded_; }
     size_t tableBytes() const { return tableWords_ * 8; }
@@ -655,7 +673,11 @@ private:
 
     // The table entry of coordinate c (all parts of the phase, indexed by part).
     static uint64_t symIndex(const Phase& ph, const PhaseSpec& spec, const uint32_t* c) {
-        const uint32_t e = ph.classOf[combine(spec, spec.reduced, c)];
+        return symIndexOf(ph, spec, c, combine(spec, spec.reduced, c));
+    }
+    // The same, given the reduced parts' raw value.
+    static uint64_t symIndexOf(const Phase& ph, const PhaseSpec& spec, const uint32_t* c, uint64_t raw) {
+        const uint32_t e = ph.classOf[raw];
         const uint32_t k = e & 63;
         uint64_t b = 0;
         for (size_t i = 0; i < spec.rest.size(); ++i) {
@@ -981,18 +1003,6 @@ private:
         return h;
     }
 
-    // heuristic(k, c) > limit, reading the tables only until one says so
-    // (the symmetry-reduced table first, then the largest tables: they prune most).
-    bool exceeds(size_t k, const uint32_t* c, int limit) const {
-        const Phase& ph = phases_[k];
-        if (ph.sym && static_cast<int>(symLookup(ph, spec_[k], c)) > limit) return true;
-        for (const TableRef& t : ph.refs) {
-            const uint64_t i = static_cast<uint64_t>(c[t.a]) * t.stride + (t.b < 0 ? 0 : c[t.b]);
-            if ((t.bytes[i >> 1] >> ((i & 1) * 4) & 15) > limit) return true;
-        }
-        return false;
-    }
-
     bool atGoal(size_t k, const uint32_t* c) const {
         const auto& parts = spec_[k].parts;
         for (size_t j = 0; j < parts.size(); ++j)
@@ -1042,20 +1052,22 @@ private:
     // previousMove: the traits move before phase k starts, -1 at the very start.
     void searchPhase(size_t k, const State& s, int previousMove) {
         const PhaseSpec& spec = spec_[k];
-        std::vector<uint32_t> c(spec.parts.size());
+        uint32_t c[16];
         for (size_t j = 0; j < spec.parts.size(); ++j) c[j] = static_cast<uint32_t>(rankPart<T>(spec.parts[j], s));
         const int used = static_cast<int>(path_.size());
         phaseStart_[k] = path_.size();
-        const int h = heuristic(k, c.data());
+        // Most phase ends cannot be finished within the bound: the small
+        // tables say so without touching the big one.
+        if (smallTablesExceed(phases_[k], c, bestLength_ - used - 1)) return;
+        const int h = heuristic(k, c);
         const int before = solutions_;
         for (int depth = h; depth < bestLength_ - used && !stop_; ++depth) {
-            std::vector<uint32_t> coords = c;
-            dfs(k, s, coords.data(), depth, spec.canonStart, previousMove);
+            dfs(k, s, c, depth, spec.canonStart, previousMove);  // dfs reads c, never writes it
             if (k > 0 && solutions_ > before) break;  // later phases: the shortest that completes
         }
     }
 
-    void dfs(size_t k, const State& phaseStartState, uint32_t* c, int remaining, int canon, int previousMove) {
+    void dfs(size_t k, const State& phaseStartState, const uint32_t* c, int remaining, int canon, int previousMove) {
         ++nodes_;
         if (budgetExceeded()) {
             stop_ = true;
@@ -1091,23 +1103,50 @@ private:
         const int n = ph.moves;
         const bool first = path_.size() == phaseStart_[k];
         const int before = first ? previousMove : path_.back();
-        uint32_t next[16];
         const size_t parts = spec.parts.size();
         const int* canonRow = spec.canonNext.data() + static_cast<size_t>(canon) * n;
-        for (int i = 0; i < n && !stop_; ++i) {
-            const int ns = canonRow[i];
-            if (ns < 0) continue;
-            const int move = spec.moves[i];
-            if (first && before >= 0 && family_[move] == family_[before]) continue;
-            for (size_t j = 0; j < parts; ++j) next[j] = ph.moveRows[j][static_cast<size_t>(c[j]) * n + i];
-            if (exceeds(k, next, remaining - 1)) continue;
-            path_.push_back(move);
+        // The children first: those the small tables keep get their
+        // symmetry-table entry prefetched, then each is tested and searched
+        // (the big table's reads are cache misses; they overlap this way).
+        uint32_t next[T::kMoves][16];
+        uint64_t entry[T::kMoves];
+        int keep[T::kMoves], kept = 0;
+        for (int i = 0; i < n; ++i) {
+            if (canonRow[i] < 0) continue;
+            if (first && before >= 0 && family_[spec.moves[i]] == family_[before]) continue;
+            uint32_t* x = next[kept];
+            for (size_t j = 0; j < parts; ++j) x[j] = ph.moveRows[j][static_cast<size_t>(c[j]) * n + i];
+            if (smallTablesExceed(ph, x, remaining - 1)) continue;
+            if (ph.sym) {
+                entry[kept] = combine(spec, spec.reduced, x);
+                __builtin_prefetch(&ph.classOf[entry[kept]]);
+            }
+            keep[kept++] = i;
+        }
+        if (ph.sym)
+            for (int t = 0; t < kept; ++t) {
+                entry[t] = symIndexOf(ph, spec, next[t], entry[t]);
+                __builtin_prefetch(&ph.symWords[entry[t] >> 4]);
+            }
+        for (int t = 0; t < kept && !stop_; ++t) {
+            if (ph.sym && static_cast<int>(symGet(ph, entry[t])) > remaining - 1) continue;
+            const int i = keep[t];
+            path_.push_back(spec.moves[i]);
             lastPhaseMove_[k] = i;
-            dfs(k, phaseStartState, next, remaining - 1, ns, previousMove);
+            dfs(k, phaseStartState, next[t], remaining - 1, canonRow[i], previousMove);
             path_.pop_back();
             // A later phase found a total no longer than any this branch can give.
             if (static_cast<int>(path_.size()) + remaining >= bestLength_) return;
         }
+    }
+
+    // The pair tables' part of exceeds().
+    static bool smallTablesExceed(const Phase& ph, const uint32_t* c, int limit) {
+        for (const TableRef& t : ph.refs) {
+            const uint64_t i = static_cast<uint64_t>(c[t.a]) * t.stride + (t.b < 0 ? 0 : c[t.b]);
+            if ((t.bytes[i >> 1] >> ((i & 1) * 4) & 15) > limit) return true;
+        }
+        return false;
     }
 
     // A solution found in the current direction, as moves solving the position.
@@ -1127,8 +1166,9 @@ private:
     size_t direction_ = 0;
     std::vector<int> family_;
     std::vector<Phase> phases_;
-    std::vector<uint64_t> blob_;  // built tables (else mapping_ holds them)
+    std::vector<uint64_t> blob_;  // built tables (else mapping_ or resident_ holds them)
     MappedFile mapping_;
+    HugeBuffer resident_;
     uint64_t tableWords_ = 0;
     bool loaded_ = false;
     bool capPass_ = false;

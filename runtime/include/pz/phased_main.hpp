@@ -125,6 +125,10 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, const char* ta
         std::cerr << argv[0] << ": error: " << e.what() << "; set --memory to what the machine can spare\n";
         return 4;
     }
+    if (positions.size() > 1 || fromStdin) {
+        std::string why;
+        if (!search.makeResident(why)) return fail("the cached phased tables are damaged (" + why + "); delete them");
+    }
     if (showTables) {
         std::cout << "solver " << solverName << ": tables " << (search.loadedFromCache() ? "loaded" : "built") << " in "
                   << search.buildSeconds() << " s, " << search.tableBytes() << " bytes\n";
