@@ -114,7 +114,17 @@ std::optional<std::string> buildNative(const NativeBuild& build, DiagnosticEngin
                                        const std::string& outputPath) {
     const char* cxxEnv = std::getenv("CXX");
     std::string cxx = cxxEnv && *cxxEnv ? cxxEnv : "c++";
-    std::vector<std::string> flags = {"-std=c++20", "-O3", "-march=native", "-DNDEBUG",
+    // PZC_MARCH: the -march= target (default native), e.g. x86-64 for the
+    // portable lane path of pz/lanes.hpp (docs/language.md, State layout).
+    std::string march = "native";
+    if (const char* m = std::getenv("PZC_MARCH"); m && *m) {
+        march = m;
+        if (march.size() > 64 || march.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_.") != std::string::npos) {
+            diags.error("PZC_MARCH", {}, "'" + march.substr(0, 64) + "' is not a -march= value (letters, digits, - _ .)");
+            return std::nullopt;
+        }
+    }
+    std::vector<std::string> flags = {"-std=c++20", "-O3", "-march=" + march, "-DNDEBUG",
                                       "-I" + runtimeIncludeDir(), "-pthread"};
     for (const auto& f : build.extraFlags) flags.push_back(f);
 

@@ -15,8 +15,9 @@
 // [table integrity] in pz/prune.hpp), not just the header and a sample.
 //
 // A state is written as the IR element's numbers: for each orbit its
-// permutation (perm[p] = solved position of the piece now at p), then for
-// each oriented orbit its orientations. Positions come one per line with
+// permutation (perm[p] = solved position of the piece now at p; for an orbit
+// with identical pieces the label at p, as the state holds it: note
+// [labelled lanes]), then for each oriented orbit its orientations. Positions come one per line with
 // --stdin. Every solution is replayed through the generated kernels before
 // it is printed; pzc additionally replays it through the IR element algebra.
 //
@@ -39,6 +40,7 @@
 #include <string>
 #include <vector>
 
+#include "pz/lanes.hpp"
 #include "pz/result_json.hpp"
 #include "pz/search.hpp"
 #include "pz/state.hpp"
@@ -50,16 +52,17 @@ struct OrbitShape {
     int orient;     // orientation modulus (1 = none)
     int permWord;   // word holding the labels
     int oriWord;    // word holding orientations, -1 if none
+    int laneBits = 4;  // 4 (one word per field), 8 or 16 (pz/lanes.hpp: fields of several words)
 };
 
 template <class T>
 std::vector<long> stateNumbers(const typename T::State& s) {
     std::vector<long> out;
     for (const auto& o : T::kOrbitShapes)
-        for (int p = 0; p < o.size; ++p) out.push_back(lane(s.w[o.permWord], p));
+        for (int p = 0; p < o.size; ++p) out.push_back(fieldLane(&s.w[o.permWord], o.laneBits, p));
     for (const auto& o : T::kOrbitShapes)
         if (o.oriWord >= 0)
-            for (int p = 0; p < o.size; ++p) out.push_back(lane(s.w[o.oriWord], p));
+            for (int p = 0; p < o.size; ++p) out.push_back(fieldLane(&s.w[o.oriWord], o.laneBits, p));
     return out;
 }
 
@@ -71,17 +74,22 @@ std::optional<typename T::State> stateFromNumbers(const std::vector<long>& v, st
         why = "a state has " + std::to_string(want) + " numbers, got " + std::to_string(v.size());
         return std::nullopt;
     }
-    typename T::State s{};
+    typename T::State s = T::solved();  // padding lanes of wide fields as solved
     size_t i = 0;
     for (const auto& o : T::kOrbitShapes) {
-        uint32_t seen = 0;
+        // The lanes must be a rearrangement of the solved state's: a
+        // permutation, or with identical pieces the solved labels (note
+        // [labelled lanes] in compiler/analysis/state_layout.hpp).
+        const typename T::State solved = T::solved();
+        std::vector<int> left(o.size, 0);
+        for (int p = 0; p < o.size; ++p) ++left[fieldLane(&solved.w[o.permWord], o.laneBits, p)];
         for (int p = 0; p < o.size; ++p, ++i) {
-            if (v[i] < 0 || v[i] >= o.size || (seen >> v[i] & 1)) {
-                why = "not a permutation: number " + std::to_string(i + 1) + " (" + std::to_string(v[i]) + ")";
+            if (v[i] < 0 || v[i] >= o.size || left[v[i]]-- <= 0) {
+                why = "not a rearrangement of the solved state's pieces: number " + std::to_string(i + 1) + " (" +
+                      std::to_string(v[i]) + ")";
                 return std::nullopt;
             }
-            seen |= 1u << v[i];
-            s.w[o.permWord] |= static_cast<uint64_t>(v[i]) << (4 * p);
+            setFieldLane(&s.w[o.permWord], o.laneBits, p, static_cast<unsigned>(v[i]));
         }
     }
     for (const auto& o : T::kOrbitShapes) {
@@ -91,7 +99,7 @@ std::optional<typename T::State> stateFromNumbers(const std::vector<long>& v, st
                 why = "orientation out of range: number " + std::to_string(i + 1);
                 return std::nullopt;
             }
-            s.w[o.oriWord] |= static_cast<uint64_t>(v[i]) << (4 * p);
+            setFieldLane(&s.w[o.oriWord], o.laneBits, p, static_cast<unsigned>(v[i]));
         }
     }
     return s;
@@ -123,12 +131,10 @@ typename T::State randomState(std::mt19937_64& rng) {
     typename T::State s = T::solved();
     if constexpr (T::kAllPermutationsReachable) {
         for (const auto& o : T::kOrbitShapes) {
-            int perm[16];
+            std::vector<int> perm(o.size);
             for (int p = 0; p < o.size; ++p) perm[p] = p;
             for (int p = o.size - 1; p > 0; --p) std::swap(perm[p], perm[std::uniform_int_distribution<int>(0, p)(rng)]);
-            uint64_t w = 0;
-            for (int p = 0; p < o.size; ++p) w |= static_cast<uint64_t>(perm[p]) << (4 * p);
-            s.w[o.permWord] = w;
+            for (int p = 0; p < o.size; ++p) setFieldLane(&s.w[o.permWord], o.laneBits, p, static_cast<unsigned>(perm[p]));
         }
     } else if (T::kMoves > 0) {
         std::uniform_int_distribution<int> pick(0, T::kMoves - 1);
