@@ -11,8 +11,10 @@
 // pattern's symmetry conjugates of the state and (when the metric is closed
 // under inverses) of the inverse. Conjugation by a symmetry that maps the
 // move set onto itself preserves distance, and dist(s^-1) = dist(s), so every
-// lookup is a lower bound. All table lines of a child are prefetched before
-// any is read.
+// lookup is a lower bound. The lookups of a node's children are computed
+// together and all their table lines prefetched before any is read; those
+// of the inverse only for the children the others do not prune (note [lazy
+// inverse lookups]).
 //
 // Note [parallel IDA*]
 // ~~~~~~~~~~~~~~~~~~~~
@@ -42,6 +44,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <ctime>
 #include <exception>
 #include <mutex>
 #include <optional>
@@ -66,7 +69,8 @@ public:
     struct Result {
         std::vector<int> moves;
         uint64_t nodes = 0;
-        double seconds = 0;
+        double seconds = 0;     // wall time
+        double cpuSeconds = 0;  // CPU time of the process (every search thread) during the solve
         bool found = false;
     };
 
@@ -146,8 +150,15 @@ public:
         return bad;
     }
 
+    static double processCpuSeconds() {
+        timespec ts{};
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+        return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+    }
+
     Result solve(const State& start, int maxDepth = 40) {
         auto t0 = std::chrono::steady_clock::now();
+        const double cpu0 = processCpuSeconds();
         Result r;
         State inv = T::inverse(start);
         if (!provablyUnreachable(start)) {
@@ -172,13 +183,18 @@ public:
             }
         }
         r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        r.cpuSeconds = processCpuSeconds() - cpu0;
         return r;
     }
 
 private:
     template <class P>
     static constexpr int lookupCount() {
-        return static_cast<int>(P::kSymmetryLookups.size()) * (T::kInverseLookups ? 2 : 1);
+        return conjugateCount<P>() * (T::kInverseLookups ? 2 : 1);
+    }
+    template <class P>
+    static constexpr int conjugateCount() {
+        return static_cast<int>(P::kSymmetryLookups.size());
     }
 
     // Fast path (one unoriented orbit in one word): the state's lanes are
@@ -192,33 +208,32 @@ private:
     static constexpr bool kByteLookups = false;
 #endif
 
+    // P's table indices of x's lookup conjugates (conjugateCount<P>() of them).
     template <class P>
-    static inline void lookupIndices(const State& s, const State& inv, uint64_t* idx) {
+    static inline void conjugateIndices(const State& x, uint64_t* idx) {
         int j = 0;
 #if defined(__SSSE3__)
         if constexpr (kByteLookups<P>) {
-            auto conjugates = [&](const State& x) {
-                __m128i lanes = unpackLanesSse(x.w[0]);
-                for (int sym : P::kSymmetryLookups) {
-                    if (sym < 0) {
-                        idx[j++] = P::rankBytes(lanes);
-                    } else {
-                        __m128i moved = _mm_shuffle_epi8(lanes, _mm_loadu_si128(reinterpret_cast<const __m128i*>(T::kSymmetryPositionBytes[sym].data())));
-                        __m128i relabelled = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(T::kSymmetryInverseLabelBytes[sym].data())), moved);
-                        idx[j++] = P::rankBytes(relabelled);
-                    }
+            __m128i lanes = unpackLanesSse(x.w[0]);
+            for (int sym : P::kSymmetryLookups) {
+                if (sym < 0) {
+                    idx[j++] = P::rankBytes(lanes);
+                } else {
+                    __m128i moved = _mm_shuffle_epi8(lanes, _mm_loadu_si128(reinterpret_cast<const __m128i*>(T::kSymmetryPositionBytes[sym].data())));
+                    __m128i relabelled = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(T::kSymmetryInverseLabelBytes[sym].data())), moved);
+                    idx[j++] = P::rankBytes(relabelled);
                 }
-            };
-            conjugates(s);
-            if constexpr (T::kInverseLookups) conjugates(inv);
+            }
             return;
         }
 #endif
-        {
-            for (int sym : P::kSymmetryLookups) idx[j++] = P::rank(sym < 0 ? s : T::conjugate(s, sym));
-            if constexpr (T::kInverseLookups)
-                for (int sym : P::kSymmetryLookups) idx[j++] = P::rank(sym < 0 ? inv : T::conjugate(inv, sym));
-        }
+        for (int sym : P::kSymmetryLookups) idx[j++] = P::rank(sym < 0 ? x : T::conjugate(x, sym));
+    }
+    // Every lookup of s: its conjugates, then (inverse lookups) those of inv.
+    template <class P>
+    static inline void lookupIndices(const State& s, const State& inv, uint64_t* idx) {
+        conjugateIndices<P>(s, idx);
+        if constexpr (T::kInverseLookups) conjugateIndices<P>(inv, idx + conjugateCount<P>());
     }
 
     template <class Table>
@@ -250,13 +265,15 @@ private:
     static constexpr std::array<int, sizeof...(I) + 1> offsets(std::index_sequence<I...>) {
         std::array<int, sizeof...(I) + 1> o{};
         int acc = 0, j = 0;
-        ((o[j++] = acc, acc += lookupCount<PatternAt<I>>()), ...);
+        ((o[j++] = acc, acc += conjugateCount<PatternAt<I>>()), ...);
         o[j] = acc;
         return o;
     }
     static constexpr auto kOffsets = offsets(std::make_index_sequence<kTableCount>{});
     static constexpr int kLookups = kOffsets[kTableCount];
 
+    // index: the table indices of the state's conjugates, later (note
+    // [lazy inverse lookups]) those of the inverse's.
     struct Child {
         State state, inverse;
         int move, next;
@@ -287,9 +304,44 @@ private:
             k.next = next;
             k.state = T::applyMove(s, m);
             k.inverse = T::premultiplyInverseMove(inv, m);
-            computeIndices(k.state, k.inverse, k.index, std::make_index_sequence<kTableCount>{});
+            computeIndices(k.state, k.index, std::make_index_sequence<kTableCount>{});
         }
         return count;
+    }
+
+    // Note [lazy inverse lookups]
+    // ~~~~~~~~~~~~~~~~~~~~~~~~~~~
+    // A child is pruned when some lookup exceeds the remaining depth. The
+    // lookups of the state's conjugates come first, for all children at once
+    // (every table line prefetched before any is read); only the children
+    // they do not prune get the lookups of their inverse's conjugates (again
+    // all computed and prefetched, then read). The pruning decisions, hence
+    // the nodes, are those of looking everything up for every child, but deep
+    // in the tree, where most children are pruned by the first batch, the
+    // inverse costs little. scripts/bench_search.py, one thread, CPU time of
+    // the set (all lookups at once / lazy / no inverse lookups at all):
+    //   cube3, 5 scrambles of 12 moves: 1.12 / 0.60 / 0.66 s
+    //     (365,330 nodes with inverse lookups, 448,150 without);
+    //   rotate4o, 5 of 10-11 moves: 0.43 / 0.27 / 0.70 s (2,739,826 / 8,409,507);
+    //   slide4, 10 of 30 moves: 0.059 / 0.034 / 0.044 s (206,005 / 306,329).
+    // So inverse lookups stay on wherever the compiler allows them (every
+    // move's inverse a move of the metric: kInverseLookups), looked up lazily.
+    //
+    // Writes the indices (in ascending order) of the children of kids[0..count)
+    // that no lookup prunes at `remaining` into alive; returns how many.
+    int survivors(Child* kids, int count, unsigned remaining, int* alive) const {
+        int n = 0;
+        for (int i = 0; i < count; ++i)
+            if (!exceeds(kids[i].index, remaining, std::make_index_sequence<kTableCount>{})) alive[n++] = i;
+        if constexpr (T::kInverseLookups) {
+            for (int j = 0; j < n; ++j)
+                computeIndices(kids[alive[j]].inverse, kids[alive[j]].index, std::make_index_sequence<kTableCount>{});
+            int kept = 0;
+            for (int j = 0; j < n; ++j)
+                if (!exceeds(kids[alive[j]].index, remaining, std::make_index_sequence<kTableCount>{})) alive[kept++] = alive[j];
+            n = kept;
+        }
+        return n;
     }
 
     bool dfs(Worker& w, const State& s, const State& inv, int bound, int canon) {
@@ -316,9 +368,10 @@ private:
         w.nodes += static_cast<uint64_t>(count);
         if (w.untilResident && (*w.untilResident -= count) < 0) [[unlikely]]
             makeTablesResident();
-        for (int i = 0; i < count; ++i) {
-            Child& k = kids[i];
-            if (exceeds(k.index, remaining, std::make_index_sequence<kTableCount>{})) continue;
+        int alive[T::kMoves];
+        int n = survivors(kids, count, remaining, alive);
+        for (int j = 0; j < n; ++j) {
+            Child& k = kids[alive[j]];
             w.path.push_back(k.move);
             if (dfs(w, k.state, k.inverse, bound, k.next)) return true;
             w.path.pop_back();
@@ -345,10 +398,12 @@ private:
             for (const Subtree& n : level) {
                 int count = children(n.state, n.inverse, n.canon, kids);
                 out.nodes += static_cast<uint64_t>(count);
-                for (int i = 0; i < count; ++i) {
-                    if (exceeds(kids[i].index, remaining, std::make_index_sequence<kTableCount>{})) continue;
-                    Subtree c{kids[i].state, kids[i].inverse, kids[i].next, n.path};
-                    c.path.push_back(kids[i].move);
+                int alive[T::kMoves];
+                int survived = survivors(kids, count, remaining, alive);
+                for (int j = 0; j < survived; ++j) {
+                    const Child& k = kids[alive[j]];
+                    Subtree c{k.state, k.inverse, k.next, n.path};
+                    c.path.push_back(k.move);
                     next.push_back(std::move(c));
                 }
             }
@@ -431,9 +486,9 @@ private:
 
 
     template <size_t... I>
-    void computeIndices(const State& s, const State& inv, uint64_t* idx, std::index_sequence<I...>) const {
-        ((lookupIndices<PatternAt<I>>(s, inv, idx + kOffsets[I]),
-          prefetchAll(std::get<I>(tables_), idx + kOffsets[I], lookupCount<PatternAt<I>>())),
+    void computeIndices(const State& x, uint64_t* idx, std::index_sequence<I...>) const {
+        ((conjugateIndices<PatternAt<I>>(x, idx + kOffsets[I]),
+          prefetchAll(std::get<I>(tables_), idx + kOffsets[I], conjugateCount<PatternAt<I>>())),
          ...);
     }
     template <class Table>
@@ -443,7 +498,7 @@ private:
     // Whether some lookup exceeds `limit` (the child can be pruned).
     template <size_t... I>
     bool exceeds(const uint64_t* idx, unsigned limit, std::index_sequence<I...>) const {
-        return (anyAbove(std::get<I>(tables_), idx + kOffsets[I], lookupCount<PatternAt<I>>(), limit) || ...);
+        return (anyAbove(std::get<I>(tables_), idx + kOffsets[I], conjugateCount<PatternAt<I>>(), limit) || ...);
     }
     template <class Table>
     static bool anyAbove(const Table& t, const uint64_t* idx, int n, unsigned limit) {

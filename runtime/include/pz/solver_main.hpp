@@ -22,7 +22,8 @@
 // it is printed; pzc additionally replays it through the IR element algebra.
 //
 // Output per position: a readable line; --json: {"solution": ..., "length":
-// ..., "optimal": true, "nodes": ..., "seconds": ...}; --machine (used by
+// ..., "optimal": true, "nodes": ..., "seconds": ..., "cpu-seconds": ...}
+// (seconds: wall time of the search; cpu-seconds: CPU time of every thread); --machine (used by
 // pzc): JSON lines, see note [result protocol] in pz/result_json.hpp. With
 // --stdin each line is solved as it is read (one table load for a batch).
 #pragma once
@@ -345,6 +346,7 @@ int solverMainImpl(int argc, char** argv) {
                              .field("optimal", true)
                              .field("nodes", r.nodes)
                              .field("seconds", r.seconds)
+                             .field("cpu-seconds", r.cpuSeconds)
                              .str()
                       << "\n";
         } else {
