@@ -791,8 +791,8 @@ bool buildSolverPlan(PuzzleAnalysis& analysis, int solverIndex, const std::vecto
     // The phased runtime (pz/phased.hpp) reads states in 4-bit lanes only.
     for (const auto& o : puzzle.orbits)
         if (o.size > 16 || o.orient > 8)
-            return fail("orbit '" + o.name + "' has " + std::to_string(o.size) + " positions and orientation modulus " +
-                        std::to_string(o.orient) +
+            return fail("orbit '" + o.name + "' has " + std::to_string(o.size) + " positions" +
+                        (o.orient > 1 ? " and orientation modulus " + std::to_string(o.orient) : std::string()) +
                         "; phased solvers handle orbits of at most 16 positions and modulus 8 (4-bit lanes)");
     std::vector<int> targets = solver.phases;
     targets.push_back(-1);  // solved
