@@ -328,11 +328,12 @@ TEST_CASE("state layout: byte lanes past 16 positions or modulus 8, 16-bit lanes
     REQUIRE((l.laneBits == 16 && l.lanes() == 260 && l.fieldWords == 65));
     REQUIRE(shape(200, 129).laneBits == 16);
     REQUIRE(!diags.hasErrors());
-    // Indistinguishable pieces are still refused.
+    // Identical pieces: the lanes hold labels (note [labelled lanes]).
     auto same = tw;
     same.orbits[0].solvedLabel = {0, 0, 1, 2, 3, 4};
-    REQUIRE(!analysis::computeStateLayout(same, layout, diags));
-    REQUIRE(diags.hasErrors());
+    REQUIRE(analysis::computeStateLayout(same, layout, diags));
+    REQUIRE(layout.orbits[0].labelled);
+    REQUIRE(!diags.hasErrors());
 }
 
 TEST_CASE("reference coordinates: rank -> unrank -> rank for every value", "[coordinates]") {

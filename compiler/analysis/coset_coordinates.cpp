@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "compiler/analysis/distinct_states.hpp"
 #include "compiler/analysis/schreier_sims.hpp"
 #include "compiler/ir/element.hpp"
 
@@ -785,6 +786,8 @@ bool buildSolverPlan(PuzzleAnalysis& analysis, int solverIndex, const std::vecto
         return false;
     };
     if (solver.kind != ir::Solver::Kind::Phased) return fail("not a phased solver");
+    if (hasIdenticalPieces(puzzle))  // the phase coordinates read pieces, not labels
+        return fail("the puzzle has identical pieces; phased solvers need distinct pieces (use an optimal solver)");
     // The phased runtime (pz/phased.hpp) reads states in 4-bit lanes only.
     for (const auto& o : puzzle.orbits)
         if (o.size > 16 || o.orient > 8)

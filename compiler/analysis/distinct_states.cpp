@@ -54,7 +54,88 @@ std::string labelledKey(const ir::Puzzle& puzzle, const ir::Element& e) {
     return key;
 }
 
+// The chain of <G, Y>.
+std::unique_ptr<StabilizerChain> colouringChain(const ir::Puzzle& puzzle) {
+    std::vector<int> moduli;
+    for (const auto& o : puzzle.orbits) moduli.insert(moduli.end(), static_cast<size_t>(o.size), o.orient);
+    PointAction points(puzzle.orbits);
+    auto gy = std::make_unique<StabilizerChain>(moduli);
+    for (const auto& f : puzzle.families) gy->addGenerator(points.toPoints(f.base));
+    for (const auto& y : colouringStabiliserGenerators(puzzle)) gy->addGenerator(points.toPoints(y));
+    return gy;
+}
+
+// The orbit of the colouring, breadth first over labelled states (one
+// element per state); nullopt past `limit` states.
+std::optional<std::unordered_set<std::string>> enumerateColourings(const ir::Puzzle& puzzle, size_t limit) {
+    std::unordered_set<std::string> seen;
+    std::deque<ir::Element> queue;
+    const ir::Element start = ir::identity(puzzle.orbits);
+    seen.insert(labelledKey(puzzle, start));
+    queue.push_back(start);
+    while (!queue.empty()) {
+        const ir::Element e = std::move(queue.front());
+        queue.pop_front();
+        for (const auto& f : puzzle.families) {
+            ir::Element next = ir::compose(e, f.base, puzzle.orbits);
+            if (!seen.insert(labelledKey(puzzle, next)).second) continue;
+            if (seen.size() > limit) return std::nullopt;
+            queue.push_back(std::move(next));
+        }
+    }
+    return seen;
+}
+
 }  // namespace
+
+bool colouringNormalises(PuzzleAnalysis& analysis) {
+    const ir::Puzzle& puzzle = analysis.puzzle();
+    bool yNormalisesG = true, gNormalisesY = true;
+    for (const auto& y : colouringStabiliserGenerators(puzzle)) {
+        const ir::Element yInv = ir::inverse(y, puzzle.orbits);
+        for (const auto& f : puzzle.families) {
+            const ir::Element fInv = ir::inverse(f.base, puzzle.orbits);
+            if (yNormalisesG &&
+                !analysis.contains(ir::compose(ir::compose(y, f.base, puzzle.orbits), yInv, puzzle.orbits)))
+                yNormalisesG = false;
+            if (gNormalisesY &&
+                !inColouringStabiliser(puzzle, ir::compose(ir::compose(f.base, y, puzzle.orbits), fInv, puzzle.orbits)))
+                gNormalisesY = false;
+            if (!yNormalisesG && !gNormalisesY) return false;
+        }
+    }
+    return true;
+}
+
+bool isSolvedColouring(const ir::Puzzle& puzzle, const ir::Element& e) {
+    return !e.mirror && inColouringStabiliser(puzzle, e);
+}
+
+ColouringMembership::ColouringMembership(PuzzleAnalysis& analysis) : analysis_(analysis) {}
+ColouringMembership::~ColouringMembership() = default;
+
+std::optional<bool> ColouringMembership::reachable(const ir::Element& lift, std::string& why) {
+    const ir::Puzzle& puzzle = analysis_.puzzle();
+    if (mode_ < 0) {
+        mode_ = !hasIdenticalPieces(puzzle) ? 0 : colouringNormalises(analysis_) ? 1 : 2;
+        if (mode_ == 1) gy_ = colouringChain(puzzle);
+        if (mode_ == 2) {
+            auto states = enumerateColourings(puzzle, kMaxEnumeratedStates);
+            if (states) {
+                enumerated_ = std::move(*states);
+                mode_ = 3;
+            }
+        }
+    }
+    if (lift.mirror) return false;
+    if (mode_ == 0) return analysis_.contains(lift);
+    if (mode_ == 1) return gy_->contains(PointAction(puzzle.orbits).toPoints(lift));
+    if (mode_ == 3) return enumerated_.count(labelledKey(puzzle, lift)) > 0;
+    why = "pzc cannot decide whether a state with identical pieces is reachable in " + puzzle.name +
+          ": the identical pieces' permutations do not normalise the group and it has more than " +
+          std::to_string(kMaxEnumeratedStates) + " states to enumerate (give a scramble instead)";
+    return std::nullopt;
+}
 
 bool hasIdenticalPieces(const ir::Puzzle& puzzle) {
     for (const auto& orbit : puzzle.orbits) {
@@ -88,60 +169,22 @@ DistinctStates countDistinctStates(PuzzleAnalysis& analysis, size_t enumerationL
         r.method = "all pieces distinct";
         return r;
     }
-    const auto ys = colouringStabiliserGenerators(puzzle);
-    // Is YG a group? Y normalises G, or G normalises Y (generators suffice).
-    bool yNormalisesG = true, gNormalisesY = true;
-    for (const auto& y : ys) {
-        const ir::Element yInv = ir::inverse(y, puzzle.orbits);
-        for (const auto& f : puzzle.families) {
-            const ir::Element fInv = ir::inverse(f.base, puzzle.orbits);
-            if (yNormalisesG &&
-                !analysis.contains(ir::compose(ir::compose(y, f.base, puzzle.orbits), yInv, puzzle.orbits)))
-                yNormalisesG = false;
-            if (gNormalisesY &&
-                !inColouringStabiliser(puzzle, ir::compose(ir::compose(f.base, y, puzzle.orbits), fInv, puzzle.orbits)))
-                gNormalisesY = false;
-            if (!yNormalisesG && !gNormalisesY) break;
-        }
-        if (!yNormalisesG && !gNormalisesY) break;
-    }
-    if (yNormalisesG || gNormalisesY) {
-        std::vector<int> moduli;
-        for (const auto& o : puzzle.orbits) moduli.insert(moduli.end(), static_cast<size_t>(o.size), o.orient);
-        PointAction points(puzzle.orbits);
-        StabilizerChain gy(moduli);
-        for (const auto& f : puzzle.families) gy.addGenerator(points.toPoints(f.base));
-        for (const auto& y : ys) gy.addGenerator(points.toPoints(y));
+    if (colouringNormalises(analysis)) {
         const mpz_class yOrder = colouringStabiliserOrder(puzzle);
-        const mpz_class gyOrder = gy.order();
+        const mpz_class gyOrder = colouringChain(puzzle)->order();
         r.known = true;
         r.count = gyOrder / yOrder;
         r.method = "normalising";
         return r;
     }
-    // Enumerate the orbit of the colouring (breadth first over labelled
-    // states, one element per state), up to the limit.
-    std::unordered_set<std::string> seen;
-    std::deque<ir::Element> queue;
-    const ir::Element start = ir::identity(puzzle.orbits);
-    seen.insert(labelledKey(puzzle, start));
-    queue.push_back(start);
-    while (!queue.empty()) {
-        const ir::Element e = std::move(queue.front());
-        queue.pop_front();
-        for (const auto& f : puzzle.families) {
-            ir::Element next = ir::compose(e, f.base, puzzle.orbits);
-            if (!seen.insert(labelledKey(puzzle, next)).second) continue;
-            if (seen.size() > enumerationLimit) {
-                r.reason = "the identical pieces' permutations do not normalise the group and there are more than " +
-                           std::to_string(enumerationLimit) + " states to enumerate";
-                return r;
-            }
-            queue.push_back(std::move(next));
-        }
+    auto states = enumerateColourings(puzzle, enumerationLimit);
+    if (!states) {
+        r.reason = "the identical pieces' permutations do not normalise the group and there are more than " +
+                   std::to_string(enumerationLimit) + " states to enumerate";
+        return r;
     }
     r.known = true;
-    r.count = static_cast<unsigned long>(seen.size());
+    r.count = static_cast<unsigned long>(states->size());
     r.method = "enumerated";
     return r;
 }

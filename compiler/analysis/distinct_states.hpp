@@ -21,7 +21,10 @@
 
 #include <gmpxx.h>
 
+#include <memory>
+#include <optional>
 #include <string>
+#include <unordered_set>
 
 #include "compiler/analysis/puzzle_analysis.hpp"
 
@@ -43,5 +46,30 @@ bool hasIdenticalPieces(const ir::Puzzle& puzzle);
 mpz_class colouringStabiliserOrder(const ir::Puzzle& puzzle);
 
 DistinctStates countDistinctStates(PuzzleAnalysis& analysis, size_t enumerationLimit = kMaxEnumeratedStates);
+
+// Whether YG is a group (Y normalises G or G normalises Y; see the note).
+bool colouringNormalises(PuzzleAnalysis& analysis);
+
+// e shows the solved colouring: every position holds a piece with its own
+// solved label, untwisted. For distinct pieces: e is the identity.
+bool isSolvedColouring(const ir::Puzzle& puzzle, const ir::Element& e);
+
+// Reachability of a labelled state given by any lift e (an element showing
+// it): some y in Y has y*e in G, i.e. e in YG. With distinct pieces, plain
+// membership in G; when YG is a group, membership in <G, Y> (one chain,
+// built once); otherwise by enumerating the states when there are at most
+// kMaxEnumeratedStates, else undecided (nullopt, `why` says so).
+class ColouringMembership {
+public:
+    explicit ColouringMembership(PuzzleAnalysis& analysis);
+    ~ColouringMembership();
+    std::optional<bool> reachable(const ir::Element& lift, std::string& why);
+
+private:
+    PuzzleAnalysis& analysis_;
+    int mode_ = -1;  // -1 not decided yet, 0 distinct pieces, 1 normalising, 2 undecidable, 3 enumerated
+    std::unique_ptr<StabilizerChain> gy_;
+    std::unordered_set<std::string> enumerated_;  // mode 3: every reachable labelled state
+};
 
 }  // namespace pz::analysis

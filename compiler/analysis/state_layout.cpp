@@ -61,11 +61,8 @@ bool computeStateLayout(const ir::Puzzle& puzzle, StateLayout& out, DiagnosticEn
                             "; the generated state holds at most 1024 positions and modulus 256 per orbit");
             ok = false;
         }
-        if (std::set<int>(orbit.solvedLabel.begin(), orbit.solvedLabel.end()).size() != orbit.solvedLabel.size()) {
-            diags.error(puzzle.file, orbit.where,
-                        "orbit '" + orbit.name + "' has indistinguishable pieces; the code generator needs distinct pieces");
-            ok = false;
-        }
+        // Identical pieces: the lanes hold labels (note [labelled lanes]).
+        l.labelled = std::set<int>(orbit.solvedLabel.begin(), orbit.solvedLabel.end()).size() != orbit.solvedLabel.size();
         l.permWord = out.words;
         out.words += l.fieldWords;
         out.orbits.push_back(l);
@@ -86,7 +83,8 @@ std::string StateLayout::describe(const ir::Puzzle& puzzle) const {
             return l.fieldWords == 1 ? "word " + std::to_string(first)
                                      : "words " + std::to_string(first) + ".." + std::to_string(first + l.fieldWords - 1);
         };
-        s << "  orbit " << puzzle.orbits[l.orbit].name << ": " << l.size << " positions, labels in " << range(l.permWord);
+        s << "  orbit " << puzzle.orbits[l.orbit].name << ": " << l.size << " positions, "
+          << (l.labelled ? "identical pieces' labels" : "labels") << " in " << range(l.permWord);
         if (l.nibble())
             s << " (4-bit lane p = bits 4p..4p+3)";
         else

@@ -46,6 +46,15 @@ struct OrbitLayout {
     bool nibble() const { return laneBits == 4; }
     std::string laneType() const { return laneBits == 8 ? "uint8_t" : "uint16_t"; }  // byte / 16-bit lanes
     std::string why;     // the reason for the lane width, for `pzc inspect`
+    // note [labelled lanes]
+    // An orbit with identical pieces (repeated solved labels) holds in each
+    // lane the label of the piece there (the solved label, numbered by first
+    // appearance), not a piece: move kernels permute lanes and are the same;
+    // the solved state is the colouring; states are compared by labels.
+    // compose(a, b) with b a move or symmetry element still gathers a's
+    // lanes; inverse() of a labelled state has no meaning (the generated
+    // solver does no inverse or symmetry lookups for such puzzles).
+    bool labelled = false;
 };
 
 struct StateLayout {
@@ -56,8 +65,7 @@ struct StateLayout {
 };
 
 // Chooses the layout, or reports why the puzzle does not fit (orbits past
-// 1024 positions or moduli past 256, which the language already refuses;
-// indistinguishable pieces).
+// 1024 positions or moduli past 256, which the language already refuses).
 bool computeStateLayout(const ir::Puzzle& puzzle, StateLayout& out, DiagnosticEngine& diags);
 
 }  // namespace pz::analysis

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "compiler/analysis/default_patterns.hpp"
 #include "compiler/codegen/code_writer.hpp"
 #include "compiler/codegen/content_hash.hpp"
 #include "compiler/ir/element.hpp"
@@ -208,7 +209,47 @@ std::string stateLiteral(const std::vector<uint64_t>& w) {
     return s + "}}";
 }
 
+// note [labelled lanes] (state_layout.hpp): a puzzle with identical pieces
+// keeps labels in the state, so no lookup may treat a state as a
+// permutation: no inverse lookups (dist(s^-1) is not defined), no symmetry
+// conjugates, no shuffle of pieces for random states.
+void limitForIdenticalPieces(SolverModel& m) {
+    bool labelled = false;
+    for (const auto& l : m.layout.orbits) labelled = labelled || l.labelled;
+    if (!labelled) return;
+    m.inverseLookups = false;
+    m.allPermutationsReachable = false;
+    for (auto& l : m.lookups) l = {-1};
+}
+
+// The generated type of one pattern part (coord.hpp): labelled parts are on
+// 4-bit lanes (computeCoordinates refuses the others).
+std::string partType(const analysis::CoordinatePart& part, const analysis::OrbitLayout& pl) {
+    char tracked[24];
+    if (part.labelled) {
+        std::snprintf(tracked, sizeof tracked, "0x%04X", part.trackedLabels);
+        return "pz::LabelCoordinate<" + std::to_string(part.n) + ", " + hex64(part.solvedLanes()) + "ULL, " + tracked +
+               ", " + (part.ordered ? "true" : "false") + ", " + std::to_string(part.oriMod) + ">";
+    }
+    if (pl.nibble())
+        std::snprintf(tracked, sizeof tracked, "0x%04X", static_cast<unsigned>(part.tracked));
+    else
+        std::snprintf(tracked, sizeof tracked, "0x%llXULL", static_cast<unsigned long long>(part.tracked));
+    const std::string args = std::to_string(part.n) + ", " + tracked + ", " + (part.ordered ? "true" : "false") + ", " +
+                             (part.positions ? "true" : "false") + ", " + std::to_string(part.oriMod);
+    if (pl.nibble()) return "pz::PieceCoordinate<" + args + ">";
+    return "pz::BytePieceCoordinate<" + std::to_string(pl.lanes()) + ", " + args + ">";
+}
+
 }  // namespace
+
+ir::Element labelledView(const ir::Puzzle& puzzle, const ir::Element& e, const analysis::StateLayout& layout) {
+    ir::Element v = e;
+    for (const auto& l : layout.orbits)
+        if (l.labelled)
+            for (int p = 0; p < l.size; ++p) v.perm[l.orbit][p] = puzzle.orbits[l.orbit].solvedLabel[e.perm[l.orbit][p]];
+    return v;
+}
 
 bool buildSolverModel(const ir::Puzzle& puzzle, SolverModel& m, DiagnosticEngine& diags) {
     m = {};
@@ -234,6 +275,10 @@ bool buildSolverModel(const ir::Puzzle& puzzle, SolverModel& m, DiagnosticEngine
             for (int i : s.patterns) searched.patterns.push_back(puzzle.patterns[i]);
             break;
         }
+    if (puzzle.patterns.empty()) {
+        searched.patterns = analysis::defaultPatterns(puzzle);
+        m.defaultPatterns = !searched.patterns.empty();
+    }
     if (!analysis::computeCoordinates(searched, m.coordinates, diags)) return false;
 
     // Kernels and inverses of the search moves.
@@ -315,10 +360,12 @@ bool buildSolverModel(const ir::Puzzle& puzzle, SolverModel& m, DiagnosticEngine
             // coordinate: a wrong table); now per position. The tag keeps a
             // cached table of the old encoding from matching.
             if (!p.positions && p.oriMod > 1) def << " ori-at-positions";
+            if (p.labelled) def << " labels " << hex64(p.solvedLanes()) << " " << p.trackedLabels;
             def << "\n";
         }
         m.patternHashes.push_back(contentHash(def.str() + kernelText));
     }
+    limitForIdenticalPieces(m);
     return true;
 }
 
@@ -372,7 +419,7 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
             w.line("//   orientations mod {{M}} in w[{{OW}}]");
         }
     }
-    w.set("SOLVED", stateLiteral(packElement(ir::identity(p.orbits), m.layout)));
+    w.set("SOLVED", stateLiteral(packElement(labelledView(p, ir::identity(p.orbits), m.layout), m.layout)));
     w.line("inline constexpr State kSolved = {{SOLVED}};");
     w.line();
 
@@ -570,22 +617,11 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
         w.line("static constexpr const char* kHash = {{HASH}};");
         for (size_t pi = 0; pi < c.parts.size(); ++pi) {
             const auto& part = c.parts[pi];
-            const auto& pl = m.layout.orbits[part.orbit];
-            char tracked[24];
-            if (pl.nibble())
-                std::snprintf(tracked, sizeof tracked, "0x%04X", static_cast<unsigned>(part.tracked));
-            else
-                std::snprintf(tracked, sizeof tracked, "0x%llXULL", static_cast<unsigned long long>(part.tracked));
             w.set("I", std::to_string(pi));
-            w.set("ARGS", std::to_string(part.n) + ", " + tracked + ", " + (part.ordered ? "true" : "false") + ", " +
-                              (part.positions ? "true" : "false") + ", " + std::to_string(part.oriMod));
+            w.set("PART", partType(part, m.layout.orbits[part.orbit]));
             w.set("KIND", commentText(part.kind() + " of orbit " + p.orbits[part.orbit].name));
-            if (pl.nibble()) {
-                w.line("using Part{{I}} = pz::PieceCoordinate<{{ARGS}}>;  // {{KIND}}");
-            } else {
-                w.set("NL", std::to_string(pl.lanes()));
-                w.line("using Part{{I}} = pz::BytePieceCoordinate<{{NL}}, {{ARGS}}>;  // {{KIND}}, byte lanes");
-            }
+            w.line(m.layout.orbits[part.orbit].nibble() ? "using Part{{I}} = {{PART}};  // {{KIND}}"
+                                                        : "using Part{{I}} = {{PART}};  // {{KIND}}, byte lanes");
         }
         w.line("static constexpr uint64_t kSize = {{SIZE}}ULL;");
         std::string lookups;
@@ -612,7 +648,8 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
         w.line("return r;");
         w.dedent();
         w.line("}");
-        if (c.parts.size() == 1 && c.parts[0].positions && c.parts[0].oriMod == 1 && m.layout.orbits[c.parts[0].orbit].nibble()) {
+        if (c.parts.size() == 1 && c.parts[0].positions && c.parts[0].oriMod == 1 && !c.parts[0].labelled &&
+            m.layout.orbits[c.parts[0].orbit].nibble()) {
             w.directive("#if defined(__SSSE3__)");
             w.line("static inline uint64_t rankBytes(__m128i lanes) { return Part0::rankBytes(lanes); }");
             w.directive("#endif");
@@ -821,7 +858,7 @@ std::string describeModel(const SolverModel& m) {
             if (m.canon.commute[f][g]) s << ' ' << p.families[f].name << '|' << p.families[g].name;
     s << "\n\nsymmetries: " << m.symmetries.size() << " (closure of " << p.symmetries.size() << " declared)\n";
     s << "inverse lookups: " << (m.inverseLookups ? "yes" : "no (a metric move's inverse is not in the metric)") << "\n\n";
-    s << "coordinates:\n";
+    s << "coordinates:" << (m.defaultPatterns ? " (default patterns: the definition declares none)" : "") << "\n";
     for (size_t c = 0; c < m.coordinates.size(); ++c) {
         const auto& co = m.coordinates[c];
         s << "  " << co.pattern << ": " << co.size << " values, table " << (co.size + 1) / 2 << " bytes (4-bit entries), "

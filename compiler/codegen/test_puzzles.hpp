@@ -192,6 +192,58 @@ inline ir::Puzzle twoOrbits() {
     return p;
 }
 
+
+// Identical pieces (note [labelled lanes]): six tiles in three pairs of one
+// colour and four flippable pieces in two pairs, moved by a 6-cycle with a
+// 4-cycle of flips and by a double swap. Patterns: everything (a table of
+// exact distances), one colour, two colours ordered, and four tiles as one
+// unordered class.
+inline ir::Puzzle labelled() {
+    ir::Puzzle p;
+    p.name = "labelled";
+    p.file = "<test:labelled>";
+    ir::Orbit a;
+    a.name = "tiles";
+    a.size = 6;
+    a.solvedLabel = {0, 0, 1, 1, 2, 2};
+    ir::Orbit b;
+    b.name = "flips";
+    b.size = 4;
+    b.orient = 2;
+    b.solvedLabel = {0, 0, 1, 1};
+    p.orbits = {a, b};
+    ir::Element x = ir::identity(p.orbits);
+    x.perm[0] = {5, 0, 1, 2, 3, 4};  // tiles: 0 -> 1 -> ... -> 5 -> 0
+    x.perm[1] = {3, 0, 1, 2};        // flips: 0 -> 1 -> 2 -> 3 -> 0, flipping one
+    x.ori[1] = {1, 0, 0, 0};
+    ir::Element y = ir::identity(p.orbits);
+    y.perm[0] = {3, 4, 2, 0, 1, 5};  // tiles: swap 0 3 and 1 4
+    y.perm[1] = {0, 3, 2, 1};        // flips: swap 1 and 3, flipping both
+    y.ori[1] = {0, 1, 0, 1};
+    auto names = [&](const std::string& n, const ir::Element& e) {  // X, X2, ... up to the order
+        std::vector<std::string> v{n};
+        for (long k = 2; k < ir::order(e, p.orbits); ++k) v.push_back(n + std::to_string(k));
+        return v;
+    };
+    addFamily(p, "X", x, names("X", x));
+    addFamily(p, "Y", y, names("Y", y));
+    auto part = [](int orbit, std::vector<int> pieces, bool orientations, bool unordered) {
+        ir::PatternPart pp;
+        pp.orbit = orbit;
+        pp.pieces = std::move(pieces);
+        pp.orientations = orientations;
+        pp.unordered = unordered;
+        return pp;
+    };
+    p.patterns = {
+        {"whole", {part(0, {0, 1, 2, 3, 4, 5}, false, false), part(1, {0, 1, 2, 3}, true, false)}, {}},
+        {"reds", {part(0, {0, 1}, false, false)}, {}},
+        {"twocolours", {part(0, {2, 3, 4, 5}, false, false), part(1, {2, 3}, true, false)}, {}},
+        {"four", {part(0, {0, 1, 2, 3}, false, true)}, {}},
+    };
+    return p;
+}
+
 // Orbits in every wide lane form (state_layout.hpp): "ring" (40 positions,
 // orientation mod 3: 64 byte lanes, one shuffle), "flat" (12 positions mod
 // 12: byte lanes for the modulus), "long" (100 positions: byte lanes, loop

@@ -14,9 +14,11 @@
 #include <iostream>
 #include <sstream>
 #include <random>
+#include <set>
 #include <unistd.h>
 
 #include "compiler/analysis/coset_coordinates.hpp"
+#include "compiler/analysis/distinct_states.hpp"
 #include "compiler/analysis/puzzle_analysis.hpp"
 #include "compiler/codegen/phase_plan_emit.hpp"
 #include "compiler/driver/commands.hpp"
@@ -49,7 +51,9 @@ const char* kUsage =
     "  --solver NAME: a declared solver; a phased one stops at its first solution, or improves\n"
     "    it until --max-length N moves or for --budget-ms N (never labelled optimal)\n"
     "  a state is the element's numbers: each orbit's permutation (perm[p] = solved\n"
-    "  position of the piece at p), then each oriented orbit's orientations\n";
+    "  position of the piece at p), then each oriented orbit's orientations; an orbit\n"
+    "  with identical pieces may give each position's label instead (0, 1, ... in\n"
+    "  order of first appearance in its solved labels)\n";
 
 std::vector<long> elementNumbers(const ir::Puzzle& p, const ir::Element& e) {
     std::vector<long> v;
@@ -57,6 +61,40 @@ std::vector<long> elementNumbers(const ir::Puzzle& p, const ir::Element& e) {
     for (size_t o = 0; o < p.orbits.size(); ++o)
         if (p.orbits[o].orient > 1) v.insert(v.end(), e.ori[o].begin(), e.ori[o].end());
     return v;
+}
+
+bool identicalPieces(const ir::Orbit& orbit) {
+    return std::set<int>(orbit.solvedLabel.begin(), orbit.solvedLabel.end()).size() != orbit.solvedLabel.size();
+}
+
+// An orbit with identical pieces may be given by labels (numbered from 0 by
+// first appearance in `solved`) instead of a permutation: the numbers at
+// v[at..] are then not a permutation, and each label occurs as often as in
+// the solved state. The lift gives each label's pieces in increasing order
+// (any lift shows the same state). nullopt: not labels of this orbit.
+std::optional<std::vector<int>> liftLabels(const ir::Orbit& orbit, const std::vector<long>& v, size_t at) {
+    std::vector<std::vector<int>> pieces;  // label -> pieces solved with it, decreasing
+    for (int q = orbit.size - 1; q >= 0; --q) {
+        if ((int)pieces.size() <= orbit.solvedLabel[q]) pieces.resize(orbit.solvedLabel[q] + 1);
+        pieces[orbit.solvedLabel[q]].push_back(q);
+    }
+    if (!identicalPieces(orbit)) return std::nullopt;
+    std::vector<int> perm(orbit.size);
+    std::vector<bool> seen(orbit.size, false);
+    bool permutation = true;
+    for (int q = 0; q < orbit.size; ++q) {
+        long x = v[at + q];
+        if (x < 0 || x >= orbit.size || seen[x]) permutation = false;
+        else seen[x] = true;
+    }
+    if (permutation) return std::nullopt;
+    for (int q = 0; q < orbit.size; ++q) {
+        long x = v[at + q];
+        if (x < 0 || x >= (long)pieces.size() || pieces[x].empty()) return std::nullopt;
+        perm[q] = pieces[x].back();
+        pieces[x].pop_back();
+    }
+    return perm;
 }
 
 // The inverse of elementNumbers, validated; error text in `why`.
@@ -70,10 +108,17 @@ std::optional<ir::Element> elementFromNumbers(const ir::Puzzle& p, const std::ve
     }
     size_t i = 0;
     for (size_t o = 0; o < p.orbits.size(); ++o) {
+        if (auto lift = liftLabels(p.orbits[o], v, i)) {  // identical pieces given by their labels
+            e.perm[o] = *lift;
+            i += p.orbits[o].size;
+            continue;
+        }
         std::vector<bool> seen(p.orbits[o].size, false);
         for (int q = 0; q < p.orbits[o].size; ++q, ++i) {
             if (v[i] < 0 || v[i] >= p.orbits[o].size || seen[v[i]]) {
-                why = "orbit " + p.orbits[o].name + " is not a permutation (number " + std::to_string(i + 1) + " is " +
+                why = "orbit " + p.orbits[o].name + " is not a permutation" +
+                      std::string(identicalPieces(p.orbits[o]) ? " nor a rearrangement of its solved labels" : "") +
+                      " (number " + std::to_string(i + 1) + " is " +
                       std::to_string(v[i]) + ")";
                 return std::nullopt;
             }
@@ -155,7 +200,7 @@ std::optional<ir::Element> scrambleElement(const ir::Puzzle& puzzle, const std::
 }
 
 // The element of one state (the element's numbers), checked against the group.
-std::optional<ir::Element> stateElement(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& groups,
+std::optional<ir::Element> stateElement(const ir::Puzzle& puzzle, analysis::ColouringMembership& groups,
                                         const std::string& text, std::string& why) {
     std::istringstream in(text);
     std::vector<long> nums;
@@ -172,7 +217,13 @@ std::optional<ir::Element> stateElement(const ir::Puzzle& puzzle, analysis::Puzz
         why = "bad state: " + why;
         return std::nullopt;
     }
-    if (!groups.contains(*e)) {
+    // With identical pieces: whether any lift is in the group (note [distinct states]).
+    auto reachable = groups.reachable(*e, why);
+    if (!reachable) {
+        why = "bad state: " + why;
+        return std::nullopt;
+    }
+    if (!*reachable) {
         why = "bad state: it cannot be reached by the moves of " + puzzle.name;
         return std::nullopt;
     }
@@ -236,6 +287,7 @@ int runSolve(const Args& args) {
 
     // Positions: scrambles through the IR evaluator, states checked against the group.
     analysis::PuzzleAnalysis groups(puzzle);
+    analysis::ColouringMembership reach(groups);
     std::vector<ir::Element> positions;
     for (const auto& s : scrambles) {
         std::string why;
@@ -248,7 +300,7 @@ int runSolve(const Args& args) {
     }
     for (const auto& s : states) {
         std::string why;
-        auto e = stateElement(puzzle, groups, s, why);
+        auto e = stateElement(puzzle, reach, s, why);
         if (!e) {
             std::cerr << "pzc solve: error: " << why << "\n";
             return 1;
@@ -291,7 +343,7 @@ int runSolve(const Args& args) {
             size_t first = line.find_first_not_of(" \t\r");
             if (first == std::string::npos || line[first] == '#') continue;
             std::string why;
-            auto e = looksLikeState(line) ? stateElement(puzzle, groups, line, why) : scrambleElement(puzzle, line, why);
+            auto e = looksLikeState(line) ? stateElement(puzzle, reach, line, why) : scrambleElement(puzzle, line, why);
             if (!e) {
                 // One line per error: the evaluator's caret display is for a terminal.
                 size_t at = why.find("error: ");
@@ -374,7 +426,7 @@ int runSolve(const Args& args) {
     if (options.given("--max-length")) run.argv.insert(run.argv.end(), {"--max-length", std::to_string(maxLength)});
     if (options.given("--budget-ms")) run.argv.insert(run.argv.end(), {"--budget-ms", std::to_string(budgetMs)});
     for (const auto& e : positions) {
-        for (long n : elementNumbers(puzzle, e)) run.input += std::to_string(n) + ' ';
+        for (long n : elementNumbers(puzzle, codegen::labelledView(puzzle, e, model.layout))) run.input += std::to_string(n) + ' ';
         run.input += '\n';
     }
     int status = 0;
@@ -419,7 +471,7 @@ int runSolve(const Args& args) {
             replay = ir::compose(replay, mv.effect, puzzle.orbits);
             text += (i ? " " : "") + mv.name;
         }
-        if (!ir::isIdentity(replay))
+        if (!analysis::isSolvedColouring(puzzle, replay))  // the identity, or with identical pieces the colouring
             return internalError("the solution does not solve the position");
         if (plan) {
             // A phased solver: the lengths per phase; never labelled optimal.
@@ -433,7 +485,7 @@ int runSolve(const Args& args) {
                 out.field("solver", plan->solver).field("phases", phases);
                 out.field("nodes", r->nodes).field("seconds", r->seconds);
                 if (batch) out.field("line", positionLine[r->index]);
-                if (randomRun) out.field("state", numbersText(elementNumbers(puzzle, start)));
+                if (randomRun) out.field("state", numbersText(elementNumbers(puzzle, codegen::labelledView(puzzle, start, model.layout))));
                 std::cout << out.str() << "\n";
             } else {
                 char secs[32];
@@ -447,7 +499,7 @@ int runSolve(const Args& args) {
             if (batch) out.field("line", positionLine[r->index]);
             out.field("solution", text).field("length", r->moves.size()).field("optimal", true);
             out.field("nodes", r->nodes).field("seconds", r->seconds);
-            if (randomRun) out.field("state", numbersText(elementNumbers(puzzle, start)));
+            if (randomRun) out.field("state", numbersText(elementNumbers(puzzle, codegen::labelledView(puzzle, start, model.layout))));
             std::cout << out.str() << "\n";
         } else {
             char secs[32];

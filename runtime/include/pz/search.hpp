@@ -96,6 +96,8 @@ public:
     // An iteration is split over the threads once the previous one generated
     // at least `nodes` nodes (kParallelFromNodes; 0: every iteration, for tests).
     void parallelFromNodes(uint64_t nodes) { parallelFrom_ = nodes; }
+    // Tests: hand out the subtrees last first (the answer must not change).
+    void reverseSubtreesForTests(bool on) { reverseSubtrees_ = on; }
 
     static constexpr int64_t kResidentAfterNodes = int64_t{1} << 18;  // about 0.1 s of slide4 search
     // Mapped tables become resident once the search has generated `nodes` more nodes.
@@ -363,8 +365,10 @@ private:
             w.lowestSolved = &lowestSolved;
             w.path.reserve(static_cast<size_t>(bound) + 1);
             for (;;) {
-                size_t i = nextSubtree.fetch_add(1, std::memory_order_relaxed);
-                if (i >= level.size() || i > lowestSolved.load(std::memory_order_relaxed)) break;
+                size_t k = nextSubtree.fetch_add(1, std::memory_order_relaxed);
+                if (k >= level.size()) break;
+                size_t i = reverseSubtrees_ ? level.size() - 1 - k : k;
+                if (i > lowestSolved.load(std::memory_order_relaxed)) continue;
                 const Subtree& n = level[i];
                 w.index = i;
                 w.path = n.path;
@@ -457,6 +461,7 @@ private:
     typename TablesFor<typename T::Patterns>::type tables_;
     int searchThreads_ = 1;
     uint64_t parallelFrom_ = kParallelFromNodes;
+    bool reverseSubtrees_ = false;
 };
 
 }  // namespace pz

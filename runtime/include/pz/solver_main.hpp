@@ -15,8 +15,9 @@
 // [table integrity] in pz/prune.hpp), not just the header and a sample.
 //
 // A state is written as the IR element's numbers: for each orbit its
-// permutation (perm[p] = solved position of the piece now at p), then for
-// each oriented orbit its orientations. Positions come one per line with
+// permutation (perm[p] = solved position of the piece now at p; for an orbit
+// with identical pieces the label at p, as the state holds it: note
+// [labelled lanes]), then for each oriented orbit its orientations. Positions come one per line with
 // --stdin. Every solution is replayed through the generated kernels before
 // it is printed; pzc additionally replays it through the IR element algebra.
 //
@@ -75,13 +76,18 @@ std::optional<typename T::State> stateFromNumbers(const std::vector<long>& v, st
     typename T::State s = T::solved();  // padding lanes of wide fields as solved
     size_t i = 0;
     for (const auto& o : T::kOrbitShapes) {
-        std::vector<bool> seen(o.size, false);
+        // The lanes must be a rearrangement of the solved state's: a
+        // permutation, or with identical pieces the solved labels (note
+        // [labelled lanes] in compiler/analysis/state_layout.hpp).
+        const typename T::State solved = T::solved();
+        std::vector<int> left(o.size, 0);
+        for (int p = 0; p < o.size; ++p) ++left[fieldLane(&solved.w[o.permWord], o.laneBits, p)];
         for (int p = 0; p < o.size; ++p, ++i) {
-            if (v[i] < 0 || v[i] >= o.size || seen[v[i]]) {
-                why = "not a permutation: number " + std::to_string(i + 1) + " (" + std::to_string(v[i]) + ")";
+            if (v[i] < 0 || v[i] >= o.size || left[v[i]]-- <= 0) {
+                why = "not a rearrangement of the solved state's pieces: number " + std::to_string(i + 1) + " (" +
+                      std::to_string(v[i]) + ")";
                 return std::nullopt;
             }
-            seen[v[i]] = true;
             setFieldLane(&s.w[o.permWord], o.laneBits, p, static_cast<unsigned>(v[i]));
         }
     }
