@@ -432,7 +432,7 @@ public:
         if (!path.empty()) {
             std::error_code ec;
             fs::create_directories(fs::path(path).parent_path(), ec);
-            if (!saveTableBlob(path, hash, blob_.data(), blob_.size() * 8, why))
+            if (!saveTableBlob(path, hash, blob_.data, tableWords_ * 8, why))
                 std::fprintf(stderr, "pz: warning: cannot cache phased tables %s: %s\n", path.c_str(), why.c_str());
         }
     }
@@ -583,18 +583,20 @@ private:
         if (total * 8 > memoryBudget())
             throw MemoryBudgetError("the phased tables need " + formatBytes(total * 8) +
                                     ", more than the memory budget of " + formatBytes(memoryBudget()));
-        blob_.assign(total, 0);
-        blob_[0] = kBlobMagic;
-        blob_[1] = sections.size();
+        // Untouched pages until written, and each section freed once
+        // copied: the peak is the blob plus one section, not twice the blob.
+        blob_ = HugeBuffer(total * 8);
+        blob_.data[0] = kBlobMagic;
+        blob_.data[1] = sections.size();
         size_t at = 2 + sections.size();
         for (size_t i = 0; i < sections.size(); ++i) {
-            blob_[2 + i] = sections[i].size();
-            std::copy(sections[i].begin(), sections[i].end(), blob_.begin() + static_cast<std::ptrdiff_t>(at));
+            blob_.data[2 + i] = sections[i].size();
+            std::copy(sections[i].begin(), sections[i].end(), blob_.data + at);
             at += sections[i].size();
             Section().swap(sections[i]);
         }
         std::string why;
-        if (!attach(blob_.data(), blob_.size(), why)) throw std::logic_error("phased tables: " + why);
+        if (!attach(blob_.data, total, why)) throw std::logic_error("phased tables: " + why);
     }
 
     void buildPhase(size_t k, int threads, std::vector<Section>& out) {
@@ -1166,7 +1168,7 @@ private:
     size_t direction_ = 0;
     std::vector<int> family_;
     std::vector<Phase> phases_;
-    std::vector<uint64_t> blob_;  // built tables (else mapping_ or resident_ holds them)
+    HugeBuffer blob_;  // built tables (else mapping_ or resident_ holds them)
     MappedFile mapping_;
     HugeBuffer resident_;
     uint64_t tableWords_ = 0;
