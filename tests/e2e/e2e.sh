@@ -529,6 +529,55 @@ assert d['orbitsTruncated'] and d['orbitsTotal'] == 300
 assert len(d['orbits'][0]['positions']) == 40
 " "$tmp/json" || fail "check --json truncation (long names)"
     ;;
+input-bounds)
+    # Definitions and level files are bounded before parsing (note [input
+    # bounds]): 512 KiB, 65536 lines, 4096 moves; each refusal names the size
+    # and the limit, costs little, and exits 1.
+    python3 - "$tmp" <<'PY'
+import sys
+d = sys.argv[1]
+head = "puzzle big {\n  orbit p 4;\n  move A = p (0 1);\n"
+open(d + "/bytes.pz", "w").write(head + "// " + "x" * (512 * 1024) + "\n}\n")
+open(d + "/fits.pz", "w").write(head + "// " + "x" * (500 * 1024) + "\n}\n")
+open(d + "/lines.pz", "w").write(head + "\n" * 65536 + "}\n")
+open(d + "/moves.pz", "w").write(head + "".join("  move B%d = A;\n" % i for i in range(4096)) + "}\n")
+open(d + "/powers.pz", "w").write("puzzle big {\n  orbit p 4;\n  powers { 1: \"\"; 2: \"2\"; -1: \"'\"; }\n" + "".join("  move B%d = p (0 1);\n" % i for i in range(1366)) + "}\n")
+open(d + "/bytes.yaml", "w").write("# " + "x" * (512 * 1024) + "\n")
+open(d + "/level.txt", "w").write("#" * (600 * 1024) + "\n")
+PY
+    "$pzc" check "$tmp/fits.pz" > /dev/null || fail "a definition under the size limit"
+    expect_error "bytes.pz: error: file is 524340 bytes; the limit is 524288 bytes (512 KiB)" -- "$pzc" check "$tmp/bytes.pz"
+    expect_error "bytes.yaml: error: file is 524291 bytes; the limit is 524288 bytes" -- "$pzc" check "$tmp/bytes.yaml"
+    expect_error "lines.pz: error: file has 65540 lines; the limit is 65536 lines" -- "$pzc" check "$tmp/lines.pz"
+    expect_error "moves.pz:4099:8: error: too many moves: 4097 declarations; the limit is 4096 moves" -- "$pzc" check "$tmp/moves.pz"
+    expect_error "powers.pz:1369:8: error: too many moves: 1366 declarations of 3 powers each; the limit is 4096" -- "$pzc" check "$tmp/powers.pz"
+    expect_error "level.txt: error: file is 614401 bytes; the limit is 524288 bytes" -- "$pzc" solve puzzles/anima.pz --level "$tmp/level.txt"
+    expect_error "error: file is over 524288 bytes" -- "$pzc" check /dev/zero
+    ;;
+grid-memory)
+    # note [grid memory budget]: a big open level (a 24x24 field, two red and
+    # two blue actors in the corners, their targets in the middle; it has no
+    # solution, found after about 10^5 states) under a 512 KiB budget stops
+    # cleanly, naming the need and the budget, with the generated solver and
+    # the interpreter alike; never bad_alloc, never "no solution".
+    python3 - "$tmp/open.txt" <<'PY'
+import sys
+rows = [["."] * 24 for _ in range(24)]
+for x, y, c in ((11, 11, "r"), (12, 11, "b"), (11, 12, "b"), (12, 12, "r")):
+    rows[y][x] = c
+actors = "R 0 0\nR 23 23\nB 0 23\nB 23 0\n"
+open(sys.argv[1], "w").write("\n".join("".join(r) for r in rows) + "\n\n" + actors)
+PY
+    for mode in "" --interp; do
+        expect_error "stopped at the memory budget after [0-9]* states: the search needs [0-9.]* [KM]iB, more than the budget of 512.0 KiB (raise --memory)" -- \
+            "$pzc" solve puzzles/anima.pz --level "$tmp/open.txt" --memory 512K $mode
+        grep -q "no solution\|bad_alloc\|internal error" "$tmp/err" && fail "memory budget $mode: $(cat "$tmp/err")"
+    done
+    expect_error "bad --memory 'lots'" -- "$pzc" solve puzzles/anima.pz --level "$tmp/open.txt" --memory lots
+    # A level that fits its budget is still solved optimally.
+    out=$("$pzc" solve puzzles/anima.pz --level puzzles/anima/levels/1.1-line_dance.txt --memory 4M --json) || fail "solve under a budget: $out"
+    contains "$out" -q '"optimal": true' || fail "solve under a budget: $out"
+    ;;
 slide4-optimal)
     # 14-move (God's number) and 13-move slide4 positions: the solver must
     # return exactly those lengths. Uses the test cache's tables (built once,
