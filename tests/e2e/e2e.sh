@@ -506,17 +506,17 @@ assert d['familiesTruncated'] and d['familiesTotal'] == 2000 and 0 < len(d['fami
 assert d['movesTruncated'] and d['movesTotal'] == 2000, d['movesTotal']
 assert len(d['groupOrder']) > 2000 and d['groupOrder'].isdigit()
 " "$tmp/json" || fail "check --json truncation"
-    # Long names everywhere: 300 orbits of 40 named positions, 600 families,
-    # names of 300 characters.
+    # Long names everywhere (within the 512 KiB definition bound): 80 orbits
+    # of 30 named positions, 300 families, names of 120 characters.
     python3 - "$tmp/long.pz" <<'PY'
 import sys
-long = "n" * 300
+long = "n" * 120
 lines = ["puzzle %s {" % long]
-for o in range(300):
-    names = " ".join("%s_%d_%d" % (long, o, q) for q in range(40))
-    lines.append("  orbit o%d_%s 40 { %s }" % (o, long, names))
-for f in range(600):
-    lines.append("  move %s%d = o%d_%s (%s_%d_0 %s_%d_1);" % (long, f, f % 300, long, long, f % 300, long, f % 300))
+for o in range(80):
+    names = " ".join("%s_%d_%d" % (long, o, q) for q in range(30))
+    lines.append("  orbit o%d_%s 30 { %s }" % (o, long, names))
+for f in range(300):
+    lines.append("  move %s%d = o%d_%s (%s_%d_0 %s_%d_1);" % (long, f, f % 80, long, long, f % 80, long, f % 80))
 open(sys.argv[1], "w").write("\n".join(lines + ["}"]) + "\n")
 PY
     "$pzc" check --json "$tmp/long.pz" > "$tmp/json" || fail "check --json (long names)"
@@ -525,8 +525,8 @@ PY
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d['puzzle'].endswith('...') and len(d['puzzle']) < 120, d['puzzle']
-assert d['orbitsTruncated'] and d['orbitsTotal'] == 300
-assert len(d['orbits'][0]['positions']) == 40
+assert d['orbitsTruncated'] and d['orbitsTotal'] == 80
+assert len(d['orbits'][0]['positions']) == 30
 " "$tmp/json" || fail "check --json truncation (long names)"
     ;;
 input-bounds)
