@@ -170,24 +170,53 @@ void DiagnosticEngine::print(std::ostream& out) const {
             << kMaxErrorsPerFile << " are shown per file)\n";
 }
 
-bool readFile(const std::string& path, std::string& text, DiagnosticEngine& diags) {
+bool readFile(const std::string& path, std::string& text, DiagnosticEngine& diags, bool bounded) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) {
         diags.error(path, {}, "cannot read file: Is a directory");
         return false;
+    }
+    // Regular files: refuse a big one before reading it (note [input bounds]);
+    // others (pipes) are cut while reading.
+    if (bounded) {
+        const auto size = std::filesystem::file_size(path, ec);
+        if (!ec && size > (uintmax_t)kMaxInputBytes) {
+            diags.error(path, {}, "file is " + std::to_string(size) + " bytes; the limit is " +
+                                      std::to_string(kMaxInputBytes) + " bytes (512 KiB) per definition or level file");
+            return false;
+        }
     }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         diags.error(path, {}, std::string("cannot read file: ") + std::strerror(errno));
         return false;
     }
-    std::ostringstream ss;
-    ss << in.rdbuf();
+    // Bounded: read at most one byte past the limit (a pipe may not end).
+    text.clear();
+    char buffer[1 << 16];
+    while (in) {
+        const size_t want = bounded ? std::min(sizeof buffer, (size_t)kMaxInputBytes + 1 - text.size()) : sizeof buffer;
+        in.read(buffer, (std::streamsize)want);
+        text.append(buffer, (size_t)in.gcount());
+        if (bounded && (long)text.size() > kMaxInputBytes) break;
+    }
     if (in.bad()) {
         diags.error(path, {}, "cannot read file: read failed");
         return false;
     }
-    text = ss.str();
+    if (bounded) {
+        if ((long)text.size() > kMaxInputBytes) {
+            diags.error(path, {}, "file is over " + std::to_string(kMaxInputBytes) +
+                                      " bytes, the limit (512 KiB) per definition or level file");
+            return false;
+        }
+        const long lines = (long)std::count(text.begin(), text.end(), '\n');
+        if (lines > kMaxInputLines) {
+            diags.error(path, {}, "file has " + std::to_string(lines) + " lines; the limit is " +
+                                      std::to_string(kMaxInputLines) + " lines per definition or level file");
+            return false;
+        }
+    }
     diags.addSource(path, text);
     return true;
 }

@@ -74,8 +74,18 @@ private:
     std::map<std::string, int> errorsPerFile_, warningsPerFile_, dropped_;
 };
 
+// note [input bounds]
+// Definitions (.pz, YAML, .tws) and level files are at most kMaxInputBytes
+// bytes and kMaxInputLines lines, checked before anything is parsed: the
+// ANTLR parse of the densest definition (a move expression of one-letter
+// names) peaks near 460 bytes of memory per byte of input, so 512 KiB stays
+// under about 250 MB. docs/language.md, Limits.
+constexpr long kMaxInputBytes = 512 * 1024;
+constexpr long kMaxInputLines = 65536;
+
 // Reads a whole file; on failure reports "cannot read file: <reason>" and
-// returns false.
-bool readFile(const std::string& path, std::string& text, DiagnosticEngine& diags);
+// returns false. With `bounded`, a file over kMaxInputBytes bytes or
+// kMaxInputLines lines is an error naming its size and the limit.
+bool readFile(const std::string& path, std::string& text, DiagnosticEngine& diags, bool bounded = false);
 
 }  // namespace pz

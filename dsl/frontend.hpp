@@ -13,7 +13,15 @@ namespace pz {
 
 // Chooses the front end by extension (.yaml/.yml = YAML, .tws = ksolve/twsearch
 // (dsl/tws_reader.hpp), anything else = .pz).
+// Files are bounded (note [input bounds] in dsl/diagnostics.hpp) and so is
+// the number of moves: checkMoveCount.
 std::optional<ast::Puzzle> parsePuzzleFile(const std::string& path, DiagnosticEngine& diags);
+
+// At most kMaxMoves moves: move declarations times the names in `powers`
+// (the analyses compare every pair of moves). Reports the first move past
+// the limit.
+constexpr int kMaxMoves = 4096;
+bool checkMoveCount(const ast::Puzzle& puzzle, DiagnosticEngine& diags);
 
 std::optional<ast::Puzzle> parsePzText(const std::string& file, const std::string& text,
                                        DiagnosticEngine& diags);

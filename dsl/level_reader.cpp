@@ -248,7 +248,7 @@ std::optional<ir::Level> parseLevelText(const std::string& file, const std::stri
 std::optional<ir::Level> readLevelFile(const std::string& path, const ir::GridRules& rules,
                                        DiagnosticEngine& diags) {
     std::string text;
-    if (!readFile(path, text, diags)) return std::nullopt;
+    if (!readFile(path, text, diags, /*bounded=*/true)) return std::nullopt;
     diags.addSource(path, text);
     return parseLevelText(path, text, rules, diags);
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes the readers (.pz, YAML, .tws, level files) and the lowering pass with libFuzzer,
-# ASan and UBSan for SECONDS (default 60).
+# ASan and UBSan for SECONDS (default 60), then the command line (fuzz_cli:
+# every subcommand's options) for SECONDS / 2.
 #   scripts/fuzz.sh [SECONDS]
 # Builds with clang++-14 in $PZ_FUZZ_BUILD (default build-fuzz), seeds the
 # corpus from puzzles/ and tests/, and keeps the corpus in
@@ -20,7 +21,7 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPZ_FUZZ=ON \
   -DCMAKE_CXX_COMPILER=clang++-14 \
   -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
   >/dev/null
-cmake --build "$build" -j2 --target fuzz_frontend
+cmake --build "$build" -j2 --target fuzz_frontend fuzz_cli
 
 # Seeds: every shipped and test definition, once per front end byte.
 corpus="$build/corpus"
@@ -39,3 +40,18 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 "$build/fuzz/fuzz_frontend" "$corpus" "$seeds" \
   -max_total_time="$seconds" -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
   -artifact_prefix="$build/findings/" -print_final_stats=1 2>&1 | tail -n 25
+
+# The command line: seeds from tests/fuzz/cli_seeds.txt (tab-separated words
+# become NUL-separated argv words).
+cli_corpus="$build/cli-corpus"
+cli_seeds="$build/cli-seeds"
+mkdir -p "$cli_corpus" "$cli_seeds"
+n=0
+grep -v '^#' tests/fuzz/cli_seeds.txt | while IFS= read -r line; do
+  n=$((n + 1))
+  printf '%s' "$line" | tr '\t' '\0' > "$cli_seeds/seed$n"
+done
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+"$build/fuzz/fuzz_cli" "$cli_corpus" "$cli_seeds" \
+  -max_total_time="$((seconds / 2))" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+  -artifact_prefix="$build/findings/cli-" -print_final_stats=1 2>&1 | tail -n 25

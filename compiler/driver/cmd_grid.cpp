@@ -37,6 +37,7 @@
 #include "compiler/interp/reference_grid_search.hpp"
 #include "compiler/ir/lower.hpp"
 #include "dsl/level_reader.hpp"
+#include "pz/memory.hpp"
 #include "pz/result_json.hpp"
 
 namespace pz::driver {
@@ -50,6 +51,8 @@ struct GridOptions {
     bool bfs = false;
     bool interp = false;
     std::string maxStates;
+    // The search's memory budget in bytes (note [grid memory budget]).
+    unsigned long long memoryBytes = pz::memoryBudget();
     int repeat = 1;  // --repeat N: time each search N times, keep the fastest (benchmarks)
     std::string emitPath;  // write the generated C++ here ("-": stdout) instead of solving
     bool emitMain = true;
@@ -69,7 +72,8 @@ struct LevelOutcome {
 };
 
 const char* kGridUsage =
-    "usage: pzc solve DEF (--level FILE | --levels DIR)... [--json] [--bfs] [--interp] [--max-states N] [--repeat N]\n"
+    "usage: pzc solve DEF (--level FILE | --levels DIR)... [--json] [--bfs] [--interp] [--max-states N] [--memory SIZE]\n"
+    "                     [--repeat N]\n"
     "                     [--emit FILE|- [--no-main] [--namespace NAME]] [--hall]\n"
     "       pzc check DEF [--level FILE | --levels DIR]... [--json]\n";
 
@@ -78,6 +82,7 @@ const char* kGridUsage =
 std::optional<int> parseOptions(const std::string& command, const Args& args, GridOptions& options) {
     std::vector<std::string> definition;
     unsigned long long repeat = 1, maxStates = 0;
+    std::string memoryText;
     bool noMain = false;
     OptionParser parser(command, kGridUsage);
     parser.positionals(definition, 0, 1, "DEF")
@@ -87,6 +92,7 @@ std::optional<int> parseOptions(const std::string& command, const Args& args, Gr
         .flag("--bfs", options.bfs)
         .flag("--interp", options.interp)
         .number("--max-states", maxStates, 1, UINT64_MAX)
+        .value("--memory", memoryText)
         .value("--emit", options.emitPath)
         .number("--repeat", repeat, 1, 1000000)
         .flag("--hall", options.hallBound)
@@ -99,6 +105,12 @@ std::optional<int> parseOptions(const std::string& command, const Args& args, Gr
     options.emitMain = !noMain;
     options.repeat = static_cast<int>(repeat);
     if (parser.given("--max-states")) options.maxStates = std::to_string(maxStates);
+    if (parser.given("--memory")) {
+        auto bytes = pz::parseMemorySize(memoryText);
+        if (!bytes || *bytes == 0)
+            return parser.fail("bad --memory '" + memoryText + "': expected a size such as 512M or 2G");
+        options.memoryBytes = *bytes;
+    }
     if ((parser.given("--no-main") || parser.given("--namespace")) && options.emitPath.empty())
         return parser.fail("--no-main and --namespace go with --emit");
     const auto& ns = options.emitNamespace;
@@ -147,6 +159,7 @@ std::string outcomeName(grid::SearchResult::Outcome o) {
         case grid::SearchResult::Outcome::Solved: return "solved";
         case grid::SearchResult::Outcome::Unsolvable: return "unsolvable";
         case grid::SearchResult::Outcome::LimitReached: return "limit";
+        case grid::SearchResult::Outcome::MemoryLimit: return "memory";
     }
     return "missing";
 }
@@ -157,6 +170,7 @@ std::vector<LevelOutcome> solveInterpreted(const ir::GridRules& rules, const std
     std::vector<LevelOutcome> outcomes;
     grid::SearchLimits limits;
     if (!options.maxStates.empty()) limits.maxStates = *parseWholeNumber(options.maxStates, 1, UINT64_MAX);
+    limits.memoryBytes = options.memoryBytes;
     grid::keepFreedMemory();  // as the generated main does: searches reuse mapped pages
     for (const auto& level : levels) {
         interp::GridBoard board(rules, level);
@@ -165,7 +179,8 @@ std::vector<LevelOutcome> solveInterpreted(const ir::GridRules& rules, const std
             auto run = options.bfs ? interp::interpretedBfs(board, limits) : interp::interpretedAStar(board, limits);
             if (i == 0 || run.seconds < r.seconds) r = std::move(run);
         }
-        outcomes.push_back({level.name, outcomeName(r.outcome), r.moves, r.expanded, r.stored, r.closedBytes, r.seconds});
+        const size_t bytes = r.outcome == grid::SearchResult::Outcome::MemoryLimit ? r.neededBytes : r.closedBytes;
+        outcomes.push_back({level.name, outcomeName(r.outcome), r.moves, r.expanded, r.stored, bytes, r.seconds});
     }
     return outcomes;
 }
@@ -210,6 +225,7 @@ std::optional<std::vector<LevelOutcome>> solveGenerated(const ir::Puzzle& puzzle
     if (options.bfs) run.argv.push_back("--bfs");
     if (options.repeat > 1) run.argv.insert(run.argv.end(), {"--repeat", std::to_string(options.repeat)});
     if (!options.maxStates.empty()) run.argv.insert(run.argv.end(), {"--max-states", options.maxStates});
+    run.argv.insert(run.argv.end(), {"--memory", std::to_string(options.memoryBytes)});
     std::vector<LevelOutcome> outcomes;
     std::string protocolError;
     run.onLine = [&](const std::string& line) {
@@ -297,6 +313,11 @@ int solveLevels(const ir::Puzzle& puzzle, const GridOptions& options) {
         } else if (o->outcome == "limit") {
             std::cerr << "pzc: error: " << levels[i].file << ": gave up after " << o->stored
                       << " states (raise --max-states)\n";
+            ++failures;
+        } else if (o->outcome == "memory") {
+            std::cerr << "pzc: error: " << levels[i].file << ": stopped at the memory budget after " << o->stored
+                      << " states: the search needs " << pz::formatBytes(o->bytes) << ", more than the budget of "
+                      << pz::formatBytes(options.memoryBytes) << " (raise --memory)\n";
             ++failures;
         } else if (!interp::replaySolves(interp::GridBoard(puzzle.grid, levels[i]), o->moves)) {
             std::cerr << "pzc: error: " << levels[i].file << ": internal error: the solution found does not solve "

@@ -129,7 +129,13 @@ std::optional<int> OptionParser::parse(const Args& args) {
             first = name;
         }
     }
+    if (stopAfterParse()) throw ParsedOnly{};
     return std::nullopt;
+}
+
+bool& OptionParser::stopAfterParse() {
+    static bool stop = false;
+    return stop;
 }
 
 }  // namespace pz::driver

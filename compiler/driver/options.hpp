@@ -31,6 +31,11 @@ public:
 
     // nullopt: parsed, go on. Otherwise the exit code (0 after --help).
     std::optional<int> parse(const Args& args);
+    // For the CLI fuzzer (fuzz/fuzz_cli.cpp): when set, a parse that would
+    // return nullopt throws ParsedOnly instead, so a command stops before it
+    // builds, runs or writes anything.
+    struct ParsedOnly {};
+    static bool& stopAfterParse();
     bool given(const std::string& name) const;
     int fail(const std::string& message) const;  // prints the error and the usage; returns 2
 

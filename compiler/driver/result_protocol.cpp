@@ -354,7 +354,7 @@ std::optional<LevelResult> parseLevelResult(const std::string& line, std::string
     if (!outcome) return std::nullopt;
     r.name = name->text;
     r.outcome = outcome->text;
-    if (r.outcome != "solved" && r.outcome != "unsolvable" && r.outcome != "limit") {
+    if (r.outcome != "solved" && r.outcome != "unsolvable" && r.outcome != "limit" && r.outcome != "memory") {
         why = "unknown outcome \"" + r.outcome + "\"";
         return std::nullopt;
     }

@@ -558,17 +558,17 @@ assert d['familiesTruncated'] and d['familiesTotal'] == 2000 and 0 < len(d['fami
 assert d['movesTruncated'] and d['movesTotal'] == 2000, d['movesTotal']
 assert len(d['groupOrder']) > 2000 and d['groupOrder'].isdigit()
 " "$tmp/json" || fail "check --json truncation"
-    # Long names everywhere: 300 orbits of 40 named positions, 600 families,
-    # names of 300 characters.
+    # Long names everywhere (within the 512 KiB definition bound): 80 orbits
+    # of 30 named positions, 300 families, names of 120 characters.
     python3 - "$tmp/long.pz" <<'PY'
 import sys
-long = "n" * 300
+long = "n" * 120
 lines = ["puzzle %s {" % long]
-for o in range(300):
-    names = " ".join("%s_%d_%d" % (long, o, q) for q in range(40))
-    lines.append("  orbit o%d_%s 40 { %s }" % (o, long, names))
-for f in range(600):
-    lines.append("  move %s%d = o%d_%s (%s_%d_0 %s_%d_1);" % (long, f, f % 300, long, long, f % 300, long, f % 300))
+for o in range(80):
+    names = " ".join("%s_%d_%d" % (long, o, q) for q in range(30))
+    lines.append("  orbit o%d_%s 30 { %s }" % (o, long, names))
+for f in range(300):
+    lines.append("  move %s%d = o%d_%s (%s_%d_0 %s_%d_1);" % (long, f, f % 80, long, long, f % 80, long, f % 80))
 open(sys.argv[1], "w").write("\n".join(lines + ["}"]) + "\n")
 PY
     "$pzc" check --json "$tmp/long.pz" > "$tmp/json" || fail "check --json (long names)"
@@ -577,9 +577,58 @@ PY
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d['puzzle'].endswith('...') and len(d['puzzle']) < 120, d['puzzle']
-assert d['orbitsTruncated'] and d['orbitsTotal'] == 300
-assert len(d['orbits'][0]['positions']) == 40
+assert d['orbitsTruncated'] and d['orbitsTotal'] == 80
+assert len(d['orbits'][0]['positions']) == 30
 " "$tmp/json" || fail "check --json truncation (long names)"
+    ;;
+input-bounds)
+    # Definitions and level files are bounded before parsing (note [input
+    # bounds]): 512 KiB, 65536 lines, 4096 moves; each refusal names the size
+    # and the limit, costs little, and exits 1.
+    python3 - "$tmp" <<'PY'
+import sys
+d = sys.argv[1]
+head = "puzzle big {\n  orbit p 4;\n  move A = p (0 1);\n"
+open(d + "/bytes.pz", "w").write(head + "// " + "x" * (512 * 1024) + "\n}\n")
+open(d + "/fits.pz", "w").write(head + "// " + "x" * (500 * 1024) + "\n}\n")
+open(d + "/lines.pz", "w").write(head + "\n" * 65536 + "}\n")
+open(d + "/moves.pz", "w").write(head + "".join("  move B%d = A;\n" % i for i in range(4096)) + "}\n")
+open(d + "/powers.pz", "w").write("puzzle big {\n  orbit p 4;\n  powers { 1: \"\"; 2: \"2\"; -1: \"'\"; }\n" + "".join("  move B%d = p (0 1);\n" % i for i in range(1366)) + "}\n")
+open(d + "/bytes.yaml", "w").write("# " + "x" * (512 * 1024) + "\n")
+open(d + "/level.txt", "w").write("#" * (600 * 1024) + "\n")
+PY
+    "$pzc" check "$tmp/fits.pz" > /dev/null || fail "a definition under the size limit"
+    expect_error "bytes.pz: error: file is 524340 bytes; the limit is 524288 bytes (512 KiB)" -- "$pzc" check "$tmp/bytes.pz"
+    expect_error "bytes.yaml: error: file is 524291 bytes; the limit is 524288 bytes" -- "$pzc" check "$tmp/bytes.yaml"
+    expect_error "lines.pz: error: file has 65540 lines; the limit is 65536 lines" -- "$pzc" check "$tmp/lines.pz"
+    expect_error "moves.pz:4099:8: error: too many moves: 4097 declarations; the limit is 4096 moves" -- "$pzc" check "$tmp/moves.pz"
+    expect_error "powers.pz:1369:8: error: too many moves: 1366 declarations of 3 powers each; the limit is 4096" -- "$pzc" check "$tmp/powers.pz"
+    expect_error "level.txt: error: file is 614401 bytes; the limit is 524288 bytes" -- "$pzc" solve puzzles/anima.pz --level "$tmp/level.txt"
+    expect_error "error: file is over 524288 bytes" -- "$pzc" check /dev/zero
+    ;;
+grid-memory)
+    # note [grid memory budget]: a big open level (a 24x24 field, two red and
+    # two blue actors in the corners, their targets in the middle; it has no
+    # solution, found after about 10^5 states) under a 512 KiB budget stops
+    # cleanly, naming the need and the budget, with the generated solver and
+    # the interpreter alike; never bad_alloc, never "no solution".
+    python3 - "$tmp/open.txt" <<'PY'
+import sys
+rows = [["."] * 24 for _ in range(24)]
+for x, y, c in ((11, 11, "r"), (12, 11, "b"), (11, 12, "b"), (12, 12, "r")):
+    rows[y][x] = c
+actors = "R 0 0\nR 23 23\nB 0 23\nB 23 0\n"
+open(sys.argv[1], "w").write("\n".join("".join(r) for r in rows) + "\n\n" + actors)
+PY
+    for mode in "" --interp; do
+        expect_error "stopped at the memory budget after [0-9]* states: the search needs [0-9.]* [KM]iB, more than the budget of 512.0 KiB (raise --memory)" -- \
+            "$pzc" solve puzzles/anima.pz --level "$tmp/open.txt" --memory 512K $mode
+        grep -q "no solution\|bad_alloc\|internal error" "$tmp/err" && fail "memory budget $mode: $(cat "$tmp/err")"
+    done
+    expect_error "bad --memory 'lots'" -- "$pzc" solve puzzles/anima.pz --level "$tmp/open.txt" --memory lots
+    # A level that fits its budget is still solved optimally.
+    out=$("$pzc" solve puzzles/anima.pz --level puzzles/anima/levels/1.1-line_dance.txt --memory 4M --json) || fail "solve under a budget: $out"
+    contains "$out" -q '"optimal": true' || fail "solve under a budget: $out"
     ;;
 slide4-optimal)
     # 14-move (God's number) and 13-move slide4 positions: the solver must

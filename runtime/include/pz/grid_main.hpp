@@ -4,13 +4,15 @@
 //   {"type": "level", "name": "1.1-line_dance", "outcome": "solved", "moves": [0, 3],
 //    "expanded": E, "stored": S, "bytes": B, "seconds": T}
 //
-// (outcome: solved | unsolvable | limit; note [result protocol] in
+// (outcome: solved | unsolvable | limit | memory, "bytes" then the
+// projected need, note [grid memory budget]; note [result protocol] in
 // pz/result_json.hpp). pzc reads these lines, replays each solution through
 // its interpreter and prints the table. Options:
 //   --bfs          breadth-first instead of A*
 //   --only NAME    just this level (repeatable)
 //   --repeat N     run each search N times, report the fastest (benchmarks)
 //   --max-states N give up beyond N stored states
+//   --memory BYTES stop before the search holds more (note [grid memory budget])
 #pragma once
 
 #include <cstdint>
@@ -48,6 +50,7 @@ void solveAndPrint(const MainOptions& options) {
     }
     const char* outcome = best.outcome == SearchResult::Outcome::Solved       ? "solved"
                           : best.outcome == SearchResult::Outcome::Unsolvable ? "unsolvable"
+                          : best.outcome == SearchResult::Outcome::MemoryLimit ? "memory"
                                                                               : "limit";
     std::string line = json::Line()
                            .field("type", "level")
@@ -56,7 +59,7 @@ void solveAndPrint(const MainOptions& options) {
                            .field("moves", best.moves)
                            .field("expanded", static_cast<unsigned long long>(best.expanded))
                            .field("stored", static_cast<unsigned long long>(best.stored))
-                           .field("bytes", best.closedBytes)
+                           .field("bytes", best.outcome == SearchResult::Outcome::MemoryLimit ? best.neededBytes : best.closedBytes)
                            .field("seconds", best.seconds, 9)
                            .str();
     std::printf("%s\n", line.c_str());
@@ -102,8 +105,15 @@ int levelsMainImpl(int argc, char** argv) {
                 return 2;
             }
             options.limits.maxStates = n;
+        } else if (a == "--memory" && i + 1 < argc) {
+            unsigned long long n = 0;  // bytes (pzc passes a whole number)
+            if (!parseLevelsNumber(argv[++i], 1, UINT64_MAX, n)) {
+                std::fprintf(stderr, "%s: error: --memory needs a positive whole number of bytes\n", argv[0]);
+                return 2;
+            }
+            options.limits.memoryBytes = n;
         } else {
-            std::fprintf(stderr, "usage: %s [--bfs] [--only NAME]... [--repeat N] [--max-states N]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--bfs] [--only NAME]... [--repeat N] [--max-states N] [--memory BYTES]\n", argv[0]);
             return 2;
         }
     }

@@ -195,10 +195,24 @@ public:
     }
 
     // The most states a closed set can hold.
+    // Bytes of an empty closed set with its first chunk (its index is
+    // allocated by the constructor).
+    static constexpr size_t bytesAtStart() { return (size_t(1) << kInitialSlotBits) * sizeof(uint32_t) + sizeof(Chunk); }
+
     static constexpr uint64_t kCapacity = (uint64_t(1) << kMaxSlotBits) / 5 * 4 - 1;
 
     // Bytes held: the node chunks plus the index.
     size_t bytes() const { return chunks_.size() * sizeof(Chunk) + (mask_ + 1) * sizeof(uint32_t); }
+    // Peak bytes held once `more` further states are inserted: the chunks
+    // they need, and the index (three times it when they make it grow: the
+    // old index and the doubled one are both held while grow() re-inserts).
+    size_t bytesAfter(size_t more) const {
+        const size_t nodes = (size_t)size_ + more;
+        const size_t chunks = (nodes + kChunkSize - 1) / kChunkSize;
+        const size_t index = (mask_ + 1) * sizeof(uint32_t);
+        const bool grows = (uint64_t)nodes * 5 > ((uint64_t)mask_ + 1) * 4;
+        return std::max(chunks, chunks_.size()) * sizeof(Chunk) + (grows ? 3 : 1) * index;
+    }
     // Bytes per stored state in steady state (no partially filled chunk).
     static constexpr double bytesPerNode() { return (double)sizeof(Chunk) / kChunkSize; }
 
@@ -306,8 +320,18 @@ inline void keepFreedMemory() {
 #endif
 }
 
+// note [grid memory budget]
+// A search holds its closed set (keys, parents, moves and g in chunks, and
+// the index: ClosedSet::bytes) and its open list (8 bytes per entry, twice
+// that for vector growth). Before each batch of inserts it projects the
+// peak after them (ClosedSet::bytesAfter: the next chunks, and the index
+// tripled while it doubles) and stops with MemoryLimit when that would pass
+// SearchLimits::memoryBytes, so a search never meets bad_alloc within its
+// budget; SearchResult::neededBytes is the projection that did not fit.
+// pzc solve --memory (default: a quarter of physical memory) sets it.
 struct SearchLimits {
     uint64_t maxStates = 200'000'000;  // give up (not "unsolvable") beyond this
+    uint64_t memoryBytes = UINT64_MAX;  // note [grid memory budget]
     // Batched expansion (note [batched expansion]) from an index of this many
     // slots (a 1 MiB index: smaller ones sit in L2, where batching only
     // costs). Tests set 0 to run the batched path on small levels.
@@ -315,8 +339,9 @@ struct SearchLimits {
 };
 
 struct SearchResult {
-    enum class Outcome { Solved, Unsolvable, LimitReached };
+    enum class Outcome { Solved, Unsolvable, LimitReached, MemoryLimit };
     Outcome outcome = Outcome::Unsolvable;
+    size_t neededBytes = 0;  // MemoryLimit: the projected peak (note [grid memory budget])
     std::vector<int> moves;
     uint64_t expanded = 0;  // states whose successors were generated
     uint64_t stored = 0;    // distinct states in the closed set
@@ -396,6 +421,10 @@ SearchResult astar(const Space& space, const SearchLimits& limits) {
     if (h0 >= Space::kDead) return finish(SearchResult::Outcome::Unsolvable);
 
     using Closed = ClosedSet<Key, typename Space::Hasher>;
+    if (Closed::bytesAtStart() > limits.memoryBytes) {
+        result.neededBytes = Closed::bytesAtStart();
+        return finish(SearchResult::Outcome::MemoryLimit);
+    }
     Closed closed(space.hasher());
     // An open entry is node | g << 32; it is stale if the node's g dropped since.
     std::vector<std::vector<uint64_t>> buckets(h0 + 1);
@@ -488,6 +517,14 @@ SearchResult astar(const Space& space, const SearchLimits& limits) {
                     ++count;
                 });
             }
+            // note [grid memory budget]: stop before the inserts would pass it.
+            if (const size_t need = closed.bytesAfter((size_t)count) + (openEntries + (size_t)count) * 16;
+                need > limits.memoryBytes) {
+                result.stored = closed.size();
+                result.closedBytes = closed.bytes();
+                result.neededBytes = need;
+                return finish(SearchResult::Outcome::MemoryLimit);
+            }
             if (batched)
                 for (int i = 0; i < count; ++i) closed.prefetchMatch(children[i].hash);
             for (int i = 0; i < count; ++i) {
@@ -544,11 +581,22 @@ SearchResult bfs(const Space& space, const SearchLimits& limits) {
     const State initial = space.initial();
     if (space.solved(initial)) return finish(SearchResult::Outcome::Solved);
     using Closed = ClosedSet<Key, typename Space::Hasher>;
+    if (Closed::bytesAtStart() > limits.memoryBytes) {
+        result.neededBytes = Closed::bytesAtStart();
+        return finish(SearchResult::Outcome::MemoryLimit);
+    }
     Closed closed(space.hasher());
     closed.link(closed.insert(space.pack(initial)).first, Closed::kNone, 0, 0);
     for (uint32_t node = 0; node < closed.size(); ++node) {
         const State s = space.unpack(closed.key(node));
         ++result.expanded;
+        // note [grid memory budget]: this node's children at most.
+        if (const size_t need = closed.bytesAfter((size_t)space.directions()); need > limits.memoryBytes) {
+            result.stored = closed.size();
+            result.closedBytes = closed.bytes();
+            result.neededBytes = need;
+            return finish(SearchResult::Outcome::MemoryLimit);
+        }
         for (int p = 0; p < space.directions(); ++p) {
             const State t = space.move(s, p);
             if (space.solved(t)) {
