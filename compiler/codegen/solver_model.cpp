@@ -66,6 +66,12 @@ std::string stateLiteral(const std::vector<uint64_t>& w) {
 }  // namespace
 
 bool buildSolverModel(const ir::Puzzle& puzzle, SolverModel& m, DiagnosticEngine& diags) {
+    analysis::PuzzleAnalysis groups(puzzle);
+    return buildSolverModel(puzzle, groups, m, diags);
+}
+
+bool buildSolverModel(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& groups, SolverModel& m,
+                      DiagnosticEngine& diags) {
     m = {};
     m.puzzle = &puzzle;
     m.identifier = scopeIdentifier(puzzle.name);
@@ -74,7 +80,6 @@ bool buildSolverModel(const ir::Puzzle& puzzle, SolverModel& m, DiagnosticEngine
         return false;
     }
     if (!analysis::computeStateLayout(puzzle, m.layout, diags)) return false;
-    analysis::PuzzleAnalysis groups(puzzle);
     m.canon = analysis::buildCanonicalAutomaton(puzzle, groups);
     if (m.canon.searchMoves.size() > 64) {
         diags.error(puzzle.file, {}, "more than 64 moves in the metric are not supported");

@@ -32,6 +32,10 @@ struct SolverModel {
 };
 
 bool buildSolverModel(const ir::Puzzle& puzzle, SolverModel& model, DiagnosticEngine& diags);
+// The same with the puzzle's analysis supplied (and reused) by the caller:
+// a compilation unit builds PuzzleAnalysis once (compiler/pipeline).
+bool buildSolverModel(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& groups, SolverModel& model,
+                      DiagnosticEngine& diags);
 
 // The generated traits header (deterministic; `source` is named in the banner).
 std::string emitTraitsHeader(const SolverModel& model, const std::string& source);

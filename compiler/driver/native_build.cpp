@@ -31,7 +31,7 @@ std::string runtimeIncludeDir() {
 }
 
 // A digest of every file under the runtime include directory (sorted by path).
-static std::string runtimeHeadersDigest() {
+std::string runtimeHeadersDigest() {
     std::vector<fs::path> files;
     std::error_code ec;
     for (fs::recursive_directory_iterator it(runtimeIncludeDir(), ec), end; !ec && it != end; it.increment(ec))
@@ -110,10 +110,18 @@ static std::string firstCompilerError(const fs::path& log) {
     return "";
 }
 
+std::string nativeCompiler() {
+    const char* cxxEnv = std::getenv("CXX");
+    return cxxEnv && *cxxEnv ? cxxEnv : "c++";
+}
+
+bool cachedBinaryIntact(const std::string& bin, std::string& why) {
+    return stampMatches(bin, bin + ".stamp", why);
+}
+
 std::optional<std::string> buildNative(const NativeBuild& build, DiagnosticEngine& diags,
                                        const std::string& outputPath) {
-    const char* cxxEnv = std::getenv("CXX");
-    std::string cxx = cxxEnv && *cxxEnv ? cxxEnv : "c++";
+    const std::string cxx = nativeCompiler();
     std::vector<std::string> flags = {"-std=c++20", "-O3", "-march=native", "-DNDEBUG",
                                       "-I" + runtimeIncludeDir(), "-pthread"};
     for (const auto& f : build.extraFlags) flags.push_back(f);

@@ -32,4 +32,14 @@ std::optional<std::string> buildNative(const NativeBuild& build, DiagnosticEngin
 // The runtime's include directory (runtime/include), for generated code.
 std::string runtimeIncludeDir();
 
+// A digest of every file under runtimeIncludeDir(): part of every cache key.
+std::string runtimeHeadersDigest();
+
+// The C++ compiler generated code is built with ($CXX, else c++).
+std::string nativeCompiler();
+
+// Whether the cached binary `bin` matches its build stamp (note [build
+// stamps]); the reason in `why` when it does not.
+bool cachedBinaryIntact(const std::string& bin, std::string& why);
+
 }  // namespace pz::driver
