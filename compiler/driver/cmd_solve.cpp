@@ -381,7 +381,6 @@ void printSolution(const SolveOptions& o, const Positions& positions, const Posi
         out.field("solution", text).field("length", r.moves.size()).field("optimal", phasedName.empty());
         if (!phasedName.empty()) out.field("solver", phasedName).field("phases", phaseLengths(line));
         out.field("nodes", r.nodes).field("seconds", r.seconds);
-        if (!phasedName.empty() && o.batch()) out.field("line", positions.line[r.index]);
         if (o.randomCount) out.field("state", numbersText(elementNumbers(puzzle, start)));
         std::cout << out.str() << "\n";
         return;
@@ -400,11 +399,128 @@ void printSolution(const SolveOptions& o, const Positions& positions, const Posi
     std::cout << r.nodes << " nodes, " << secs << " s\n";
 }
 
+// Reads a solver's result lines (note [result protocol]) in order, replays
+// every solution against the position pzc asked about (never one echoed
+// back) and prints it; a batch's bad lines are printed in line order among
+// the results: one JSON object on stdout (so every line has one) and the
+// message on stderr.
+class ResultReader {
+public:
+    ResultReader(const IndexedSolver& solver, const ir::Puzzle& puzzle, const SolveOptions& o, Positions& positions,
+                 std::string phasedName)
+        : solver_(solver), puzzle_(puzzle), o_(o), positions_(positions), phasedName_(std::move(phasedName)) {}
+
+    void onLine(const std::string& line) {
+        if (status_ == 3) return;
+        std::string why;
+        auto r = parsePositionResult(line, why);
+        if (!r) return internalError("the solver printed an unreadable result (" + why + "): " + line.substr(0, 200));
+        if (r->index != static_cast<int64_t>(results_) || results_ >= positions_.elements.size())
+            return internalError("the solver answered out of order (result " + std::to_string(r->index) + ")");
+        ++results_;
+        if (r->kind == PositionResult::Kind::Error) return internalError("the solver rejected a position: " + r->message);
+        if (o_.batch()) flushLineErrors(positions_.line[r->index]);
+        if (r->kind == PositionResult::Kind::NoSolution) return noSolution(*r);
+        std::string text;
+        if (!replay(*r, text)) return;
+        printSolution(o_, positions_, *r, text, line, puzzle_, phasedName_);
+        std::cout.flush();
+    }
+
+    // The exit code, once the solver has exited with `child`.
+    int finish(const ChildStatus& child) {
+        if (!child.started) {
+            std::cerr << "pzc solve: internal error: cannot run the solver " << solver_.binary << ": "
+                      << child.startError << "\n";
+            return 3;
+        }
+        if (status_ == 3) return 3;
+        if (!child.exited() || (child.exitCode() != 0 && child.exitCode() != 1)) {
+            std::cerr << "pzc solve: " << (child.exited() && child.exitCode() == 4 ? "error" : "internal error")
+                      << ": the solver " << solver_.binary << " " << describeSolverStatus(child) << "\n";
+            return child.exited() && child.exitCode() == 4 ? 1 : 3;
+        }
+        if (results_ != positions_.elements.size()) {
+            std::cerr << "pzc solve: internal error: the solver answered " << results_ << " of "
+                      << positions_.elements.size() << " positions\n";
+            return 3;
+        }
+        return finishLineErrors(status_);
+    }
+
+    // All bad lines printed; the exit code given the solver's `status`.
+    int finishLineErrors(int status) {
+        if (o_.batch()) flushLineErrors(LONG_MAX);
+        return positions_.errors.empty() ? status : std::max(status, 1);
+    }
+
+private:
+    void internalError(const std::string& why) {
+        if (status_ != 3) std::cerr << "pzc solve: internal error: " << why << "\n";
+        status_ = 3;
+    }
+
+    void flushLineErrors(long beforeLine) {
+        const auto& errors = positions_.errors;
+        for (; nextError_ < errors.size() && errors[nextError_].first < beforeLine; ++nextError_) {
+            const auto& [line, message] = errors[nextError_];
+            std::cerr << "pzc solve: error: " << o_.batchName() << ":" << line << ": " << message << "\n";
+            std::cout << pz::json::Line().field("line", line).field("error", message).str() << "\n";
+        }
+        std::cout.flush();
+    }
+
+    void noSolution(const PositionResult& r) {
+        std::string message = r.unreachable ? "the position is not reachable by the puzzle's moves"
+                                            : "no solution within the search's depth limit of " +
+                                                  std::to_string(r.depthLimit) +
+                                                  " moves (the position is reachable; the search gave up)";
+        if (o_.batch()) {
+            const long line = positions_.line[r.index];
+            positions_.errors.insert(positions_.errors.begin() + static_cast<long>(nextError_), {line, message});
+            flushLineErrors(line + 1);
+        } else {
+            std::cerr << "pzc solve: error: " << message << "\n";
+        }
+        status_ = std::max(status_, 1);
+    }
+
+    // Replays r's moves on the position; their names in `text`. False (an
+    // internal error reported) when a move does not exist or the position is not solved.
+    bool replay(const PositionResult& r, std::string& text) {
+        ir::Element state = positions_.elements[r.index];
+        for (size_t i = 0; i < r.moves.size(); ++i) {
+            if (r.moves[i] < 0 || r.moves[i] >= static_cast<int>(solver_.searchMoves.size())) {
+                internalError("the solver printed move number " + std::to_string(r.moves[i]) + ", which does not exist");
+                return false;
+            }
+            const auto& mv = puzzle_.moves[solver_.searchMoves[r.moves[i]]];
+            state = ir::compose(state, mv.effect, puzzle_.orbits);
+            text += (i ? " " : "") + mv.name;
+        }
+        if (!ir::isIdentity(state)) {
+            internalError("the solution does not solve the position");
+            return false;
+        }
+        return true;
+    }
+
+    const IndexedSolver& solver_;
+    const ir::Puzzle& puzzle_;
+    const SolveOptions& o_;
+    Positions& positions_;
+    const std::string phasedName_;
+    int status_ = 0;
+    size_t results_ = 0;
+    size_t nextError_ = 0;
+};
+
 // Runs the solver without a shell: positions on its stdin (a pipe), one JSON
-// result line per position on its stdout (note [result protocol]); replays
-// every solution against the position pzc asked about and prints it.
+// result line per position on its stdout, read by a ResultReader.
 int runSolver(const IndexedSolver& solver, const ir::Puzzle& puzzle, const SolveOptions& o, Positions& positions,
               const std::string& phasedName) {
+    ResultReader reader(solver, puzzle, o, positions, phasedName);
+    if (positions.elements.empty()) return reader.finishLineErrors(0);  // a batch of bad lines only, or empty
     ChildRun run;
     run.argv = {solver.binary, "--machine", "--stdin"};
     if (o.threads) run.argv.insert(run.argv.end(), {"--threads", std::to_string(o.threads)});
@@ -416,88 +532,8 @@ int runSolver(const IndexedSolver& solver, const ir::Puzzle& puzzle, const Solve
         for (long n : elementNumbers(puzzle, e)) run.input += std::to_string(n) + ' ';
         run.input += '\n';
     }
-
-    // A batch's bad lines, printed in line order among the results: one JSON
-    // object on stdout (so every line has one) and the message on stderr.
-    auto& lineErrors = positions.errors;
-    size_t nextError = 0;
-    auto flushLineErrors = [&](long beforeLine) {
-        for (; nextError < lineErrors.size() && lineErrors[nextError].first < beforeLine; ++nextError) {
-            const auto& [line, message] = lineErrors[nextError];
-            std::cerr << "pzc solve: error: " << o.batchName() << ":" << line << ": " << message << "\n";
-            std::cout << pz::json::Line().field("line", line).field("error", message).str() << "\n";
-        }
-        std::cout.flush();
-    };
-    if (positions.elements.empty()) {  // a batch of bad lines only, or an empty one
-        flushLineErrors(LONG_MAX);
-        return lineErrors.empty() ? 0 : 1;
-    }
-
-    int status = 0;
-    size_t results = 0;
-    auto internalError = [&](const std::string& why) {
-        if (status != 3) std::cerr << "pzc solve: internal error: " << why << "\n";
-        status = 3;
-    };
-    run.onLine = [&](const std::string& line) {
-        if (status == 3) return;
-        std::string why;
-        auto r = parsePositionResult(line, why);
-        if (!r) return internalError("the solver printed an unreadable result (" + why + "): " + line.substr(0, 200));
-        // Replay against the position pzc asked about, never one echoed back.
-        if (r->index != static_cast<int64_t>(results) || results >= positions.elements.size())
-            return internalError("the solver answered out of order (result " + std::to_string(r->index) + ")");
-        ++results;
-        if (r->kind == PositionResult::Kind::Error) return internalError("the solver rejected a position: " + r->message);
-        if (o.batch()) flushLineErrors(positions.line[r->index]);
-        if (r->kind == PositionResult::Kind::NoSolution) {
-            std::string message = r->unreachable ? "the position is not reachable by the puzzle's moves"
-                                                 : "no solution within the search's depth limit of " +
-                                                       std::to_string(r->depthLimit) +
-                                                       " moves (the position is reachable; the search gave up)";
-            if (o.batch()) {
-                lineErrors.insert(lineErrors.begin() + nextError, {positions.line[r->index], message});
-                flushLineErrors(positions.line[r->index] + 1);
-            } else {
-                std::cerr << "pzc solve: error: " << message << "\n";
-            }
-            status = std::max(status, 1);
-            return;
-        }
-        std::string text;
-        ir::Element replay = positions.elements[r->index];
-        for (size_t i = 0; i < r->moves.size(); ++i) {
-            if (r->moves[i] < 0 || r->moves[i] >= static_cast<int>(solver.searchMoves.size()))
-                return internalError("the solver printed move number " + std::to_string(r->moves[i]) +
-                                     ", which does not exist");
-            const auto& mv = puzzle.moves[solver.searchMoves[r->moves[i]]];
-            replay = ir::compose(replay, mv.effect, puzzle.orbits);
-            text += (i ? " " : "") + mv.name;
-        }
-        if (!ir::isIdentity(replay)) return internalError("the solution does not solve the position");
-        printSolution(o, positions, *r, text, line, puzzle, phasedName);
-        std::cout.flush();
-    };
-    ChildStatus child = runChildOrDie(run);
-    if (!child.started) {
-        std::cerr << "pzc solve: internal error: cannot run the solver " << solver.binary << ": " << child.startError
-                  << "\n";
-        return 3;
-    }
-    if (status == 3) return 3;
-    if (!child.exited() || (child.exitCode() != 0 && child.exitCode() != 1)) {
-        std::cerr << "pzc solve: " << (child.exited() && child.exitCode() == 4 ? "error" : "internal error")
-                  << ": the solver " << solver.binary << " " << describeSolverStatus(child) << "\n";
-        return child.exited() && child.exitCode() == 4 ? 1 : 3;
-    }
-    if (results != positions.elements.size()) {
-        std::cerr << "pzc solve: internal error: the solver answered " << results << " of "
-                  << positions.elements.size() << " positions\n";
-        return 3;
-    }
-    if (o.batch()) flushLineErrors(LONG_MAX);
-    return lineErrors.empty() ? status : std::max(status, 1);
+    run.onLine = [&](const std::string& line) { reader.onLine(line); };
+    return reader.finish(runChildOrDie(run));
 }
 
 }  // namespace
