@@ -5,10 +5,14 @@
 #   cube3 two_phase, <= 20 moves   (N20 states, default 100)
 #   rotate4o via_square, first solution       (NR states, default 1000)
 #   rotate4o via_square, --budget-ms 100      (NB states, default 100)
-# Random positions are drawn by pzc: the cube's uniformly (rejection sampling
-# over all cubie arrangements, note [random positions] in cmd_solve.cpp),
-# rotate4o's by a 4096-move random walk. Per-solve times are the solver's own
-# (search only; tables are built once per process and reported separately).
+# Random positions are drawn by pzc uniformly over the group
+# (note [random positions] in cmd_solve.cpp). Per-solve times are the
+# solver's own wall clock (search only; tables are loaded once per process
+# and reported separately); "cpu" is the user + system time of the whole
+# pzc run (pzc, the solver process, table load, every solve) divided by the
+# number of states, an upper bound on the CPU time of a solve that does not
+# grow with the box's load. The tables come from the cache (built on the
+# first run: note [symmetry classes] in pz/phased.hpp).
 set -euo pipefail
 build=${1:-build}
 pzc=$build/compiler/driver/pzc
@@ -30,16 +34,26 @@ tables() {  # tables PUZZLE SOLVER: the phased binary's table report
     local stem=$1 solver=$2
     local bin
     bin=$PZC_CACHE_DIR/bin/$(cd "$PZC_CACHE_DIR/bin" && ls -t ${stem}_${solver}-* | grep -v '\.' | head -1)
-    /usr/bin/time -f "  process: %e s wall, %M KiB max resident" "$bin" --tables 2>&1 | grep -v '^  table'
+    /usr/bin/time -f "  process: %e s wall, %M KiB max resident" "$bin" --tables 2>&1 | grep -v '^  table\|every coordinate'
+    ls -l "$PZC_CACHE_DIR"/tables/${stem}-${solver}-*.pzt | awk '{ printf "  table file: %d bytes\n", $5 }'
 }
 
-"$pzc" solve puzzles/cube3.pz --solver two_phase --random "$N21" --seed 1 --max-length 21 --json > "$tmp/c21"
+solve() {  # solve OUT N PZC-ARGS...: pzc solve with its CPU time in OUT.cpu
+    local out=$1 n=$2
+    shift 2
+    /usr/bin/time -f "%U %S" -o "$out.cpu" "$pzc" solve "$@" --json > "$out"
+    awk -v n="$n" '{ printf "  cpu: %.3f s for %d states, %.3f ms/state (user %.2f s, system %.2f s)\n", $1 + $2, n, 1000 * ($1 + $2) / n, $1, $2 }' "$out.cpu"
+}
+
+"$pzc" solve puzzles/cube3.pz --solver two_phase --scramble "R" > /dev/null  # compile, build or load the tables
+solve "$tmp/c21" "$N21" puzzles/cube3.pz --solver two_phase --random "$N21" --seed 1 --max-length 21
 summary "cube3 two_phase <= 21" < "$tmp/c21"
 tables cube3 two_phase
-"$pzc" solve puzzles/cube3.pz --solver two_phase --random "$N20" --seed 2 --max-length 20 --json > "$tmp/c20"
+solve "$tmp/c20" "$N20" puzzles/cube3.pz --solver two_phase --random "$N20" --seed 2 --max-length 20
 summary "cube3 two_phase <= 20" < "$tmp/c20"
-"$pzc" solve puzzles/rotate4o.pz --solver via_square --random "$NR" --seed 3 --json > "$tmp/r"
+"$pzc" solve puzzles/rotate4o.pz --solver via_square --random 1 > /dev/null
+solve "$tmp/r" "$NR" puzzles/rotate4o.pz --solver via_square --random "$NR" --seed 3
 summary "rotate4o via_square first solution" < "$tmp/r"
 tables rotate4o via_square
-"$pzc" solve puzzles/rotate4o.pz --solver via_square --random "$NB" --seed 4 --budget-ms 100 --max-length 0 --json > "$tmp/rb"
+solve "$tmp/rb" "$NB" puzzles/rotate4o.pz --solver via_square --random "$NB" --seed 4 --budget-ms 100 --max-length 0
 summary "rotate4o via_square --budget-ms 100" < "$tmp/rb"

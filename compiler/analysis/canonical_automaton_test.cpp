@@ -298,10 +298,42 @@ TEST_CASE("state layout: one nibble word per orbit, orientation words after", "[
     REQUIRE(layout.words == 2);
     REQUIRE(layout.orbits[0].permWord == 0);
     REQUIRE(layout.orbits[0].oriWord == 1);
-    auto big = tw;
-    big.orbits[0].size = 17;
-    REQUIRE(!analysis::computeStateLayout(big, layout, diags));
-    REQUIRE(diags.hasErrors());
+    REQUIRE(layout.orbits[0].laneBits == 4);
+}
+
+TEST_CASE("state layout: byte lanes past 16 positions or modulus 8, 16-bit lanes past 256", "[layout]") {
+    auto tw = codegen::testing::twister();
+    DiagnosticEngine diags;
+    analysis::StateLayout layout;
+    auto shape = [&](int size, int orient) {
+        auto p = tw;
+        p.orbits[0].size = size;
+        p.orbits[0].orient = orient;
+        p.orbits[0].solvedLabel.resize(size);
+        for (int i = 0; i < size; ++i) p.orbits[0].solvedLabel[i] = i;
+        REQUIRE(analysis::computeStateLayout(p, layout, diags));
+        return layout.orbits[0];
+    };
+    // 17 positions: 32 byte lanes, 4 words per field; orientations after.
+    auto l = shape(17, 3);
+    REQUIRE((l.laneBits == 8 && l.lanes() == 32 && l.fieldWords == 4 && l.permWord == 0 && l.oriWord == 4));
+    REQUIRE(layout.words == 8);
+    REQUIRE(shape(16, 8).laneBits == 4);
+    l = shape(12, 9);  // a modulus over 8 does not fit a nibble sum
+    REQUIRE((l.laneBits == 8 && l.lanes() == 16));
+    REQUIRE(shape(64, 1).lanes() == 64);
+    l = shape(100, 1);  // past one vector: whole words of byte lanes
+    REQUIRE((l.laneBits == 8 && l.lanes() == 104 && l.fieldWords == 13));
+    l = shape(257, 2);
+    REQUIRE((l.laneBits == 16 && l.lanes() == 260 && l.fieldWords == 65));
+    REQUIRE(shape(200, 129).laneBits == 16);
+    REQUIRE(!diags.hasErrors());
+    // Identical pieces: the lanes hold labels (note [labelled lanes]).
+    auto same = tw;
+    same.orbits[0].solvedLabel = {0, 0, 1, 2, 3, 4};
+    REQUIRE(analysis::computeStateLayout(same, layout, diags));
+    REQUIRE(layout.orbits[0].labelled);
+    REQUIRE(!diags.hasErrors());
 }
 
 TEST_CASE("reference coordinates: rank -> unrank -> rank for every value", "[coordinates]") {

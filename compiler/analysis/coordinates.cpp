@@ -3,6 +3,8 @@
 #include <bit>
 
 #include <gmpxx.h>
+#include <algorithm>
+#include <map>
 #include <set>
 
 #include "compiler/ir/element.hpp"
@@ -40,11 +42,106 @@ Placement place(const CoordinatePart& p, const ir::Element& e) {
     return pl;
 }
 
+// Reference rank of a labelled part's positions (pz::LabelCoordinate):
+// colex rank of the positions holding tracked labels, then (ordered) the
+// number of arrangements of the tracked multiset that are lexicographically
+// smaller than the labels read in position order, each counted as
+// (remaining)! / prod (remaining counts)!.
+mpz_class arrangementsOf(const std::map<int, int>& counts) {
+    long total = 0;
+    for (const auto& [l, c] : counts) total += c;
+    mpz_class a;
+    mpz_fac_ui(a.get_mpz_t(), static_cast<unsigned long>(total));
+    for (const auto& [l, c] : counts) {
+        mpz_class f;
+        mpz_fac_ui(f.get_mpz_t(), static_cast<unsigned long>(c));
+        a /= f;
+    }
+    return a;
+}
+std::map<int, int> trackedCounts(const CoordinatePart& p) {
+    std::map<int, int> counts;
+    for (int label : p.pieceLabel)
+        if (p.trackedLabels >> label & 1) ++counts[label];
+    return counts;
+}
+uint64_t labelledReferenceRank(const CoordinatePart& p, const ir::Element& e) {
+    std::vector<int> seq;
+    uint64_t colex = 0;
+    for (int pos = 0; pos < p.n; ++pos) {
+        int label = p.pieceLabel[e.perm[p.orbit][pos]];
+        if (p.trackedLabels >> label & 1) {
+            seq.push_back(label);
+            colex += binomial(pos, static_cast<unsigned>(seq.size()));
+        }
+    }
+    if (!p.ordered) return colex;
+    std::map<int, int> counts = trackedCounts(p);
+    const mpz_class total = arrangementsOf(counts);
+    mpz_class r = 0;
+    for (int label : seq) {
+        for (auto& [l, c] : counts) {
+            if (l >= label) break;
+            if (c == 0) continue;
+            --c;
+            r += arrangementsOf(counts);
+            ++c;
+        }
+        --counts[label];
+    }
+    return colex * total.get_ui() + r.get_ui();
+}
+
+// A positions part on an orbit with identical pieces tracks label classes:
+// every piece of each label it names (a table cannot tell identical pieces
+// apart). False (reported) when it names some but not all of a label's
+// pieces.
+bool labelPart(const ir::Puzzle& puzzle, const ir::Pattern& pat, const ir::PatternPart& part, CoordinatePart& p,
+               DiagnosticEngine& diags) {
+    const auto& orbit = puzzle.orbits[part.orbit];
+    if (std::set<int>(orbit.solvedLabel.begin(), orbit.solvedLabel.end()).size() == orbit.solvedLabel.size()) return true;
+    // pz::LabelCoordinate reads 4-bit lanes (state_layout.hpp).
+    if (orbit.size > kMaxLabelledPatternOrbit || orbit.orient > 8) {
+        diags.error(puzzle.file, pat.where,
+                    "pattern '" + pat.name + "' tracks positions of identical pieces of orbit '" + orbit.name + "' (" +
+                        std::to_string(orbit.size) + " positions, orientation modulus " + std::to_string(orbit.orient) +
+                        "); patterns over identical pieces need orbits of at most " +
+                        std::to_string(kMaxLabelledPatternOrbit) + " positions and modulus 8");
+        return false;
+    }
+    p.labelled = true;
+    p.pieceLabel = orbit.solvedLabel;
+    for (int piece : part.pieces) p.trackedLabels |= uint32_t{1} << orbit.solvedLabel[piece];
+    auto name = [&](int q) { return q < (int)orbit.positionNames.size() ? orbit.positionNames[q] : std::to_string(q); };
+    for (int q = 0; q < orbit.size; ++q) {
+        if (!(p.trackedLabels >> orbit.solvedLabel[q] & 1) || (p.tracked >> q & 1)) continue;
+        int same = -1;
+        for (int piece : part.pieces)
+            if (orbit.solvedLabel[piece] == orbit.solvedLabel[q]) same = piece;
+        diags.error(puzzle.file, pat.where,
+                    "pattern '" + pat.name + "' tracks the piece solved at " + name(same) + " of orbit '" + orbit.name +
+                        "' but not the identical piece solved at " + name(q) +
+                        "; a pattern tracks all identical pieces of a label or none");
+        return false;
+    }
+    return true;
+}
+
 }  // namespace
+
+uint64_t CoordinatePart::solvedLanes() const {
+    uint64_t w = 0;
+    for (size_t p = 0; p < pieceLabel.size(); ++p) w |= static_cast<uint64_t>(pieceLabel[p]) << (4 * p);
+    return w;
+}
 
 std::string CoordinatePart::kind() const {
     std::string s;
-    if (positions)
+    if (positions && labelled)
+        s = ordered ? "labelled arrangement (" + std::to_string(k) + " of " + std::to_string(n) + ", " +
+                          std::to_string(std::popcount(trackedLabels)) + " labels)"
+                    : "combination (" + std::to_string(k) + " of " + std::to_string(n) + ")";
+    else if (positions)
         s = ordered ? "partial permutation (" + std::to_string(k) + " of " + std::to_string(n) + ")"
                     : "combination (" + std::to_string(k) + " of " + std::to_string(n) + ")";
     if (oriMod > 1) s += std::string(s.empty() ? "" : " x ") + "orientations (" + std::to_string(k) + " mod " + std::to_string(oriMod) + ")";
@@ -79,7 +176,7 @@ bool computeCoordinates(const ir::Puzzle& puzzle, std::vector<Coordinate>& out, 
             CoordinatePart p;
             p.orbit = part.orbit;
             p.n = orbit.size;
-            for (int piece : part.pieces) p.tracked |= uint32_t{1} << piece;
+            for (int piece : part.pieces) p.tracked |= uint64_t{1} << piece;
             p.k = std::popcount(p.tracked);
             p.positions = part.positions;
             p.ordered = !part.unordered;
@@ -108,12 +205,25 @@ bool computeCoordinates(const ir::Puzzle& puzzle, std::vector<Coordinate>& out, 
             // Sizes in big integers: C(n,k) * k! * M^k overflows 64 bits long
             // before any part is refused (16 pieces with orientation 8 is 1.4e30).
             mpz_class positionSize = 1, orientSize = 1;
+            if (p.positions && !labelPart(puzzle, pat, part, p, diags)) {
+                ok = false;
+                continue;
+            }
             if (p.positions) {
                 mpz_bin_uiui(positionSize.get_mpz_t(), static_cast<unsigned long>(p.n), static_cast<unsigned long>(p.k));
                 if (p.ordered) {
                     mpz_class f;
                     mpz_fac_ui(f.get_mpz_t(), static_cast<unsigned long>(p.k));
                     positionSize *= f;
+                    // Identical pieces: arrangements of a multiset.
+                    if (p.labelled)
+                        for (int l = 0; l < 16; ++l)
+                            if (p.trackedLabels >> l & 1) {
+                                mpz_class c;
+                                mpz_fac_ui(c.get_mpz_t(), static_cast<unsigned long>(std::count(
+                                                              p.pieceLabel.begin(), p.pieceLabel.end(), l)));
+                                positionSize /= c;
+                            }
                 }
             }
             if (p.oriMod > 1)
@@ -144,7 +254,9 @@ uint64_t referenceRank(const Coordinate& c, const ir::Element& e) {
     for (const auto& p : c.parts) {
         Placement pl = place(p, e);
         uint64_t v = 0;
-        if (p.positions) {
+        if (p.positions && p.labelled) {
+            v = labelledReferenceRank(p, e);
+        } else if (p.positions) {
             for (size_t i = 0; i < pl.positions.size(); ++i) v += binomial(pl.positions[i], static_cast<unsigned>(i + 1));
             if (p.ordered) {
                 uint64_t lehmer = 0;
@@ -187,10 +299,65 @@ ir::Element referenceUnrank(const Coordinate& c, uint64_t rank, const std::vecto
                 o /= p.oriMod;
             }
         }
-        std::vector<int> trackedLabels, untrackedLabels;
-        for (int l = 0; l < p.n; ++l) (p.tracked >> l & 1 ? trackedLabels : untrackedLabels).push_back(l);
         auto& perm = e.perm[p.orbit];
         auto& ori = e.ori[p.orbit];
+        if (p.positions && p.labelled) {
+            // Tracked labels in the ranked arrangement (smallest-first search
+            // over the multiset), the rest in increasing label order; each
+            // label is given its pieces in increasing order.
+            std::map<int, int> counts = trackedCounts(p);
+            const mpz_class total = arrangementsOf(counts);
+            mpz_class a = p.ordered ? mpz_class(static_cast<unsigned long>(v % total.get_ui())) : mpz_class(0);
+            if (p.ordered) v /= total.get_ui();
+            std::vector<int> seq;
+            for (int i = 0; i < p.k; ++i)
+                for (auto& [l, c] : counts) {
+                    if (c == 0) continue;
+                    --c;
+                    mpz_class block = arrangementsOf(counts);
+                    if (a < block) {
+                        seq.push_back(l);
+                        break;
+                    }
+                    ++c;
+                    a -= block;
+                }
+            std::vector<int> rest;
+            for (int l = 0; l < 16; ++l)
+                if (!(p.trackedLabels >> l & 1))
+                    for (int q = 0; q < p.n; ++q)
+                        if (p.pieceLabel[q] == l) rest.push_back(l);
+            std::vector<bool> occupied(p.n, false);
+            for (int j = p.k; j >= 1; --j) {
+                int pos = j - 1;
+                while (pos + 1 < p.n && binomial(pos + 1, j) <= v) ++pos;
+                v -= binomial(pos, j);
+                occupied[pos] = true;
+            }
+            std::map<int, int> nextPiece;  // label -> pieces of it handed out
+            auto pieceOf = [&](int label) {
+                int seen = 0;
+                for (int q = 0; q < p.n; ++q)
+                    if (p.pieceLabel[q] == label && seen++ == nextPiece[label]) {
+                        ++nextPiece[label];
+                        return q;
+                    }
+                return -1;
+            };
+            for (int pos = 0, i = 0, u = 0; pos < p.n; ++pos) {
+                if (occupied[pos]) {
+                    perm[pos] = pieceOf(seq[i]);
+                    ori[pos] = oriDigit[i];
+                    ++i;
+                } else {
+                    perm[pos] = pieceOf(rest[u++]);
+                    ori[pos] = 0;
+                }
+            }
+            continue;
+        }
+        std::vector<int> trackedLabels, untrackedLabels;
+        for (int l = 0; l < p.n; ++l) (p.tracked >> l & 1 ? trackedLabels : untrackedLabels).push_back(l);
         if (p.positions) {
             std::vector<int> order(p.k);
             if (p.ordered) {

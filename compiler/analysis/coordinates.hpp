@@ -15,21 +15,33 @@
 namespace pz::analysis {
 
 // Limits (docs/language.md, Patterns): a pattern has at most 2^35 values
-// (16 GiB of 4-bit table entries), and tracks orbits of at most 32
-// positions (the tracked pieces are a 32-bit mask).
+// (16 GiB of 4-bit table entries), and tracks orbits of at most 64
+// positions (the tracked pieces are a 64-bit mask; orbits past 16 positions
+// are read from byte lanes, runtime/include/pz/lane_coord.hpp).
 inline constexpr unsigned long kMaxPatternValues = 1ul << 35;
-inline constexpr int kMaxPatternOrbit = 32;
+inline constexpr int kMaxPatternOrbit = 64;
+// Patterns over identical pieces (positions tracked) read 4-bit lanes: at
+// most 16 positions, orientation modulus at most 8.
+inline constexpr int kMaxLabelledPatternOrbit = 16;
 
 struct CoordinatePart {
     int orbit = 0;
     int n = 0;                 // positions of the orbit
-    uint32_t tracked = 0;      // bitmask of tracked solved labels
+    uint64_t tracked = 0;      // bitmask of tracked solved labels
     int k = 0;                 // popcount(tracked)
     bool positions = true;
     bool ordered = true;
     int oriMod = 1;            // > 1: orientations tracked
     uint64_t positionSize = 1; // C(n,k) * (ordered ? k! : 1), or 1
     uint64_t orientSize = 1;   // oriMod^k, or 1
+    // An orbit with identical pieces, positions tracked (note [labelled
+    // lanes]): the part tracks whole label classes, `trackedLabels` (a mask
+    // of labels; `tracked` still names the pieces), ranked as
+    // pz::LabelCoordinate: C(n,k) * (ordered ? k! / prod c_l! : 1) * M^k.
+    bool labelled = false;
+    uint32_t trackedLabels = 0;
+    std::vector<int> pieceLabel;  // labelled: the orbit's solved label of each piece
+    uint64_t solvedLanes() const; // labelled: lane p = label solved at p
     uint64_t size() const { return positionSize * orientSize; }
     std::string kind() const;  // "partial permutation 8 of 16", ...
 };
@@ -42,7 +54,7 @@ struct Coordinate {
 
 // Builds the coordinate of each pattern; reports patterns that cannot be
 // encoded (two parts on one orbit, too many values: sizes are computed
-// exactly, never wrapped).
+// exactly, never wrapped; some but not all of a label's identical pieces).
 bool computeCoordinates(const ir::Puzzle& puzzle, std::vector<Coordinate>& out, DiagnosticEngine& diags);
 
 // Reference implementations over IR elements (slow, obviously correct).

@@ -1,10 +1,14 @@
 #include "compiler/analysis/coset_coordinates.hpp"
 
 #include <algorithm>
+#include <map>
+#include <optional>
+#include <random>
 #include <numeric>
 #include <sstream>
 #include <stdexcept>
 
+#include "compiler/analysis/distinct_states.hpp"
 #include "compiler/analysis/schreier_sims.hpp"
 #include "compiler/ir/element.hpp"
 
@@ -548,6 +552,224 @@ CosetCoordinate cosetCoordinate(PuzzleAnalysis& analysis, int subgroup) {
     return c;
 }
 
+ir::Element referencePartsUnrank(const std::vector<PhasePart>& parts, const std::vector<int>& which,
+                                 const std::vector<uint64_t>& values, const std::vector<ir::Orbit>& orbits) {
+    // The construction of pz::unrankParts (runtime/include/pz/phased.hpp):
+    // permutation parts, then parities, then orientations in their frames.
+    ir::Element e = ir::identity(orbits);
+    for (size_t i = 0; i < which.size(); ++i) {
+        const PhasePart& part = parts[which[i]];
+        if (part.kind == PhasePart::Kind::Membership) {
+            e.perm[part.orbit] = referencePartUnrank(part, values[i], orbits).perm[part.orbit];
+        } else if (part.kind == PhasePart::Kind::SetPermutation) {
+            const auto t = referencePartUnrank(part, values[i], orbits).perm[part.orbit];
+            for (int p : part.positions) e.perm[part.orbit][p] = t[p];
+        }
+    }
+    for (size_t i = 0; i < which.size(); ++i) {
+        const PhasePart& part = parts[which[i]];
+        if (part.kind != PhasePart::Kind::Parity || referencePartRank(part, e) == values[i]) continue;
+        bool fixed = false;
+        for (int o : part.parityOrbits) {
+            if (fixed) break;
+            const PhasePart* sets = nullptr;
+            bool permuted = false;
+            for (int j : which) {
+                if (parts[j].orbit != o) continue;
+                if (parts[j].kind == PhasePart::Kind::Membership) sets = &parts[j];
+                if (parts[j].kind == PhasePart::Kind::SetPermutation) permuted = true;
+            }
+            if (permuted) continue;
+            auto& perm = e.perm[o];
+            const int n = (int)perm.size();
+            for (int p = 0; p < n && !fixed; ++p)
+                for (int q = p + 1; q < n && !fixed; ++q) {
+                    if (sets && sets->setOf[perm[p]] != sets->setOf[perm[q]]) continue;
+                    std::swap(perm[p], perm[q]);
+                    fixed = true;
+                }
+        }
+    }
+    for (size_t i = 0; i < which.size(); ++i) {
+        const PhasePart& part = parts[which[i]];
+        if (part.kind != PhasePart::Kind::Orientation) continue;
+        const auto& perm = e.perm[part.orbit];
+        auto& ori = e.ori[part.orbit];
+        const int n = (int)ori.size(), m = part.modulus;
+        const int digits = n - (part.sumConstrained ? 1 : 0);
+        const uint64_t radix = (uint64_t)(m / part.step);
+        uint64_t rank = values[i];
+        int sum = 0;
+        for (int p = digits - 1; p >= 0; --p) {
+            const int x = (int)(rank % radix) * part.step;
+            rank /= radix;
+            const int f = part.frame.empty() ? 0 : part.frame[p] - part.frame[perm[p]];
+            ori[p] = ((x + f) % m + m) % m;
+            sum += ori[p];
+        }
+        if (part.sumConstrained) ori[n - 1] = (m - sum % m) % m;
+    }
+    return e;
+}
+
+namespace {
+
+// note [phase symmetries]: the symmetry-reduced table of one phase.
+// `groupSubgroup`: the subgroup the phase searches in (-1: the whole group).
+void choosePhaseSymmetries(PuzzleAnalysis& analysis, PhasePlan& phase, int groupSubgroup) {
+    const ir::Puzzle& puzzle = analysis.puzzle();
+    const auto& orbits = puzzle.orbits;
+    const auto& group = analysis.symmetries();
+    if (group.elements.size() < 2 || group.product.empty()) return;
+    const auto& phaseMoves = phase.canon.searchMoves;
+    // Symmetries keeping the target and the phase's group and mapping moves to moves.
+    std::vector<int> candidates;
+    for (size_t s = 0; s < group.elements.size(); ++s) {
+        bool ok = true;
+        if (phase.subgroup >= 0) {
+            const auto& keep = analysis.subgroupSymmetries(phase.subgroup);
+            ok = std::count(keep.begin(), keep.end(), (int)s) > 0;
+        }
+        if (ok && groupSubgroup >= 0) {
+            const auto& keep = analysis.subgroupSymmetries(groupSubgroup);
+            ok = std::count(keep.begin(), keep.end(), (int)s) > 0;
+        }
+        for (int mi : phaseMoves) {
+            if (!ok) break;
+            const int image = group.moveMap[s][mi];
+            ok = image >= 0 && std::count(phaseMoves.begin(), phaseMoves.end(), image) == 1;
+        }
+        if (ok) candidates.push_back((int)s);
+    }
+    if (candidates.size() < 2 || candidates[0] != 0) return;
+    const int np = (int)phase.parts.size();
+    if (np > 12) return;
+    // Random states of the phase's group: random walks of its moves.
+    std::mt19937_64 rng(0x5eed);
+    std::vector<ir::Element> samples;
+    for (int t = 0; t < 48; ++t) {
+        ir::Element x = ir::identity(orbits);
+        for (int i = 0; i < 120; ++i) x = ir::compose(x, puzzle.moves[phaseMoves[rng() % phaseMoves.size()]].effect, orbits);
+        samples.push_back(std::move(x));
+    }
+    std::vector<ir::Element> inverses;
+    for (int s : candidates) inverses.push_back(ir::inverse(group.elements[s], orbits));
+    auto conj = [&](const ir::Element& x, size_t c) {
+        return ir::compose(ir::compose(inverses[c], x, orbits), group.elements[candidates[c]], orbits);
+    };
+    auto ranks = [&](const std::vector<int>& which, const ir::Element& e) {
+        std::vector<uint64_t> v;
+        for (int j : which) v.push_back(referencePartRank(phase.parts[j], e));
+        return v;
+    };
+    // Whether symmetry c acts on the parts `which` as a function of their values.
+    std::map<std::pair<std::vector<int>, size_t>, bool> memo;
+    auto actsOn = [&](const std::vector<int>& which, size_t c) {
+        auto key = std::make_pair(which, c);
+        if (auto it = memo.find(key); it != memo.end()) return it->second;
+        bool ok = true;
+        try {
+            for (const auto& x : samples) {
+                const ir::Element y = referencePartsUnrank(phase.parts, which, ranks(which, x), orbits);
+                if (ranks(which, y) != ranks(which, x) || ranks(which, conj(x, c)) != ranks(which, conj(y, c))) {
+                    ok = false;
+                    break;
+                }
+            }
+        } catch (const std::logic_error&) {
+            ok = false;  // a conjugate off the coordinate's domain
+        }
+        return memo[key] = ok;
+    };
+    struct Choice {
+        std::vector<int> reduced, rest, syms;
+        uint64_t reducedSize = 1, restSize = 1, entries = 0;
+    };
+    std::optional<Choice> best;
+    for (uint32_t mask = 1; mask < (1u << np); ++mask) {
+        Choice ch;
+        bool fits = true;
+        for (int j = 0; j < np; ++j)
+            if (mask >> j & 1) {
+                ch.reduced.push_back(j);
+                if (ch.reducedSize > kMaxPhasePartSize / phase.parts[j].size) fits = false;
+                else ch.reducedSize *= phase.parts[j].size;
+            }
+        if (!fits || ch.reducedSize > kMaxPhasePartSize) continue;
+        // The symmetries acting on A; then each other part joins B if every
+        // one of them acts on it and the table still fits.
+        std::vector<size_t> syms;
+        for (size_t c = 0; c < candidates.size(); ++c)
+            if (c == 0 || actsOn(ch.reduced, c)) syms.push_back(c);
+        if (syms.size() < 2) continue;
+        for (int j = 0; j < np; ++j) {
+            if (mask >> j & 1) continue;
+            std::vector<size_t> kept;
+            for (size_t c : syms)
+                if (c == 0 || actsOn({j}, c)) kept.push_back(c);
+            const uint64_t classes = ch.reducedSize / kept.size() + ch.reducedSize / kept.size() / 4 + 1;
+            if (kept.size() < syms.size() || ch.restSize * phase.parts[j].size > kMaxPhaseTableEntries / classes)
+                continue;
+            ch.rest.push_back(j);
+            ch.restSize *= phase.parts[j].size;
+        }
+        if (syms.size() > 64) continue;
+        for (size_t c : syms) ch.syms.push_back((int)c);
+        const uint64_t classes = ch.reducedSize / syms.size() + ch.reducedSize / syms.size() / 4 + 1;
+        if (classes * ch.restSize > kMaxPhaseTableEntries) continue;
+        ch.entries = (ch.reducedSize + syms.size() - 1) / syms.size() * ch.restSize;
+        // Useful when it covers parts together that no pair table does, or
+        // all of the phase's parts (then it replaces the pair tables).
+        std::vector<bool> in(np, false);
+        for (int j : ch.reduced) in[j] = true;
+        for (int j : ch.rest) in[j] = true;
+        bool useful = (int)(ch.reduced.size() + ch.rest.size()) == np;
+        for (int i = 0; i < np && !useful; ++i)
+            for (int j = i + 1; j < np && !useful; ++j) {
+                if (!in[i] || !in[j]) continue;
+                bool inPair = false;
+                for (const auto& [a, b] : phase.tables) inPair = inPair || (a == i && b == j) || (a == j && b == i);
+                useful = !inPair;
+            }
+        if (!useful) continue;
+        // Most parts covered (most information), then fewest entries (the
+        // same information in less memory), then the smallest A.
+        auto better = [&](const Choice& a, const Choice& b) {
+            const size_t ca = a.reduced.size() + a.rest.size(), cb = b.reduced.size() + b.rest.size();
+            if (ca != cb) return ca > cb;
+            if (a.entries != b.entries) return a.entries < b.entries;
+            return a.reducedSize < b.reducedSize;
+        };
+        if (!best || better(ch, *best)) best = ch;
+    }
+    if (!best) return;
+    std::vector<bool> covered(np, false);
+    for (int j : best->reduced) covered[j] = true;
+    for (int j : best->rest) covered[j] = true;
+    std::vector<std::pair<int, int>> tables;
+    for (const auto& t : phase.tables)
+        if (!(covered[t.first] && (t.second < 0 || covered[t.second]))) tables.push_back(t);
+    std::vector<int> syms, symInverse;
+    for (int c : best->syms) syms.push_back(candidates[c]);
+    auto in = [&](int s) { return std::find(syms.begin(), syms.end(), s) != syms.end(); };
+    // Those passing form a group (a product of two that act, acts); a
+    // random check could in principle disagree: then no reduction.
+    for (int a : syms)
+        for (int b : syms)
+            if (!in(group.product[a][b])) return;
+    for (int s : syms)
+        symInverse.push_back((int)(std::find(syms.begin(), syms.end(), group.inverse[s]) - syms.begin()));
+    phase.tables = tables;
+    phase.symmetries = syms;
+    phase.symInverse = symInverse;
+    phase.reduced = best->reduced;
+    phase.rest = best->rest;
+    phase.reducedSize = best->reducedSize;
+    phase.restSize = best->restSize;
+}
+
+}  // namespace
+
 uint64_t PhasePlan::tableEntries(size_t t) const {
     const auto& [a, b] = tables[t];
     return parts[a].size * (b < 0 ? 1 : parts[b].size);
@@ -564,6 +786,14 @@ bool buildSolverPlan(PuzzleAnalysis& analysis, int solverIndex, const std::vecto
         return false;
     };
     if (solver.kind != ir::Solver::Kind::Phased) return fail("not a phased solver");
+    if (hasIdenticalPieces(puzzle))  // the phase coordinates read pieces, not labels
+        return fail("the puzzle has identical pieces; phased solvers need distinct pieces (use an optimal solver)");
+    // The phased runtime (pz/phased.hpp) reads states in 4-bit lanes only.
+    for (const auto& o : puzzle.orbits)
+        if (o.size > 16 || o.orient > 8)
+            return fail("orbit '" + o.name + "' has " + std::to_string(o.size) + " positions and orientation modulus " +
+                        std::to_string(o.orient) +
+                        "; phased solvers handle orbits of at most 16 positions and modulus 8 (4-bit lanes)");
     std::vector<int> targets = solver.phases;
     targets.push_back(-1);  // solved
     int previous = -1;
@@ -635,6 +865,10 @@ bool buildSolverPlan(PuzzleAnalysis& analysis, int solverIndex, const std::vecto
                 if (puzzle.orbits[o].orient > 1 && !oriented) phase.parts.push_back(orientationPart(puzzle, (int)o));
             }
         }
+        if (phase.parts.size() > kMaxPhaseParts)
+            return fail("phase " + std::to_string(k + 1) + " (to " + phase.target + ") needs " +
+                        std::to_string(phase.parts.size()) + " coordinate parts, over the limit of " +
+                        std::to_string(kMaxPhaseParts));
         for (const auto& part : phase.parts)
             if (part.size > kMaxPhasePartSize)
                 return fail("phase " + std::to_string(k + 1) + " (to " + phase.target + ") needs the coordinate part '" +
@@ -665,6 +899,7 @@ bool buildSolverPlan(PuzzleAnalysis& analysis, int solverIndex, const std::vecto
         }
         for (int i = 0; i < np; ++i)
             if (!covered[i]) phase.tables.emplace_back(i, -1);
+        choosePhaseSymmetries(analysis, phase, previous);
         out.phases.push_back(std::move(phase));
         previous = targets[k];
     }

@@ -121,7 +121,38 @@ struct PhasePlan {
     std::vector<uint64_t> goal;      // per part: the rank of the solved state
     std::vector<std::pair<int, int>> tables;  // pruning tables over (part, part), second -1 = one part
     uint64_t tableEntries(size_t t) const;
+    // The symmetry-reduced pruning table (note [phase symmetries]); empty
+    // symmetries = none. symmetries[0] = 0, the identity.
+    std::vector<int> symmetries;     // indices into PuzzleAnalysis::symmetries().elements
+    std::vector<int> symInverse;     // index into `symmetries` of each one's inverse
+    std::vector<int> reduced;        // parts reduced to symmetry classes (mixed radix)
+    std::vector<int> rest;           // parts conjugated value by value
+    uint64_t reducedSize = 1;        // product of the reduced parts' sizes
+    uint64_t restSize = 1;           // product of the other parts' sizes
 };
+
+// note [phase symmetries]
+// A phase's pruning table can be stored by symmetry class (Kociemba's
+// flip-slice classes): a symmetry S (conjugation x -> S^-1 x S) qualifies
+// when it keeps the phase's target and the group it searches in (S H S^-1 =
+// H, Schreier–Sims, PuzzleAnalysis::subgroupSymmetries) and maps the
+// phase's moves to its moves; then x and its conjugate are equally far from
+// the target. The table covers parts A (reduced to classes) and B (the
+// rest of the table's parts); it needs every qualifying S to act on A as a
+// function of A's values and on each part of B as a function of that part's
+// value. That is checked on random states of the phase's group (a random
+// walk of its moves): A's value of S^-1 x S must equal A's value of
+// S^-1 y S for y the state built from x's A values alone
+// (referencePartsUnrank; the runtime builds its classes from the same
+// construction); a symmetry that fails is dropped (those that pass form a
+// group). Among the splits with A at most kMaxPhasePartSize raw values and
+// about |A| / |S| * |B| entries at most kMaxPhaseTableEntries that cover
+// parts no pair table covers together, or all the phase's parts, the one
+// covering most parts wins, then the one with fewest entries, then the
+// smallest A. Pair tables over parts it covers are dropped. At most 64
+// symmetries.
+ir::Element referencePartsUnrank(const std::vector<PhasePart>& parts, const std::vector<int>& which,
+                                 const std::vector<uint64_t>& values, const std::vector<ir::Orbit>& orbits);
 
 // A direction the search starts from (note [phased directions] in
 // runtime/include/pz/phased.hpp): the position conjugated by a symmetry
@@ -145,6 +176,7 @@ inline constexpr size_t kMaxPhaseDirections = 12;
 // Limits (documented in docs/language.md).
 inline constexpr uint64_t kMaxPhasePartSize = 1ull << 24;       // values of one move-tabled part
 inline constexpr uint64_t kMaxPhaseTableEntries = 1ull << 28;   // entries of one pruning table
+inline constexpr size_t kMaxPhaseParts = 16;                    // coordinate parts of one phase
 
 // The plan of declared phased solver `solver` (an index into puzzle.solvers)
 // over the search moves `searchMoves` (the full canonical automaton's). On

@@ -125,9 +125,25 @@ TEST_CASE("cube two_phase plan: phase 2 moves and coordinates derived from domin
     std::vector<uint64_t> sizes;
     for (const auto& part : plan.phases[1].parts) sizes.push_back(part.size);
     CHECK(sizes == std::vector<uint64_t>{40320, 24, 40320});  // corners, slice edges, U/D edges
-    // Tables: every pair under the limit (corners x U/D edges, 8!^2, is over it).
-    CHECK(plan.phases[0].tables == std::vector<std::pair<int, int>>{{2, 1}, {0, 1}, {0, 2}});
+    // Phase 1: one symmetry-reduced table over all three parts (flip x slice
+    // by the 16 symmetries keeping the U-D axis, x twist), so no pair table.
+    CHECK(plan.phases[0].tables.empty());
+    CHECK(plan.phases[0].symmetries.size() == 16);
+    CHECK(plan.phases[0].reduced == std::vector<int>{1, 2});  // slice, flip
+    CHECK(plan.phases[0].rest == std::vector<int>{0});        // twist
+    const auto& domino = a.subgroupSymmetries(subgroupIndex(p, "domino"));
+    CHECK(domino.size() == 16);
+    for (int s : plan.phases[0].symmetries) CHECK(std::count(domino.begin(), domino.end(), s) == 1);
+    for (size_t i = 0; i < plan.phases[0].symmetries.size(); ++i) {
+        const int inv = plan.phases[0].symmetries[plan.phases[0].symInverse[i]];
+        CHECK(a.symmetries().inverse[plan.phases[0].symmetries[i]] == inv);
+    }
+    // Phase 2: every pair under the limit (corners x U/D edges, 8!^2, is over
+    // it) and a symmetry-reduced table over U/D edges (classes) x corners.
     CHECK(plan.phases[1].tables == std::vector<std::pair<int, int>>{{0, 1}, {2, 1}});
+    CHECK(plan.phases[1].symmetries.size() == 16);
+    CHECK(plan.phases[1].reduced.size() == 1);
+    CHECK(plan.phases[1].rest.size() == 1);
     // Directions: one symmetry per cube axis (48 / 16 keep domino), each also inverted.
     REQUIRE(plan.directions.size() == 6);
     CHECK(plan.directions[0].symmetry == 0);
@@ -197,4 +213,39 @@ TEST_CASE("a subgroup the derived invariants do not describe: located error") {
     REQUIRE(diags.errorCount() == 1);
     CHECK(diags.all()[0].message.find("30618") != std::string::npos);
     CHECK(diags.all()[0].range.line > 0);
+}
+
+// note [phase symmetries]: a symmetry is used only if it acts on the reduced
+// parts as a function of their values; flip alone is not such a part under
+// the quarter turn about U-D (it moves the slice edges' F/B facelets to R/L:
+// the flip of the conjugate depends on where the slice edges are), flip x
+// slice is.
+TEST_CASE("phase symmetries: the flip needs the slice, the combined unrank ranks back") {
+    ir::Puzzle p = load("puzzles/cube3.pz");
+    PuzzleAnalysis a(p);
+    SolverPlan plan;
+    DiagnosticEngine diags;
+    REQUIRE(buildSolverPlan(a, solverIndex(p, "two_phase"), allMoves(p), plan, diags));
+    const auto& ph = plan.phases[0];
+    const auto& group = a.symmetries();
+    auto conj = [&](const ir::Element& x, int s) {
+        return ir::compose(ir::compose(ir::inverse(group.elements[s], p.orbits), x, p.orbits), group.elements[s], p.orbits);
+    };
+    std::mt19937_64 rng(7);
+    bool flipAloneFails = false;
+    for (int trial = 0; trial < 40; ++trial) {
+        const ir::Element x = randomWord(p, allMoves(p), 60, rng);
+        std::vector<uint64_t> v;
+        for (int j : ph.reduced) v.push_back(referencePartRank(ph.parts[j], x));
+        const ir::Element y = referencePartsUnrank(ph.parts, ph.reduced, v, p.orbits);
+        for (size_t i = 0; i < ph.reduced.size(); ++i) CHECK(referencePartRank(ph.parts[ph.reduced[i]], y) == v[i]);
+        for (int s : ph.symmetries) {
+            for (int j : ph.reduced)
+                CHECK(referencePartRank(ph.parts[j], conj(x, s)) == referencePartRank(ph.parts[j], conj(y, s)));
+            // The flip alone: the state with x's flip and solved slice.
+            const ir::Element f = referencePartUnrank(ph.parts[2], referencePartRank(ph.parts[2], x), p.orbits);
+            if (referencePartRank(ph.parts[2], conj(x, s)) != referencePartRank(ph.parts[2], conj(f, s))) flipAloneFails = true;
+        }
+    }
+    CHECK(flipAloneFails);
 }

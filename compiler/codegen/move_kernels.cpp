@@ -45,7 +45,20 @@ std::vector<std::pair<int, uint64_t>> WordKernel::rotations() const {
 MoveKernel deriveKernel(const ir::Element& e, const analysis::StateLayout& layout) {
     MoveKernel mk;
     mk.words.resize(layout.words);
-    for (const auto& l : layout.orbits) {
+    for (size_t i = 0; i < layout.orbits.size(); ++i) {
+        const auto& l = layout.orbits[i];
+        if (!l.nibble()) {
+            LaneKernel k;
+            k.layoutOrbit = static_cast<int>(i);
+            k.src.resize(l.lanes());
+            k.twist.assign(l.lanes(), 0);
+            k.oriented = l.oriWord >= 0;
+            for (int p = 0; p < l.lanes(); ++p) k.src[p] = p < l.size ? e.perm[l.orbit][p] : p;
+            if (l.oriWord >= 0)
+                for (int p = 0; p < l.size; ++p) k.twist[p] = e.ori[l.orbit][p];
+            mk.lanes.push_back(k);
+            continue;
+        }
         mk.words[l.permWord] = laneKernel(e.perm[l.orbit]);
         if (l.oriWord >= 0) {
             WordKernel k = laneKernel(e.perm[l.orbit]);
@@ -57,9 +70,29 @@ MoveKernel deriveKernel(const ir::Element& e, const analysis::StateLayout& layou
     return mk;
 }
 
+bool LaneKernel::moves() const {
+    for (size_t p = 0; p < src.size(); ++p)
+        if (src[p] != static_cast<int>(p) || twist[p] != 0) return true;
+    return false;
+}
+
+bool LaneKernel::twists() const {
+    for (int t : twist)
+        if (t != 0) return true;
+    return false;
+}
+
 int MoveKernel::operations() const {
     int ops = 0;
+    // A lane kernel: one shuffle per field (a loop of one load and store per
+    // lane past 64 lanes), three operations for the orientation add.
+    for (const auto& k : lanes) {
+        const int perField = k.src.size() <= 64 ? 1 : static_cast<int>(k.src.size());
+        ops += perField * (k.oriented ? 2 : 1);
+        if (k.twists()) ops += 3;
+    }
     for (const auto& w : words) {
+        if (w.terms.empty() && w.fieldBit < 0) continue;  // a word of a lane field
         if (w.fieldBit >= 0) {
             ops += w.fieldBit == 0 ? 1 : 3;
         } else {
@@ -75,6 +108,17 @@ int MoveKernel::operations() const {
 std::vector<uint64_t> packElement(const ir::Element& e, const analysis::StateLayout& layout) {
     std::vector<uint64_t> w(layout.words, 0);
     for (const auto& l : layout.orbits) {
+        if (!l.nibble()) {
+            // lane p of the field at word first: bits laneBits*p of the field; padding labels are their lanes.
+            auto set = [&](int first, int p, uint64_t v) {
+                const int per = 64 / l.laneBits;
+                w[first + p / per] |= v << (l.laneBits * (p % per));
+            };
+            for (int p = 0; p < l.lanes(); ++p) set(l.permWord, p, static_cast<uint64_t>(p < l.size ? e.perm[l.orbit][p] : p));
+            if (l.oriWord >= 0)
+                for (int p = 0; p < l.size; ++p) set(l.oriWord, p, static_cast<uint64_t>(e.ori[l.orbit][p]));
+            continue;
+        }
         for (int p = 0; p < l.size; ++p) w[l.permWord] |= static_cast<uint64_t>(e.perm[l.orbit][p]) << (4 * p);
         if (l.oriWord >= 0)
             for (int p = 0; p < l.size; ++p) w[l.oriWord] |= static_cast<uint64_t>(e.ori[l.orbit][p]) << (4 * p);

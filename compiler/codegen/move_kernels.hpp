@@ -13,6 +13,11 @@
 // rotate back (three one-cycle instructions on x86-64, pz::rotlField16).
 // Orientation words get the same lane terms followed by a SWAR add modulo
 // m of the move's orientation deltas.
+//
+// Orbits in byte or 16-bit lanes (over 16 positions) get a lane kernel
+// instead: the source lane of every lane (padding lanes their own) and the
+// orientation deltas, applied by one permute of each field and a lane-wise
+// add modulo m (runtime/include/pz/lanes.hpp).
 #pragma once
 
 #include <cstdint>
@@ -41,8 +46,18 @@ struct WordKernel {
     std::vector<std::pair<int, uint64_t>> rotations() const;
 };
 
+struct LaneKernel {
+    int layoutOrbit = 0;     // index into StateLayout::orbits
+    std::vector<int> src;    // per lane (with padding): new[p] = old[src[p]]
+    std::vector<int> twist;  // per lane: orientation delta (0 when unoriented)
+    bool oriented = false;
+    bool twists() const;     // some delta is not 0
+    bool moves() const;      // not the identity
+};
+
 struct MoveKernel {
-    std::vector<WordKernel> words;  // one per state word
+    std::vector<WordKernel> words;  // one per state word (the words of lane orbits stay empty)
+    std::vector<LaneKernel> lanes;  // one per orbit in byte or 16-bit lanes
     int operations() const;         // shifts + ands + ors + adds
 };
 

@@ -1,6 +1,8 @@
 #include "compiler/codegen/phase_plan_emit.hpp"
 
 #include <sstream>
+
+#include "compiler/codegen/content_hash.hpp"
 #include <stdexcept>
 
 namespace pz::codegen {
@@ -106,6 +108,16 @@ std::string emitPhasePlan(const SolverModel& m, const analysis::SolverPlan& plan
         for (size_t t = 0; t < ph.tables.size(); ++t)
             s << (t ? ", " : "") << "{" << ph.tables[t].first << ", " << ph.tables[t].second << "}";
         s << "};\n";
+        if (!ph.symmetries.empty()) {
+            // note [symmetry classes] in pz/phased.hpp
+            std::string names;
+            for (int sym : ph.symmetries) names += " " + (m.symmetryNames[sym].empty() ? std::string("1") : m.symmetryNames[sym]);
+            s << "        //" << names << "\n";
+            s << "        ph.symmetries = {" << list(ph.symmetries) << "};\n";
+            s << "        ph.symInverse = {" << list(ph.symInverse) << "};\n";
+            s << "        ph.reduced = {" << list(ph.reduced) << "};\n";
+            s << "        ph.rest = {" << list(ph.rest) << "};\n";
+        }
         s << "    }\n";
     }
     s << "    return phases;\n";
@@ -146,9 +158,11 @@ std::string emitPhasedSolverMain(const SolverModel& m, const analysis::SolverPla
     s << "namespace pzgen::" << m.identifier << " {\n\n";
     s << emitPhasePlan(m, plan);
     s << "\n}  // namespace pzgen::" << m.identifier << "\n\n";
+    // The tables' cache key: the plan and the traits (kernels, symmetries) it runs on.
+    const std::string tablesHash = contentHash(s.str());
     s << "int main(int argc, char** argv) {\n";
     s << "    return pz::phasedMain<pzgen::" << m.identifier << "::Traits>(argc, argv, \"" << plan.solver
-      << "\", pzgen::" << m.identifier << "::phasePlan_" << identifierOf(plan.solver) << "(), pzgen::" << m.identifier
+      << "\", \"" << tablesHash << "\", pzgen::" << m.identifier << "::phasePlan_" << identifierOf(plan.solver) << "(), pzgen::" << m.identifier
       << "::moveFamilies(), pzgen::" << m.identifier << "::phaseDirections_" << identifierOf(plan.solver) << "());\n";
     s << "}\n";
     return s.str();
@@ -168,6 +182,20 @@ std::string describePlan(const ir::Puzzle& p, const analysis::SolverPlan& plan) 
             s << "    table " << t << ": part " << ph.tables[t].first;
             if (ph.tables[t].second >= 0) s << " x part " << ph.tables[t].second;
             s << ", " << ph.tableEntries(t) << " entries, " << (ph.tableEntries(t) + 1) / 2 << " bytes\n";
+        }
+        if (!ph.symmetries.empty()) {
+            const uint64_t n = ph.symmetries.size();
+            const uint64_t classes = (ph.reducedSize + n - 1) / n;
+            s << "    symmetry-reduced table: part";
+            for (int j : ph.reduced) s << ' ' << j;
+            s << " (" << ph.reducedSize << " values) by " << n << " symmetries (at least " << classes << " classes)";
+            if (!ph.rest.empty()) {
+                s << " x part";
+                for (int j : ph.rest) s << ' ' << j;
+                s << " (" << ph.restSize << " values)";
+            }
+            s << ", at least " << classes * ph.restSize << " entries, " << (classes * ph.restSize + 1) / 2
+              << " bytes; exact counts and depths: the solver's --tables\n";
         }
     }
     return s.str();

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "compiler/analysis/default_patterns.hpp"
 #include "compiler/codegen/code_writer.hpp"
 #include "compiler/codegen/content_hash.hpp"
 #include "compiler/ir/element.hpp"
@@ -57,13 +58,198 @@ std::string wordKernelExpr(const std::string& x, const WordKernel& k) {
     return e;
 }
 
+// ---- orbits in byte or 16-bit lanes (state_layout.hpp, pz/lanes.hpp) ----
+
+// The words of lane fields (their WordKernels are empty: a lane kernel moves them).
+std::vector<bool> laneFieldWords(const analysis::StateLayout& layout) {
+    std::vector<bool> lane(layout.words, false);
+    for (const auto& l : layout.orbits)
+        if (!l.nibble())
+            for (int j = 0; j < l.fieldWords; ++j) {
+                lane[l.permWord + j] = true;
+                if (l.oriWord >= 0) lane[l.oriWord + j] = true;
+            }
+    return lane;
+}
+
+// "uint8_t, 32" (lane type, lanes) of a lane orbit, for the pz::*Lanes templates.
+std::string laneArgs(const analysis::OrbitLayout& l) { return l.laneType() + ", " + std::to_string(l.lanes()); }
+
+// Per lane orbit k, the table of every search move's source lanes
+// kLaneSrc<k>[move][lane], and of orientation deltas kLaneTwist<k>.
+void emitLaneTables(CodeWriter& w, const SolverModel& m) {
+    const ir::Puzzle& p = *m.puzzle;
+    const int moves = static_cast<int>(m.kernels.size());
+    for (size_t k = 0; k < m.layout.orbits.size(); ++k) {
+        const auto& l = m.layout.orbits[k];
+        if (l.nibble()) continue;
+        int laneIndex = 0;
+        for (size_t j = 0; j < k; ++j) laneIndex += m.layout.orbits[j].nibble() ? 0 : 1;
+        auto table = [&](const std::string& name, bool twist) {
+            w.set("NAME", name + std::to_string(k));
+            w.set("LT", l.laneType());
+            w.set("NL", std::to_string(l.lanes()));
+            w.set("MOVES", std::to_string(std::max(moves, 1)));
+            w.line("alignas(64) inline constexpr {{LT}} {{NAME}}[{{MOVES}}][{{NL}}] = {");
+            w.indent();
+            for (int i = 0; i < moves; ++i) {
+                const auto& lk = m.kernels[i].lanes[laneIndex];
+                std::string row;
+                for (int q = 0; q < l.lanes(); ++q) row += (q ? ", " : "") + std::to_string(twist ? lk.twist[q] : lk.src[q]);
+                w.set("ROW", "{" + row + "}");
+                w.set("MOVE", commentText(p.moves[m.canon.searchMoves[i]].name));
+                w.line("{{ROW}},  // {{MOVE}}");
+            }
+            if (moves == 0) w.line("{},");
+            w.dedent();
+            w.line("};");
+        };
+        w.set("ORBIT", commentText(p.orbits[l.orbit].name));
+        w.line("// orbit {{ORBIT}}: each move's source lanes (new[p] = old[src[p]])" +
+               std::string(l.oriWord >= 0 ? " and orientation deltas" : ""));
+        table("kLaneSrc", false);
+        if (l.oriWord >= 0) table("kLaneTwist", true);
+    }
+}
+
+// The statements applying row `row` (a C++ expression) of the lane tables to
+// s, writing r; `identity[k]` skips the permutes of a lane orbit a named
+// kernel does not move (a copy of its words).
+void emitLaneKernel(CodeWriter& w, const SolverModel& m, const std::string& row, const MoveKernel* named) {
+    int laneIndex = 0;
+    for (size_t k = 0; k < m.layout.orbits.size(); ++k) {
+        const auto& l = m.layout.orbits[k];
+        if (l.nibble()) continue;
+        const LaneKernel* lk = named ? &named->lanes[laneIndex] : nullptr;
+        ++laneIndex;
+        w.set("K", std::to_string(k));
+        w.set("ARGS", laneArgs(l));
+        w.set("PW", std::to_string(l.permWord));
+        w.set("OW", std::to_string(l.oriWord));
+        w.set("ROWX", row);
+        w.set("M", std::to_string(l.orient));
+        w.set("FW", std::to_string(l.fieldWords));
+        if (lk && !lk->moves()) {
+            w.line("for (int j = 0; j < {{FW}}; ++j) r.w[{{PW}} + j] = s.w[{{PW}} + j];");
+            if (l.oriWord >= 0) w.line("for (int j = 0; j < {{FW}}; ++j) r.w[{{OW}} + j] = s.w[{{OW}} + j];");
+            continue;
+        }
+        w.line("pz::permuteLanes<{{ARGS}}>(&s.w[{{PW}}], kLaneSrc{{K}}[{{ROWX}}], &r.w[{{PW}}]);");
+        if (l.oriWord >= 0) {
+            w.line("pz::permuteLanes<{{ARGS}}>(&s.w[{{OW}}], kLaneSrc{{K}}[{{ROWX}}], &r.w[{{OW}}]);");
+            if (!lk || lk->twists()) w.line("pz::addModLanes<{{ARGS}}, {{M}}>(&r.w[{{OW}}], kLaneTwist{{K}}[{{ROWX}}]);");
+        }
+    }
+}
+
+// r = a * b (mirrored: b reverses the orientations a carries) on the lane orbits.
+void emitLaneCompose(CodeWriter& w, const analysis::StateLayout& layout, bool mirrored) {
+    for (const auto& l : layout.orbits) {
+        if (l.nibble()) continue;
+        w.set("ARGS", laneArgs(l));
+        w.set("PW", std::to_string(l.permWord));
+        w.set("OW", std::to_string(l.oriWord));
+        w.set("M", std::to_string(l.orient));
+        w.line("pz::permuteLanes<{{ARGS}}>(&a.w[{{PW}}], &b.w[{{PW}}], &r.w[{{PW}}]);");
+        if (l.oriWord >= 0) {
+            w.line("pz::permuteLanes<{{ARGS}}>(&a.w[{{OW}}], &b.w[{{PW}}], &r.w[{{OW}}]);");
+            if (mirrored) w.line("pz::negModLanes<{{ARGS}}, {{M}}>(&r.w[{{OW}}]);");
+            w.line("pz::addModLanes<{{ARGS}}, {{M}}>(&r.w[{{OW}}], &b.w[{{OW}}]);");
+        }
+    }
+}
+
+// r = a^-1 on the lane orbits.
+void emitLaneInverse(CodeWriter& w, const analysis::StateLayout& layout) {
+    for (const auto& l : layout.orbits) {
+        if (l.nibble()) continue;
+        w.set("ARGS", laneArgs(l));
+        w.set("PW", std::to_string(l.permWord));
+        w.set("OW", std::to_string(l.oriWord));
+        w.set("M", std::to_string(l.orient));
+        w.line("pz::invertLanes<{{ARGS}}>(&a.w[{{PW}}], &r.w[{{PW}}]);");
+        if (l.oriWord >= 0) {
+            w.line("pz::permuteLanes<{{ARGS}}>(&a.w[{{OW}}], &r.w[{{PW}}], &r.w[{{OW}}]);");
+            w.line("pz::negModLanes<{{ARGS}}, {{M}}>(&r.w[{{OW}}]);");
+        }
+    }
+}
+
+// A lane kernel for `pzc inspect`: the cycles of the lanes and the deltas.
+std::string describeLaneKernel(const LaneKernel& k, const analysis::OrbitLayout& l) {
+    std::string s = "permute " + std::to_string(l.lanes()) + " " + std::to_string(l.laneBits) + "-bit lanes:";
+    std::vector<bool> seen(k.src.size(), false);
+    bool any = false;
+    for (size_t p = 0; p < k.src.size(); ++p) {
+        if (seen[p] || k.src[p] == static_cast<int>(p)) continue;
+        // new[p] = old[src[p]]: the piece at src[p] goes to p.
+        std::vector<int> cycle;
+        for (int q = static_cast<int>(p); !seen[q]; q = k.src[q]) {
+            seen[q] = true;
+            cycle.push_back(q);
+        }
+        // cycle = p, src[p], ...: the piece goes from each to the one before.
+        s += " (" + std::to_string(cycle[0]);
+        for (size_t i = cycle.size(); i-- > 1;) s += " " + std::to_string(cycle[i]);
+        s += ")";
+        any = true;
+    }
+    if (!any) s += " identity";
+    if (k.twists()) {
+        s += "; orientations + {";
+        for (int p = 0; p < l.size; ++p) s += (p ? " " : "") + std::to_string(k.twist[p]);
+        s += "} mod " + std::to_string(l.orient);
+    }
+    return s;
+}
+
 std::string stateLiteral(const std::vector<uint64_t>& w) {
     std::string s = "State{{";
     for (size_t i = 0; i < w.size(); ++i) s += (i ? ", " : "") + hex64(w[i]);
     return s + "}}";
 }
 
+// note [labelled lanes] (state_layout.hpp): a puzzle with identical pieces
+// keeps labels in the state, so no lookup may treat a state as a
+// permutation: no inverse lookups (dist(s^-1) is not defined), no symmetry
+// conjugates, no shuffle of pieces for random states.
+void limitForIdenticalPieces(SolverModel& m) {
+    bool labelled = false;
+    for (const auto& l : m.layout.orbits) labelled = labelled || l.labelled;
+    if (!labelled) return;
+    m.inverseLookups = false;
+    m.allPermutationsReachable = false;
+    for (auto& l : m.lookups) l = {-1};
+}
+
+// The generated type of one pattern part (coord.hpp): labelled parts are on
+// 4-bit lanes (computeCoordinates refuses the others).
+std::string partType(const analysis::CoordinatePart& part, const analysis::OrbitLayout& pl) {
+    char tracked[24];
+    if (part.labelled) {
+        std::snprintf(tracked, sizeof tracked, "0x%04X", part.trackedLabels);
+        return "pz::LabelCoordinate<" + std::to_string(part.n) + ", " + hex64(part.solvedLanes()) + "ULL, " + tracked +
+               ", " + (part.ordered ? "true" : "false") + ", " + std::to_string(part.oriMod) + ">";
+    }
+    if (pl.nibble())
+        std::snprintf(tracked, sizeof tracked, "0x%04X", static_cast<unsigned>(part.tracked));
+    else
+        std::snprintf(tracked, sizeof tracked, "0x%llXULL", static_cast<unsigned long long>(part.tracked));
+    const std::string args = std::to_string(part.n) + ", " + tracked + ", " + (part.ordered ? "true" : "false") + ", " +
+                             (part.positions ? "true" : "false") + ", " + std::to_string(part.oriMod);
+    if (pl.nibble()) return "pz::PieceCoordinate<" + args + ">";
+    return "pz::BytePieceCoordinate<" + std::to_string(pl.lanes()) + ", " + args + ">";
+}
+
 }  // namespace
+
+ir::Element labelledView(const ir::Puzzle& puzzle, const ir::Element& e, const analysis::StateLayout& layout) {
+    ir::Element v = e;
+    for (const auto& l : layout.orbits)
+        if (l.labelled)
+            for (int p = 0; p < l.size; ++p) v.perm[l.orbit][p] = puzzle.orbits[l.orbit].solvedLabel[e.perm[l.orbit][p]];
+    return v;
+}
 
 bool buildSolverModel(const ir::Puzzle& puzzle, SolverModel& m, DiagnosticEngine& diags) {
     analysis::PuzzleAnalysis groups(puzzle);
@@ -94,6 +280,10 @@ bool buildSolverModel(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& groups
             for (int i : s.patterns) searched.patterns.push_back(puzzle.patterns[i]);
             break;
         }
+    if (puzzle.patterns.empty()) {
+        searched.patterns = analysis::defaultPatterns(puzzle);
+        m.defaultPatterns = !searched.patterns.empty();
+    }
     if (!analysis::computeCoordinates(searched, m.coordinates, diags)) return false;
 
     // Kernels and inverses of the search moves.
@@ -103,6 +293,11 @@ bool buildSolverModel(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& groups
         for (const auto& w : m.kernels.back().words) {
             for (const auto& t : w.terms) kernelText += std::to_string(t.shift) + ":" + hex64(t.mask) + " ";
             kernelText += hex64(w.add) + "/" + std::to_string(w.modulus) + ";";
+        }
+        for (const auto& lk : m.kernels.back().lanes) {
+            for (int src : lk.src) kernelText += std::to_string(src) + " ";
+            for (int t : lk.twist) kernelText += std::to_string(t) + " ";
+            kernelText += ";";
         }
         kernelText += "\n";
     }
@@ -170,10 +365,12 @@ bool buildSolverModel(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& groups
             // coordinate: a wrong table); now per position. The tag keeps a
             // cached table of the old encoding from matching.
             if (!p.positions && p.oriMod > 1) def << " ori-at-positions";
+            if (p.labelled) def << " labels " << hex64(p.solvedLanes()) << " " << p.trackedLabels;
             def << "\n";
         }
         m.patternHashes.push_back(contentHash(def.str() + kernelText));
     }
+    limitForIdenticalPieces(m);
     return true;
 }
 
@@ -195,6 +392,10 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
     w.line("#include <tuple>");
     w.line();
     w.line("#include \"pz/coord.hpp\"");
+    if (!m.layout.allNibble()) {
+        w.line("#include \"pz/lane_coord.hpp\"");
+        w.line("#include \"pz/lanes.hpp\"");
+    }
     w.line("#include \"pz/solver_main.hpp\"");
     w.line("#include \"pz/state.hpp\"");
     w.line();
@@ -208,14 +409,22 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
         w.set("ORBIT", commentText(p.orbits[l.orbit].name));
         w.set("N", std::to_string(l.size));
         w.set("PW", std::to_string(l.permWord));
-        w.line("// orbit {{ORBIT}}: {{N}} positions; labels in w[{{PW}}], 4-bit lane p = bits 4p..4p+3");
+        if (!l.nibble()) {
+            w.set("LAST", std::to_string(l.permWord + l.fieldWords - 1));
+            w.set("LB", std::to_string(l.laneBits));
+            w.set("NL", std::to_string(l.lanes()));
+            w.line("// orbit {{ORBIT}}: {{N}} positions; labels in w[{{PW}}..{{LAST}}], {{NL}} {{LB}}-bit lanes (padding lanes fixed)");
+        } else {
+            w.line("// orbit {{ORBIT}}: {{N}} positions; labels in w[{{PW}}], 4-bit lane p = bits 4p..4p+3");
+        }
         if (l.oriWord >= 0) {
             w.set("OW", std::to_string(l.oriWord));
+            if (!l.nibble()) w.set("OW", std::to_string(l.oriWord) + ".." + std::to_string(l.oriWord + l.fieldWords - 1));
             w.set("M", std::to_string(l.orient));
             w.line("//   orientations mod {{M}} in w[{{OW}}]");
         }
     }
-    w.set("SOLVED", stateLiteral(packElement(ir::identity(p.orbits), m.layout)));
+    w.set("SOLVED", stateLiteral(packElement(labelledView(p, ir::identity(p.orbits), m.layout), m.layout)));
     w.line("inline constexpr State kSolved = {{SOLVED}};");
     w.line();
 
@@ -225,6 +434,10 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
     for (const auto& k : m.kernels)
         for (const auto& wk : k.words) maxTerms = std::max(maxTerms, wk.terms.size());
     const std::vector<std::string> moveFns = moveFunctionNames(p, m.canon.searchMoves);
+    const std::vector<bool> laneWords = laneFieldWords(m.layout);
+    // Lane kernels are not constexpr (they use vector intrinsics).
+    w.set("CONSTEXPR", m.layout.allNibble() ? "constexpr " : "");
+    if (!m.layout.allNibble()) emitLaneTables(w, m);
     for (int i = 0; i < moves; ++i) {
         const auto& mv = p.moves[m.canon.searchMoves[i]];
         const auto& k = m.kernels[i];
@@ -232,14 +445,16 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
         w.set("FN", moveFns[i]);
         w.set("OPS", std::to_string(k.operations()));
         w.line("// {{MOVE}}: {{OPS}} operations");
-        w.line("inline constexpr State {{FN}}(const State& s) {");
+        w.line("inline {{CONSTEXPR}}State {{FN}}(const State& s) {");
         w.indent();
         w.line("State r;");
         for (int j = 0; j < W; ++j) {
+            if (laneWords[j]) continue;
             w.set("J", std::to_string(j));
             w.set("EXPR", wordKernelExpr("s.w[" + std::to_string(j) + "]", k.words[j]));
             w.line("r.w[{{J}}] = {{EXPR}};");
         }
+        if (!m.layout.allNibble()) emitLaneKernel(w, m, std::to_string(i), &k);
         w.line("return r;");
         w.dedent();
         w.line("}");
@@ -323,7 +538,9 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
     w.line("inline State compose(const State& a, const State& b) {");
     w.indent();
     w.line("State r;");
+    emitLaneCompose(w, m.layout, false);
     for (const auto& l : m.layout.orbits) {
+        if (!l.nibble()) continue;
         w.set("PW", std::to_string(l.permWord));
         w.set("N", std::to_string(l.size));
         w.line("r.w[{{PW}}] = pz::gatherLanes(a.w[{{PW}}], b.w[{{PW}}], {{N}});");
@@ -339,7 +556,9 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
     w.line("inline State inverse(const State& a) {");
     w.indent();
     w.line("State r;");
+    emitLaneInverse(w, m.layout);
     for (const auto& l : m.layout.orbits) {
+        if (!l.nibble()) continue;
         w.set("PW", std::to_string(l.permWord));
         w.set("N", std::to_string(l.size));
         w.line("r.w[{{PW}}] = pz::inverseLanes(a.w[{{PW}}], {{N}});");
@@ -361,7 +580,9 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
         w.line("inline State composeMirrored(const State& a, const State& b) {");
         w.indent();
         w.line("State r;");
+        emitLaneCompose(w, m.layout, true);
         for (const auto& l : m.layout.orbits) {
+            if (!l.nibble()) continue;
             w.set("PW", std::to_string(l.permWord));
             w.set("N", std::to_string(l.size));
             w.line("r.w[{{PW}}] = pz::gatherLanes(a.w[{{PW}}], b.w[{{PW}}], {{N}});");
@@ -401,13 +622,11 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
         w.line("static constexpr const char* kHash = {{HASH}};");
         for (size_t pi = 0; pi < c.parts.size(); ++pi) {
             const auto& part = c.parts[pi];
-            char tracked[16];
-            std::snprintf(tracked, sizeof tracked, "0x%04X", part.tracked);
             w.set("I", std::to_string(pi));
-            w.set("ARGS", std::to_string(part.n) + ", " + tracked + ", " + (part.ordered ? "true" : "false") + ", " +
-                              (part.positions ? "true" : "false") + ", " + std::to_string(part.oriMod));
+            w.set("PART", partType(part, m.layout.orbits[part.orbit]));
             w.set("KIND", commentText(part.kind() + " of orbit " + p.orbits[part.orbit].name));
-            w.line("using Part{{I}} = pz::PieceCoordinate<{{ARGS}}>;  // {{KIND}}");
+            w.line(m.layout.orbits[part.orbit].nibble() ? "using Part{{I}} = {{PART}};  // {{KIND}}"
+                                                        : "using Part{{I}} = {{PART}};  // {{KIND}}, byte lanes");
         }
         w.line("static constexpr uint64_t kSize = {{SIZE}}ULL;");
         std::string lookups;
@@ -423,13 +642,19 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
             const auto& l = m.layout.orbits[c.parts[pi].orbit];
             w.set("I", std::to_string(pi));
             w.set("PW", std::to_string(l.permWord));
+            if (!l.nibble()) {
+                w.set("ORI", l.oriWord >= 0 ? "&s.w[" + std::to_string(l.oriWord) + "]" : "nullptr");
+                w.line("r = r * Part{{I}}::kSize + Part{{I}}::rank(&s.w[{{PW}}], {{ORI}});");
+                continue;
+            }
             w.set("ORI", l.oriWord >= 0 ? "s.w[" + std::to_string(l.oriWord) + "]" : "0");
             w.line("r = r * Part{{I}}::kSize + Part{{I}}::rank(s.w[{{PW}}], {{ORI}});");
         }
         w.line("return r;");
         w.dedent();
         w.line("}");
-        if (c.parts.size() == 1 && c.parts[0].positions && c.parts[0].oriMod == 1) {
+        if (c.parts.size() == 1 && c.parts[0].positions && c.parts[0].oriMod == 1 && !c.parts[0].labelled &&
+            m.layout.orbits[c.parts[0].orbit].nibble()) {
             w.directive("#if defined(__SSSE3__)");
             w.line("static inline uint64_t rankBytes(__m128i lanes) { return Part0::rankBytes(lanes); }");
             w.directive("#endif");
@@ -442,8 +667,13 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
             const auto& l = m.layout.orbits[c.parts[pi].orbit];
             w.set("I", std::to_string(pi));
             w.set("PW", std::to_string(l.permWord));
-            w.set("ORI", l.oriWord >= 0 ? "s.w[" + std::to_string(l.oriWord) + "]" : "unusedOri");
-            w.line("Part{{I}}::unrank(r % Part{{I}}::kSize, s.w[{{PW}}], {{ORI}});");
+            if (!l.nibble()) {
+                w.set("ORI", l.oriWord >= 0 ? "&s.w[" + std::to_string(l.oriWord) + "]" : "nullptr");
+                w.line("Part{{I}}::unrank(r % Part{{I}}::kSize, &s.w[{{PW}}], {{ORI}});");
+            } else {
+                w.set("ORI", l.oriWord >= 0 ? "s.w[" + std::to_string(l.oriWord) + "]" : "unusedOri");
+                w.line("Part{{I}}::unrank(r % Part{{I}}::kSize, s.w[{{PW}}], {{ORI}});");
+            }
             w.line("r /= Part{{I}}::kSize;");
         }
         w.line("(void)unusedOri;");
@@ -476,7 +706,8 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
     for (size_t i = 0; i < m.layout.orbits.size(); ++i) {
         const auto& l = m.layout.orbits[i];
         shapes += (i ? ", " : "") + std::string("pz::OrbitShape{") + std::to_string(l.size) + ", " + std::to_string(l.orient) + ", " +
-                  std::to_string(l.permWord) + ", " + std::to_string(l.oriWord) + "}";
+                  std::to_string(l.permWord) + ", " + std::to_string(l.oriWord) +
+                  (l.nibble() ? "" : ", " + std::to_string(l.laneBits)) + "}";
     }
     w.set("NO", std::to_string(m.layout.orbits.size()));
     w.set("SHAPES", "{" + shapes + "}");
@@ -542,6 +773,7 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
     w.line("const MoveTerms& k = kMoveTerms[m];");
     w.line("State r;");
     for (int j = 0; j < W; ++j) {
+        if (laneWords[j]) continue;
         std::string e;
         for (size_t t = 0; t < maxTerms; ++t) {
             std::string tj = "[" + std::to_string(j) + "][" + std::to_string(t) + "]";
@@ -553,6 +785,7 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
         w.set("EXPR", e);
         w.line("r.w[{{J}}] = {{EXPR}};");
     }
+    if (!m.layout.allNibble()) emitLaneKernel(w, m, "m", nullptr);
     w.line("return r;");
     w.dedent();
     w.line("}");
@@ -609,8 +842,18 @@ std::string describeModel(const SolverModel& m) {
     for (size_t i = 0; i < m.kernels.size(); ++i) {
         const auto& mv = p.moves[m.canon.searchMoves[i]];
         s << "  " << mv.name << " (" << m.kernels[i].operations() << " ops):";
-        for (size_t j = 0; j < m.kernels[i].words.size(); ++j)
-            s << (j ? "\n      " : " ") << "w[" << j << "] = " << wordKernelExpr("w[" + std::to_string(j) + "]", m.kernels[i].words[j]);
+        const std::vector<bool> laneWords = laneFieldWords(m.layout);
+        bool first = true;
+        for (size_t j = 0; j < m.kernels[i].words.size(); ++j) {
+            if (laneWords[j]) continue;
+            s << (first ? " " : "\n      ") << "w[" << j << "] = " << wordKernelExpr("w[" + std::to_string(j) + "]", m.kernels[i].words[j]);
+            first = false;
+        }
+        for (const auto& lk : m.kernels[i].lanes) {
+            const auto& l = m.layout.orbits[lk.layoutOrbit];
+            s << (first ? " " : "\n      ") << "orbit " << p.orbits[l.orbit].name << " = " << describeLaneKernel(lk, l);
+            first = false;
+        }
         s << "\n";
     }
     s << "\n" << m.canon.describe(p);
@@ -620,7 +863,7 @@ std::string describeModel(const SolverModel& m) {
             if (m.canon.commute[f][g]) s << ' ' << p.families[f].name << '|' << p.families[g].name;
     s << "\n\nsymmetries: " << m.symmetries.size() << " (closure of " << p.symmetries.size() << " declared)\n";
     s << "inverse lookups: " << (m.inverseLookups ? "yes" : "no (a metric move's inverse is not in the metric)") << "\n\n";
-    s << "coordinates:\n";
+    s << "coordinates:" << (m.defaultPatterns ? " (default patterns: the definition declares none)" : "") << "\n";
     for (size_t c = 0; c < m.coordinates.size(); ++c) {
         const auto& co = m.coordinates[c];
         s << "  " << co.pattern << ": " << co.size << " values, table " << (co.size + 1) / 2 << " bytes (4-bit entries), "

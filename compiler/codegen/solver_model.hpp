@@ -20,6 +20,7 @@ struct SolverModel {
     analysis::StateLayout layout;
     analysis::CanonicalAutomaton canon;
     std::vector<analysis::Coordinate> coordinates;  // of the searched patterns
+    bool defaultPatterns = false;                   // none declared: analysis::defaultPatterns
     std::vector<MoveKernel> kernels;                // per search move
     std::vector<int> moveInverse;                   // per search move: search index or -1
     std::vector<ir::Element> symmetries;            // the closure; [0] = identity
@@ -36,6 +37,11 @@ bool buildSolverModel(const ir::Puzzle& puzzle, SolverModel& model, DiagnosticEn
 // a compilation unit builds PuzzleAnalysis once (compiler/pipeline).
 bool buildSolverModel(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& groups, SolverModel& model,
                       DiagnosticEngine& diags);
+
+// What the generated state holds for element e: e itself, except that an
+// orbit with identical pieces holds each piece's solved label (note
+// [labelled lanes]); pack it with packElement.
+ir::Element labelledView(const ir::Puzzle& puzzle, const ir::Element& e, const analysis::StateLayout& layout);
 
 // The generated traits header (deterministic; `source` is named in the banner).
 std::string emitTraitsHeader(const SolverModel& model, const std::string& source);

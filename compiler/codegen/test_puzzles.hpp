@@ -192,4 +192,135 @@ inline ir::Puzzle twoOrbits() {
     return p;
 }
 
+
+// Identical pieces (note [labelled lanes]): six tiles in three pairs of one
+// colour and four flippable pieces in two pairs, moved by a 6-cycle with a
+// 4-cycle of flips and by a double swap. Patterns: everything (a table of
+// exact distances), one colour, two colours ordered, and four tiles as one
+// unordered class.
+inline ir::Puzzle labelled() {
+    ir::Puzzle p;
+    p.name = "labelled";
+    p.file = "<test:labelled>";
+    ir::Orbit a;
+    a.name = "tiles";
+    a.size = 6;
+    a.solvedLabel = {0, 0, 1, 1, 2, 2};
+    ir::Orbit b;
+    b.name = "flips";
+    b.size = 4;
+    b.orient = 2;
+    b.solvedLabel = {0, 0, 1, 1};
+    p.orbits = {a, b};
+    ir::Element x = ir::identity(p.orbits);
+    x.perm[0] = {5, 0, 1, 2, 3, 4};  // tiles: 0 -> 1 -> ... -> 5 -> 0
+    x.perm[1] = {3, 0, 1, 2};        // flips: 0 -> 1 -> 2 -> 3 -> 0, flipping one
+    x.ori[1] = {1, 0, 0, 0};
+    ir::Element y = ir::identity(p.orbits);
+    y.perm[0] = {3, 4, 2, 0, 1, 5};  // tiles: swap 0 3 and 1 4
+    y.perm[1] = {0, 3, 2, 1};        // flips: swap 1 and 3, flipping both
+    y.ori[1] = {0, 1, 0, 1};
+    auto names = [&](const std::string& n, const ir::Element& e) {  // X, X2, ... up to the order
+        std::vector<std::string> v{n};
+        for (long k = 2; k < ir::order(e, p.orbits); ++k) v.push_back(n + std::to_string(k));
+        return v;
+    };
+    addFamily(p, "X", x, names("X", x));
+    addFamily(p, "Y", y, names("Y", y));
+    auto part = [](int orbit, std::vector<int> pieces, bool orientations, bool unordered) {
+        ir::PatternPart pp;
+        pp.orbit = orbit;
+        pp.pieces = std::move(pieces);
+        pp.orientations = orientations;
+        pp.unordered = unordered;
+        return pp;
+    };
+    p.patterns = {
+        {"whole", {part(0, {0, 1, 2, 3, 4, 5}, false, false), part(1, {0, 1, 2, 3}, true, false)}, {}},
+        {"reds", {part(0, {0, 1}, false, false)}, {}},
+        {"twocolours", {part(0, {2, 3, 4, 5}, false, false), part(1, {2, 3}, true, false)}, {}},
+        {"four", {part(0, {0, 1, 2, 3}, false, true)}, {}},
+    };
+    return p;
+}
+
+// Orbits in every wide lane form (state_layout.hpp): "ring" (40 positions,
+// orientation mod 3: 64 byte lanes, one shuffle), "flat" (12 positions mod
+// 12: byte lanes for the modulus), "long" (100 positions: byte lanes, loop
+// kernels) and "huge" (300 positions mod 2: 16-bit lanes). Two move
+// families of disjoint twisting 4-cycles (order 4 on every orbit); patterns
+// on ring and flat (positions + orientations, an unordered set).
+inline ir::Puzzle wideOrbits() {
+    ir::Puzzle p;
+    p.name = "wideorbits";
+    p.file = "<test:wideorbits>";
+    auto orbit = [&](const std::string& name, int size, int orient) {
+        ir::Orbit o;
+        o.name = name;
+        o.size = size;
+        o.orient = orient;
+        for (int i = 0; i < size; ++i) o.solvedLabel.push_back(i);
+        p.orbits.push_back(o);
+    };
+    orbit("ring", 40, 3);
+    orbit("flat", 12, 12);
+    orbit("long", 100, 1);
+    orbit("huge", 300, 2);
+    // 4-cycles a -> a+step -> a+2step -> a+3step starting at each of `starts`,
+    // twisting the pieces that arrive by `twist` (total 0 mod the modulus).
+    auto cycle = [&](ir::Element& e, int o, const std::vector<int>& cyc, const std::vector<int>& twist) {
+        for (int i = 0; i < 4; ++i) {
+            e.perm[o][cyc[(i + 1) % 4]] = cyc[i];
+            if (p.orbits[o].orient > 1) e.ori[o][cyc[(i + 1) % 4]] = twist[i];
+        }
+    };
+    auto cycles = [&](ir::Element& e, int o, const std::vector<int>& starts, int step, const std::vector<int>& twist) {
+        for (int a : starts) cycle(e, o, {a, a + step, a + 2 * step, a + 3 * step}, twist);
+    };
+    ir::Element x = ir::identity(p.orbits), y = ir::identity(p.orbits);
+    cycles(x, 0, {0, 4, 8, 12, 16, 20, 24, 28, 32, 36}, 1, {1, 1, 1, 0});
+    cycles(y, 0, {2, 6, 10, 14, 18, 22, 26, 30, 34}, 1, {2, 0, 1, 0});
+    cycle(y, 0, {0, 39, 1, 38}, {0, 0, 0, 0});
+    cycles(x, 1, {0, 4, 8}, 1, {1, 11, 5, 7});
+    cycle(y, 1, {1, 3, 5, 7}, {3, 9, 0, 0});
+    cycle(y, 1, {2, 6, 10, 11}, {6, 6, 0, 0});
+    std::vector<int> longX, longY, hugeX, hugeY;
+    for (int a = 0; a < 100; a += 4) longX.push_back(a);
+    for (int a = 2; a < 98; a += 4) longY.push_back(a);
+    for (int a = 0; a < 300; a += 4) hugeX.push_back(a);
+    for (int a = 2; a < 298; a += 4) hugeY.push_back(a);
+    cycles(x, 2, longX, 1, {0, 0, 0, 0});
+    cycles(y, 2, longY, 1, {0, 0, 0, 0});
+    cycles(x, 3, hugeX, 1, {1, 1, 0, 0});
+    cycles(y, 3, hugeY, 1, {0, 1, 1, 0});
+    addFamily(p, "X", x, {"X", "X2", "X'"});
+    addFamily(p, "Y", y, {"Y", "Y2", "Y'"});
+    auto pattern = [&](const std::string& name, int o, std::vector<int> pieces, bool ori, bool unordered) {
+        ir::Pattern pat;
+        pat.name = name;
+        ir::PatternPart part;
+        part.orbit = o;
+        part.pieces = pieces;
+        part.orientations = ori;
+        part.unordered = unordered;
+        pat.parts.push_back(part);
+        p.patterns.push_back(pat);
+    };
+    pattern("ring3", 0, {0, 1, 39}, true, false);
+    pattern("flat3", 1, {0, 5, 11}, true, false);
+    pattern("ringset", 0, {5, 7, 9, 11, 20}, false, true);
+    // Two parts on two wide orbits.
+    ir::Pattern both;
+    both.name = "both";
+    ir::PatternPart a, b;
+    a.orbit = 0;
+    a.pieces = {3, 17};
+    b.orbit = 1;
+    b.pieces = {0, 5};
+    b.orientations = true;
+    both.parts = {a, b};
+    p.patterns.push_back(both);
+    return p;
+}
+
 }  // namespace pz::codegen::testing

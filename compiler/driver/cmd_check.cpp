@@ -5,10 +5,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "compiler/analysis/coordinates.hpp"
+#include "compiler/analysis/default_patterns.hpp"
 #include "compiler/analysis/coset_coordinates.hpp"
+#include "compiler/analysis/distinct_states.hpp"
 #include "compiler/analysis/puzzle_analysis.hpp"
 #include "compiler/driver/commands.hpp"
 #include "compiler/driver/grid_commands.hpp"
@@ -25,9 +28,21 @@ namespace {
 
 // A minimal deterministic JSON writer: two-space indentation, keys in the
 // order written, arrays of scalars on one line.
+//
+// note [check json size]
+// `pzc check --json` stays under 100 KB for any definition: every string
+// value is cut at kMaxString bytes (on a UTF-8 boundary, then "..."), a list
+// nested in an item lists at most kNestedItems entries, the group order at
+// most kMaxOrderDigits digits (then "d.ddde+N" and "groupOrderExact": false),
+// an orbit at most kMaxPositions position names, and each top-level section (orbits, moves,
+// families, ...) stops adding items once it has written its byte share
+// (kSection*). A cut list is followed by "<key>Truncated": true and
+// "<key>Total": N. The shares plus one item per section (at most about
+// 2 KB: kNestedItems strings of kMaxString bytes) add up to under 100 KB.
 class JsonWriter {
 public:
-    explicit JsonWriter(std::ostream& out) : out_(out) {}
+    static constexpr size_t kMaxString = 96, kNestedItems = 16, kMaxPositions = 64, kMaxOrderDigits = 3000;
+    explicit JsonWriter(std::ostream& out) : stream_(out) {}
     void beginObject() { open('{'); }
     void endObject() { close('}'); }
     void beginArray(bool inlineScalars = false) {
@@ -47,10 +62,27 @@ public:
     void value(int v) { value((long)v); }
     void value(size_t v) { scalarStart(); out_ << v; }
     void value(bool b) { scalarStart(); out_ << (b ? "true" : "false"); }
+    // A decimal number as a string, exact up to kMaxOrderDigits digits.
+    void bigValue(const std::string& digits) {
+        scalarStart();
+        if (digits.size() <= kMaxOrderDigits) out_ << '"' << digits << '"';
+        else out_ << '"' << digits[0] << '.' << digits.substr(1, 15) << "e+" << digits.size() - 1 << '"';
+    }
     void null() { scalarStart(); out_ << "null"; }
     template <class T>
     void field(const std::string& k, const T& v) { key(k); value(v); }
-    void finish() { out_ << '\n'; }
+    // Bytes written so far.
+    size_t size() { return (size_t)out_.tellp(); }
+    // After a list of `total` items that showed `shown`: the truncation fields.
+    void listEnd(const std::string& k, size_t shown, size_t total) {
+        if (shown == total) return;
+        field(k + "Truncated", true);
+        field(k + "Total", total);
+    }
+    void finish() {
+        out_ << '\n';
+        stream_ << out_.str();
+    }
 
 private:
     void open(char c) {
@@ -84,11 +116,33 @@ private:
         }
     }
     void newline() { out_ << '\n' << std::string(2 * first_.size(), ' '); }
-    // Strings go through the runtime's one JSON escaper (pz/result_json.hpp).
-    void quoted(const std::string& s) { out_ << pz::json::quote(s); }
-    std::ostream& out_;
+    // Strings go through the runtime's one JSON escaper (pz/result_json.hpp),
+    // cut at kMaxString bytes (note [check json size]).
+    void quoted(const std::string& s) {
+        if (s.size() <= kMaxString) {
+            out_ << pz::json::quote(s);
+            return;
+        }
+        size_t cut = kMaxString;
+        while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80) --cut;  // not inside a UTF-8 sequence
+        out_ << pz::json::quote(s.substr(0, cut) + "...");
+    }
+    std::ostream& stream_;
+    std::ostringstream out_;
     std::vector<bool> first_, inline_;
     bool pendingKey_ = false;
+};
+
+// One top-level section's share of the output (note [check json size]):
+// whether another item fits.
+class Section {
+public:
+    Section(JsonWriter& j, size_t share) : j_(j), limit_(j.size() + share) {}
+    bool room() { return j_.size() < limit_; }
+
+private:
+    JsonWriter& j_;
+    size_t limit_;
 };
 
 std::string positionName(const ir::Orbit& orbit, int p) {
@@ -116,6 +170,18 @@ mpz_class patternPartSize(const ir::Puzzle& puzzle, const ir::PatternPart& part)
             mpz_class f;
             mpz_fac_ui(f.get_mpz_t(), k);
             size *= f;
+            // Identical pieces are tracked by label: arrangements of a multiset.
+            if (distinctLabels(orbit) < orbit.size) {
+                std::map<int, unsigned long> count;
+                for (int piece = 0; piece < orbit.size; ++piece)
+                    if (part.pieces.empty() || std::count(part.pieces.begin(), part.pieces.end(), piece))
+                        ++count[orbit.solvedLabel[piece]];
+                for (const auto& [label, c] : count) {
+                    mpz_class cf;
+                    mpz_fac_ui(cf.get_mpz_t(), c);
+                    size /= cf;
+                }
+            }
         }
     }
     if (part.orientations) {
@@ -186,6 +252,18 @@ std::vector<int> commutingFamilies(const ir::Puzzle& p, analysis::PuzzleAnalysis
     return result;
 }
 
+// With identical pieces: the number of distinct states (note [distinct
+// states]); for distinct pieces it is the group order, not repeated.
+void printDistinctStates(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& out) {
+    if (!analysis::hasIdenticalPieces(p)) return;
+    const auto d = analysis::countDistinctStates(a);
+    if (d.known)
+        out << "distinct states: " << d.count.get_str() << " (identical pieces; group order / "
+            << mpz_class(a.groupOrder() / d.count).get_str() << ")\n";
+    else
+        out << "distinct states: unknown (" << d.reason << ")\n";
+}
+
 const char* solverKind(ir::Solver::Kind kind) { return kind == ir::Solver::Kind::Optimal ? "optimal" : "phased"; }
 
 void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& out) {
@@ -248,6 +326,7 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& o
     }
     out << '\n';
     out << "group order: " << a.groupOrder().get_str() << '\n';
+    printDistinctStates(p, a, out);
     const auto& sym = a.symmetries();
     out << "symmetry group: order " << sym.elements.size() << ", generated by " << p.symmetries.size()
         << " declared symmetr" << (p.symmetries.size() == 1 ? "y" : "ies") << '\n';
@@ -288,6 +367,16 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& o
         for (const auto& part : pat.parts) out << ' ' << partText(p, part);
         out << '\n';
     }
+    // None declared: the optimal search uses default patterns (analysis/default_patterns.hpp).
+    if (auto defaults = analysis::defaultPatterns(p); !defaults.empty()) {
+        out << "  default patterns (none declared; at most " << analysis::kDefaultPatternValues << " values in all):\n";
+        for (const auto& pat : defaults) {
+            out << "    " << pat.name << ": " << patternSize(p, pat).get_str() << " values, table "
+                << tableBytesText(patternTableBytes(p, pat)) << ",";
+            for (const auto& part : pat.parts) out << ' ' << partText(p, part);
+            out << '\n';
+        }
+    }
     out << "solvers: " << p.solvers.size() << '\n';
     for (const auto& s : p.solvers) {
         out << "  " << s.name << ": " << solverKind(s.kind);
@@ -305,127 +394,186 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& o
 }
 
 void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& stream) {
+    // Byte shares of the sections (note [check json size]).
+    constexpr size_t kOrbitsShare = 4096, kMovesShare = 8192, kFamiliesShare = 14336, kClassesShare = 4096,
+                     kSymmetriesShare = 6144, kSubgroupsShare = 6144, kPatternsShare = 6144, kSolversShare = 4096;
+    constexpr size_t kNested = JsonWriter::kNestedItems;
     JsonWriter j(stream);
+    // A nested list of names: at most kNested.
+    auto names = [&](const std::string& key, const std::vector<std::string>& list) {
+        j.key(key);
+        j.beginArray(true);
+        size_t shown = 0;
+        for (; shown < list.size() && shown < kNested; ++shown) j.value(list[shown]);
+        j.endArray();
+        j.listEnd(key, shown, list.size());
+    };
     j.beginObject();
     j.field("puzzle", p.name);
     j.field("file", p.file);
     j.key("orbits");
     j.beginArray();
-    for (const auto& o : p.orbits) {
+    size_t shown = 0;
+    for (Section sec(j, kOrbitsShare); shown < p.orbits.size() && sec.room(); ++shown) {
+        const auto& o = p.orbits[shown];
         j.beginObject();
         j.field("name", o.name);
         j.field("size", o.size);
         j.field("orientation", o.orient);
         j.field("distinctPieces", distinctLabels(o));
+        std::vector<std::string> positions;
+        for (int i = 0; i < o.size && i < (int)JsonWriter::kMaxPositions; ++i) positions.push_back(positionName(o, i));
         j.key("positions");
         j.beginArray(true);
-        for (int i = 0; i < o.size; ++i) j.value(positionName(o, i));
+        for (const auto& name : positions) j.value(name);
         j.endArray();
+        j.listEnd("positions", positions.size(), (size_t)o.size);
         j.endObject();
     }
     j.endArray();
+    j.listEnd("orbits", shown, p.orbits.size());
     const auto& inverse = a.inverseMove();
     j.key("moves");
     j.beginArray();
-    for (size_t m = 0; m < p.moves.size(); ++m) {
-        const auto& mv = p.moves[m];
+    shown = 0;
+    for (Section sec(j, kMovesShare); shown < p.moves.size() && sec.room(); ++shown) {
+        const auto& mv = p.moves[shown];
         j.beginObject();
         j.field("name", mv.name);
         j.field("family", p.families[mv.family].name);
         j.field("power", mv.power);
         j.field("inMetric", mv.inMetric);
         j.key("inverse");
-        if (inverse[m] < 0) j.null(); else j.value(p.moves[inverse[m]].name);
+        if (inverse[shown] < 0) j.null(); else j.value(p.moves[inverse[shown]].name);
         j.endObject();
     }
     j.endArray();
+    j.listEnd("moves", shown, p.moves.size());
     int metric = 0;
     for (const auto& m : p.moves) metric += m.inMetric;
     j.field("metricMoves", metric);
     j.key("families");
     j.beginArray();
-    for (size_t f = 0; f < p.families.size(); ++f) {
+    shown = 0;
+    for (Section sec(j, kFamiliesShare); shown < p.families.size() && sec.room(); ++shown) {
+        const size_t f = shown;
         j.beginObject();
         j.field("name", p.families[f].name);
         j.field("order", a.familyOrders()[f]);
-        j.key("moves");
-        j.beginArray(true);
+        std::vector<std::string> moves;
         for (const auto& m : p.moves)
-            if (m.family == (int)f) j.value(m.name);
-        j.endArray();
+            if (m.family == (int)f) moves.push_back(m.name);
+        names("moves", moves);
         // Big definitions (over 64 families) list the smaller side: the
         // families that commute with f, or those that do not
-        // ("commutesWithAllBut"), so the report stays linear in size.
+        // ("commutesWithAllBut"), so the report stays small.
         const auto partners = commutingFamilies(p, a, (int)f);
         const bool listOthers = p.families.size() > 64 && 2 * partners.size() > p.families.size();
-        std::vector<int> others;
+        std::vector<std::string> listed;
         if (listOthers) {
             std::vector<bool> commuting(p.families.size(), false);
             for (int g : partners) commuting[g] = true;
             for (size_t g = 0; g < p.families.size(); ++g)
-                if (g != f && !commuting[g]) others.push_back((int)g);
+                if (g != f && !commuting[g]) listed.push_back(p.families[g].name);
+        } else {
+            for (int g : partners) listed.push_back(p.families[g].name);
         }
-        j.key(listOthers ? "commutesWithAllBut" : "commutesWith");
-        j.beginArray(true);
-        for (int g : listOthers ? others : partners) j.value(p.families[g].name);
-        j.endArray();
+        names(listOthers ? "commutesWithAllBut" : "commutesWith", listed);
         j.endObject();
     }
     j.endArray();
+    j.listEnd("families", shown, p.families.size());
     j.key("commutationClasses");
     j.beginArray();
-    for (const auto& cls : a.commutationClasses()) {
+    const auto& classes = a.commutationClasses();
+    shown = 0;
+    for (Section sec(j, kClassesShare); shown < classes.size() && sec.room(); ++shown) {
         j.beginArray(true);
-        for (int f : cls) j.value(p.families[f].name);
+        size_t k = 0;
+        for (; k < classes[shown].size() && k < kNested; ++k) j.value(p.families[classes[shown][k]].name);
         j.endArray();
     }
     j.endArray();
-    j.field("groupOrder", a.groupOrder().get_str());
+    j.listEnd("commutationClasses", shown, classes.size());
+    // Classes cut at kNested families: the count of each (all of them, as
+    // numbers: a few bytes per class).
+    if (std::any_of(classes.begin(), classes.end(), [&](const auto& c) { return c.size() > kNested; })) {
+        j.key("commutationClassSizes");
+        j.beginArray(true);
+        for (size_t c = 0; c < shown; ++c) j.value(classes[c].size());
+        j.endArray();
+    }
+    const std::string order = a.groupOrder().get_str();
+    j.key("groupOrder");
+    j.bigValue(order);
+    if (order.size() > JsonWriter::kMaxOrderDigits) {
+        j.field("groupOrderExact", false);
+        j.field("groupOrderDigits", order.size());
+    }
+    {
+        // note [distinct states]: always present; "unknown" with a reason when not exact.
+        const auto d = analysis::countDistinctStates(a);
+        // A count is a big number like the group order (exact up to kMaxOrderDigits), never cut as a string.
+        j.key("distinctStates");
+        if (d.known) j.bigValue(d.count.get_str());
+        else j.value(std::string("unknown"));
+        if (!d.known) j.field("distinctStatesUnknown", d.reason);
+    }
     const auto& sym = a.symmetries();
     j.key("symmetries");
     j.beginObject();
     j.field("order", sym.elements.size());
     j.key("declared");
     j.beginArray();
-    for (size_t d = 0; d < p.symmetries.size(); ++d) {
+    shown = 0;
+    for (Section sec(j, kSymmetriesShare); shown < p.symmetries.size() && sec.room(); ++shown) {
+        const size_t d = shown;
         const auto& s = p.symmetries[d];
         j.beginObject();
         j.field("name", s.name);
         j.field("mirror", s.effect.mirror);
         j.field("order", ir::order(s.effect, p.orbits));
+        const auto induced = inducedMoves(p, sym, (int)d);
         j.key("moves");
         j.beginObject();
-        for (const auto& [from, to] : inducedMoves(p, sym, (int)d)) j.field(from, to);
+        size_t k = 0;
+        for (; k < induced.size() && k < kNested; ++k) j.field(induced[k].first, induced[k].second);
         j.endObject();
+        j.listEnd("moves", k, induced.size());
         j.endObject();
     }
     j.endArray();
+    j.listEnd("declared", shown, p.symmetries.size());
     j.endObject();
     j.key("subgroups");
     j.beginArray();
-    for (size_t i = 0; i < p.subgroups.size(); ++i) {
+    shown = 0;
+    for (Section sec(j, kSubgroupsShare); shown < p.subgroups.size() && sec.room(); ++shown) {
+        const size_t i = shown;
         const auto& sub = p.subgroups[i];
         const auto& info = a.subgroup((int)i);
         j.beginObject();
         j.field("name", sub.name);
-        j.field("order", info.order.get_str());
-        j.field("index", info.index.get_str());
-        j.key("generators");
-        j.beginArray(true);
-        for (const auto& g : sub.generatorText) j.value(g);
-        j.endArray();
+        j.key("order");
+        j.bigValue(info.order.get_str());
+        j.key("index");
+        j.bigValue(info.index.get_str());
+        names("generators", sub.generatorText);
         j.field("invariants", !sub.keepIn.empty() || !sub.oriented.empty());
         j.field("symmetries", a.subgroupSymmetries((int)i).size());
         const auto c = analysis::cosetCoordinate(a, (int)i);
         j.key("cosetCoordinate");
         j.beginObject();
-        j.field("size", c.size.get_str());
+        j.key("size");
+        j.bigValue(c.size.get_str());
         j.field("exact", c.exact);
         j.field("derived", c.invariants.derived);
         if (!c.problem.empty()) j.field("problem", c.problem);
         j.key("parts");
         j.beginArray();
-        for (const auto& part : c.parts) {
+        size_t k = 0;
+        for (; k < c.parts.size() && k < kNested; ++k) {
+            const auto& part = c.parts[k];
             j.beginObject();
             j.field("kind", part.kindName());
             j.field("description", part.describe(p));
@@ -433,50 +581,61 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& s
             j.endObject();
         }
         j.endArray();
+        j.listEnd("parts", k, c.parts.size());
         j.endObject();
         j.endObject();
     }
     j.endArray();
+    j.listEnd("subgroups", shown, p.subgroups.size());
     j.key("patterns");
     j.beginArray();
-    for (const auto& pat : p.patterns) {
+    shown = 0;
+    for (Section sec(j, kPatternsShare); shown < p.patterns.size() && sec.room(); ++shown) {
+        const auto& pat = p.patterns[shown];
         j.beginObject();
         j.field("name", pat.name);
-        j.field("size", patternSize(p, pat).get_str());
-        j.field("table-bytes", patternTableBytes(p, pat).get_str());
+        j.key("size");
+        j.bigValue(patternSize(p, pat).get_str());
+        j.key("table-bytes");
+        j.bigValue(patternTableBytes(p, pat).get_str());
         j.key("parts");
         j.beginArray();
-        for (const auto& part : pat.parts) {
+        size_t k = 0;
+        for (; k < pat.parts.size() && k < kNested; ++k) {
+            const auto& part = pat.parts[k];
             j.beginObject();
             j.field("orbit", p.orbits[part.orbit].name);
             j.field("pieces", part.pieces.empty() ? p.orbits[part.orbit].size : (int)part.pieces.size());
             j.field("positions", part.positions);
             j.field("orientations", part.orientations);
             j.field("unordered", part.unordered);
-            j.field("size", patternPartSize(p, part).get_str());
+            j.key("size");
+            j.bigValue(patternPartSize(p, part).get_str());
             j.endObject();
         }
         j.endArray();
+        j.listEnd("parts", k, pat.parts.size());
         j.endObject();
     }
     j.endArray();
+    j.listEnd("patterns", shown, p.patterns.size());
     j.key("solvers");
     j.beginArray();
-    for (const auto& s : p.solvers) {
+    shown = 0;
+    for (Section sec(j, kSolversShare); shown < p.solvers.size() && sec.room(); ++shown) {
+        const auto& s = p.solvers[shown];
         j.beginObject();
         j.field("name", s.name);
         j.field("kind", solverKind(s.kind));
-        j.key("patterns");
-        j.beginArray(true);
-        for (int i : s.patterns) j.value(p.patterns[i].name);
-        j.endArray();
-        j.key("phases");
-        j.beginArray(true);
-        for (int i : s.phases) j.value(p.subgroups[i].name);
-        j.endArray();
+        std::vector<std::string> patterns, phases;
+        for (int i : s.patterns) patterns.push_back(p.patterns[i].name);
+        for (int i : s.phases) phases.push_back(p.subgroups[i].name);
+        names("patterns", patterns);
+        names("phases", phases);
         j.endObject();
     }
     j.endArray();
+    j.listEnd("solvers", shown, p.solvers.size());
     j.endObject();
     j.finish();
 }

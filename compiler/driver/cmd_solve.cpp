@@ -14,8 +14,10 @@
 #include <iostream>
 #include <sstream>
 #include <random>
+#include <set>
 #include <unistd.h>
 
+#include "compiler/analysis/distinct_states.hpp"
 #include "compiler/driver/commands.hpp"
 #include "compiler/driver/grid_commands.hpp"
 #include "compiler/driver/native_build.hpp"
@@ -48,7 +50,9 @@ const char* kUsage =
     "  --solver NAME: a declared solver; a phased one stops at its first solution, or improves\n"
     "    it until --max-length N moves or for --budget-ms N (never labelled optimal)\n"
     "  a state is the element's numbers: each orbit's permutation (perm[p] = solved\n"
-    "  position of the piece at p), then each oriented orbit's orientations\n";
+    "  position of the piece at p), then each oriented orbit's orientations; an orbit\n"
+    "  with identical pieces may give each position's label instead (0, 1, ... in\n"
+    "  order of first appearance in its solved labels)\n";
 
 std::vector<long> elementNumbers(const ir::Puzzle& p, const ir::Element& e) {
     std::vector<long> v;
@@ -56,6 +60,40 @@ std::vector<long> elementNumbers(const ir::Puzzle& p, const ir::Element& e) {
     for (size_t o = 0; o < p.orbits.size(); ++o)
         if (p.orbits[o].orient > 1) v.insert(v.end(), e.ori[o].begin(), e.ori[o].end());
     return v;
+}
+
+bool identicalPieces(const ir::Orbit& orbit) {
+    return std::set<int>(orbit.solvedLabel.begin(), orbit.solvedLabel.end()).size() != orbit.solvedLabel.size();
+}
+
+// An orbit with identical pieces may be given by labels (numbered from 0 by
+// first appearance in `solved`) instead of a permutation: the numbers at
+// v[at..] are then not a permutation, and each label occurs as often as in
+// the solved state. The lift gives each label's pieces in increasing order
+// (any lift shows the same state). nullopt: not labels of this orbit.
+std::optional<std::vector<int>> liftLabels(const ir::Orbit& orbit, const std::vector<long>& v, size_t at) {
+    std::vector<std::vector<int>> pieces;  // label -> pieces solved with it, decreasing
+    for (int q = orbit.size - 1; q >= 0; --q) {
+        if ((int)pieces.size() <= orbit.solvedLabel[q]) pieces.resize(orbit.solvedLabel[q] + 1);
+        pieces[orbit.solvedLabel[q]].push_back(q);
+    }
+    if (!identicalPieces(orbit)) return std::nullopt;
+    std::vector<int> perm(orbit.size);
+    std::vector<bool> seen(orbit.size, false);
+    bool permutation = true;
+    for (int q = 0; q < orbit.size; ++q) {
+        long x = v[at + q];
+        if (x < 0 || x >= orbit.size || seen[x]) permutation = false;
+        else seen[x] = true;
+    }
+    if (permutation) return std::nullopt;
+    for (int q = 0; q < orbit.size; ++q) {
+        long x = v[at + q];
+        if (x < 0 || x >= (long)pieces.size() || pieces[x].empty()) return std::nullopt;
+        perm[q] = pieces[x].back();
+        pieces[x].pop_back();
+    }
+    return perm;
 }
 
 // The inverse of elementNumbers, validated; error text in `why`.
@@ -69,10 +107,17 @@ std::optional<ir::Element> elementFromNumbers(const ir::Puzzle& p, const std::ve
     }
     size_t i = 0;
     for (size_t o = 0; o < p.orbits.size(); ++o) {
+        if (auto lift = liftLabels(p.orbits[o], v, i)) {  // identical pieces given by their labels
+            e.perm[o] = *lift;
+            i += p.orbits[o].size;
+            continue;
+        }
         std::vector<bool> seen(p.orbits[o].size, false);
         for (int q = 0; q < p.orbits[o].size; ++q, ++i) {
             if (v[i] < 0 || v[i] >= p.orbits[o].size || seen[v[i]]) {
-                why = "orbit " + p.orbits[o].name + " is not a permutation (number " + std::to_string(i + 1) + " is " +
+                why = "orbit " + p.orbits[o].name + " is not a permutation" +
+                      std::string(identicalPieces(p.orbits[o]) ? " nor a rearrangement of its solved labels" : "") +
+                      " (number " + std::to_string(i + 1) + " is " +
                       std::to_string(v[i]) + ")";
                 return std::nullopt;
             }
@@ -161,7 +206,13 @@ std::optional<ir::Element> stateElement(pipeline::CompilationUnit& unit, const s
         why = "bad state: " + why;
         return std::nullopt;
     }
-    if (!unit.analysis().contains(*e)) {
+    // With identical pieces: whether any lift is in the group (note [distinct states]).
+    auto reachable = unit.membership().reachable(*e, why);
+    if (!reachable) {
+        why = "bad state: " + why;
+        return std::nullopt;
+    }
+    if (!*reachable) {
         why = "bad state: it cannot be reached by the moves of " + puzzle.name;
         return std::nullopt;
     }
@@ -372,7 +423,8 @@ std::optional<IndexedSolver> solverFor(pipeline::CompilationUnit& unit, int phas
 
 // Prints one solution (replayed already) in the requested form.
 void printSolution(const SolveOptions& o, const Positions& positions, const PositionResult& r, const std::string& text,
-                   const std::string& line, const ir::Puzzle& puzzle, const std::string& phasedName) {
+                   const std::string& line, const ir::Puzzle& puzzle, const analysis::StateLayout& layout,
+                   const std::string& phasedName) {
     const bool machine = o.json || o.batch();
     const ir::Element& start = positions.elements[r.index];
     if (machine) {
@@ -381,7 +433,8 @@ void printSolution(const SolveOptions& o, const Positions& positions, const Posi
         out.field("solution", text).field("length", r.moves.size()).field("optimal", phasedName.empty());
         if (!phasedName.empty()) out.field("solver", phasedName).field("phases", phaseLengths(line));
         out.field("nodes", r.nodes).field("seconds", r.seconds);
-        if (o.randomCount) out.field("state", numbersText(elementNumbers(puzzle, start)));
+        if (o.randomCount)
+            out.field("state", numbersText(elementNumbers(puzzle, codegen::labelledView(puzzle, start, layout))));
         std::cout << out.str() << "\n";
         return;
     }
@@ -406,9 +459,10 @@ void printSolution(const SolveOptions& o, const Positions& positions, const Posi
 // message on stderr.
 class ResultReader {
 public:
-    ResultReader(const IndexedSolver& solver, const ir::Puzzle& puzzle, const SolveOptions& o, Positions& positions,
-                 std::string phasedName)
-        : solver_(solver), puzzle_(puzzle), o_(o), positions_(positions), phasedName_(std::move(phasedName)) {}
+    ResultReader(const IndexedSolver& solver, const ir::Puzzle& puzzle, const analysis::StateLayout& layout,
+                 const SolveOptions& o, Positions& positions, std::string phasedName)
+        : solver_(solver), puzzle_(puzzle), layout_(layout), o_(o), positions_(positions),
+          phasedName_(std::move(phasedName)) {}
 
     void onLine(const std::string& line) {
         if (status_ == 3) return;
@@ -423,7 +477,7 @@ public:
         if (r->kind == PositionResult::Kind::NoSolution) return noSolution(*r);
         std::string text;
         if (!replay(*r, text)) return;
-        printSolution(o_, positions_, *r, text, line, puzzle_, phasedName_);
+        printSolution(o_, positions_, *r, text, line, puzzle_, layout_, phasedName_);
         std::cout.flush();
     }
 
@@ -498,7 +552,7 @@ private:
             state = ir::compose(state, mv.effect, puzzle_.orbits);
             text += (i ? " " : "") + mv.name;
         }
-        if (!ir::isIdentity(state)) {
+        if (!analysis::isSolvedColouring(puzzle_, state)) {  // the identity, or with identical pieces the colouring
             internalError("the solution does not solve the position");
             return false;
         }
@@ -507,6 +561,7 @@ private:
 
     const IndexedSolver& solver_;
     const ir::Puzzle& puzzle_;
+    const analysis::StateLayout& layout_;
     const SolveOptions& o_;
     Positions& positions_;
     const std::string phasedName_;
@@ -516,10 +571,11 @@ private:
 };
 
 // Runs the solver without a shell: positions on its stdin (a pipe), one JSON
-// result line per position on its stdout, read by a ResultReader.
-int runSolver(const IndexedSolver& solver, const ir::Puzzle& puzzle, const SolveOptions& o, Positions& positions,
-              const std::string& phasedName) {
-    ResultReader reader(solver, puzzle, o, positions, phasedName);
+// result line per position on its stdout, read by a ResultReader. Positions
+// are sent as the generated state holds them (identical pieces as labels).
+int runSolver(const IndexedSolver& solver, const ir::Puzzle& puzzle, const analysis::StateLayout& layout,
+              const SolveOptions& o, Positions& positions, const std::string& phasedName) {
+    ResultReader reader(solver, puzzle, layout, o, positions, phasedName);
     if (positions.elements.empty()) return reader.finishLineErrors(0);  // a batch of bad lines only, or empty
     ChildRun run;
     run.argv = {solver.binary, "--machine", "--stdin"};
@@ -529,7 +585,7 @@ int runSolver(const IndexedSolver& solver, const ir::Puzzle& puzzle, const Solve
     if (o.maxLength) run.argv.insert(run.argv.end(), {"--max-length", std::to_string(*o.maxLength)});
     if (o.budgetMs) run.argv.insert(run.argv.end(), {"--budget-ms", std::to_string(*o.budgetMs)});
     for (const auto& e : positions.elements) {
-        for (long n : elementNumbers(puzzle, e)) run.input += std::to_string(n) + ' ';
+        for (long n : elementNumbers(puzzle, codegen::labelledView(puzzle, e, layout))) run.input += std::to_string(n) + ' ';
         run.input += '\n';
     }
     run.onLine = [&](const std::string& line) { reader.onLine(line); };
@@ -550,12 +606,15 @@ int runSolve(const Args& args) {
     if (auto rc = readSolveOptions(args, options)) return *rc;
     Positions positions;
     if (auto rc = collectPositions(unit, options, positions)) return *rc;
-    if (positions.elements.empty()) return runSolver({}, unit.puzzle(), options, positions, "");
+    if (positions.elements.empty()) return runSolver({}, unit.puzzle(), {}, options, positions, "");
     int phased = -1;
     if (auto rc = chooseSolver(unit.puzzle(), options, phased)) return *rc;
     auto solver = solverFor(unit, phased);
     if (!solver) return 1;
-    return runSolver(*solver, unit.puzzle(), options, positions, phased < 0 ? "" : unit.puzzle().solvers[phased].name);
+    const analysis::StateLayout* layout = planLayout(unit);  // what the generated state holds
+    if (!layout) return 1;
+    return runSolver(*solver, unit.puzzle(), *layout, options, positions,
+                     phased < 0 ? "" : unit.puzzle().solvers[phased].name);
 }
 
 }  // namespace pz::driver

@@ -115,6 +115,21 @@ std::string nativeCompiler() {
     return cxxEnv && *cxxEnv ? cxxEnv : "c++";
 }
 
+std::optional<std::vector<std::string>> nativeFlags(DiagnosticEngine& diags) {
+    // PZC_MARCH: the -march= target (default native), e.g. x86-64 for the
+    // portable lane path of pz/lanes.hpp (docs/language.md, State layout).
+    std::string march = "native";
+    if (const char* m = std::getenv("PZC_MARCH"); m && *m) {
+        march = m;
+        if (march.size() > 64 || march.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_.") != std::string::npos) {
+            diags.error("PZC_MARCH", {}, "'" + march.substr(0, 64) + "' is not a -march= value (letters, digits, - _ .)");
+            return std::nullopt;
+        }
+    }
+    return std::vector<std::string>{"-std=c++20", "-O3", "-march=" + march, "-DNDEBUG", "-I" + runtimeIncludeDir(),
+                                    "-pthread"};
+}
+
 bool cachedBinaryIntact(const std::string& bin, std::string& why) {
     return stampMatches(bin, bin + ".stamp", why);
 }
@@ -122,8 +137,9 @@ bool cachedBinaryIntact(const std::string& bin, std::string& why) {
 std::optional<std::string> buildNative(const NativeBuild& build, DiagnosticEngine& diags,
                                        const std::string& outputPath) {
     const std::string cxx = nativeCompiler();
-    std::vector<std::string> flags = {"-std=c++20", "-O3", "-march=native", "-DNDEBUG",
-                                      "-I" + runtimeIncludeDir(), "-pthread"};
+    auto baseFlags = nativeFlags(diags);
+    if (!baseFlags) return std::nullopt;
+    std::vector<std::string> flags = *baseFlags;
     for (const auto& f : build.extraFlags) flags.push_back(f);
 
     // The key covers the compiler, the flags, the source and every runtime

@@ -15,6 +15,13 @@ bool loadUnit(pipeline::CompilationUnit& unit) {
     return ok;
 }
 
+const analysis::StateLayout* planLayout(pipeline::CompilationUnit& unit) {
+    DiagnosticEngine diags;
+    const analysis::StateLayout* layout = unit.stateLayout(diags);
+    diags.print(std::cerr);
+    return layout;
+}
+
 const codegen::SolverModel* planSolver(pipeline::CompilationUnit& unit) {
     DiagnosticEngine diags;
     const codegen::SolverModel* model = unit.solverModel(diags);

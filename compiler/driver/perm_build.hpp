@@ -12,6 +12,9 @@ namespace pz::driver {
 // Parse + lower. Prints diagnostics; false on error.
 bool loadUnit(pipeline::CompilationUnit& unit);
 
+// The state layout alone (no group analysis). Prints diagnostics; null on error.
+const analysis::StateLayout* planLayout(pipeline::CompilationUnit& unit);
+
 // check + plan: the solver model of a loaded permutation puzzle. Prints
 // diagnostics; null on error.
 const codegen::SolverModel* planSolver(pipeline::CompilationUnit& unit);

@@ -69,8 +69,13 @@ const std::string& pzcBuildId() {
 
 std::string solverIndexKey(const std::string& file, const std::string& definitionBytes, const std::string& variant) {
     std::string text = std::string(kIndexMagic) + "\n" + pzcBuildId() + "\n" + nativeCompiler() + "\n" +
-                       runtimeHeadersDigest() + "\n" + variant + "\n" + std::to_string(file.size()) + ":" + file +
-                       "\n" + definitionBytes;
+                       runtimeHeadersDigest() + "\n";
+    DiagnosticEngine unused;  // a bad PZC_MARCH: no entry matches; the full path reports it
+    if (auto flags = nativeFlags(unused))
+        for (const auto& f : *flags) text += f + "\n";
+    else
+        text += "bad flags\n";
+    text += variant + "\n" + std::to_string(file.size()) + ":" + file + "\n" + definitionBytes;
     return contentHash(text);
 }
 

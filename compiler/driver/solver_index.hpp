@@ -9,8 +9,9 @@
 // source and its compilation, all cheap to read:
 //   pzc's own build id (a new pzc may emit other code), the definition's
 //   path (named in the generated banner) and bytes, the solver variant
-//   (default or a phased solver), the C++ compiler ($CXX) and the digest of
-//   the runtime headers (PZC_RUNTIME_INCLUDE may point elsewhere).
+//   (default or a phased solver), the C++ compiler ($CXX), its flags
+//   (PZC_MARCH) and the digest of the runtime headers (PZC_RUNTIME_INCLUDE
+//   may point elsewhere).
 // CACHE/index/KEY holds "pzc-solver-index 1", the binary's name under
 // CACHE/bin and the searched moves (the metric's moves, in the solver's
 // order), which is all that replay needs beyond the lowered puzzle.

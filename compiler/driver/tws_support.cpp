@@ -1,5 +1,7 @@
 #include "compiler/driver/tws_support.hpp"
 
+#include "compiler/analysis/distinct_states.hpp"
+
 #include <sstream>
 
 #include "compiler/ir/element.hpp"
@@ -93,6 +95,7 @@ bool loadTwsScrambleFile(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& gro
     const auto scrambles = parseTwsScrambleText(path, text, *def, diags);
     const auto solved = twsSolvedLabels(*def);
     bool ok = diags.errorCount() == errorsBefore;
+    analysis::ColouringMembership reach(groups);
     for (const auto& s : scrambles) {
         if (s.isAlg) {
             auto e = ir::evaluate(puzzle, s.alg, path, diags);
@@ -116,7 +119,15 @@ bool loadTwsScrambleFile(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& gro
                 e.ori[o][q] = s.ori[o][q];
             }
         }
-        if (!groups.contains(e)) {
+        // e is one lift of the labelled position (note [distinct states]).
+        std::string why;
+        auto reachable = reach.reachable(e, why);
+        if (!reachable) {
+            diags.error(path, s.range, "scramble '" + s.name + "': " + why);
+            ok = false;
+            continue;
+        }
+        if (!*reachable) {
             diags.error(path, s.range, "scramble '" + s.name + "' cannot be reached by the moves of " + puzzle.name);
             ok = false;
             continue;

@@ -18,6 +18,16 @@ analysis::PuzzleAnalysis& CompilationUnit::analysis() {
     return *analysis_;
 }
 
+analysis::ColouringMembership& CompilationUnit::membership() {
+    if (!membership_) membership_ = std::make_unique<analysis::ColouringMembership>(analysis());
+    return *membership_;
+}
+
+const analysis::StateLayout* CompilationUnit::stateLayout(DiagnosticEngine& diags) {
+    if (!layoutBuilt_) layoutBuilt_ = analysis::computeStateLayout(*puzzle_, layout_, diags);
+    return *layoutBuilt_ ? &layout_ : nullptr;
+}
+
 bool CompilationUnit::check(DiagnosticEngine& diags) {
     if (!checked_) checked_ = analysis().check(diags);
     return *checked_;

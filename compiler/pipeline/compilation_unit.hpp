@@ -4,6 +4,7 @@
 // note [compilation unit]
 // The stages of a permutation puzzle, in order, each a call into its folder:
 //   load()          parse + lower      dsl/frontend, compiler/ir/lower
+//   stateLayout()   bit layout         compiler/analysis/state_layout (no group analysis)
 //   check()         group facts        compiler/analysis (PuzzleAnalysis::check)
 //   solverModel()   plan               codegen::buildSolverModel (layout, kernels,
 //                                      canonical automaton, coordinates, symmetries)
@@ -23,6 +24,7 @@
 #include <string>
 
 #include "compiler/analysis/coset_coordinates.hpp"
+#include "compiler/analysis/distinct_states.hpp"
 #include "compiler/analysis/puzzle_analysis.hpp"
 #include "compiler/codegen/solver_model.hpp"
 #include "compiler/ir/puzzle.hpp"
@@ -46,6 +48,11 @@ public:
 
     // The group analyses of a permutation puzzle, built on first use.
     analysis::PuzzleAnalysis& analysis();
+    // Membership of states with identical pieces (any lift in the group),
+    // over analysis(); built on first use.
+    analysis::ColouringMembership& membership();
+    // The state layout (bit packing) alone: no group analysis; null on error.
+    const analysis::StateLayout* stateLayout(DiagnosticEngine& diags);
     // The analyses' semantic checks (symmetries map moves to moves, subgroups
     // are sound); run once, the verdict kept. Errors go to `diags` the first time.
     bool check(DiagnosticEngine& diags);
@@ -68,6 +75,9 @@ private:
     std::string file_;
     std::unique_ptr<ir::Puzzle> puzzle_;
     std::unique_ptr<analysis::PuzzleAnalysis> analysis_;
+    std::unique_ptr<analysis::ColouringMembership> membership_;
+    std::optional<bool> layoutBuilt_;
+    analysis::StateLayout layout_;
     std::optional<bool> checked_;
     std::optional<bool> modelBuilt_;
     std::optional<std::vector<int>> metricMoves_;

@@ -20,8 +20,9 @@
 // not the distance *from* solved, so the direction matters.
 //
 // <state> is the `pzc solve --state` notation (each orbit's permutation,
-// perm[p] = solved position of the piece at p, then each oriented orbit's
-// orientations). Meant for small puzzles: the whole group is kept in
+// perm[p] = solved position of the piece at p, or with identical pieces the
+// label at p, then each oriented orbit's orientations). States with
+// identical pieces are distinct states (compared by labels). Meant for small puzzles: the whole group is kept in
 // memory, one 64-bit key per state; the BFS runs once for all SPECs.
 #include <algorithm>
 #include <cstdio>
@@ -36,10 +37,18 @@
 
 namespace {
 
+// A state's key. An orbit with identical pieces is keyed by the label at
+// each position (distinct states, as pzc solves them); decode gives a lift
+// (each label's pieces in increasing order), which right multiplication by
+// moves treats like any other element showing those labels.
 struct Codec {
     const std::vector<pz::ir::Orbit>* orbits = nullptr;
     std::vector<int> permBits, oriBits;
+    std::vector<bool> labelled;
+    std::vector<std::vector<std::vector<int>>> piecesOf;  // [orbit][label] = pieces solved with it
     int total = 0;
+
+    int value(size_t o, int piece) const { return labelled[o] ? (*orbits)[o].solvedLabel[piece] : piece; }
 
     static int bitsFor(int values) {
         int b = 0;
@@ -48,6 +57,13 @@ struct Codec {
     }
     explicit Codec(const std::vector<pz::ir::Orbit>& o) : orbits(&o) {
         for (const auto& orbit : o) {
+            std::vector<std::vector<int>> pieces;
+            for (int q = 0; q < orbit.size; ++q) {
+                if ((int)pieces.size() <= orbit.solvedLabel[q]) pieces.resize(orbit.solvedLabel[q] + 1);
+                pieces[orbit.solvedLabel[q]].push_back(q);
+            }
+            labelled.push_back(pieces.size() < static_cast<size_t>(orbit.size));
+            piecesOf.push_back(pieces);
             permBits.push_back(bitsFor(orbit.size));
             oriBits.push_back(orbit.orient > 1 ? bitsFor(orbit.orient) : 0);
             total += orbit.size * (permBits.back() + oriBits.back());
@@ -57,7 +73,7 @@ struct Codec {
         uint64_t k = 0;
         for (size_t o = 0; o < orbits->size(); ++o)
             for (int p = 0; p < (*orbits)[o].size; ++p) {
-                k = (k << permBits[o]) | static_cast<uint64_t>(e.perm[o][p]);
+                k = (k << permBits[o]) | static_cast<uint64_t>(value(o, e.perm[o][p]));
                 if (oriBits[o]) k = (k << oriBits[o]) | static_cast<uint64_t>(e.ori[o][p]);
             }
         return k;
@@ -73,14 +89,20 @@ struct Codec {
                 e.perm[o][p] = static_cast<int>(k & ((uint64_t{1} << permBits[o]) - 1));
                 k >>= permBits[o];
             }
+        for (size_t o = 0; o < orbits->size(); ++o) {
+            if (!labelled[o]) continue;
+            std::vector<size_t> used(piecesOf[o].size(), 0);
+            for (int& v : e.perm[o]) v = piecesOf[o][v][used[v]++];
+        }
         return e;
     }
 };
 
-std::string stateText(const pz::ir::Puzzle& p, const pz::ir::Element& e) {
+// With identical pieces, the labels (pzc solve --state takes them too).
+std::string stateText(const pz::ir::Puzzle& p, const Codec& codec, const pz::ir::Element& e) {
     std::string s;
-    for (const auto& orbit : e.perm)
-        for (int v : orbit) s += " " + std::to_string(v);
+    for (size_t o = 0; o < e.perm.size(); ++o)
+        for (int v : e.perm[o]) s += " " + std::to_string(codec.value(o, v));
     for (size_t o = 0; o < p.orbits.size(); ++o)
         if (p.orbits[o].orient > 1)
             for (int v : e.ori[o]) s += " " + std::to_string(v);
@@ -165,7 +187,7 @@ int main(int argc, char** argv) {
         for (size_t d = 0; d < levels.size(); ++d)
             for (uint64_t k : levels[d])
                 if (index++ % every == 0)
-                    std::printf("%zu ;%s\n", d, stateText(*puzzle, codec.decode(k)).c_str());
+                    std::printf("%zu ;%s\n", d, stateText(*puzzle, codec, codec.decode(k)).c_str());
         return 0;
     }
     for (int i = 2; i < argc;) {
@@ -176,11 +198,11 @@ int main(int argc, char** argv) {
             i += 3;
             for (long j = 0; j < n; ++j) {
                 uint64_t k = all[std::uniform_int_distribution<size_t>(0, all.size() - 1)(rng)];
-                std::printf("state %d ;%s\n", depthOf(k), stateText(*puzzle, codec.decode(k)).c_str());
+                std::printf("state %d ;%s\n", depthOf(k), stateText(*puzzle, codec, codec.decode(k)).c_str());
             }
             const auto& deepest = levels.back();
             for (size_t j = 0; j < deepest.size() && static_cast<long>(j) < n / 4; ++j)
-                std::printf("state %zu ;%s\n", levels.size() - 1, stateText(*puzzle, codec.decode(deepest[j])).c_str());
+                std::printf("state %zu ;%s\n", levels.size() - 1, stateText(*puzzle, codec, codec.decode(deepest[j])).c_str());
         } else {
             const long n = number(argv[i + 1]), length = number(argv[i + 2]);
             std::mt19937_64 rng(static_cast<uint64_t>(number(argv[i + 3])));

@@ -47,13 +47,14 @@ check_lengths() {
         END { for (d in count) printf "depth %s: %d states\n", d, count[d]; exit bad }' || fail "non-optimal lengths"
 }
 
-# check_pzc_lengths OPTION LINES: `pzc solve $puzzle OPTION <x> ... --json`
+# check_pzc_lengths OPTION LINES [ARGS...]: `pzc solve $puzzle OPTION <x> ... --json ARGS`
 # for the lines "<depth> ; <x>" of LINES (x a state or a scramble); every
 # answer must claim optimality and have length <depth>, the BFS distance.
 check_pzc_lengths() {
     local option=$1 lines=$2 args=()
+    shift 2
     while IFS= read -r line; do args+=("$option" "${line#* ; }"); done < "$lines"
-    "$pzc" solve "$puzzle" "${args[@]}" --json > "$tmp/answers" 2> "$tmp/err" || { cat "$tmp/err" >&2; fail "pzc solve $option failed"; }
+    "$pzc" solve "$puzzle" "${args[@]}" --json "$@" > "$tmp/answers" 2> "$tmp/err" || { cat "$tmp/err" >&2; fail "pzc solve $option failed"; }
     [ "$(wc -l < "$tmp/answers")" = "$(wc -l < "$lines")" ] || fail "expected $(wc -l < "$lines") answers, got $(wc -l < "$tmp/answers")"
     paste -d '|' "$lines" "$tmp/answers" | awk -F'|' '
         { split($1, want, " ; "); got = $2; sub(/.*"length": /, "", got); sub(/,.*/, "", got)
@@ -78,6 +79,35 @@ optimal-bfs)
     check_pzc_lengths --scramble "$tmp/short"
     sed -n 's/^scramble //p' "$tmp/bfs" | tail -n +61 > "$tmp/long"
     check_pzc_lengths --scramble "$tmp/long"
+    # Split over 2 threads from the first iteration (note [parallel IDA*]):
+    # still the BFS distances, and the very same moves as one thread.
+    solutions() { sed 's/.*"solution": "\([^"]*\)".*/\1/' "$1"; }
+    for lines in states long; do
+        option=--scramble; [ $lines = states ] && option=--state
+        check_pzc_lengths $option "$tmp/$lines" --threads 1
+        solutions "$tmp/answers" > "$tmp/one"
+        PZ_PARALLEL_FROM_NODES=0 check_pzc_lengths $option "$tmp/$lines" --threads 2
+        solutions "$tmp/answers" > "$tmp/two"
+        cmp -s "$tmp/one" "$tmp/two" || { diff "$tmp/one" "$tmp/two" | head >&2; fail "2 threads answer differently from 1 ($lines)"; }
+    done
+    ;;
+threads)
+    # Solutions split over 1, 2 and 3 threads from the first iteration are
+    # the single-threaded ones, move for move (note [parallel IDA*]), on
+    # the 2x2x2 (random states 9-11 moves deep: real searches) and 3x3
+    # Loopover; a bad PZ_PARALLEL_FROM_NODES is refused.
+    for p in tests/puzzles/cube2_htm.pz tests/puzzles/loopover3.pz; do
+        "$pzc" solve $p --random 12 --seed 5 --json --threads 1 > "$tmp/one" || fail "solve $p, 1 thread"
+        for n in 2 3; do
+            PZ_PARALLEL_FROM_NODES=0 "$pzc" solve $p --random 12 --seed 5 --json --threads $n > "$tmp/more" || fail "solve $p, $n threads"
+            [ "$(sed 's/, "nodes.*//' "$tmp/one")" = "$(sed 's/, "nodes.*//' "$tmp/more")" ] || {
+                paste "$tmp/one" "$tmp/more" >&2; fail "$p: $n threads answer differently from 1"; }
+        done
+        [ "$(wc -l < "$tmp/one")" = 12 ] || fail "expected 12 answers"
+    done
+    PZ_PARALLEL_FROM_NODES=0 "$pzc" solve tests/puzzles/cube2_htm.pz --random 3 --json --threads 2 > "$tmp/out" || fail "solve"
+    PZ_PARALLEL_FROM_NODES=x "$pzc" solve tests/puzzles/cube2_htm.pz --random 1 > "$tmp/out" 2> "$tmp/err" && fail "PZ_PARALLEL_FROM_NODES=x accepted"
+    grep -q "PZ_PARALLEL_FROM_NODES needs a whole number" "$tmp/err" || { cat "$tmp/err" >&2; fail "no message for PZ_PARALLEL_FROM_NODES=x"; }
     ;;
 optimal-lengths)
     # Every fifth state of 3x3 Loopover in BFS order (36,288 states, all depths
@@ -465,6 +495,28 @@ random-parity)
         contains "$out" -q '"length": 1,.*"state": "1 0 ' || fail "odd$n: no state in --json: $out"
     done
     ;;
+identical-pieces)
+    # Identical pieces (issue 12): states given by labels, checked for
+    # reachability as labelled states (note [distinct states]); --random
+    # --json gives labels, which --state takes back with the same length;
+    # a solution is replayed by pzc against the colouring.
+    p=tests/puzzles/cube2_first_layer.pz
+    out=$("$pzc" solve $p --random 6 --seed 3 --json) || fail "solve random"
+    echo "$out" | sed -n 's/.*"length": \([0-9]*\),.*"state": "\([0-9 ]*\)".*/\1|\2/p' > "$tmp/random"
+    [ "$(wc -l < "$tmp/random")" = 6 ] || fail "expected 6 states with labels: $out"
+    while IFS='|' read -r len state; do
+        again=$("$pzc" solve $p --state "$state" --json) || fail "solve --state $state"
+        contains "$again" -q "\"length\": $len," || fail "--state $state: $again, expected length $len"
+    done < "$tmp/random"
+    # Labels (0..4: UFR UFL UBL UBR, then the identical D corners) or a permutation.
+    "$pzc" solve $p --state "0 1 2 3 4 4 4 0 0 0 0 0 0 0" | grep -q "already solved" || fail "solved colouring"
+    "$pzc" solve $p --state "0 1 2 3 6 5 4 0 0 0 0 0 0 0" | grep -q "already solved" || fail "a permutation of identical pieces is solved"
+    expect_error "cannot be reached" -- "$pzc" solve $p --state "0 1 2 3 4 4 4 0 0 0 0 0 0 1"
+    expect_error "nor a rearrangement of its solved labels" -- "$pzc" solve $p --state "0 1 2 3 4 4 0 0 0 0 0 0 0 0"
+    # Not normalised by the labels' swaps: decided by enumeration.
+    "$pzc" solve tests/puzzles/turntable_pairs.pz --state "1 0 0 1" --json | grep -q '"length": 3,' || fail "turntable 1 0 0 1 (T from solved; only T is a move)"
+    expect_error "cannot be reached" -- "$pzc" solve tests/puzzles/turntable_pairs.pz --state "0 1 0 1"
+    ;;
 hostile-names)
     # Names reach generated code only as inert text (note [text in generated
     # code]): a directory whose name holds a line break and a preprocessor
@@ -540,8 +592,39 @@ PY
     [ "$(wc -c < "$tmp/text")" -lt 100000 ] || fail "check printed $(wc -c < "$tmp/text") bytes"
     grep -q "and 1936 more families" "$tmp/text" || fail "no family cap in the text"
     "$pzc" check --json "$tmp/many.pz" > "$tmp/json" || fail "check --json"
-    [ "$(wc -c < "$tmp/json")" -lt 1000000 ] || fail "check --json printed $(wc -c < "$tmp/json") bytes"
-    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['families'][0]; assert 'commutesWithAllBut' in f and 0 < len(f['commutesWithAllBut']) < 50, f" "$tmp/json" || fail "commutesWithAllBut"
+    # --json stays under 100 KB (note [check json size]): cut lists say so.
+    [ "$(wc -c < "$tmp/json")" -lt 100000 ] || fail "check --json printed $(wc -c < "$tmp/json") bytes"
+    python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = d['families'][0]
+assert 'commutesWithAllBut' in f and 0 < len(f['commutesWithAllBut']) < 50, f
+assert d['familiesTruncated'] and d['familiesTotal'] == 2000 and 0 < len(d['families']) < 2000, d['familiesTotal']
+assert d['movesTruncated'] and d['movesTotal'] == 2000, d['movesTotal']
+assert len(d['groupOrder']) > 2000 and d['groupOrder'].isdigit()
+" "$tmp/json" || fail "check --json truncation"
+    # Long names everywhere: 300 orbits of 40 named positions, 600 families,
+    # names of 300 characters.
+    python3 - "$tmp/long.pz" <<'PY'
+import sys
+long = "n" * 300
+lines = ["puzzle %s {" % long]
+for o in range(300):
+    names = " ".join("%s_%d_%d" % (long, o, q) for q in range(40))
+    lines.append("  orbit o%d_%s 40 { %s }" % (o, long, names))
+for f in range(600):
+    lines.append("  move %s%d = o%d_%s (%s_%d_0 %s_%d_1);" % (long, f, f % 300, long, long, f % 300, long, f % 300))
+open(sys.argv[1], "w").write("\n".join(lines + ["}"]) + "\n")
+PY
+    "$pzc" check --json "$tmp/long.pz" > "$tmp/json" || fail "check --json (long names)"
+    [ "$(wc -c < "$tmp/json")" -lt 100000 ] || fail "check --json printed $(wc -c < "$tmp/json") bytes (long names)"
+    python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['puzzle'].endswith('...') and len(d['puzzle']) < 120, d['puzzle']
+assert d['orbitsTruncated'] and d['orbitsTotal'] == 300
+assert len(d['orbits'][0]['positions']) == 40
+" "$tmp/json" || fail "check --json truncation (long names)"
     ;;
 slide4-optimal)
     # 14-move (God's number) and 13-move slide4 positions: the solver must

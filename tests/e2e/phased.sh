@@ -36,6 +36,14 @@ cube-two-phase)
     # Without a target: the first solution (still replayed, still within the depth limit).
     "$pzc" solve $puzzle --solver two_phase --scramble "R U F' L2 D B" --json > "$tmp/out" || fail "first solution"
     lengths_within 40 < "$tmp/out" || fail "first solution"
+    # The symmetry-reduced phase-1 table: flip x slice by the 16 symmetries
+    # keeping the U-D axis is Kociemba's 64,430 classes, x 2187 twists, and
+    # reaches phase 1's full depth, 12 (note [symmetry classes]).
+    bin=$cache/bin/$(cd "$cache/bin" && ls -t cube3_two_phase-* | grep -v '\.' | head -1)
+    "$bin" --tables > "$tmp/tables" || fail "--tables"
+    grep -q "symmetry-reduced table (parts 1 2 by 16 symmetries: 64430 classes; x parts 0), 140908410 entries: 0:1 .* 12:129$" "$tmp/tables" ||
+        fail "phase-1 table: $(cat "$tmp/tables")"
+    grep -q "tables loaded in" "$tmp/tables" || fail "the tables were not cached: $(head -1 "$tmp/tables")"
     # A budget stops improving but keeps a solution.
     "$pzc" solve $puzzle --solver two_phase --random 2 --max-length 1 --budget-ms 50 --json > "$tmp/out" || fail "budget"
     lengths_within 40 < "$tmp/out" || fail "budget"
@@ -89,6 +97,33 @@ small-tables)
     [ "$(grep -c '"solver": "two_phase"' "$tmp/out")" = 2 ] || fail "phased batch: $(cat "$tmp/out")"
     grep -q '"line": [0-9]*,.*"line"' "$tmp/out" && fail "a phased batch result names its line twice: $(cat "$tmp/out")"
     grep -q '"line": 3,' "$tmp/out" || fail "phased batch lines: $(cat "$tmp/out")"
+    # cube_edges: symmetry-reduced tables (flip x slice classes in phase 1,
+    # U/D-edge permutation classes x slice permutation in phase 2), looked up
+    # for every coordinate value, against phase_bfs's coset BFS. That BFS
+    # takes minutes on this puzzle, so its output is kept here (regenerate:
+    # build/tests/e2e/phase_bfs tests/puzzles/cube_edges.pz two_phase).
+    puzzle=tests/puzzles/cube_edges.pz
+    printf '%s\n' "phase 1: 0:1 1:4 2:50 3:532 4:4804 5:41832 6:238263 7:555636 8:172314 9:324" \
+        "phase 2: 0:1 1:10 2:67 3:456 4:3063 5:18202 6:86691 7:290812 8:434814 9:120488 10:11818 11:1114 12:144" > "$tmp/want"
+    "$pzc" solve $puzzle --solver two_phase --random 20 --seed 3 --json > "$tmp/out" || fail "solve cube_edges"
+    lengths_within 40 < "$tmp/out" || fail "cube_edges lengths"
+    bin=$cache/bin/$(cd "$cache/bin" && ls -t cube_edges_two_phase-* | grep -v '\.' | head -1)
+    "$bin" --tables > "$tmp/tables" || fail "cube_edges --tables"
+    awk '/^phase/ { k++ } /every coordinate value:/ { sub(/.*value:/, ""); sub(/ 15:[0-9]+$/, ""); print "phase " k ":" $0 }' "$tmp/tables" > "$tmp/got"
+    diff "$tmp/want" "$tmp/got" || fail "cube_edges: symmetry-reduced tables differ from the coset BFS"
+    grep -q "parts 0 1 by 16 symmetries: 64430 classes" "$tmp/tables" || fail "cube_edges classes: $(cat "$tmp/tables")"
+    cat "$tmp/got"
+    # The cached tables: loaded, not rebuilt; a damaged file is refused
+    # (--verify-tables checks every block), rebuilt and replaced.
+    grep -q "tables loaded in" "$tmp/tables" || fail "cube_edges tables not loaded from the cache"
+    file=$(ls "$cache"/tables/cube_edges-two_phase-*.pzt)
+    size=$(stat -c %s "$file")
+    printf '\x5a' | dd of="$file" bs=1 seek=$((size / 2)) conv=notrunc status=none
+    "$bin" --verify-tables --tables > "$tmp/tables" 2> "$tmp/err" || fail "damaged cache: $(cat "$tmp/err")"
+    grep -q "are unusable (checksum mismatch" "$tmp/err" || fail "damage not reported: $(cat "$tmp/err")"
+    grep -q "tables built in" "$tmp/tables" || fail "damaged tables not rebuilt"
+    "$bin" --verify-tables --tables > "$tmp/tables" 2> "$tmp/err" || fail "rebuilt cache"
+    [ ! -s "$tmp/err" ] && grep -q "tables loaded in" "$tmp/tables" || fail "rebuilt tables not cached: $(cat "$tmp/err")"
     ;;
 *)
     fail "unknown case $case_name"

@@ -3,7 +3,8 @@
 // cheap: every state within MAXDEPTH moves gets its exact distance.
 // Prints "count D N" for each depth D, then every EVERY-th state (default:
 // none) as "<depth> ; <numbers>" in the solver's state notation (each orbit's
-// perm, then each oriented orbit's orientations). IR element algebra only:
+// perm, or with identical pieces its labels, then each oriented orbit's
+// orientations; identical pieces make distinct states). IR element algebra only:
 // nothing shared with the generated solver it checks.
 #include <cstdio>
 #include <set>
@@ -26,10 +27,23 @@ int main(int argc, char** argv) {
     std::vector<pz::ir::Element> moves;
     for (const auto& m : puzzle->moves)
         if (m.inMetric) moves.push_back(m.effect);
+    // What a state shows: with identical pieces, the label at each position
+    // (states are distinct states, and are printed as labels, which pzc
+    // solve --state and generated solvers take).
+    std::vector<bool> labelled;
+    for (const auto& o : puzzle->orbits)
+        labelled.push_back(std::set<int>(o.solvedLabel.begin(), o.solvedLabel.end()).size() < o.solvedLabel.size());
+    auto shown = [&](const pz::ir::Element& e) {
+        auto perm = e.perm;
+        for (size_t o = 0; o < perm.size(); ++o)
+            if (labelled[o])
+                for (int& v : perm[o]) v = puzzle->orbits[o].solvedLabel[v];
+        return perm;
+    };
     using Key = std::pair<std::vector<std::vector<int>>, std::vector<std::vector<int>>>;
     std::set<Key> seen;
     std::vector<pz::ir::Element> frontier{pz::ir::identity(puzzle->orbits)};
-    seen.insert({frontier[0].perm, frontier[0].ori});
+    seen.insert({shown(frontier[0]), frontier[0].ori});
     std::vector<std::string> lines;
     long index = 0;
     for (int depth = 0; depth <= maxDepth && !frontier.empty(); ++depth) {
@@ -38,7 +52,7 @@ int main(int argc, char** argv) {
         for (const auto& e : frontier) {
             if (every > 0 && index++ % every == 0) {
                 std::string line = std::to_string(depth) + " ;";
-                for (const auto& orbit : e.perm)
+                for (const auto& orbit : shown(e))
                     for (int v : orbit) line += " " + std::to_string(v);
                 for (size_t o = 0; o < e.ori.size(); ++o)
                     if (puzzle->orbits[o].orient > 1)
@@ -48,7 +62,7 @@ int main(int argc, char** argv) {
             if (depth == maxDepth) continue;
             for (const auto& m : moves) {
                 auto n = pz::ir::compose(e, m, puzzle->orbits);
-                if (seen.insert({n.perm, n.ori}).second) next.push_back(std::move(n));
+                if (seen.insert({shown(n), n.ori}).second) next.push_back(std::move(n));
             }
         }
         frontier = std::move(next);

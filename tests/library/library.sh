@@ -49,6 +49,21 @@ scrambles() {
     done
 }
 
+# same_on_both_paths FILE SCRAMBLE...: the solver built for this machine
+# (-march=native: vpermb/pshufb lane kernels) and the portable build
+# (PZC_MARCH=x86-64: the loop path of pz/lanes.hpp) print the same solutions.
+same_on_both_paths() {
+    local file=$1 native portable
+    shift
+    for s in "$@"; do
+        native=$("$pzc" solve "$file" --scramble "$s" --json | sed 's/"seconds": [0-9.e-]*//; s/"nodes": [0-9]*//') || fail "solve $file '$s'"
+        portable=$(PZC_MARCH=x86-64 "$pzc" solve "$file" --scramble "$s" --json | sed 's/"seconds": [0-9.e-]*//; s/"nodes": [0-9]*//') ||
+            fail "portable solve $file '$s'"
+        [ "$native" = "$portable" ] || fail "$file '$s': native $native, portable $portable"
+        echo "$file '$s': native and portable agree: $native"
+    done
+}
+
 case $case_name in
 orders)
     # Published figures; the sources are cited in each definition's header.
@@ -58,9 +73,29 @@ orders)
     expect_order puzzles/dino.pz 239500800
     expect_order puzzles/topspin.pz 2432902008176640000
     expect_order puzzles/hungarian_rings.pz 523022617466601111760007224100074291200000000
-    # Puzzles beyond the generator's 16 pieces per orbit run in the interpreter.
+    # 5x5 Loopover: A25 (every move a 5-cycle), 25!/2.
+    expect_order puzzles/loopover5.pz 7755605021665492992000000
     "$pzc" run puzzles/topspin.pz "S T S'" | grep -q '^solved: no' || fail "topspin run"
     "$pzc" run puzzles/hungarian_rings.pz "A^20 B^20" | grep -q '^solved: yes' || fail "hungarian_rings run"
+    ;;
+loopover5)
+    # 25 tiles in byte lanes. Optimal lengths of every 53rd state within 4
+    # moves against BFS; scrambles solved and verified; the vector and the
+    # portable lane paths give the same answers.
+    optimal_lengths puzzles/loopover5.pz 4 53
+    scrambles puzzles/loopover5.pz 8 "R1 C2 R3' C4 R5 C1' R2 C3'" "C5 C5 R4 R4' C1 R1 C1' R1'"
+    same_on_both_paths puzzles/loopover5.pz "R1 C2 R3' C4 R5 C1'" "C3 R2' C1 R5 C4'"
+    ;;
+topspin)
+    # 20 discs in byte lanes: optimal lengths within 7 moves against BFS
+    # (the portable path is compared on loopover5 only: a second compile).
+    optimal_lengths puzzles/topspin.pz 7 17
+    scrambles puzzles/topspin.pz 10 "S T S S T S' S' T S T"
+    ;;
+hungarian_rings)
+    # 38 balls in 64 byte lanes: optimal lengths within 7 moves.
+    optimal_lengths puzzles/hungarian_rings.pz 7 7
+    scrambles puzzles/hungarian_rings.pz 9 "A B A B' A' B A A B"
     ;;
 cube2)
     # Wikipedia "Pocket Cube" (half-turn metric, fixed corner): 1, 9, 54, 321,
@@ -85,6 +120,18 @@ dino)
     # States within 5 moves (16 moves: 8 corners, both directions).
     optimal_lengths puzzles/dino.pz 5 211
     scrambles puzzles/dino.pz 20 "UFR URB' DLB DFL' UBL ULF DRF' DBR UFR' DLB'"
+    ;;
+slide4_rows)
+    # Identical pieces: rows of one colour. Distinct states 16!/4!^4 =
+    # 63,063,000 (the multinomial coefficient) next to the group order 16!;
+    # the BFS over distinct states within 5 moves and the solver's optimal
+    # lengths of every 97th of them; scrambles solved and replayed by pzc.
+    expect_order puzzles/slide4_rows.pz 20922789888000
+    got=$("$pzc" check puzzles/slide4_rows.pz | sed -n 's/^distinct states: \([0-9]*\) .*/\1/p')
+    [ "$got" = 63063000 ] || fail "slide4_rows: distinct states $got, expected 63063000"
+    echo "puzzles/slide4_rows.pz: distinct states $got"
+    optimal_lengths puzzles/slide4_rows.pz 5 97
+    scrambles puzzles/slide4_rows.pz 12 "R1 C2 R3x3 C4 R2x2 C1x3 R4" "C1 C2 C3 C4 R1x2 R3"
     ;;
 *)
     fail "unknown case $case_name"

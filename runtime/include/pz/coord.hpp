@@ -243,4 +243,131 @@ struct PieceCoordinate {
     }
 };
 
+// The coordinate of one pattern part on an orbit with identical pieces
+// (note [labelled lanes] in compiler/analysis/state_layout.hpp): lanes hold
+// labels, SolvedLanes is the solved colouring (lane p = label at p), and the
+// part tracks every piece of the labels in TrackedLabels (a bitmask of
+// labels), K pieces in all, c_l of label l. As a mixed-radix number:
+//   the colex rank of the positions holding tracked labels (C(N,K)),
+//   * Ordered: the rank of the tracked labels read in position order among
+//     the K! / prod c_l! arrangements of that multiset (lexicographic),
+//   * OriMod > 1: their orientations (base OriMod) in position order.
+// Distances in a table over it are distances between distinct states.
+template <unsigned N, uint64_t SolvedLanes, uint32_t TrackedLabels, bool Ordered, unsigned OriMod>
+struct LabelCoordinate {
+    static_assert(N <= 16);
+    static constexpr std::array<uint8_t, 16> labelCounts() {
+        std::array<uint8_t, 16> c{};
+        for (unsigned p = 0; p < N; ++p) ++c[(SolvedLanes >> (4 * p)) & 0xF];
+        return c;
+    }
+    static constexpr std::array<uint8_t, 16> kCounts = labelCounts();
+    static constexpr unsigned trackedPieces() {
+        unsigned k = 0;
+        for (unsigned v = 0; v < 16; ++v)
+            if (TrackedLabels >> v & 1) k += kCounts[v];
+        return k;
+    }
+    static constexpr unsigned kTracked = trackedPieces();
+    static constexpr uint64_t arrangements() {
+        uint64_t a = factorial(kTracked);
+        for (unsigned v = 0; v < 16; ++v)
+            if (TrackedLabels >> v & 1) a /= factorial(kCounts[v]);
+        return a;
+    }
+    static constexpr uint64_t kArrangements = Ordered ? arrangements() : 1;
+    static constexpr uint64_t kPositionSize = binomial(N, kTracked) * kArrangements;
+    static constexpr uint64_t kOrientSize = OriMod > 1 ? ipow(OriMod, kTracked) : 1;
+    static constexpr uint64_t kSize = kPositionSize * kOrientSize;
+
+    // Rank of a sequence of kTracked labels among the arrangements of the
+    // tracked multiset: for each place, the arrangements that put a smaller
+    // label there (M * c_l / remaining of them) come first.
+    static inline uint64_t multisetRank(const uint8_t* seq) {
+        std::array<uint8_t, 16> c = kCounts;
+        uint64_t m = kArrangements, r = 0;
+        for (unsigned i = 0; i < kTracked; ++i) {
+            const unsigned rem = kTracked - i, v = seq[i];
+            for (unsigned l = 0; l < v; ++l)
+                if ((TrackedLabels >> l & 1) && c[l]) r += m * c[l] / rem;
+            m = m * c[v] / rem;
+            --c[v];
+        }
+        return r;
+    }
+    static inline void multisetUnrank(uint64_t r, uint8_t* seq) {
+        std::array<uint8_t, 16> c = kCounts;
+        uint64_t m = kArrangements;
+        for (unsigned i = 0; i < kTracked; ++i) {
+            const unsigned rem = kTracked - i;
+            for (unsigned l = 0; l < 16; ++l) {
+                if (!(TrackedLabels >> l & 1) || !c[l]) continue;
+                const uint64_t block = m * c[l] / rem;
+                if (r < block) {
+                    seq[i] = static_cast<uint8_t>(l);
+                    m = block;
+                    --c[l];
+                    break;
+                }
+                r -= block;
+            }
+        }
+    }
+
+    static inline uint64_t rank(uint64_t perm, uint64_t ori) {
+        uint8_t seq[16];
+        uint32_t occupied = 0;
+        unsigned j = 0;
+        for (unsigned p = 0; p < N; ++p) {
+            const unsigned v = lane(perm, p);
+            if (TrackedLabels >> v & 1) {
+                occupied |= 1u << p;
+                seq[j++] = static_cast<uint8_t>(v);
+            }
+        }
+        uint64_t r = CombinationRanks<N>::get().rank[occupied];
+        if constexpr (Ordered) r = r * kArrangements + multisetRank(seq);
+        if constexpr (OriMod > 1) {
+            uint64_t o = 0;
+            for (uint32_t m = occupied; m; m &= m - 1) o = o * OriMod + lane(ori, std::countr_zero(m));
+            r = r * kOrientSize + o;
+        }
+        return r;
+    }
+
+    // A state of the orbit with this coordinate: tracked labels where the
+    // rank says, the untracked pieces' labels in increasing order elsewhere.
+    static inline void unrank(uint64_t r, uint64_t& perm, uint64_t& ori) {
+        uint8_t oriDigit[16] = {};
+        if constexpr (OriMod > 1) {
+            uint64_t o = r % kOrientSize;
+            r /= kOrientSize;
+            for (unsigned i = kTracked; i-- > 0;) {
+                oriDigit[i] = static_cast<uint8_t>(o % OriMod);
+                o /= OriMod;
+            }
+        }
+        uint8_t seq[16], rest[16];
+        unsigned nt = 0, nu = 0;
+        for (unsigned v = 0; v < 16; ++v)
+            for (unsigned c = 0; c < kCounts[v]; ++c) (TrackedLabels >> v & 1 ? seq[nt++] : rest[nu++]) = static_cast<uint8_t>(v);
+        if constexpr (Ordered) {
+            multisetUnrank(r % kArrangements, seq);
+            r /= kArrangements;
+        }
+        const uint32_t occupied = CombinationRanks<N>::get().mask[kTracked][r];
+        perm = 0;
+        ori = 0;
+        for (unsigned p = 0, i = 0, u = 0; p < N; ++p) {
+            if (occupied >> p & 1) {
+                perm |= static_cast<uint64_t>(seq[i]) << (4 * p);
+                ori |= static_cast<uint64_t>(oriDigit[i]) << (4 * p);
+                ++i;
+            } else {
+                perm |= static_cast<uint64_t>(rest[u++]) << (4 * p);
+            }
+        }
+    }
+};
+
 }  // namespace pz

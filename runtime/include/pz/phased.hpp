@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "pz/state.hpp"
+#include "pz/table_blob.hpp"
 
 namespace pz {
 
@@ -62,6 +63,12 @@ struct PhaseSpec {
     int canonStart = 0;
     std::vector<PhasePartSpec> parts;
     std::vector<std::pair<int, int>> tables;  // pruning tables over (part, part); second -1 = one part
+    // The symmetry-reduced pruning table (note [symmetry classes]); no
+    // symmetries = none. symmetries[0] is the identity (traits symmetry 0).
+    std::vector<int> symmetries;   // traits symmetry indices
+    std::vector<int> symInverse;   // index (into symmetries) of each one's inverse
+    std::vector<int> reduced;      // the parts reduced to classes (mixed radix, first most significant)
+    std::vector<int> rest;         // the parts conjugated value by value
 };
 
 // A direction to search from (note [phased directions]): the state
@@ -280,7 +287,80 @@ typename T::State unrankPart(const PhasePartSpec& part, uint64_t rank) {
     return s;
 }
 
-// A 4-bit table over the values of one part or a pair of parts.
+// A state whose parts `which` have the values `values[i]` (the other parts
+// are whatever the construction leaves): the permutation parts first
+// (membership: the whole orbit; set permutation: its positions), then
+// parities (by swapping two pieces of one membership set), then
+// orientations, written in their frames for the permutation just built.
+// The symmetry-class tables take their representatives' states from here;
+// the values read back are checked where it matters (PhasedSearch::buildSym).
+template <class T>
+typename T::State unrankParts(const std::vector<PhasePartSpec>& parts, const std::vector<int>& which,
+                              const uint64_t* values) {
+    typename T::State s = T::solved();
+    for (size_t i = 0; i < which.size(); ++i) {
+        const PhasePartSpec& part = parts[which[i]];
+        if (part.kind == PhasePartSpec::Membership) {
+            const int w = T::kOrbitShapes[part.orbit].permWord;
+            s.w[w] = unrankPart<T>(part, values[i]).w[w];
+        } else if (part.kind == PhasePartSpec::SetPermutation) {
+            const int w = T::kOrbitShapes[part.orbit].permWord;
+            const uint64_t t = unrankPart<T>(part, values[i]).w[w];
+            for (int k = 0; k < part.count; ++k) {
+                const uint64_t mask = uint64_t{15} << (4 * part.positions[k]);
+                s.w[w] = (s.w[w] & ~mask) | (t & mask);
+            }
+        }
+    }
+    for (size_t i = 0; i < which.size(); ++i) {
+        const PhasePartSpec& part = parts[which[i]];
+        if (part.kind != PhasePartSpec::Parity || rankPart<T>(part, s) == values[i]) continue;
+        bool fixed = false;
+        for (int o = 0; o < static_cast<int>(T::kOrbitShapes.size()) && !fixed; ++o) {
+            if (!(part.parityOrbits >> o & 1)) continue;
+            const PhasePartSpec* sets = nullptr;
+            bool permuted = false;
+            for (int j : which) {
+                if (parts[j].orbit != o) continue;
+                if (parts[j].kind == PhasePartSpec::Membership) sets = &parts[j];
+                if (parts[j].kind == PhasePartSpec::SetPermutation) permuted = true;
+            }
+            if (permuted) continue;
+            uint64_t& w = s.w[T::kOrbitShapes[o].permWord];
+            const int n = T::kOrbitShapes[o].size;
+            for (int p = 0; p < n && !fixed; ++p)
+                for (int q = p + 1; q < n && !fixed; ++q) {
+                    const uint64_t a = w >> (4 * p) & 15, b = w >> (4 * q) & 15;
+                    if (sets && sets->setOf[a] != sets->setOf[b]) continue;
+                    w = (w & ~(uint64_t{15} << (4 * p)) & ~(uint64_t{15} << (4 * q))) | b << (4 * p) | a << (4 * q);
+                    fixed = true;
+                }
+        }
+    }
+    for (size_t i = 0; i < which.size(); ++i) {
+        const PhasePartSpec& part = parts[which[i]];
+        if (part.kind != PhasePartSpec::Orientation) continue;
+        const auto& shape = T::kOrbitShapes[part.orbit];
+        const uint64_t perm = s.w[shape.permWord];
+        const int n = shape.size, m = part.modulus;
+        const int digits = n - (part.sumConstrained ? 1 : 0);
+        const uint64_t radix = static_cast<uint64_t>(m / part.step);
+        uint64_t rank = values[i], ori = 0;
+        int sum = 0;
+        for (int p = digits - 1; p >= 0; --p) {
+            const int x = static_cast<int>(rank % radix) * part.step;
+            rank /= radix;
+            const int raw = ((x + part.frame[p] - part.frame[perm >> (4 * p) & 15]) % m + m) % m;
+            sum += raw;
+            ori |= static_cast<uint64_t>(raw) << (4 * p);
+        }
+        if (part.sumConstrained) ori |= static_cast<uint64_t>((m - sum % m) % m) << (4 * (n - 1));
+        s.w[shape.oriWord] = ori;
+    }
+    return s;
+}
+
+// A 4-bit table over the values of one part or a pair of parts (built in memory).
 struct NibbleTable {
     std::vector<uint8_t> bytes;
     uint64_t entries = 0;
@@ -291,37 +371,124 @@ struct NibbleTable {
     }
 };
 
+// note [symmetry classes]
+// A phase whose spec lists symmetries (S: conjugations x -> S^-1 x S that
+// keep the phase's target subgroup and map the phase's moves to its moves,
+// chosen and checked by the compiler, note [phase symmetries] in
+// compiler/analysis/coset_coordinates.hpp) gets one pruning table over the
+// parts `reduced` (A) and `rest` (B) together, stored by symmetry class:
+//   * A's raw values (mixed radix) are split into classes under conjugation;
+//     classOf[a] = (class << 6) | k with conj_k(a) = the class's
+//     representative (the smallest raw value of the class), stab[class] the
+//     mask of the symmetries that fix the representative;
+//   * B's parts are conjugated value by value: conjB[j][v * |S| + k];
+//   * entry (class, b) holds the distance of the coordinate (rep, b).
+// x and conj_k(x) are equally far from the target (S maps the target to
+// itself and moves to moves), so a coordinate (a, b) is looked up as
+// (class, conjB(b, k)). A self-symmetric representative (stab has more than
+// the identity) stands for the coordinates (rep, b) and (rep, conjB(b, t))
+// with t in stab: the breadth-first search writes all of them at once, so
+// the lookup may take any k with conj_k(a) = rep. Before the table is
+// built, the lookup is checked on random states: the entry of x and of each
+// conj_k(x) must be the same (a symmetry the coordinates do not follow would
+// fail here rather than give a wrong table).
+
 template <class T>
 class PhasedSearch {
 public:
     using State = typename T::State;
     static constexpr int kMaxDepth = 64;
+    static constexpr int kMaxSymmetries = 64;
 
     // moveFamily: the family of each traits move (a phase never starts with
     // the family the previous one ended with).
     PhasedSearch(std::vector<PhaseSpec> phases, std::vector<int> moveFamily)
         : spec_(std::move(phases)), family_(std::move(moveFamily)) {
+        phases_.resize(spec_.size());
+    }
+
+    // Loads the tables from the cache file `path` (keyed by `hash`), or builds
+    // them with `threads` threads and saves them there; "" = build, no cache.
+    void loadOrBuild(const std::string& path, const std::string& hash, int threads) {
+        namespace fs = std::filesystem;
         auto t0 = std::chrono::steady_clock::now();
-        for (size_t k = 0; k < spec_.size(); ++k) build(k);
+        std::string why;
+        if (!path.empty()) {
+            removeStaleTableTemps(fs::path(path).parent_path().string());
+            if (fs::exists(path)) {
+                uint64_t bytes = 0;
+                if (loadTableBlob(path, hash, mapping_, bytes, why) &&
+                    attach(reinterpret_cast<const uint64_t*>(mapping_.data + kTablePage), bytes / 8, why)) {
+                    loaded_ = true;
+                    buildSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+                    return;
+                }
+                mapping_ = MappedFile();
+                std::fprintf(stderr, "pz: phased tables %s are unusable (%s); rebuilding\n", path.c_str(), why.c_str());
+            }
+        }
+        build(threads);
         buildSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (!path.empty()) {
+            std::error_code ec;
+            fs::create_directories(fs::path(path).parent_path(), ec);
+            if (!saveTableBlob(path, hash, blob_.data(), blob_.size() * 8, why))
+                std::fprintf(stderr, "pz: warning: cannot cache phased tables %s: %s\n", path.c_str(), why.c_str());
+        }
+    }
+
+    // note [table residency] in pz/prune.hpp: a process that solves several
+    // positions copies mapped tables into 2 MiB pages (fewer TLB misses),
+    // checking every block's hash on the way.
+    bool makeResident(std::string& why) {
+        if (!mapping_.data) return true;
+        const uint64_t bytes = tableWords_ * 8;
+        HugeBuffer b(bytes);
+        std::memcpy(b.data, mapping_.data + kTablePage, bytes);
+        const auto* hashes = reinterpret_cast<const uint64_t*>(mapping_.data + kTablePage + bytes);
+        for (uint64_t blk = 0; blk < blob_detail::blocksOf(bytes); ++blk)
+            if (tableBlockHash(b.data, bytes, blk) != hashes[blk])
+                return (why = "checksum mismatch (data block " + std::to_string(blk) + ")", false);
+        if (!attach(b.data, tableWords_, why)) return false;
+        resident_ = std::move(b);
+        mapping_ = MappedFile();
+        return true;
     }
 
     double buildSeconds() const { return buildSeconds_; }
-    size_t tableBytes() const {
-        size_t b = 0;
-        for (const auto& p : phases_) {
-            for (const auto& m : p.moveTable) b += m.size() * sizeof(uint32_t);
-            for (const auto& t : p.prune) b += t.bytes.size();
-        }
-        return b;
-    }
+    bool loadedFromCache() const { return loaded_; }
+    size_t tableBytes() const { return tableWords_ * 8; }
     // Depth distribution of pruning table t of phase k (entries per stored value 0..15).
-    std::array<uint64_t, 16> depthCounts(size_t k, size_t t) const {
+    std::array<uint64_t, 16> depthCounts(size_t k, size_t t) const { return phases_[k].counts[t]; }
+    // The symmetry-reduced table of phase k: classes, entries, depth distribution.
+    bool hasSymTable(size_t k) const { return phases_[k].sym; }
+    uint64_t symClasses(size_t k) const { return phases_[k].classes; }
+    uint64_t symEntries(size_t k) const { return phases_[k].classes * phases_[k].bSize; }
+    std::array<uint64_t, 16> symDepthCounts(size_t k) const { return phases_[k].symCounts; }
+    // The distribution over every raw coordinate value of the table's parts
+    // (each looked up through its class); for small tables and tests.
+    std::array<uint64_t, 16> symRawDepthCounts(size_t k) const {
+        const Phase& ph = phases_[k];
+        const PhaseSpec& spec = spec_[k];
         std::array<uint64_t, 16> c{};
-        const auto& table = phases_[k].prune[t];
-        for (uint64_t i = 0; i < table.entries; ++i) ++c[table.get(i)];
+        std::vector<uint32_t> coords(spec.parts.size());
+        for (uint64_t a = 0; a < ph.rawA; ++a)
+            for (uint64_t b = 0; b < ph.bSize; ++b) {
+                uint64_t x = a;
+                for (size_t i = spec.reduced.size(); i-- > 0;) {
+                    coords[spec.reduced[i]] = static_cast<uint32_t>(x % spec.parts[spec.reduced[i]].size);
+                    x /= spec.parts[spec.reduced[i]].size;
+                }
+                x = b;
+                for (size_t i = spec.rest.size(); i-- > 0;) {
+                    coords[spec.rest[i]] = static_cast<uint32_t>(x % spec.parts[spec.rest[i]].size);
+                    x /= spec.parts[spec.rest[i]].size;
+                }
+                ++c[symLookup(ph, spec, coords.data())];
+            }
         return c;
     }
+    uint64_t symRawSize(size_t k) const { return phases_[k].rawA * phases_[k].bSize; }
     size_t phaseCount() const { return spec_.size(); }
     const PhaseSpec& phase(size_t k) const { return spec_[k]; }
 
@@ -336,6 +503,13 @@ public:
         if (!directions.empty()) directions_ = std::move(directions);
     }
 
+    // note [phase length cap]
+    // With a target length L (--max-length), a phase-1 prefix of length d
+    // leaves the later phases at most L - d moves: the first pass searches
+    // only totals <= L (phase 1 up to L, each later phase within what is
+    // left), so no time goes into long phase-2 solutions that cannot meet
+    // the target. Only if no total <= L exists does a second pass look for
+    // the shortest total it can find, as without a target.
     PhasedResult solve(const State& start, const PhasedLimits& limits) {
         limits_ = limits;
         best_ = {};
@@ -343,6 +517,511 @@ public:
         nodes_ = 0;
         stop_ = false;
         t0_ = std::chrono::steady_clock::now();
+        solutions_ = 0;
+        if (limits.maxLength >= 0 && limits.maxLength < kMaxDepth) {
+            // The capped pass; a budget ends it even without a solution.
+            capPass_ = true;
+            bestLength_ = limits.maxLength + 1;
+            run(start);
+            capPass_ = false;
+        }
+        if (solutions_ == 0) {
+            bestLength_ = kMaxDepth + 1;
+            stop_ = false;
+            run(start);
+        }
+        PhasedResult r = best_;
+        r.found = solutions_ > 0;
+        r.nodes = nodes_;
+        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+        return r;
+    }
+
+private:
+    struct TableRef {
+        const uint8_t* bytes;
+        uint64_t stride;
+        int a, b;
+        uint64_t entries;
+    };
+    struct Phase {
+        int moves = 0;
+        std::vector<const uint32_t*> moveRows;  // [part][value * moves + i]
+        std::vector<TableRef> tables;           // in spec order
+        std::vector<TableRef> refs;             // the pruning tables, largest first
+        std::vector<std::array<uint64_t, 16>> counts;
+        std::vector<bool> inNext;               // per phase move: it lies in the next phase's moves
+        // The symmetry-reduced table (note [symmetry classes]).
+        bool sym = false;
+        int nS = 0;
+        uint64_t rawA = 1, bSize = 1, classes = 0;
+        const uint32_t* classOf = nullptr;
+        const uint32_t* reps = nullptr;
+        const uint64_t* stab = nullptr;
+        std::vector<const uint32_t*> conjB;
+        const uint64_t* symWords = nullptr;
+        std::array<uint64_t, 16> symCounts{};
+    };
+
+    // ---- building ----
+
+    using Section = std::vector<uint64_t>;
+    template <class V>
+    static Section section(const std::vector<V>& v) {
+        Section s((v.size() * sizeof(V) + 7) / 8, 0);
+        if (!v.empty()) std::memcpy(s.data(), v.data(), v.size() * sizeof(V));
+        return s;
+    }
+
+    void build(int threads) {
+        if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        std::vector<Section> sections;
+        for (size_t k = 0; k < spec_.size(); ++k) buildPhase(k, threads, sections);
+        // The blob: magic, section count, section sizes (words), sections.
+        size_t total = 2 + sections.size();
+        for (const auto& s : sections) total += s.size();
+        if (total * 8 > memoryBudget())
+            throw MemoryBudgetError("the phased tables need " + formatBytes(total * 8) +
+                                    ", more than the memory budget of " + formatBytes(memoryBudget()));
+        blob_.assign(total, 0);
+        blob_[0] = kBlobMagic;
+        blob_[1] = sections.size();
+        size_t at = 2 + sections.size();
+        for (size_t i = 0; i < sections.size(); ++i) {
+            blob_[2 + i] = sections[i].size();
+            std::copy(sections[i].begin(), sections[i].end(), blob_.begin() + static_cast<std::ptrdiff_t>(at));
+            at += sections[i].size();
+            Section().swap(sections[i]);
+        }
+        std::string why;
+        if (!attach(blob_.data(), blob_.size(), why)) throw std::logic_error("phased tables: " + why);
+    }
+
+    void buildPhase(size_t k, int threads, std::vector<Section>& out) {
+        const PhaseSpec& spec = spec_[k];
+        const int n = static_cast<int>(spec.moves.size());
+        std::vector<std::vector<uint32_t>> moveTable;
+        for (const auto& part : spec.parts) {
+            std::vector<uint32_t> table(part.size * n);
+            for (uint64_t v = 0; v < part.size; ++v) {
+                const State s = unrankPart<T>(part, v);
+                for (int i = 0; i < n; ++i)
+                    table[v * n + i] = static_cast<uint32_t>(rankPart<T>(part, T::applyMove(s, spec.moves[i])));
+            }
+            moveTable.push_back(std::move(table));
+        }
+        std::vector<Section> tables;
+        std::vector<uint64_t> info;
+        for (const auto& [a, b] : spec.tables) {
+            const uint64_t stride = b < 0 ? 1 : spec.parts[b].size;
+            const uint64_t entries = spec.parts[a].size * stride;
+            NibbleTable t;
+            t.entries = entries;
+            t.bytes.assign((entries + 1) / 2, 0xFF);
+            const uint64_t goal = spec.parts[a].goal * stride + (b < 0 ? 0 : spec.parts[b].goal);
+            t.set(goal, 0);
+            uint64_t filled = 1;
+            for (uint8_t d = 0; d < 14 && filled < entries; ++d) {
+                uint64_t added = 0;
+                for (uint64_t i = 0; i < entries; ++i) {
+                    if (t.get(i) != d) continue;
+                    const uint64_t va = i / stride, vb = i % stride;
+                    for (int m = 0; m < n; ++m) {
+                        const uint64_t na = moveTable[a][va * n + m];
+                        const uint64_t nb = b < 0 ? 0 : moveTable[b][vb * n + m];
+                        const uint64_t j = na * stride + nb;
+                        if (t.get(j) == 15) {
+                            t.set(j, d + 1);
+                            ++added;
+                        }
+                    }
+                }
+                filled += added;
+                if (added == 0) break;
+            }
+            std::array<uint64_t, 16> c{};
+            for (uint64_t i = 0; i < entries; ++i) ++c[t.get(i)];
+            info.insert(info.end(), c.begin(), c.end());
+            tables.push_back(section(t.bytes));
+        }
+        Section symInfo(1 + 16, 0);
+        std::vector<Section> symSections;
+        if (!spec.symmetries.empty()) buildSym(k, threads, moveTable, symInfo, symSections);
+        for (auto& m : moveTable) out.push_back(section(m));
+        for (auto& t : tables) out.push_back(std::move(t));
+        info.insert(info.end(), symInfo.begin(), symInfo.end());
+        out.push_back(std::move(info));
+        for (auto& s : symSections) out.push_back(std::move(s));
+    }
+
+    static uint64_t product(const PhaseSpec& spec, const std::vector<int>& parts) {
+        uint64_t p = 1;
+        for (int j : parts) p *= spec.parts[j].size;
+        return p;
+    }
+    static uint64_t combine(const PhaseSpec& spec, const std::vector<int>& parts, const uint32_t* c) {
+        uint64_t x = 0;
+        for (int j : parts) x = x * spec.parts[j].size + c[j];
+        return x;
+    }
+    static void split(const PhaseSpec& spec, const std::vector<int>& parts, uint64_t x, uint64_t* values) {
+        for (size_t i = parts.size(); i-- > 0;) {
+            values[i] = x % spec.parts[parts[i]].size;
+            x /= spec.parts[parts[i]].size;
+        }
+    }
+
+    // The table entry of coordinate c (all parts of the phase, indexed by part).
+    static uint64_t symIndex(const Phase& ph, const PhaseSpec& spec, const uint32_t* c) {
+        return symIndexOf(ph, spec, c, combine(spec, spec.reduced, c));
+    }
+    // The same, given the reduced parts' raw value.
+    static uint64_t symIndexOf(const Phase& ph, const PhaseSpec& spec, const uint32_t* c, uint64_t raw) {
+        const uint32_t e = ph.classOf[raw];
+        const uint32_t k = e & 63;
+        uint64_t b = 0;
+        for (size_t i = 0; i < spec.rest.size(); ++i) {
+            const int j = spec.rest[i];
+            b = b * spec.parts[j].size + ph.conjB[i][static_cast<uint64_t>(c[j]) * ph.nS + k];
+        }
+        return static_cast<uint64_t>(e >> 6) * ph.bSize + b;
+    }
+    static unsigned symGet(const Phase& ph, uint64_t i) { return ph.symWords[i >> 4] >> ((i & 15) * 4) & 15; }
+    static unsigned symLookup(const Phase& ph, const PhaseSpec& spec, const uint32_t* c) {
+        return symGet(ph, symIndex(ph, spec, c));
+    }
+
+    void buildSym(size_t k, int threads, const std::vector<std::vector<uint32_t>>& moveTable, Section& info,
+                  std::vector<Section>& out) {
+        const PhaseSpec& spec = spec_[k];
+        const int n = static_cast<int>(spec.moves.size());
+        const int nS = static_cast<int>(spec.symmetries.size());
+        if (nS > kMaxSymmetries || spec.symInverse.size() != spec.symmetries.size())
+            throw std::logic_error("phased tables: bad symmetry list");
+        const uint64_t rawA = product(spec, spec.reduced), bSize = product(spec, spec.rest);
+        Progress progress(std::string("pz: building symmetry-reduced phase ") + std::to_string(k + 1) + " table of " +
+                          T::kName);
+        // Classes of A.
+        std::vector<uint32_t> classOf(rawA, UINT32_MAX), reps;
+        std::vector<uint64_t> stab;
+        std::vector<uint64_t> values(spec.reduced.size() + 1);
+        for (uint64_t a = 0; a < rawA; ++a) {
+            if (classOf[a] != UINT32_MAX) continue;
+            const uint32_t cls = static_cast<uint32_t>(reps.size());
+            reps.push_back(static_cast<uint32_t>(a));
+            uint64_t mask = 0;
+            split(spec, spec.reduced, a, values.data());
+            const State x = unrankParts<T>(spec.parts, spec.reduced, values.data());
+            if (rankParts(spec, spec.reduced, x) != a)
+                throw std::logic_error("phased tables: a representative does not rank back to its value");
+            for (int s = 0; s < nS; ++s) {
+                const uint64_t image = rankParts(spec, spec.reduced, T::conjugate(x, spec.symmetries[s]));
+                if (image == a) mask |= uint64_t{1} << s;
+                const uint32_t want = cls << 6 | static_cast<uint32_t>(spec.symInverse[s]);
+                if (classOf[image] == UINT32_MAX) classOf[image] = want;
+                else if (classOf[image] >> 6 != cls)
+                    throw std::logic_error("phased tables: the symmetries do not act on the reduced parts");
+            }
+            stab.push_back(mask);
+        }
+        const uint64_t classes = reps.size();
+        // Conjugation of the other parts, value by value.
+        std::vector<std::vector<uint32_t>> conjB;
+        for (int j : spec.rest) {
+            const auto& part = spec.parts[j];
+            std::vector<uint32_t> t(part.size * nS);
+            for (uint64_t v = 0; v < part.size; ++v) {
+                const State x = unrankPart<T>(part, v);
+                for (int s = 0; s < nS; ++s)
+                    t[v * nS + s] = static_cast<uint32_t>(rankPart<T>(part, T::conjugate(x, spec.symmetries[s])));
+            }
+            conjB.push_back(std::move(t));
+        }
+        // Point a Phase at them for symIndex (the table words come later).
+        Phase& ph = phases_[k];
+        ph.nS = nS;
+        ph.rawA = rawA;
+        ph.bSize = bSize;
+        ph.classes = classes;
+        ph.classOf = classOf.data();
+        ph.conjB.clear();
+        for (const auto& t : conjB) ph.conjB.push_back(t.data());
+        checkSymmetries(k, stab);
+        // Breadth-first search over (class, b).
+        const uint64_t entries = classes * bSize;
+        std::vector<uint64_t> words((entries + 15) / 16, ~uint64_t{0});
+        auto claim = [&](uint64_t i, unsigned d) {
+            std::atomic_ref<uint64_t> w(words[i >> 4]);
+            const unsigned shift = (i & 15) * 4;
+            const uint64_t before = w.fetch_and(~(static_cast<uint64_t>(0xF ^ d) << shift), std::memory_order_relaxed);
+            return (before >> shift & 15) == 15;
+        };
+        auto get = [&](uint64_t i) {
+            return static_cast<unsigned>(std::atomic_ref<uint64_t>(words[i >> 4]).load(std::memory_order_relaxed) >>
+                                             ((i & 15) * 4) & 15);
+        };
+        // Claims entry (cls, b) and its images under the representative's self-symmetries.
+        auto claimAll = [&](uint64_t cls, uint64_t b, unsigned d) {
+            uint64_t got = claim(cls * bSize + b, d) ? 1 : 0;
+            uint64_t mask = stab[cls] & ~uint64_t{1};
+            if (!mask) return got;
+            uint64_t bv[16];
+            split(spec, spec.rest, b, bv);
+            for (; mask; mask &= mask - 1) {
+                const int s = std::countr_zero(mask);
+                uint64_t b2 = 0;
+                for (size_t i = 0; i < spec.rest.size(); ++i)
+                    b2 = b2 * spec.parts[spec.rest[i]].size + conjB[i][bv[i] * nS + s];
+                if (claim(cls * bSize + b2, d)) ++got;
+            }
+            return got;
+        };
+        std::vector<uint32_t> goal(spec.parts.size());
+        for (size_t j = 0; j < spec.parts.size(); ++j) goal[j] = static_cast<uint32_t>(spec.parts[j].goal);
+        std::array<uint64_t, 16> counts{};
+        {
+            const uint64_t g = symIndex(ph, spec, goal.data());
+            counts[0] = claimAll(g / bSize, g % bSize, 0);
+        }
+        // A phase whose moves are closed under inverses may search backwards.
+        bool closed = true;
+        for (int m : spec.moves) closed = closed && std::count(spec.moves.begin(), spec.moves.end(), T::kMoveInverse[m]) == 1;
+        uint64_t reached = counts[0];
+        // The neighbours of entry i through each move: calls f(index).
+        auto neighbours = [&](uint64_t i, auto&& f) {
+            const uint64_t cls = i / bSize, b = i % bSize;
+            uint64_t av[16], bv[16];
+            split(spec, spec.reduced, reps[cls], av);
+            split(spec, spec.rest, b, bv);
+            for (int m = 0; m < n; ++m) {
+                uint64_t na = 0;
+                for (size_t q = 0; q < spec.reduced.size(); ++q) {
+                    const int j = spec.reduced[q];
+                    na = na * spec.parts[j].size + moveTable[j][av[q] * n + m];
+                }
+                const uint32_t e = classOf[na];
+                const uint32_t s = e & 63;
+                uint64_t nb = 0;
+                for (size_t q = 0; q < spec.rest.size(); ++q) {
+                    const int j = spec.rest[q];
+                    nb = nb * spec.parts[j].size + conjB[q][static_cast<uint64_t>(moveTable[j][bv[q] * n + m]) * nS + s];
+                }
+                if (f(static_cast<uint64_t>(e >> 6) * bSize + nb)) return;
+            }
+        };
+        for (unsigned d = 0; d + 1 < 15; ++d) {
+            const uint64_t frontier = counts[d];
+            if (frontier == 0 || reached == entries) break;
+            const bool backward = closed && entries - reached < frontier;
+            std::atomic<uint64_t> next{0}, found{0};
+            progress.beginLevel();
+            constexpr uint64_t kChunk = 1 << 14;
+            auto worker = [&] {
+                uint64_t local = 0;
+                for (;;) {
+                    const uint64_t begin = next.fetch_add(kChunk);
+                    if (begin >= entries) break;
+                    const uint64_t end = std::min(entries, begin + kChunk);
+                    for (uint64_t i = begin; i < end; ++i) {
+                        if (backward) {
+                            if (get(i) != 15) continue;
+                            bool hit = false;
+                            neighbours(i, [&](uint64_t j) { return hit = get(j) == d; });
+                            if (hit) local += claimAll(i / bSize, i % bSize, d + 1);
+                        } else {
+                            if (get(i) != d) continue;
+                            neighbours(i, [&](uint64_t j) {
+                                if (get(j) == 15) local += claimAll(j / bSize, j % bSize, d + 1);
+                                return false;
+                            });
+                        }
+                    }
+                    if (threads == 1 || begin % (kChunk * 64) == 0)
+                        progress.update(static_cast<int>(d + 1), double(begin) / double(entries));
+                }
+                found += local;
+            };
+            std::vector<std::thread> pool;
+            for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+            worker();
+            for (auto& t : pool) t.join();
+            counts[d + 1] = found;
+            reached += found;
+            progress.level(static_cast<int>(d + 1), found);
+        }
+        counts[15] = entries - reached;
+        progress.done();
+        info[0] = classes;
+        for (int d = 0; d < 16; ++d) info[1 + d] = counts[d];
+        out.push_back(section(classOf));
+        out.push_back(section(reps));
+        out.push_back(section(stab));
+        for (const auto& t : conjB) out.push_back(section(t));
+        out.push_back(std::move(words));
+        ph = Phase();  // attach() sets it up from the blob
+    }
+
+    static uint64_t rankParts(const PhaseSpec& spec, const std::vector<int>& parts, const State& s) {
+        uint64_t x = 0;
+        for (int j : parts) x = x * spec.parts[j].size + rankPart<T>(spec.parts[j], s);
+        return x;
+    }
+
+    // The lookup of note [symmetry classes] on random states of the phase:
+    // x and every conj_k(x) must reach the same entry, up to the
+    // representative's self-symmetries (whose images the search writes
+    // together).
+    void checkSymmetries(size_t k, const std::vector<uint64_t>& stab) {
+        const PhaseSpec& spec = spec_[k];
+        const Phase& ph = phases_[k];
+        std::mt19937_64 rng(12345);
+        std::vector<uint32_t> c(spec.parts.size()), d(spec.parts.size());
+        for (int trial = 0; trial < 256; ++trial) {
+            State x = T::solved();
+            for (int i = 0; i < 80; ++i) x = T::applyMove(x, spec.moves[rng() % spec.moves.size()]);
+            for (size_t j = 0; j < spec.parts.size(); ++j) c[j] = static_cast<uint32_t>(rankPart<T>(spec.parts[j], x));
+            const uint64_t want = symIndex(ph, spec, c.data());
+            const uint64_t cls = want / ph.bSize;
+            uint64_t bv[16];
+            split(spec, spec.rest, want % ph.bSize, bv);
+            std::vector<uint64_t> allowed;
+            for (uint64_t mask = stab[cls]; mask; mask &= mask - 1) {
+                const int t = std::countr_zero(mask);
+                uint64_t b2 = 0;
+                for (size_t i = 0; i < spec.rest.size(); ++i)
+                    b2 = b2 * spec.parts[spec.rest[i]].size + ph.conjB[i][bv[i] * ph.nS + t];
+                allowed.push_back(cls * ph.bSize + b2);
+            }
+            for (size_t s = 0; s < spec.symmetries.size(); ++s) {
+                const State y = T::conjugate(x, spec.symmetries[s]);
+                for (size_t j = 0; j < spec.parts.size(); ++j) d[j] = static_cast<uint32_t>(rankPart<T>(spec.parts[j], y));
+                if (std::count(allowed.begin(), allowed.end(), symIndex(ph, spec, d.data())) == 0)
+                    throw std::logic_error("phased tables: symmetry " + std::to_string(spec.symmetries[s]) +
+                                           " does not act on the coordinate of phase " + std::to_string(k + 1));
+            }
+        }
+    }
+
+    // ---- the blob ----
+
+    static constexpr uint64_t kBlobMagic = 0x3153455341485050ULL;  // "PPHASES1"
+
+    // Points every phase at its tables in `blob` (words); false if the
+    // layout does not match the spec.
+    bool attach(const uint64_t* blob, uint64_t words, std::string& why) {
+        if (words < 2 || blob[0] != kBlobMagic) return (why = "not a phased-table blob", false);
+        const uint64_t count = blob[1];
+        if (count > words - 2) return (why = "bad section count", false);
+        std::vector<std::pair<const uint64_t*, uint64_t>> sections;
+        uint64_t at = 2 + count;
+        for (uint64_t i = 0; i < count; ++i) {
+            const uint64_t size = blob[2 + i];
+            if (size > words - at) return (why = "sections overrun the file", false);
+            sections.emplace_back(blob + at, size);
+            at += size;
+        }
+        if (at != words) return (why = "trailing data", false);
+        size_t next = 0;
+        auto take = [&](uint64_t wantBytes) -> const uint64_t* {
+            if (next >= sections.size() || sections[next].second != (wantBytes + 7) / 8) return nullptr;
+            return sections[next++].first;
+        };
+        std::vector<Phase> phases(spec_.size());
+        for (size_t k = 0; k < spec_.size(); ++k) {
+            const PhaseSpec& spec = spec_[k];
+            Phase& ph = phases[k];
+            ph.moves = static_cast<int>(spec.moves.size());
+            for (const auto& part : spec.parts) {
+                const uint64_t* p = take(part.size * ph.moves * 4);
+                if (!p) return (why = "phase " + std::to_string(k + 1) + ": move table size", false);
+                ph.moveRows.push_back(reinterpret_cast<const uint32_t*>(p));
+            }
+            for (const auto& [a, b] : spec.tables) {
+                const uint64_t stride = b < 0 ? 1 : spec.parts[b].size;
+                const uint64_t entries = spec.parts[a].size * stride;
+                const uint64_t* p = take((entries + 1) / 2);
+                if (!p) return (why = "phase " + std::to_string(k + 1) + ": pruning table size", false);
+                ph.tables.push_back({reinterpret_cast<const uint8_t*>(p), stride, a, b, entries});
+            }
+            const uint64_t* info = take((spec.tables.size() * 16 + 17) * 8);
+            if (!info) return (why = "phase " + std::to_string(k + 1) + ": table information", false);
+            for (size_t t = 0; t < spec.tables.size(); ++t) {
+                std::array<uint64_t, 16> c{};
+                for (int d = 0; d < 16; ++d) c[d] = info[16 * t + d];
+                ph.counts.push_back(c);
+            }
+            if (!spec.symmetries.empty()) {
+                const uint64_t* si = info + 16 * spec.tables.size();
+                ph.sym = true;
+                ph.nS = static_cast<int>(spec.symmetries.size());
+                ph.rawA = product(spec, spec.reduced);
+                ph.bSize = product(spec, spec.rest);
+                ph.classes = si[0];
+                for (int d = 0; d < 16; ++d) ph.symCounts[d] = si[1 + d];
+                if (ph.classes == 0 || ph.classes > ph.rawA) return (why = "bad class count", false);
+                const uint64_t* p = take(ph.rawA * 4);
+                const uint64_t* r = p ? take(ph.classes * 4) : nullptr;
+                const uint64_t* st = r ? take(ph.classes * 8) : nullptr;
+                if (!st) return (why = "phase " + std::to_string(k + 1) + ": class index size", false);
+                ph.classOf = reinterpret_cast<const uint32_t*>(p);
+                ph.reps = reinterpret_cast<const uint32_t*>(r);
+                ph.stab = st;
+                for (int j : spec.rest) {
+                    const uint64_t* t = take(spec.parts[j].size * ph.nS * 4);
+                    if (!t) return (why = "phase " + std::to_string(k + 1) + ": conjugation table size", false);
+                    ph.conjB.push_back(reinterpret_cast<const uint32_t*>(t));
+                }
+                ph.symWords = take((ph.classes * ph.bSize + 15) / 16 * 8);
+                if (!ph.symWords) return (why = "phase " + std::to_string(k + 1) + ": symmetry table size", false);
+            }
+            ph.refs = ph.tables;
+            std::stable_sort(ph.refs.begin(), ph.refs.end(),
+                             [](const TableRef& x, const TableRef& y) { return x.entries > y.entries; });
+            if (k > 0) {
+                Phase& prev = phases[k - 1];
+                prev.inNext.assign(spec_[k - 1].moves.size(), false);
+                for (size_t i = 0; i < spec_[k - 1].moves.size(); ++i)
+                    for (int m : spec.moves)
+                        if (m == spec_[k - 1].moves[i]) prev.inNext[i] = true;
+            }
+        }
+        if (next != sections.size()) return (why = "more sections than the spec has tables", false);
+        phases_ = std::move(phases);
+        tableWords_ = words;
+        return true;
+    }
+
+    // ---- search ----
+
+    int heuristic(size_t k, const uint32_t* c) const {
+        const Phase& ph = phases_[k];
+        int h = ph.sym ? static_cast<int>(symLookup(ph, spec_[k], c)) : 0;
+        for (const TableRef& t : ph.tables) {
+            const uint64_t i = static_cast<uint64_t>(c[t.a]) * t.stride + (t.b < 0 ? 0 : c[t.b]);
+            h = std::max(h, static_cast<int>(t.bytes[i >> 1] >> ((i & 1) * 4) & 15));
+        }
+        return h;
+    }
+
+    bool atGoal(size_t k, const uint32_t* c) const {
+        const auto& parts = spec_[k].parts;
+        for (size_t j = 0; j < parts.size(); ++j)
+            if (c[j] != parts[j].goal) return false;
+        return true;
+    }
+
+    bool budgetExceeded() {
+        if (solutions_ == 0 && !capPass_) return false;  // always finish the first solution
+        if (limits_.nodeBudget && nodes_ >= limits_.nodeBudget) return true;
+        if (limits_.budgetMs > 0 && (nodes_ & 1023) == 0) {
+            const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count();
+            if (ms >= limits_.budgetMs) return true;
+        }
+        return false;
+    }
+
+    // One pass over the directions, phase 1 depth by depth, totals < bestLength_.
+    void run(const State& start) {
         path_.clear();
         phaseStart_.assign(spec_.size() + 1, 0);
         const PhaseSpec& first = spec_[0];
@@ -368,145 +1047,27 @@ public:
                 phaseStart_[0] = 0;
                 dfs(0, starts[d].state, coords.data(), depth, first.canonStart, -1);
             }
-        PhasedResult r = best_;
-        r.found = bestLength_ <= kMaxDepth;
-        r.nodes = nodes_;
-        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
-        return r;
-    }
-
-private:
-    struct TableRef {
-        const uint8_t* bytes;
-        uint64_t stride;
-        int a, b;
-    };
-    struct Phase {
-        std::vector<std::vector<uint32_t>> moveTable;  // [part][value * moves + i]
-        std::vector<const uint32_t*> moveRows;          // moveTable[j].data()
-        std::vector<TableRef> refs;                     // the pruning tables, largest first
-        std::vector<NibbleTable> prune;
-        std::vector<uint64_t> stride;                  // per table: size of its second part (1 if none)
-        std::vector<bool> inNext;                      // per phase move: it lies in the next phase's moves
-        int moves = 0;
-    };
-
-    void build(size_t k) {
-        const PhaseSpec& spec = spec_[k];
-        Phase ph;
-        ph.moves = static_cast<int>(spec.moves.size());
-        for (const auto& part : spec.parts) {
-            std::vector<uint32_t> table(part.size * ph.moves);
-            for (uint64_t v = 0; v < part.size; ++v) {
-                const State s = unrankPart<T>(part, v);
-                for (int i = 0; i < ph.moves; ++i)
-                    table[v * ph.moves + i] = static_cast<uint32_t>(rankPart<T>(part, T::applyMove(s, spec.moves[i])));
-            }
-            ph.moveTable.push_back(std::move(table));
-        }
-        for (const auto& [a, b] : spec.tables) {
-            const uint64_t stride = b < 0 ? 1 : spec.parts[b].size;
-            const uint64_t entries = spec.parts[a].size * stride;
-            NibbleTable t;
-            t.entries = entries;
-            t.bytes.assign((entries + 1) / 2, 0xFF);
-            const uint64_t goal = spec.parts[a].goal * stride + (b < 0 ? 0 : spec.parts[b].goal);
-            t.set(goal, 0);
-            uint64_t filled = 1;
-            for (uint8_t d = 0; d < 14 && filled < entries; ++d) {
-                uint64_t added = 0;
-                for (uint64_t i = 0; i < entries; ++i) {
-                    if (t.get(i) != d) continue;
-                    const uint64_t va = i / stride, vb = i % stride;
-                    for (int m = 0; m < ph.moves; ++m) {
-                        const uint64_t na = ph.moveTable[a][va * ph.moves + m];
-                        const uint64_t nb = b < 0 ? 0 : ph.moveTable[b][vb * ph.moves + m];
-                        const uint64_t j = na * stride + nb;
-                        if (t.get(j) == 15) {
-                            t.set(j, d + 1);
-                            ++added;
-                        }
-                    }
-                }
-                filled += added;
-                if (added == 0) break;
-            }
-            ph.prune.push_back(std::move(t));
-            ph.stride.push_back(stride);
-        }
-        for (const auto& m : ph.moveTable) ph.moveRows.push_back(m.data());
-        for (size_t t = 0; t < ph.prune.size(); ++t)
-            ph.refs.push_back({ph.prune[t].bytes.data(), ph.stride[t], spec.tables[t].first, spec.tables[t].second});
-        std::stable_sort(ph.refs.begin(), ph.refs.end(), [&](const TableRef& x, const TableRef& y) {
-            return spec.parts[x.a].size * x.stride > spec.parts[y.a].size * y.stride;
-        });
-        phases_.push_back(std::move(ph));
-        // The previous phase's moves that lie in this phase's move set.
-        if (k > 0) {
-            Phase& prev = phases_[k - 1];
-            prev.inNext.assign(spec_[k - 1].moves.size(), false);
-            for (size_t i = 0; i < spec_[k - 1].moves.size(); ++i)
-                for (int m : spec.moves)
-                    if (m == spec_[k - 1].moves[i]) prev.inNext[i] = true;
-        }
-    }
-
-    int heuristic(size_t k, const uint32_t* c) const {
-        const Phase& ph = phases_[k];
-        const PhaseSpec& spec = spec_[k];
-        int h = 0;
-        for (size_t t = 0; t < ph.prune.size(); ++t) {
-            const auto& [a, b] = spec.tables[t];
-            const uint64_t i = static_cast<uint64_t>(c[a]) * ph.stride[t] + (b < 0 ? 0 : c[b]);
-            h = std::max(h, static_cast<int>(ph.prune[t].get(i)));
-        }
-        return h;
-    }
-
-    // heuristic(k, c) > limit, reading the tables only until one says so
-    // (the largest tables first: they prune most).
-    bool exceeds(size_t k, const uint32_t* c, int limit) const {
-        for (const TableRef& t : phases_[k].refs) {
-            const uint64_t i = static_cast<uint64_t>(c[t.a]) * t.stride + (t.b < 0 ? 0 : c[t.b]);
-            if ((t.bytes[i >> 1] >> ((i & 1) * 4) & 15) > limit) return true;
-        }
-        return false;
-    }
-
-    bool atGoal(size_t k, const uint32_t* c) const {
-        const auto& parts = spec_[k].parts;
-        for (size_t j = 0; j < parts.size(); ++j)
-            if (c[j] != parts[j].goal) return false;
-        return true;
-    }
-
-    bool budgetExceeded() {
-        if (bestLength_ > kMaxDepth) return false;  // always finish the first solution
-        if (limits_.nodeBudget && nodes_ >= limits_.nodeBudget) return true;
-        if (limits_.budgetMs > 0 && (nodes_ & 1023) == 0) {
-            const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count();
-            if (ms >= limits_.budgetMs) return true;
-        }
-        return false;
     }
 
     // previousMove: the traits move before phase k starts, -1 at the very start.
     void searchPhase(size_t k, const State& s, int previousMove) {
         const PhaseSpec& spec = spec_[k];
-        std::vector<uint32_t> c(spec.parts.size());
+        uint32_t c[16];
         for (size_t j = 0; j < spec.parts.size(); ++j) c[j] = static_cast<uint32_t>(rankPart<T>(spec.parts[j], s));
         const int used = static_cast<int>(path_.size());
         phaseStart_[k] = path_.size();
-        const int h = heuristic(k, c.data());
+        // Most phase ends cannot be finished within the bound: the small
+        // tables say so without touching the big one.
+        if (smallTablesExceed(phases_[k], c, bestLength_ - used - 1)) return;
+        const int h = heuristic(k, c);
         const int before = solutions_;
         for (int depth = h; depth < bestLength_ - used && !stop_; ++depth) {
-            std::vector<uint32_t> coords = c;
-            dfs(k, s, coords.data(), depth, spec.canonStart, previousMove);
+            dfs(k, s, c, depth, spec.canonStart, previousMove);  // dfs reads c, never writes it
             if (k > 0 && solutions_ > before) break;  // later phases: the shortest that completes
         }
     }
 
-    void dfs(size_t k, const State& phaseStartState, uint32_t* c, int remaining, int canon, int previousMove) {
+    void dfs(size_t k, const State& phaseStartState, const uint32_t* c, int remaining, int canon, int previousMove) {
         ++nodes_;
         if (budgetExceeded()) {
             stop_ = true;
@@ -542,23 +1103,50 @@ private:
         const int n = ph.moves;
         const bool first = path_.size() == phaseStart_[k];
         const int before = first ? previousMove : path_.back();
-        uint32_t next[16];
         const size_t parts = spec.parts.size();
         const int* canonRow = spec.canonNext.data() + static_cast<size_t>(canon) * n;
-        for (int i = 0; i < n && !stop_; ++i) {
-            const int ns = canonRow[i];
-            if (ns < 0) continue;
-            const int move = spec.moves[i];
-            if (first && before >= 0 && family_[move] == family_[before]) continue;
-            for (size_t j = 0; j < parts; ++j) next[j] = ph.moveRows[j][static_cast<size_t>(c[j]) * n + i];
-            if (exceeds(k, next, remaining - 1)) continue;
-            path_.push_back(move);
+        // The children first: those the small tables keep get their
+        // symmetry-table entry prefetched, then each is tested and searched
+        // (the big table's reads are cache misses; they overlap this way).
+        uint32_t next[T::kMoves][16];
+        uint64_t entry[T::kMoves];
+        int keep[T::kMoves], kept = 0;
+        for (int i = 0; i < n; ++i) {
+            if (canonRow[i] < 0) continue;
+            if (first && before >= 0 && family_[spec.moves[i]] == family_[before]) continue;
+            uint32_t* x = next[kept];
+            for (size_t j = 0; j < parts; ++j) x[j] = ph.moveRows[j][static_cast<size_t>(c[j]) * n + i];
+            if (smallTablesExceed(ph, x, remaining - 1)) continue;
+            if (ph.sym) {
+                entry[kept] = combine(spec, spec.reduced, x);
+                __builtin_prefetch(&ph.classOf[entry[kept]]);
+            }
+            keep[kept++] = i;
+        }
+        if (ph.sym)
+            for (int t = 0; t < kept; ++t) {
+                entry[t] = symIndexOf(ph, spec, next[t], entry[t]);
+                __builtin_prefetch(&ph.symWords[entry[t] >> 4]);
+            }
+        for (int t = 0; t < kept && !stop_; ++t) {
+            if (ph.sym && static_cast<int>(symGet(ph, entry[t])) > remaining - 1) continue;
+            const int i = keep[t];
+            path_.push_back(spec.moves[i]);
             lastPhaseMove_[k] = i;
-            dfs(k, phaseStartState, next, remaining - 1, ns, previousMove);
+            dfs(k, phaseStartState, next[t], remaining - 1, canonRow[i], previousMove);
             path_.pop_back();
             // A later phase found a total no longer than any this branch can give.
             if (static_cast<int>(path_.size()) + remaining >= bestLength_) return;
         }
+    }
+
+    // The pair tables' part of exceeds().
+    static bool smallTablesExceed(const Phase& ph, const uint32_t* c, int limit) {
+        for (const TableRef& t : ph.refs) {
+            const uint64_t i = static_cast<uint64_t>(c[t.a]) * t.stride + (t.b < 0 ? 0 : c[t.b]);
+            if ((t.bytes[i >> 1] >> ((i & 1) * 4) & 15) > limit) return true;
+        }
+        return false;
     }
 
     // A solution found in the current direction, as moves solving the position.
@@ -578,6 +1166,12 @@ private:
     size_t direction_ = 0;
     std::vector<int> family_;
     std::vector<Phase> phases_;
+    std::vector<uint64_t> blob_;  // built tables (else mapping_ or resident_ holds them)
+    MappedFile mapping_;
+    HugeBuffer resident_;
+    uint64_t tableWords_ = 0;
+    bool loaded_ = false;
+    bool capPass_ = false;
     double buildSeconds_ = 0;
     PhasedLimits limits_;
     PhasedResult best_;

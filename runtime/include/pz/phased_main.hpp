@@ -2,13 +2,17 @@
 //
 //   solver [--scramble "MOVES"] [--state "NUMBERS"] [--random N --seed S]
 //          [--stdin] [--json] [--machine] [--max-length N] [--budget-ms N]
-//          [--nodes N] [--tables]
+//          [--nodes N] [--tables] [--table-dir DIR] [--threads N] [--memory SIZE]
+//          [--verify-tables] [--no-cache]
 //
 // Positions are read as by pz/solver_main.hpp. --max-length N: keep
 // improving until a solution of at most N moves (default: the first
 // solution); --budget-ms / --nodes: stop improving after this much work
 // (a solution is always completed). --tables prints the tables' build time,
-// size and depth distributions. Every solution is replayed through the
+// size and depth distributions. The tables are cached in one file per solver
+// (pz/table_blob.hpp) in --table-dir (default <cache>/tables, as pruning
+// tables), keyed by a hash of the solver's plan and traits; --threads N
+// threads build them; --no-cache builds them in memory only. Every solution is replayed through the
 // generated kernels before it is printed.
 //
 // --machine (used by pzc): JSON lines (note [result protocol] in
@@ -33,18 +37,21 @@
 namespace pz {
 
 template <class T>
-int phasedMainImpl(int argc, char** argv, const char* solverName, std::vector<PhaseSpec> phases,
+int phasedMainImpl(int argc, char** argv, const char* solverName, const char* tablesHash, std::vector<PhaseSpec> phases,
                    std::vector<int> moveFamily, std::vector<PhaseDirection> directions) {
     using State = typename T::State;
     std::vector<State> positions;
-    bool json = false, machine = false, fromStdin = false, showTables = false;
+    bool json = false, machine = false, fromStdin = false, showTables = false, noCache = false;
+    std::string tableDir = cacheDirectory() + "/tables";
+    int threads = 0;
     long long randomCount = 0;
     unsigned long long seed = 1;
     PhasedLimits limits;
     auto usage = [&] {
         std::cerr << "usage: " << argv[0]
                   << " [--scramble \"MOVES\"] [--state \"NUMBERS\"] [--random N --seed S] [--stdin]"
-                     " [--json] [--machine] [--max-length N] [--budget-ms N] [--nodes N] [--tables]\n";
+                     " [--json] [--machine] [--max-length N] [--budget-ms N] [--nodes N] [--tables]"
+                     " [--table-dir DIR] [--threads N] [--memory SIZE] [--verify-tables] [--no-cache]\n";
         return 2;
     };
     auto fail = [&](const std::string& msg) {
@@ -66,9 +73,14 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, std::vector<Ph
         } else if (a == "--tables") {
             showTables = true;
         } else if (a == "--verify-tables") {
-            // pzc passes the table options of every solver; phased tables are built in memory.
+            tableVerification() = TableVerification::Full;
+        } else if (a == "--no-cache") {
+            noCache = true;
         } else if (a == "--memory" && i + 1 < argc) {
-            ++i;
+            const char* v = argv[++i];
+            auto bytes = parseMemorySize(v);
+            if (!bytes || *bytes == 0) return fail(std::string("bad --memory '") + v + "': expected a size such as 512M or 2G");
+            memoryBudget() = *bytes;
         } else if (i + 1 < argc && (a == "--scramble" || a == "--state")) {
             const char* v = argv[++i];
             std::optional<State> s;
@@ -83,7 +95,10 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, std::vector<Ph
         } else if (i + 1 < argc && (a == "--random" || a == "--seed" || a == "--max-length" || a == "--budget-ms" ||
                                     a == "--nodes" || a == "--table-dir" || a == "--threads")) {
             const std::string v = argv[++i];
-            if (a == "--table-dir") continue;  // tables are built in memory at start-up
+            if (a == "--table-dir") {
+                tableDir = v;
+                continue;
+            }
             auto n = parseWholeNumber(v, 0, INT64_MAX);
             if (!n) return fail(a + " needs a whole number, not '" + v + "'");
             if (a == "--random") randomCount = *n;
@@ -91,6 +106,7 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, std::vector<Ph
             else if (a == "--max-length") limits.maxLength = static_cast<int>(std::min<long long>(*n, 1 << 20));
             else if (a == "--budget-ms") limits.budgetMs = static_cast<double>(*n);
             else if (a == "--nodes") limits.nodeBudget = static_cast<uint64_t>(*n);
+            else if (a == "--threads") threads = static_cast<int>(std::min<long long>(*n, 1024));
         } else {
             return usage();
         }
@@ -101,9 +117,21 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, std::vector<Ph
 
     PhasedSearch<T> search(std::move(phases), std::move(moveFamily));
     search.setDirections(std::move(directions));
+    const std::string hash = std::string(tablesHash) + "-p1";  // the plan's hash and the blob layout's version
+    try {
+        search.loadOrBuild(noCache ? "" : tableDir + "/" + T::kName + "-" + solverName + "-" + hash + ".pzt", hash,
+                           threads);
+    } catch (const MemoryBudgetError& e) {
+        std::cerr << argv[0] << ": error: " << e.what() << "; set --memory to what the machine can spare\n";
+        return 4;
+    }
+    if (positions.size() > 1 || fromStdin) {
+        std::string why;
+        if (!search.makeResident(why)) return fail("the cached phased tables are damaged (" + why + "); delete them");
+    }
     if (showTables) {
-        std::cout << "solver " << solverName << ": tables built in " << search.buildSeconds() << " s, "
-                  << search.tableBytes() << " bytes\n";
+        std::cout << "solver " << solverName << ": tables " << (search.loadedFromCache() ? "loaded" : "built") << " in "
+                  << search.buildSeconds() << " s, " << search.tableBytes() << " bytes\n";
         for (size_t k = 0; k < search.phaseCount(); ++k) {
             const auto& spec = search.phase(k);
             std::cout << "phase " << k + 1 << " (to " << spec.target << "), " << spec.moves.size() << " moves\n";
@@ -115,6 +143,26 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, std::vector<Ph
                 for (int d = 0; d < 16; ++d)
                     if (counts[d]) std::cout << ' ' << d << ':' << counts[d];
                 std::cout << "\n";
+            }
+            if (search.hasSymTable(k)) {
+                std::cout << "  symmetry-reduced table (parts";
+                for (int j : spec.reduced) std::cout << ' ' << j;
+                std::cout << " by " << spec.symmetries.size() << " symmetries: " << search.symClasses(k)
+                          << " classes; x parts";
+                for (int j : spec.rest) std::cout << ' ' << j;
+                std::cout << "), " << search.symEntries(k) << " entries:";
+                const auto counts = search.symDepthCounts(k);
+                for (int d = 0; d < 16; ++d)
+                    if (counts[d]) std::cout << ' ' << d << ':' << counts[d];
+                std::cout << "\n";
+                // Small tables: the distribution over every coordinate value (tests compare it with a coset BFS).
+                if (search.symRawSize(k) <= (uint64_t{1} << 24)) {
+                    const auto raw = search.symRawDepthCounts(k);
+                    std::cout << "  symmetry-reduced table, every coordinate value:";
+                    for (int d = 0; d < 16; ++d)
+                        if (raw[d]) std::cout << ' ' << d << ':' << raw[d];
+                    std::cout << "\n";
+                }
             }
         }
         std::cout.flush();
@@ -187,10 +235,10 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, std::vector<Ph
 // Exit codes: 0 every position solved, 1 a position rejected or unsolved,
 // 2 usage, 3 internal error, 4 out of memory.
 template <class T>
-int phasedMain(int argc, char** argv, const char* solverName, std::vector<PhaseSpec> phases,
+int phasedMain(int argc, char** argv, const char* solverName, const char* tablesHash, std::vector<PhaseSpec> phases,
                std::vector<int> moveFamily, std::vector<PhaseDirection> directions) {
     try {
-        return phasedMainImpl<T>(argc, argv, solverName, std::move(phases), std::move(moveFamily),
+        return phasedMainImpl<T>(argc, argv, solverName, tablesHash, std::move(phases), std::move(moveFamily),
                                  std::move(directions));
     } catch (const std::bad_alloc&) {
         std::cerr << argv[0] << ": error: out of memory\n";

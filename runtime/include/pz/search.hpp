@@ -13,14 +13,42 @@
 // move set onto itself preserves distance, and dist(s^-1) = dist(s), so every
 // lookup is a lower bound. All table lines of a child are prefetched before
 // any is read.
+//
+// Note [parallel IDA*]
+// ~~~~~~~~~~~~~~~~~~~~
+// One state is searched on several threads (`threads` of the constructor or
+// setSearchThreads; 0 = the online CPUs, at most kMaxSearchThreads). Each
+// iteration (bound) whose predecessor generated at least parallelFromNodes()
+// nodes is split: the nodes of the tree down to a split depth are expanded
+// level by level, with the same canonical automaton and the same pruning as
+// the serial search, until there are at least kSubtreesPerThread subtrees per
+// thread (or the split depth reaches bound - 1). Expanding level by level
+// keeps the nodes in the serial search's order, so subtree i is what the serial
+// search visits i-th at that depth. Threads take subtrees from a shared
+// counter; a thread that finds a solution in subtree i records it (the lowest
+// i wins) and every thread abandons subtrees above the lowest solved index,
+// while subtrees below it run to the end. So the answer is the solution of the
+// lowest solved subtree, which is the serial search's first solution: the same
+// moves (not only the same length) for any thread count. Iterations before
+// the split threshold run serially (threads would cost more than they save).
+// Node counts are summed over the threads (they include work on subtrees that
+// a lower solution made useless). Mapped tables are made resident before the
+// first parallel iteration (they are then read for long; note [table
+// residency] in pz/prune.hpp), never during one.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <exception>
+#include <mutex>
 #include <optional>
+#include <thread>
 #include <type_traits>
 #include <string>
+#include <system_error>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -48,10 +76,28 @@ public:
     // `resident`: copy loaded tables into huge-page memory at once (for a
     // process with many positions); else they stay mapped until the search
     // passes kResidentAfterNodes nodes (note [table residency], pz/prune.hpp).
+    // `threads`: for the table builds and the search (note [parallel IDA*]);
+    // 0 = every online CPU.
     explicit Search(const std::string& tableDir, int threads = 0, bool resident = false) : tableDir_(tableDir) {
         checkMemoryBudget();
         std::apply([&](auto&... t) { (t.loadOrBuild(tableDir, threads, resident), ...); }, tables_);
+        setSearchThreads(threads);
     }
+
+    static constexpr int kMaxSearchThreads = 64;
+    static constexpr size_t kSubtreesPerThread = 64;
+    static constexpr uint64_t kParallelFromNodes = uint64_t{1} << 16;
+    // Threads of one search: n >= 1, or 0 for the online CPUs (at most kMaxSearchThreads).
+    void setSearchThreads(int n) {
+        if (n <= 0) n = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        searchThreads_ = std::min(n, kMaxSearchThreads);
+    }
+    int searchThreads() const { return searchThreads_; }
+    // An iteration is split over the threads once the previous one generated
+    // at least `nodes` nodes (kParallelFromNodes; 0: every iteration, for tests).
+    void parallelFromNodes(uint64_t nodes) { parallelFrom_ = nodes; }
+    // Tests: hand out the subtrees last first (the answer must not change).
+    void reverseSubtreesForTests(bool on) { reverseSubtrees_ = on; }
 
     static constexpr int64_t kResidentAfterNodes = int64_t{1} << 18;  // about 0.1 s of slide4 search
     // Mapped tables become resident once the search has generated `nodes` more nodes.
@@ -103,19 +149,28 @@ public:
     Result solve(const State& start, int maxDepth = 40) {
         auto t0 = std::chrono::steady_clock::now();
         Result r;
-        nodes_ = 0;
         State inv = T::inverse(start);
-        path_.clear();
         if (!provablyUnreachable(start)) {
+            uint64_t previous = 0;  // nodes of the previous iteration
             for (int bound = static_cast<int>(heuristic(start, inv, 255)); bound <= maxDepth; ++bound) {
-                if (dfs(start, inv, bound, 0)) {
+                Worker w;
+                w.path.reserve(static_cast<size_t>(bound) + 1);
+                bool found;
+                if (searchThreads_ > 1 && previous >= parallelFrom_) {
+                    found = parallelIteration(start, inv, bound, w);
+                } else {
+                    w.untilResident = &untilResident_;
+                    found = dfs(w, start, inv, bound, 0);
+                }
+                r.nodes += w.nodes;
+                previous = w.nodes;
+                if (found) {
                     r.found = true;
-                    r.moves = path_;
+                    r.moves = std::move(w.path);
                     break;
                 }
             }
         }
-        r.nodes = nodes_;
         r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         return r;
     }
@@ -188,25 +243,41 @@ private:
         return t.complete() && t.get(Table::Pattern::rank(s)) == Table::kUnreached;
     }
 
-    bool dfs(const State& s, const State& inv, int bound, int canon) {
-        int depth = static_cast<int>(path_.size());
-        if (depth == bound) return s == T::solved();
-        unsigned remaining = static_cast<unsigned>(bound - depth - 1);
-        if (remaining == 0) {
-            // Last move: only a child equal to solved matters; no lookups.
-            for (int m = 0; m < T::kMoves; ++m) {
-                if (T::kCanonNext[canon][m] < 0) continue;
-                ++nodes_;
-                if (T::applyMove(s, m) == T::solved()) {
-                    path_.push_back(m);
-                    return true;
-                }
-            }
-            return false;
-        }
-        // Generate every allowed child and prefetch all its table lines
-        // before reading any: the latencies of one node's lookups overlap.
-        Child kids[T::kMoves];
+    static constexpr size_t kTableCount = std::tuple_size_v<typename T::Patterns>;
+    template <size_t I>
+    using PatternAt = std::tuple_element_t<I, typename T::Patterns>;
+    template <size_t... I>
+    static constexpr std::array<int, sizeof...(I) + 1> offsets(std::index_sequence<I...>) {
+        std::array<int, sizeof...(I) + 1> o{};
+        int acc = 0, j = 0;
+        ((o[j++] = acc, acc += lookupCount<PatternAt<I>>()), ...);
+        o[j] = acc;
+        return o;
+    }
+    static constexpr auto kOffsets = offsets(std::make_index_sequence<kTableCount>{});
+    static constexpr int kLookups = kOffsets[kTableCount];
+
+    struct Child {
+        State state, inverse;
+        int move, next;
+        uint64_t index[kLookups > 0 ? kLookups : 1];
+    };
+
+    // One searching thread's path and node count. Serial: untilResident
+    // counts down to making the tables resident. Parallel: the worker is on
+    // subtree `index` and gives up once *lowestSolved < index.
+    struct Worker {
+        std::vector<int> path;
+        uint64_t nodes = 0;
+        int64_t* untilResident = nullptr;
+        const std::atomic<size_t>* lowestSolved = nullptr;
+        size_t index = 0;
+    };
+
+    // The children of s (inverse inv, automaton state canon) that the
+    // canonical automaton allows, with their table indices computed and
+    // prefetched; returns how many.
+    int children(const State& s, const State& inv, int canon, Child* kids) const {
         int count = 0;
         for (int m = 0; m < T::kMoves; ++m) {
             int next = T::kCanonNext[canon][m];
@@ -218,17 +289,124 @@ private:
             k.inverse = T::premultiplyInverseMove(inv, m);
             computeIndices(k.state, k.inverse, k.index, std::make_index_sequence<kTableCount>{});
         }
-        nodes_ += static_cast<uint64_t>(count);
-        if ((untilResident_ -= count) < 0) [[unlikely]]
+        return count;
+    }
+
+    bool dfs(Worker& w, const State& s, const State& inv, int bound, int canon) {
+        int depth = static_cast<int>(w.path.size());
+        if (depth == bound) return s == T::solved();
+        unsigned remaining = static_cast<unsigned>(bound - depth - 1);
+        if (remaining == 0) {
+            // Last move: only a child equal to solved matters; no lookups.
+            for (int m = 0; m < T::kMoves; ++m) {
+                if (T::kCanonNext[canon][m] < 0) continue;
+                ++w.nodes;
+                if (T::applyMove(s, m) == T::solved()) {
+                    w.path.push_back(m);
+                    return true;
+                }
+            }
+            return false;
+        }
+        if (w.lowestSolved && w.lowestSolved->load(std::memory_order_relaxed) < w.index) return false;
+        // Generate every allowed child and prefetch all its table lines
+        // before reading any: the latencies of one node's lookups overlap.
+        Child kids[T::kMoves];
+        int count = children(s, inv, canon, kids);
+        w.nodes += static_cast<uint64_t>(count);
+        if (w.untilResident && (*w.untilResident -= count) < 0) [[unlikely]]
             makeTablesResident();
         for (int i = 0; i < count; ++i) {
             Child& k = kids[i];
             if (exceeds(k.index, remaining, std::make_index_sequence<kTableCount>{})) continue;
-            path_.push_back(k.move);
-            if (dfs(k.state, k.inverse, bound, k.next)) return true;
-            path_.pop_back();
+            w.path.push_back(k.move);
+            if (dfs(w, k.state, k.inverse, bound, k.next)) return true;
+            w.path.pop_back();
         }
         return false;
+    }
+
+    // One iteration split over the threads (note [parallel IDA*]); on
+    // success out.path is the solution. out.nodes: every thread's nodes.
+    struct Subtree {
+        State state, inverse;
+        int canon;
+        std::vector<int> path;
+    };
+    bool parallelIteration(const State& start, const State& inv, int bound, Worker& out) {
+        if (untilResident_ != INT64_MAX) makeTablesResident();
+        const int threads = searchThreads_;
+        std::vector<Subtree> level{Subtree{start, inv, 0, {}}};
+        // Expand while a level's nodes are above the last ply (remaining >= 1).
+        for (int depth = 0; depth + 2 <= bound && level.size() < kSubtreesPerThread * threads; ++depth) {
+            const unsigned remaining = static_cast<unsigned>(bound - depth - 1);
+            std::vector<Subtree> next;
+            Child kids[T::kMoves];
+            for (const Subtree& n : level) {
+                int count = children(n.state, n.inverse, n.canon, kids);
+                out.nodes += static_cast<uint64_t>(count);
+                for (int i = 0; i < count; ++i) {
+                    if (exceeds(kids[i].index, remaining, std::make_index_sequence<kTableCount>{})) continue;
+                    Subtree c{kids[i].state, kids[i].inverse, kids[i].next, n.path};
+                    c.path.push_back(kids[i].move);
+                    next.push_back(std::move(c));
+                }
+            }
+            level.swap(next);
+            if (level.empty()) return false;
+        }
+        std::atomic<size_t> nextSubtree{0}, lowestSolved{SIZE_MAX};
+        std::atomic<uint64_t> nodes{0};
+        std::mutex solutionLock;
+        std::vector<int> solution;
+        std::exception_ptr failure;  // a helper's exception, rethrown by the caller
+        auto workOn = [&] {
+            Worker w;
+            w.lowestSolved = &lowestSolved;
+            w.path.reserve(static_cast<size_t>(bound) + 1);
+            for (;;) {
+                size_t k = nextSubtree.fetch_add(1, std::memory_order_relaxed);
+                if (k >= level.size()) break;
+                size_t i = reverseSubtrees_ ? level.size() - 1 - k : k;
+                if (i > lowestSolved.load(std::memory_order_relaxed)) continue;
+                const Subtree& n = level[i];
+                w.index = i;
+                w.path = n.path;
+                if (dfs(w, n.state, n.inverse, bound, n.canon)) {
+                    std::lock_guard<std::mutex> lock(solutionLock);
+                    if (i < lowestSolved.load(std::memory_order_relaxed)) {
+                        solution = w.path;
+                        lowestSolved.store(i, std::memory_order_relaxed);
+                    }
+                }
+            }
+            nodes.fetch_add(w.nodes, std::memory_order_relaxed);
+        };
+        auto work = [&] {
+            try {
+                workOn();
+            } catch (...) {
+                std::lock_guard<std::mutex> lock(solutionLock);
+                if (!failure) failure = std::current_exception();
+                lowestSolved.store(0, std::memory_order_relaxed);  // everyone stops
+            }
+        };
+        std::vector<std::thread> pool;
+        const int helpers = static_cast<int>(std::min<size_t>(static_cast<size_t>(threads), level.size())) - 1;
+        for (int t = 0; t < helpers; ++t) {
+            try {
+                pool.emplace_back(work);
+            } catch (const std::system_error&) {
+                break;  // no more threads: the ones running share the subtrees
+            }
+        }
+        work();
+        for (auto& th : pool) th.join();
+        if (failure) std::rethrow_exception(failure);
+        out.nodes += nodes.load();
+        if (lowestSolved.load() == SIZE_MAX) return false;
+        out.path = std::move(solution);
+        return true;
     }
 
     // Between two nodes: every lookup reads the table's data pointer afresh.
@@ -251,25 +429,6 @@ private:
     std::string tableDir_;
     int64_t untilResident_ = kResidentAfterNodes;
 
-    static constexpr size_t kTableCount = std::tuple_size_v<typename T::Patterns>;
-    template <size_t I>
-    using PatternAt = std::tuple_element_t<I, typename T::Patterns>;
-    template <size_t... I>
-    static constexpr std::array<int, sizeof...(I) + 1> offsets(std::index_sequence<I...>) {
-        std::array<int, sizeof...(I) + 1> o{};
-        int acc = 0, j = 0;
-        ((o[j++] = acc, acc += lookupCount<PatternAt<I>>()), ...);
-        o[j] = acc;
-        return o;
-    }
-    static constexpr auto kOffsets = offsets(std::make_index_sequence<kTableCount>{});
-    static constexpr int kLookups = kOffsets[kTableCount];
-
-    struct Child {
-        State state, inverse;
-        int move, next;
-        uint64_t index[kLookups > 0 ? kLookups : 1];
-    };
 
     template <size_t... I>
     void computeIndices(const State& s, const State& inv, uint64_t* idx, std::index_sequence<I...>) const {
@@ -300,8 +459,9 @@ private:
         using type = std::tuple<PruneTable<T, P>...>;
     };
     typename TablesFor<typename T::Patterns>::type tables_;
-    std::vector<int> path_;
-    uint64_t nodes_ = 0;
+    int searchThreads_ = 1;
+    uint64_t parallelFrom_ = kParallelFromNodes;
+    bool reverseSubtrees_ = false;
 };
 
 }  // namespace pz

@@ -4,14 +4,20 @@
 //          [--stdin] [--json] [--machine] [--table-dir DIR] [--threads N]
 //          [--memory SIZE] [--verify-tables]
 //
+// --threads N: threads for table builds and for each search (note [parallel
+// IDA*] in pz/search.hpp); 0 or absent = every online CPU (search: at most 64).
+// The environment variable PZ_PARALLEL_FROM_NODES=N (a whole number) splits
+// a search over the threads once an iteration has generated N nodes (default
+// 65536; 0 = from the first iteration, which tests use).
 // --memory: the budget for pruning tables (512M, 2G, ...; default a quarter of the
 // physical memory); tables that do not fit are refused before allocation.
 // --verify-tables: check every block of every cached table on load (note
 // [table integrity] in pz/prune.hpp), not just the header and a sample.
 //
 // A state is written as the IR element's numbers: for each orbit its
-// permutation (perm[p] = solved position of the piece now at p), then for
-// each oriented orbit its orientations. Positions come one per line with
+// permutation (perm[p] = solved position of the piece now at p; for an orbit
+// with identical pieces the label at p, as the state holds it: note
+// [labelled lanes]), then for each oriented orbit its orientations. Positions come one per line with
 // --stdin. Every solution is replayed through the generated kernels before
 // it is printed; pzc additionally replays it through the IR element algebra.
 //
@@ -23,6 +29,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <new>
 #include <optional>
@@ -32,6 +39,7 @@
 #include <string>
 #include <vector>
 
+#include "pz/lanes.hpp"
 #include "pz/result_json.hpp"
 #include "pz/search.hpp"
 #include "pz/state.hpp"
@@ -43,16 +51,17 @@ struct OrbitShape {
     int orient;     // orientation modulus (1 = none)
     int permWord;   // word holding the labels
     int oriWord;    // word holding orientations, -1 if none
+    int laneBits = 4;  // 4 (one word per field), 8 or 16 (pz/lanes.hpp: fields of several words)
 };
 
 template <class T>
 std::vector<long> stateNumbers(const typename T::State& s) {
     std::vector<long> out;
     for (const auto& o : T::kOrbitShapes)
-        for (int p = 0; p < o.size; ++p) out.push_back(lane(s.w[o.permWord], p));
+        for (int p = 0; p < o.size; ++p) out.push_back(fieldLane(&s.w[o.permWord], o.laneBits, p));
     for (const auto& o : T::kOrbitShapes)
         if (o.oriWord >= 0)
-            for (int p = 0; p < o.size; ++p) out.push_back(lane(s.w[o.oriWord], p));
+            for (int p = 0; p < o.size; ++p) out.push_back(fieldLane(&s.w[o.oriWord], o.laneBits, p));
     return out;
 }
 
@@ -64,17 +73,22 @@ std::optional<typename T::State> stateFromNumbers(const std::vector<long>& v, st
         why = "a state has " + std::to_string(want) + " numbers, got " + std::to_string(v.size());
         return std::nullopt;
     }
-    typename T::State s{};
+    typename T::State s = T::solved();  // padding lanes of wide fields as solved
     size_t i = 0;
     for (const auto& o : T::kOrbitShapes) {
-        uint32_t seen = 0;
+        // The lanes must be a rearrangement of the solved state's: a
+        // permutation, or with identical pieces the solved labels (note
+        // [labelled lanes] in compiler/analysis/state_layout.hpp).
+        const typename T::State solved = T::solved();
+        std::vector<int> left(o.size, 0);
+        for (int p = 0; p < o.size; ++p) ++left[fieldLane(&solved.w[o.permWord], o.laneBits, p)];
         for (int p = 0; p < o.size; ++p, ++i) {
-            if (v[i] < 0 || v[i] >= o.size || (seen >> v[i] & 1)) {
-                why = "not a permutation: number " + std::to_string(i + 1) + " (" + std::to_string(v[i]) + ")";
+            if (v[i] < 0 || v[i] >= o.size || left[v[i]]-- <= 0) {
+                why = "not a rearrangement of the solved state's pieces: number " + std::to_string(i + 1) + " (" +
+                      std::to_string(v[i]) + ")";
                 return std::nullopt;
             }
-            seen |= 1u << v[i];
-            s.w[o.permWord] |= static_cast<uint64_t>(v[i]) << (4 * p);
+            setFieldLane(&s.w[o.permWord], o.laneBits, p, static_cast<unsigned>(v[i]));
         }
     }
     for (const auto& o : T::kOrbitShapes) {
@@ -84,7 +98,7 @@ std::optional<typename T::State> stateFromNumbers(const std::vector<long>& v, st
                 why = "orientation out of range: number " + std::to_string(i + 1);
                 return std::nullopt;
             }
-            s.w[o.oriWord] |= static_cast<uint64_t>(v[i]) << (4 * p);
+            setFieldLane(&s.w[o.oriWord], o.laneBits, p, static_cast<unsigned>(v[i]));
         }
     }
     return s;
@@ -116,12 +130,10 @@ typename T::State randomState(std::mt19937_64& rng) {
     typename T::State s = T::solved();
     if constexpr (T::kAllPermutationsReachable) {
         for (const auto& o : T::kOrbitShapes) {
-            int perm[16];
+            std::vector<int> perm(o.size);
             for (int p = 0; p < o.size; ++p) perm[p] = p;
             for (int p = o.size - 1; p > 0; --p) std::swap(perm[p], perm[std::uniform_int_distribution<int>(0, p)(rng)]);
-            uint64_t w = 0;
-            for (int p = 0; p < o.size; ++p) w |= static_cast<uint64_t>(perm[p]) << (4 * p);
-            s.w[o.permWord] = w;
+            for (int p = 0; p < o.size; ++p) setFieldLane(&s.w[o.permWord], o.laneBits, p, static_cast<unsigned>(perm[p]));
         }
     } else if (T::kMoves > 0) {
         std::uniform_int_distribution<int> pick(0, T::kMoves - 1);
@@ -266,6 +278,11 @@ int solverMainImpl(int argc, char** argv) {
     for (long long i = 0; i < randomCount; ++i) positions.push_back(randomState<T>(rng));
     if (positions.empty() && !fromStdin) return usage();
 
+    std::optional<long long> parallelFrom;
+    if (const char* v = std::getenv("PZ_PARALLEL_FROM_NODES")) {
+        parallelFrom = parseWholeNumber(v, 0, INT64_MAX);
+        if (!parallelFrom) return fail("PZ_PARALLEL_FROM_NODES needs a whole number, not '" + std::string(v) + "'");
+    }
     std::optional<Search<T>> searchHolder;
     try {
         searchHolder.emplace(tableDir, threads, /*resident=*/positions.size() > 1);
@@ -279,6 +296,7 @@ int solverMainImpl(int argc, char** argv) {
         return 4;
     }
     Search<T>& search = *searchHolder;
+    if (parallelFrom) search.parallelFromNodes(static_cast<uint64_t>(*parallelFrom));
     int status = 0;
     long long index = 0;
     // Solves one position and prints its result line; false on an internal error.

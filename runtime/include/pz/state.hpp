@@ -1,8 +1,10 @@
 // pz/state.hpp — the representation of a permutation-puzzle state.
 //
-// A state is W machine words. Each word holds one field of one orbit: the
-// piece labels (permutation) or the orientations, one 4-bit lane per
-// position (lane p = bits 4p..4p+3), at most 16 lanes. pzc chooses this
+// A state is W machine words. Each field of an orbit (the piece labels, or
+// the orientations) holds one lane per position: for orbits of at most 16
+// positions (modulus <= 8) one word of 4-bit lanes (lane p = bits 4p..4p+3),
+// the helpers below; larger orbits get several words of byte or 16-bit lanes
+// (pz/lanes.hpp). pzc chooses this
 // layout (see compiler/analysis/state_layout.hpp); generated traits say which
 // word holds what. The helpers below are the layout-generic operations that
 // generated code composes: lane rotation by a constant (move kernels),

@@ -1,0 +1,53 @@
+// Default patterns: chosen only when none is declared, per moved orbit, the
+// largest prefix of pieces whose table fits the orbit's share of the budget.
+#include <catch2/catch.hpp>
+
+#include "compiler/analysis/coordinates.hpp"
+#include "compiler/analysis/default_patterns.hpp"
+#include "compiler/codegen/test_puzzles.hpp"
+
+using namespace pz;
+
+TEST_CASE("no default patterns when the definition declares one", "[default-patterns]") {
+    REQUIRE(analysis::defaultPatterns(codegen::testing::twister()).empty());
+}
+
+TEST_CASE("default patterns fit the budget and track the most pieces that fit", "[default-patterns]") {
+    auto tw = codegen::testing::twister();
+    tw.patterns.clear();
+    auto d = analysis::defaultPatterns(tw);
+    REQUIRE(d.size() == 1);
+    // 6 blocks mod 3: all six pieces, 720 * 729 values.
+    REQUIRE(d[0].name == "default_blocks");
+    REQUIRE(d[0].parts[0].pieces == std::vector<int>{0, 1, 2, 3, 4, 5});
+    REQUIRE(d[0].parts[0].orientations);
+
+    // 25 tiles (byte lanes): 25*24*23*22 = 303600 fits 2^22, times 21 does not.
+    auto l5 = codegen::testing::loopover(5, {});
+    d = analysis::defaultPatterns(l5);
+    REQUIRE(d.size() == 1);
+    REQUIRE(d[0].parts[0].pieces == std::vector<int>{0, 1, 2, 3});
+    REQUIRE(!d[0].parts[0].orientations);
+
+    // Several orbits share the budget; an orbit past 64 positions gets none.
+    auto w = codegen::testing::wideOrbits();
+    w.patterns.clear();
+    d = analysis::defaultPatterns(w);
+    REQUIRE(d.size() == 2);  // ring (40 mod 3) and flat (12 mod 12); long and huge are past 64
+    uint64_t total = 0;
+    DiagnosticEngine diags;
+    std::vector<analysis::Coordinate> coords;
+    ir::Puzzle with = w;
+    with.patterns = d;
+    REQUIRE(analysis::computeCoordinates(with, coords, diags));
+    for (size_t i = 0; i < coords.size(); ++i) {
+        total += coords[i].size;
+        // One more piece would not fit the orbit's half of the budget.
+        const auto& o = w.orbits[d[i].parts[0].orbit];
+        const int k = static_cast<int>(d[i].parts[0].pieces.size());
+        const long double next = static_cast<long double>(coords[i].size) * (o.size - k) * o.orient;
+        REQUIRE(next > static_cast<long double>(analysis::kDefaultPatternValues / 2));
+    }
+    REQUIRE(total <= analysis::kDefaultPatternValues);
+
+}

@@ -1,0 +1,146 @@
+// pz/lane_coord.hpp — pattern coordinates over byte-lane fields (orbits of
+// 17..64 positions; see pz/lanes.hpp). The encoding is exactly the one of
+// pz/coord.hpp (colex rank of the occupied positions, Lehmer rank of the
+// tracked pieces in position order, orientations in base M), so a table does
+// not depend on the layout; only the reads differ: the tracked-index lookup
+// is one byte shuffle of a constant table by the labels, the colex rank sums
+// k binomials from a table (no 2^N table: N is up to 64).
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstdint>
+
+#include "pz/coord.hpp"
+#include "pz/lanes.hpp"
+
+namespace pz {
+
+// C(n, k) for n, k <= 64 (C(64, 32) < 2^63).
+struct BinomialTable {
+    uint64_t c[65][65] = {};
+    constexpr BinomialTable() {
+        for (int n = 0; n <= 64; ++n) {
+            c[n][0] = 1;
+            for (int k = 1; k <= n; ++k) c[n][k] = c[n - 1][k - 1] + (k <= n - 1 ? c[n - 1][k] : 0);
+        }
+    }
+};
+inline constexpr BinomialTable kBinomials{};
+
+// Colex rank of a mask of k set bits: sum over the i-th set bit p of C(p, i+1).
+inline uint64_t colexRank(uint64_t mask) {
+    uint64_t r = 0;
+    for (unsigned i = 1; mask; mask &= mask - 1, ++i) r += kBinomials.c[std::countr_zero(mask)][i];
+    return r;
+}
+// The mask of k bits below n with colex rank r.
+inline uint64_t colexUnrank(uint64_t r, unsigned n, unsigned k) {
+    uint64_t mask = 0;
+    int p = static_cast<int>(n) - 1;
+    for (unsigned i = k; i > 0; --i) {
+        while (kBinomials.c[p][i] > r) --p;
+        mask |= uint64_t{1} << p;
+        r -= kBinomials.c[p][i];
+        --p;
+    }
+    return mask;
+}
+
+// The coordinate of one pattern part on a byte-lane orbit of N positions in
+// a field of NL lanes; Tracked is the bitmask of tracked solved labels.
+template <unsigned NL, unsigned N, uint64_t Tracked, bool Ordered, bool Positions, unsigned OriMod>
+struct BytePieceCoordinate {
+    static_assert(N <= 64 && N <= NL);
+    static constexpr unsigned kTracked = static_cast<unsigned>(std::popcount(Tracked));
+    static_assert(!(Positions && Ordered) || kTracked <= 16, "a partial permutation of more than 16 pieces");
+    static constexpr uint64_t kPositionSize =
+        Positions ? kBinomials.c[N][kTracked] * (Ordered ? factorial(kTracked) : 1) : 1;
+    static constexpr uint64_t kOrientSize = OriMod > 1 ? ipow(OriMod, kTracked) : 1;
+    static constexpr uint64_t kSize = kPositionSize * kOrientSize;
+
+    // Lane v: the index of label v among the tracked labels, or 0xFF.
+    static constexpr std::array<uint8_t, NL> trackedIndex() {
+        std::array<uint8_t, NL> t{};
+        unsigned i = 0;
+        for (unsigned v = 0; v < NL; ++v) t[v] = (v < N && (Tracked >> v & 1)) ? static_cast<uint8_t>(i++) : 0xFF;
+        return t;
+    }
+    alignas(64) static constexpr std::array<uint8_t, NL> kIndex = trackedIndex();
+
+    // The occupied-position mask; the tracked indices in position order.
+    static inline uint64_t trackedInPositionOrder(const uint64_t* perm, uint8_t* out) {
+        alignas(64) uint8_t rel[NL];
+        shuffleBytes<NL>(kIndex.data(), lanePtr<uint8_t>(perm), rel);
+        uint64_t occupied = 0;
+        for (unsigned p = 0; p < N; ++p) occupied |= static_cast<uint64_t>(rel[p] != 0xFF) << p;
+        unsigned j = 0;
+        for (uint64_t m = occupied; m; m &= m - 1) out[j++] = rel[std::countr_zero(m)];
+        return occupied;
+    }
+
+    static inline uint64_t rank(const uint64_t* perm, const uint64_t* ori) {
+        uint64_t r = 0, occupied = 0;
+        uint8_t order[64];
+        if constexpr (Positions) {
+            occupied = trackedInPositionOrder(perm, order);
+            r = colexRank(occupied);
+            if constexpr (Ordered) r = r * factorial(kTracked) + lehmerRankFixed<kTracked>(order);
+        }
+        if constexpr (OriMod > 1) {
+            const auto* o8 = lanePtr<uint8_t>(ori);
+            uint64_t o = 0;
+            for (uint64_t m = Positions ? occupied : Tracked; m; m &= m - 1) o = o * OriMod + o8[std::countr_zero(m)];
+            r = r * kOrientSize + o;
+        } else {
+            (void)ori;
+        }
+        return r;
+    }
+
+    // Writes the orbit's lanes (0..N-1) of a state with this coordinate;
+    // padding lanes are left as they are (the caller starts from solved).
+    static inline void unrank(uint64_t r, uint64_t* perm, uint64_t* ori) {
+        uint8_t oriDigit[64] = {};
+        if constexpr (OriMod > 1) {
+            uint64_t o = r % kOrientSize;
+            r /= kOrientSize;
+            for (unsigned i = kTracked; i-- > 0;) {
+                oriDigit[i] = static_cast<uint8_t>(o % OriMod);
+                o /= OriMod;
+            }
+        }
+        uint8_t trackedLabel[64], untrackedLabel[64];
+        unsigned nt = 0, nu = 0;
+        for (unsigned v = 0; v < N; ++v) (Tracked >> v & 1 ? trackedLabel[nt++] : untrackedLabel[nu++]) = static_cast<uint8_t>(v);
+        auto* p8 = lanePtr<uint8_t>(perm);
+        uint8_t scratch[NL];
+        auto* o8 = ori ? lanePtr<uint8_t>(ori) : reinterpret_cast<LaneByte*>(scratch);
+        for (unsigned p = 0; p < N; ++p) o8[p] = 0;
+        if constexpr (Positions) {
+            uint8_t order[64];
+            if constexpr (Ordered) {
+                lehmerUnrank(r % factorial(kTracked), kTracked, order);
+                r /= factorial(kTracked);
+            } else {
+                for (unsigned i = 0; i < kTracked; ++i) order[i] = static_cast<uint8_t>(i);
+            }
+            uint64_t occupied = colexUnrank(r, N, kTracked);
+            unsigned i = 0, u = 0;
+            for (unsigned p = 0; p < N; ++p) {
+                if (occupied >> p & 1) {
+                    p8[p] = trackedLabel[order[i]];
+                    o8[p] = oriDigit[i];
+                    ++i;
+                } else {
+                    p8[p] = untrackedLabel[u++];
+                }
+            }
+        } else {
+            for (unsigned p = 0; p < N; ++p) p8[p] = static_cast<uint8_t>(p);
+            for (unsigned i = 0; i < nt; ++i) o8[trackedLabel[i]] = oriDigit[i];
+        }
+    }
+};
+
+}  // namespace pz

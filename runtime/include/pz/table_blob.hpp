@@ -1,0 +1,158 @@
+// pz/table_blob.hpp — a cached table file holding arbitrary bytes.
+//
+// The phased solvers' tables (move tables, symmetry-class index, pruning
+// tables of every phase) are one byte blob per solver, cached in the same
+// file format as pz/prune.hpp's pruning tables (note [table integrity]
+// there): a 4 KiB header page (magic, format version, the hash of what the
+// blob encodes, size, a checksum of the page), the data, one hash per 64 KiB
+// block. A blob's header says 8 bits per entry, so a pruning-table loader
+// refuses it and the reverse. Saved through an unnamed temporary file that
+// is read back and verified before it gets its name; loaded by mapping
+// read-only after checking the header, the size, the block-hash array and a
+// sample of data blocks (every block with --verify-tables).
+#pragma once
+
+#include "pz/prune.hpp"
+
+namespace pz {
+
+namespace blob_detail {
+inline bool writeAll(int fd, const void* p, size_t n, uint64_t offset) {
+    const char* c = static_cast<const char*>(p);
+    while (n > 0) {
+        ssize_t k = ::pwrite(fd, c, std::min<size_t>(n, size_t{1} << 30), static_cast<off_t>(offset));
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return false;
+        c += k, n -= static_cast<size_t>(k), offset += static_cast<uint64_t>(k);
+    }
+    return true;
+}
+inline uint64_t blocksOf(uint64_t bytes) { return (bytes + kTableBlockBytes - 1) / kTableBlockBytes; }
+inline uint64_t fileBytesOf(uint64_t bytes) { return kTablePage + bytes + blocksOf(bytes) * 8; }
+}  // namespace blob_detail
+
+// Writes `bytes` bytes (a multiple of 8) at `data` to `path`, keyed by `hash`.
+inline bool saveTableBlob(const std::string& path, const std::string& hash, const uint64_t* data, uint64_t bytes,
+                          std::string& why) {
+    using namespace blob_detail;
+    namespace fs = std::filesystem;
+    std::string dir = fs::path(path).parent_path().string();
+    if (dir.empty()) dir = ".";
+    const uint64_t blocks = blocksOf(bytes);
+    std::vector<uint64_t> hashes(blocks);
+    for (uint64_t b = 0; b < blocks; ++b) hashes[b] = tableBlockHash(data, bytes, b);
+    TableFileHeader h{};
+    std::memcpy(h.magic, kTableMagic, 8);
+    h.version = kTableVersion;
+    h.bitsPerEntry = 8;
+    h.entries = bytes;
+    std::strncpy(h.definitionHash, hash.c_str(), sizeof h.definitionHash - 1);
+    h.dataOffset = kTablePage;
+    h.dataBytes = bytes;
+    h.blockBytes = kTableBlockBytes;
+    h.blocks = blocks;
+    h.hashesOffset = kTablePage + bytes;
+    h.hashesChecksum = checksumWords(hashes.data(), hashes.size());
+    std::vector<char> page(kTablePage, 0);
+    std::memcpy(page.data(), &h, sizeof h);
+    h.headerChecksum = checksumWords(reinterpret_cast<const uint64_t*>(page.data()), kTablePage / 8);
+    std::memcpy(page.data(), &h, sizeof h);
+    std::string tmp = path + ".tmp." + std::to_string(::getpid());
+    bool named = false;
+    int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        fd = ::open(tmp.c_str(), O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0644);
+        if (fd < 0) return (why = std::string("cannot create ") + tmp + ": " + std::strerror(errno), false);
+        named = true;
+    }
+    auto fail = [&](std::string what) {
+        why = std::move(what);
+        ::close(fd);
+        if (named) ::unlink(tmp.c_str());
+        return false;
+    };
+    if (!writeAll(fd, page.data(), page.size(), 0) || !writeAll(fd, data, bytes, kTablePage) ||
+        !writeAll(fd, hashes.data(), hashes.size() * 8, kTablePage + bytes))
+        return fail(std::string("write failed: ") + std::strerror(errno));
+    if (::fsync(fd) != 0) return fail(std::string("fsync failed: ") + std::strerror(errno));
+    {
+        MappedFile back(fd, fileBytesOf(bytes));
+        if (!back.data) return fail(std::string("cannot map the written file: ") + std::strerror(errno));
+        if (std::memcmp(back.data, page.data(), page.size()) != 0) return fail("the written header reads back differently");
+        const auto* words = reinterpret_cast<const uint64_t*>(back.data + kTablePage);
+        for (uint64_t b = 0; b < blocks; ++b)
+            if (tableBlockHash(words, bytes, b) != hashes[b]) return fail("the written data reads back differently");
+    }
+    if (!named) {
+        std::string proc = "/proc/self/fd/" + std::to_string(fd);
+        ::unlink(tmp.c_str());
+        if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, tmp.c_str(), AT_SYMLINK_FOLLOW) != 0)
+            return fail(std::string("cannot link ") + tmp + ": " + std::strerror(errno));
+    }
+    if (::rename(tmp.c_str(), path.c_str()) != 0) return fail(std::string("cannot rename: ") + std::strerror(errno));
+    ::close(fd);
+    return true;
+}
+
+// Maps the blob at `path` after the checks above; its data starts at
+// out.data + kTablePage and is `bytes` (returned) long.
+inline bool loadTableBlob(const std::string& path, const std::string& hash, MappedFile& out, uint64_t& bytes,
+                          std::string& why) {
+    using namespace blob_detail;
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return (why = std::string("cannot open: ") + std::strerror(errno), false);
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    struct stat st{};
+    if (::fstat(fd, &st) != 0) return (why = std::string("cannot stat: ") + std::strerror(errno), false);
+    const uint64_t size = static_cast<uint64_t>(st.st_size);
+    if (size < kTablePage) return (why = "truncated header", false);
+    std::vector<char> page(kTablePage);
+    if (::pread(fd, page.data(), kTablePage, 0) != static_cast<ssize_t>(kTablePage)) return (why = "read error", false);
+    TableFileHeader h{};
+    std::memcpy(&h, page.data(), sizeof h);
+    if (std::memcmp(h.magic, kTableMagic, 8) != 0) return (why = "not a pzc table file", false);
+    if (h.version != kTableVersion) return (why = "format version " + std::to_string(h.version), false);
+    if (h.bitsPerEntry != 8 || h.entries % 8 != 0) return (why = "not a table blob", false);
+    if (std::string(h.definitionHash, strnlen(h.definitionHash, sizeof h.definitionHash)) != hash)
+        return (why = "stale: built for another definition", false);
+    const uint64_t stored = h.headerChecksum;
+    std::memset(page.data() + offsetof(TableFileHeader, headerChecksum), 0, 8);
+    if (checksumWords(reinterpret_cast<const uint64_t*>(page.data()), kTablePage / 8) != stored)
+        return (why = "header checksum mismatch", false);
+    bytes = h.entries;
+    const uint64_t blocks = blocksOf(bytes);
+    if (h.dataOffset != kTablePage || h.dataBytes != bytes || h.blockBytes != kTableBlockBytes || h.blocks != blocks ||
+        h.hashesOffset != kTablePage + bytes)
+        return (why = "inconsistent layout", false);
+    if (size < fileBytesOf(bytes)) return (why = "truncated data", false);
+    if (size > fileBytesOf(bytes)) return (why = "trailing bytes after the data", false);
+    if (bytes > memoryBudget())
+        throw MemoryBudgetError(std::string("the tables ") + path + " need " + formatBytes(bytes) +
+                                ", more than the memory budget of " + formatBytes(memoryBudget()));
+    MappedFile m(fd, fileBytesOf(bytes));
+    if (!m.data) return (why = std::string("cannot map: ") + std::strerror(errno), false);
+    const auto* words = reinterpret_cast<const uint64_t*>(m.data + kTablePage);
+    const auto* hashes = reinterpret_cast<const uint64_t*>(m.data + h.hashesOffset);
+    if (checksumWords(hashes, blocks) != h.hashesChecksum) return (why = "checksum mismatch (block hashes)", false);
+    std::string bad;
+    auto check = [&](uint64_t b) {
+        if (bad.empty() && tableBlockHash(words, bytes, b) != hashes[b])
+            bad = "checksum mismatch (data block " + std::to_string(b) + " of " + std::to_string(blocks) + ")";
+    };
+    if (tableVerification() == TableVerification::Full || blocks <= kSampleBlocks) {
+        for (uint64_t b = 0; b < blocks; ++b) check(b);
+    } else {
+        const uint64_t spread = kSampleBlocks / 2;
+        for (uint64_t i = 0; i < spread; ++i) check(i * (blocks - 1) / (spread - 1));
+        std::mt19937_64 rng(std::random_device{}());
+        for (uint64_t i = spread; i < kSampleBlocks; ++i) check(rng() % blocks);
+    }
+    if (!bad.empty()) return (why = bad, false);
+    out = std::move(m);
+    return true;
+}
+
+}  // namespace pz
