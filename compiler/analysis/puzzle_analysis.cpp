@@ -1,6 +1,7 @@
 #include "compiler/analysis/puzzle_analysis.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <numeric>
 #include <stdexcept>
 #include <unordered_map>
@@ -49,7 +50,12 @@ std::string positionName(const ir::Orbit& orbit, int p) {
 
 }  // namespace
 
+static std::atomic<long> analysesConstructed{0};
+
+long PuzzleAnalysis::constructed() { return analysesConstructed.load(); }
+
 PuzzleAnalysis::PuzzleAnalysis(const ir::Puzzle& puzzle) : puzzle_(puzzle), points_(puzzle.orbits) {
+    ++analysesConstructed;
     for (size_t m = 0; m < puzzle_.moves.size(); ++m) {
         const auto& e = puzzle_.moves[m].effect;
         if (e.mirror) continue;

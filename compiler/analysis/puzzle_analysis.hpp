@@ -46,6 +46,9 @@ struct SubgroupInfo {
 class PuzzleAnalysis {  // computed once, on demand, cached (STYLE.md #2)
 public:
     explicit PuzzleAnalysis(const ir::Puzzle& puzzle);
+    // How many PuzzleAnalysis objects this process has built (a debug
+    // counter: tests check that a command builds the analyses once).
+    static long constructed();
 
     const ir::Puzzle& puzzle() const { return puzzle_; }
 

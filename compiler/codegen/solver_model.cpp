@@ -252,6 +252,12 @@ ir::Element labelledView(const ir::Puzzle& puzzle, const ir::Element& e, const a
 }
 
 bool buildSolverModel(const ir::Puzzle& puzzle, SolverModel& m, DiagnosticEngine& diags) {
+    analysis::PuzzleAnalysis groups(puzzle);
+    return buildSolverModel(puzzle, groups, m, diags);
+}
+
+bool buildSolverModel(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& groups, SolverModel& m,
+                      DiagnosticEngine& diags) {
     m = {};
     m.puzzle = &puzzle;
     m.identifier = scopeIdentifier(puzzle.name);
@@ -260,7 +266,6 @@ bool buildSolverModel(const ir::Puzzle& puzzle, SolverModel& m, DiagnosticEngine
         return false;
     }
     if (!analysis::computeStateLayout(puzzle, m.layout, diags)) return false;
-    analysis::PuzzleAnalysis groups(puzzle);
     m.canon = analysis::buildCanonicalAutomaton(puzzle, groups);
     if (m.canon.searchMoves.size() > 64) {
         diags.error(puzzle.file, {}, "more than 64 moves in the metric are not supported");

@@ -33,6 +33,10 @@ struct SolverModel {
 };
 
 bool buildSolverModel(const ir::Puzzle& puzzle, SolverModel& model, DiagnosticEngine& diags);
+// The same with the puzzle's analysis supplied (and reused) by the caller:
+// a compilation unit builds PuzzleAnalysis once (compiler/pipeline).
+bool buildSolverModel(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& groups, SolverModel& model,
+                      DiagnosticEngine& diags);
 
 // What the generated state holds for element e: e itself, except that an
 // orbit with identical pieces holds each piece's solved label (note

@@ -18,17 +18,15 @@ int runBuild(const Args& args) {
     if (output.empty()) return options.fail("-o BIN is required");
     const std::string& file = files[0];
     if (sameFile(file, output)) return options.fail("-o " + output + " would overwrite the definition " + file);
-    ir::Puzzle puzzle;
-    codegen::SolverModel model;
-    bool isGrid = false;
-    if (!loadSolverModel(file, puzzle, model, isGrid)) return 1;
-    if (isGrid) {
-        std::cerr << "pzc build: error: " << puzzle.name
+    pipeline::CompilationUnit unit(file);
+    if (!loadUnit(unit)) return 1;
+    if (unit.isGrid()) {
+        std::cerr << "pzc build: error: " << unit.puzzle().name
                   << " is a grid-actor puzzle; use 'pzc solve FILE --level LEVEL'\n";
         return 1;
     }
-    // Emit C++ and compile it with the runtime in one step.
-    if (!compileSolver(model, file, output)) return 1;
+    // Plan, emit C++ and compile it with the runtime in one step.
+    if (!compileSolver(unit, -1, output)) return 1;
     std::cout << "wrote " << output << " (run '" << output << " --help' for its options)\n";
     return 0;
 }

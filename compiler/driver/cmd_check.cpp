@@ -18,6 +18,7 @@
 #include "compiler/driver/options.hpp"
 #include "compiler/ir/element.hpp"
 #include "compiler/ir/lower.hpp"
+#include "compiler/pipeline/compilation_unit.hpp"
 #include "pz/memory.hpp"
 #include "pz/result_json.hpp"
 
@@ -665,12 +666,13 @@ int runCheck(const Args& args) {
     }
     // Parse and lower (all front-end errors reported at once).
     DiagnosticEngine diags;
-    auto puzzle = ir::loadPuzzle(file, diags);
-    if (!puzzle) {
+    pipeline::CompilationUnit unit(file);
+    if (!unit.load(diags)) {
         diags.print(std::cerr);
         return 1;
     }
-    if (puzzle->kind == ir::Puzzle::Kind::Grid) {
+    const ir::Puzzle* puzzle = &unit.puzzle();
+    if (unit.isGrid()) {
         diags.print(std::cerr);
         return checkGridPuzzle(*puzzle, rest);
     }
@@ -681,8 +683,8 @@ int runCheck(const Args& args) {
         return *rc;
     }
     // Analyse: semantic checks the analyses can make (symmetries, subgroups).
-    analysis::PuzzleAnalysis analysis(*puzzle);
-    bool ok = analysis.check(diags);
+    bool ok = unit.check(diags);
+    analysis::PuzzleAnalysis& analysis = unit.analysis();
     // Patterns the code generator cannot encode (too many values, ...).
     std::vector<analysis::Coordinate> coordinates;
     ok = analysis::computeCoordinates(*puzzle, coordinates, diags) && ok;
@@ -690,14 +692,10 @@ int runCheck(const Args& args) {
     // error: the definition stays usable with its other solvers, and
     // `pzc solve --solver NAME` reports the same problem as an error.
     if (ok) {
-        std::vector<int> metric;
-        for (size_t m = 0; m < puzzle->moves.size(); ++m)
-            if (puzzle->moves[m].inMetric) metric.push_back((int)m);
         for (size_t s = 0; s < puzzle->solvers.size(); ++s) {
             if (puzzle->solvers[s].kind != ir::Solver::Kind::Phased) continue;
-            analysis::SolverPlan plan;
             DiagnosticEngine planDiags;
-            if (!analysis::buildSolverPlan(analysis, (int)s, metric, plan, planDiags))
+            if (!unit.phasedPlan((int)s, planDiags))
                 diags.warning(puzzle->file, puzzle->solvers[s].where,
                               (planDiags.all().empty() ? std::string("phased solver cannot be built")
                                                        : planDiags.all().front().message) +

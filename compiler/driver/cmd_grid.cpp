@@ -36,6 +36,7 @@
 #include "compiler/interp/grid_interp.hpp"
 #include "compiler/interp/reference_grid_search.hpp"
 #include "compiler/ir/lower.hpp"
+#include "compiler/pipeline/compilation_unit.hpp"
 #include "dsl/level_reader.hpp"
 #include "pz/memory.hpp"
 #include "pz/result_json.hpp"
@@ -435,10 +436,12 @@ int runSolveLevels(const Args& args) {
         return args.size() == 1 && args[0] == "--help" ? 0 : 2;
     }
     DiagnosticEngine diags;
-    auto puzzle = ir::loadPuzzle(args[0], diags);
+    pipeline::CompilationUnit unit(args[0]);
+    const bool loaded = unit.load(diags);
     diags.print(std::cerr);
-    if (!puzzle) return 1;
-    if (puzzle->kind != ir::Puzzle::Kind::Grid) {
+    if (!loaded) return 1;
+    const ir::Puzzle* puzzle = &unit.puzzle();
+    if (!unit.isGrid()) {
         std::cerr << "pzc: error: " << args[0] << " is not a grid-actor puzzle\n";
         return 1;
     }

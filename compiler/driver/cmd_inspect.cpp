@@ -22,14 +22,15 @@ int runInspect(const Args& args) {
     options.positionals(files, 1, 1, "FILE").flag("--header", header).value("--solver", solver);
     if (auto rc = options.parse(args)) return *rc;
     const std::string& file = files[0];
-    ir::Puzzle puzzle;
-    codegen::SolverModel model;
-    bool isGrid = false;
-    if (!loadSolverModel(file, puzzle, model, isGrid)) return 1;
-    if (isGrid) {
+    pipeline::CompilationUnit unit(file);
+    if (!loadUnit(unit)) return 1;
+    const ir::Puzzle& puzzle = unit.puzzle();
+    if (unit.isGrid()) {
         std::cerr << "pzc inspect: error: " << puzzle.name << " is a grid-actor puzzle; inspect shows permutation puzzles\n";
         return 1;
     }
+    const codegen::SolverModel* model = planSolver(unit);
+    if (!model) return 1;
     if (!solver.empty()) {
         int index = -1;
         for (size_t i = 0; i < puzzle.solvers.size(); ++i)
@@ -38,17 +39,16 @@ int runInspect(const Args& args) {
             std::cerr << "pzc inspect: error: " << puzzle.name << " declares no phased solver '" << solver << "'\n";
             return 2;
         }
-        analysis::PuzzleAnalysis groups(puzzle);
-        analysis::SolverPlan plan;
         DiagnosticEngine diags;
-        if (!analysis::buildSolverPlan(groups, index, model.canon.searchMoves, plan, diags)) {
+        const analysis::SolverPlan* plan = unit.phasedPlan(index, diags);
+        if (!plan) {
             diags.print(std::cerr);
             return 1;
         }
-        std::cout << (header ? codegen::emitPhasePlan(model, plan) : codegen::describePlan(puzzle, plan));
+        std::cout << (header ? codegen::emitPhasePlan(*model, *plan) : codegen::describePlan(puzzle, *plan));
         return 0;
     }
-    std::cout << (header ? codegen::emitTraitsHeader(model, file) : codegen::describeModel(model));
+    std::cout << (header ? codegen::emitTraitsHeader(*model, file) : codegen::describeModel(*model));
     return 0;
 }
 

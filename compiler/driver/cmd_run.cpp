@@ -3,12 +3,12 @@
 // and its order as a group element.
 #include <iostream>
 
-#include "compiler/analysis/puzzle_analysis.hpp"
 #include "compiler/driver/commands.hpp"
 #include "compiler/driver/options.hpp"
 #include "compiler/interp/interpreter.hpp"
 #include "compiler/ir/element.hpp"
 #include "compiler/ir/lower.hpp"
+#include "compiler/pipeline/compilation_unit.hpp"
 
 namespace pz::driver {
 
@@ -19,11 +19,12 @@ int runRun(const Args& args) {
     if (auto rc = options.parse(args)) return *rc;
     // Parse and lower the definition.
     DiagnosticEngine diags;
-    auto puzzle = ir::loadPuzzle(words[0], diags);
-    if (!puzzle) {
+    pipeline::CompilationUnit unit(words[0]);
+    if (!unit.load(diags)) {
         diags.print(std::cerr);
         return 1;
     }
+    const ir::Puzzle* puzzle = &unit.puzzle();
     if (puzzle->kind != ir::Puzzle::Kind::Permutation) {
         diags.print(std::cerr);
         std::cerr << "pzc run: error: " << puzzle->name

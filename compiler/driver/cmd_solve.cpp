@@ -17,10 +17,7 @@
 #include <set>
 #include <unistd.h>
 
-#include "compiler/analysis/coset_coordinates.hpp"
 #include "compiler/analysis/distinct_states.hpp"
-#include "compiler/analysis/puzzle_analysis.hpp"
-#include "compiler/codegen/phase_plan_emit.hpp"
 #include "compiler/driver/commands.hpp"
 #include "compiler/driver/grid_commands.hpp"
 #include "compiler/driver/native_build.hpp"
@@ -28,9 +25,11 @@
 #include "compiler/driver/tws_support.hpp"
 #include "compiler/driver/perm_build.hpp"
 #include "compiler/driver/result_protocol.hpp"
+#include "compiler/driver/solver_index.hpp"
 #include "compiler/driver/subprocess.hpp"
 #include "compiler/ir/element.hpp"
 #include "compiler/ir/lower.hpp"
+#include "compiler/pipeline/compilation_unit.hpp"
 #include "pz/memory.hpp"
 #include "pz/result_json.hpp"
 
@@ -151,18 +150,6 @@ std::vector<ir::Element> randomPositions(analysis::PuzzleAnalysis& groups, long 
     return out;
 }
 
-// The phased solver's translation unit, compiled (or reused from the cache).
-std::optional<std::string> compilePhasedSolver(const codegen::SolverModel& model, const analysis::SolverPlan& plan,
-                                               const std::string& source) {
-    DiagnosticEngine diags;
-    NativeBuild build;
-    build.source = codegen::emitPhasedSolverMain(model, plan, source);
-    build.stem = model.identifier + "_" + plan.solver;
-    auto bin = buildNative(build, diags);
-    diags.print(std::cerr);
-    return bin;
-}
-
 // The "phases" field of a phased solver's result line (lengths per phase).
 std::vector<int> phaseLengths(const std::string& line) {
     std::string why;
@@ -200,8 +187,10 @@ std::optional<ir::Element> scrambleElement(const ir::Puzzle& puzzle, const std::
 }
 
 // The element of one state (the element's numbers), checked against the group.
-std::optional<ir::Element> stateElement(const ir::Puzzle& puzzle, analysis::ColouringMembership& groups,
-                                        const std::string& text, std::string& why) {
+// The analysis (Schreier–Sims) is built for the first state only: a solve
+// of scrambles on a cached solver never needs it (note [solver index]).
+std::optional<ir::Element> stateElement(pipeline::CompilationUnit& unit, const std::string& text, std::string& why) {
+    const ir::Puzzle& puzzle = unit.puzzle();
     std::istringstream in(text);
     std::vector<long> nums;
     for (std::string tok; in >> tok;) {
@@ -218,7 +207,7 @@ std::optional<ir::Element> stateElement(const ir::Puzzle& puzzle, analysis::Colo
         return std::nullopt;
     }
     // With identical pieces: whether any lift is in the group (note [distinct states]).
-    auto reachable = groups.reachable(*e, why);
+    auto reachable = unit.membership().reachable(*e, why);
     if (!reachable) {
         why = "bad state: " + why;
         return std::nullopt;
@@ -236,6 +225,373 @@ bool looksLikeState(const std::string& line) {
            line.find_first_not_of("0123456789 \t\r") == std::string::npos;
 }
 
+
+// The options of one `pzc solve` of a permutation puzzle.
+struct SolveOptions {
+    std::string file;
+    std::vector<std::string> scrambles, states, twsScrambles;
+    std::string batchFile;
+    unsigned long long randomCount = 0, seed = 1, threads = 0;
+    bool json = false, verifyTables = false;
+    std::string memory;      // bytes, as the solver's --memory; empty = its default
+    std::string solverName;  // --solver
+    std::optional<unsigned long long> maxLength, budgetMs;
+    bool batch() const { return !batchFile.empty(); }
+    std::string batchName() const { return batchFile == "-" ? "<stdin>" : batchFile; }
+};
+
+// Parses the options; nullopt to go on, else the exit code.
+std::optional<int> readSolveOptions(const Args& args, SolveOptions& o) {
+    std::vector<std::string> positional;
+    std::string memoryText;
+    unsigned long long maxLength = 0, budgetMs = 0;
+    OptionParser options("solve", kUsage);
+    options.positionals(positional, 1, 1, "FILE")
+        .values("--scramble", o.scrambles)
+        .values("--state", o.states)
+        .values("--tws-scrambles", o.twsScrambles)
+        .value("--scrambles", o.batchFile)
+        .number("--random", o.randomCount, 1, kMaxRandom)
+        .number("--seed", o.seed, 0, UINT64_MAX)
+        .number("--threads", o.threads, 0, 1024)
+        .flag("--json", o.json)
+        .value("--memory", memoryText)
+        .flag("--verify-tables", o.verifyTables)
+        .value("--solver", o.solverName)
+        .number("--max-length", maxLength, 0, 1000)
+        .number("--budget-ms", budgetMs, 0, 86400000ULL)
+        .exclusive({"--scramble", "--random", "--scrambles"})
+        .exclusive({"--tws-scrambles", "--random", "--scrambles"})
+        .exclusive({"--state", "--random", "--scrambles"});
+    if (auto rc = options.parse(args)) return *rc;
+    o.file = positional[0];
+    if (options.given("--seed") && !options.given("--random")) return options.fail("--seed needs --random");
+    if (o.scrambles.empty() && o.states.empty() && o.twsScrambles.empty() && !o.randomCount && o.batchFile.empty())
+        return options.fail("give --scramble, --state, --random, --scrambles or --tws-scrambles");
+    if (options.given("--memory")) {
+        auto bytes = pz::parseMemorySize(memoryText);
+        if (!bytes || *bytes == 0)
+            return options.fail("bad --memory '" + memoryText + "': expected a size such as 512M or 2G");
+        o.memory = std::to_string(*bytes);
+    }
+    if (options.given("--max-length")) o.maxLength = maxLength;
+    if (options.given("--budget-ms")) o.budgetMs = budgetMs;
+    return std::nullopt;
+}
+
+// The positions to solve, and for a batch where each came from.
+struct Positions {
+    std::vector<ir::Element> elements;
+    std::vector<long> line;                          // batch: the line of each position
+    std::vector<std::pair<long, std::string>> errors;  // batch: bad lines, in order
+};
+
+// A batch (--scrambles FILE|-): one scramble or state a line, blank lines
+// and '#' comments skipped; a bad line is kept with its number and the
+// others are solved, all by one solver process (one table load).
+std::optional<int> readBatch(pipeline::CompilationUnit& unit, const SolveOptions& o, Positions& out) {
+    std::ifstream fileIn;
+    std::istream* in = &std::cin;
+    if (o.batchFile != "-") {
+        fileIn.open(o.batchFile);
+        if (!fileIn) {
+            std::cerr << "pzc solve: error: cannot read " << o.batchFile << "\n";
+            return 1;
+        }
+        in = &fileIn;
+    }
+    long number = 0;
+    for (std::string line; std::getline(*in, line);) {
+        ++number;
+        if (number > static_cast<long>(kMaxRandom)) {
+            std::cerr << "pzc solve: error: " << o.batchName() << ": more than " << kMaxRandom << " lines\n";
+            return 1;
+        }
+        size_t first = line.find_first_not_of(" \t\r");
+        if (first == std::string::npos || line[first] == '#') continue;
+        std::string why;
+        auto e = looksLikeState(line) ? stateElement(unit, line, why) : scrambleElement(unit.puzzle(), line, why);
+        if (!e) {
+            // One line per error: the evaluator's caret display is for a terminal.
+            size_t at = why.find("error: ");
+            std::string message = at == std::string::npos ? why : why.substr(at + 7);
+            message = message.substr(0, message.find('\n'));
+            out.errors.push_back({number, message});
+            continue;
+        }
+        out.elements.push_back(*e);
+        out.line.push_back(number);
+    }
+    return std::nullopt;
+}
+
+// Positions: scrambles through the IR evaluator, states checked against the
+// group, scramble files, a batch or random draws. Nullopt to go on.
+std::optional<int> collectPositions(pipeline::CompilationUnit& unit, const SolveOptions& o, Positions& out) {
+    const ir::Puzzle& puzzle = unit.puzzle();
+    for (const auto& s : o.scrambles) {
+        std::string why;
+        auto e = scrambleElement(puzzle, s, why);
+        if (!e) {
+            std::cerr << (why.find("error:") != std::string::npos ? "" : "pzc solve: error: ") << why << "\n";
+            return 1;
+        }
+        out.elements.push_back(*e);
+    }
+    for (const auto& s : o.states) {
+        std::string why;
+        auto e = stateElement(unit, s, why);
+        if (!e) {
+            std::cerr << "pzc solve: error: " << why << "\n";
+            return 1;
+        }
+        out.elements.push_back(*e);
+    }
+    for (const auto& f : o.twsScrambles) {
+        DiagnosticEngine diags;
+        if (!loadTwsScrambleFile(puzzle, unit.analysis(), f, out.elements, diags)) {
+            diags.print(std::cerr);
+            return 1;
+        }
+    }
+    if (o.batch())
+        if (auto rc = readBatch(unit, o, out)) return rc;
+    if (o.randomCount) out.elements = randomPositions(unit.analysis(), static_cast<long long>(o.randomCount), o.seed);
+    return std::nullopt;
+}
+
+// The declared solver to run: -1 for the default build (the first optimal
+// solver), else the index of a phased solver. Nullopt to go on.
+std::optional<int> chooseSolver(const ir::Puzzle& puzzle, const SolveOptions& o, int& phased) {
+    phased = -1;
+    if (!o.solverName.empty()) {
+        int index = -1;
+        std::string names;
+        for (size_t i = 0; i < puzzle.solvers.size(); ++i) {
+            names += (i ? ", " : "") + puzzle.solvers[i].name;
+            if (puzzle.solvers[i].name == o.solverName) index = static_cast<int>(i);
+        }
+        if (index < 0) {
+            std::cerr << "pzc solve: error: " << puzzle.name << " declares no solver '" << o.solverName
+                      << "' (declared: " << (names.empty() ? "none" : names) << ")\n";
+            return 2;
+        }
+        if (puzzle.solvers[index].kind == ir::Solver::Kind::Phased) {
+            phased = index;
+        } else {
+            int firstOptimal = -1;
+            for (size_t i = 0; i < puzzle.solvers.size() && firstOptimal < 0; ++i)
+                if (puzzle.solvers[i].kind == ir::Solver::Kind::Optimal) firstOptimal = static_cast<int>(i);
+            if (index != firstOptimal) {
+                std::cerr << "pzc solve: error: only the first optimal solver of " << puzzle.name << " is built; '"
+                          << o.solverName << "' is another one\n";
+                return 2;
+            }
+        }
+    }
+    if (phased < 0 && (o.maxLength || o.budgetMs)) {
+        std::cerr << "pzc solve: error: --max-length and --budget-ms need a phased solver (--solver NAME)\n"
+                  << kUsage;
+        return 2;
+    }
+    return std::nullopt;
+}
+
+// The solver's binary and move order: from the solver index when the
+// definition's solver is cached and intact (no analysis at all), else
+// planned, emitted and built (or found by its source in the binary cache)
+// and recorded in the index (note [solver index]).
+std::optional<IndexedSolver> solverFor(pipeline::CompilationUnit& unit, int phased) {
+    std::string bytes;
+    {
+        std::ifstream in(unit.file(), std::ios::binary);
+        bytes.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    const std::string variant = phased < 0 ? "default" : "phased " + unit.puzzle().solvers[phased].name;
+    const std::string key = solverIndexKey(unit.file(), bytes, variant);
+    auto hit = lookupIndexedSolver(key);
+    if (hit && hit->searchMoves == unit.metricMoves()) return hit;  // else a damaged entry: rebuilt
+    auto bin = compileSolver(unit, phased);
+    if (!bin) return std::nullopt;
+    DiagnosticEngine planned;  // the model is built already: no diagnostics
+    IndexedSolver built{*bin, unit.solverModel(planned)->canon.searchMoves};
+    // Recorded only if the definition did not change while it was compiled.
+    std::ifstream again(unit.file(), std::ios::binary);
+    if (std::string(std::istreambuf_iterator<char>(again), {}) == bytes) recordIndexedSolver(key, built);
+    return built;
+}
+
+// Prints one solution (replayed already) in the requested form.
+void printSolution(const SolveOptions& o, const Positions& positions, const PositionResult& r, const std::string& text,
+                   const std::string& line, const ir::Puzzle& puzzle, const analysis::StateLayout& layout,
+                   const std::string& phasedName) {
+    const bool machine = o.json || o.batch();
+    const ir::Element& start = positions.elements[r.index];
+    if (machine) {
+        pz::json::Line out;
+        if (o.batch()) out.field("line", positions.line[r.index]);
+        out.field("solution", text).field("length", r.moves.size()).field("optimal", phasedName.empty());
+        if (!phasedName.empty()) out.field("solver", phasedName).field("phases", phaseLengths(line));
+        out.field("nodes", r.nodes).field("seconds", r.seconds);
+        if (o.randomCount)
+            out.field("state", numbersText(elementNumbers(puzzle, codegen::labelledView(puzzle, start, layout))));
+        std::cout << out.str() << "\n";
+        return;
+    }
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%.6f", r.seconds);
+    std::cout << (text.empty() ? "(already solved)" : text) << "\n  " << r.moves.size();
+    if (phasedName.empty()) {
+        std::cout << " moves (optimal), ";
+    } else {
+        const std::vector<int> phases = phaseLengths(line);
+        std::string lengths;
+        for (size_t i = 0; i < phases.size(); ++i) lengths += (i ? ", " : "") + std::to_string(phases[i]);
+        std::cout << " moves (" << phasedName << ", phases " << lengths << "; not proven optimal), ";
+    }
+    std::cout << r.nodes << " nodes, " << secs << " s\n";
+}
+
+// Reads a solver's result lines (note [result protocol]) in order, replays
+// every solution against the position pzc asked about (never one echoed
+// back) and prints it; a batch's bad lines are printed in line order among
+// the results: one JSON object on stdout (so every line has one) and the
+// message on stderr.
+class ResultReader {
+public:
+    ResultReader(const IndexedSolver& solver, const ir::Puzzle& puzzle, const analysis::StateLayout& layout,
+                 const SolveOptions& o, Positions& positions, std::string phasedName)
+        : solver_(solver), puzzle_(puzzle), layout_(layout), o_(o), positions_(positions),
+          phasedName_(std::move(phasedName)) {}
+
+    void onLine(const std::string& line) {
+        if (status_ == 3) return;
+        std::string why;
+        auto r = parsePositionResult(line, why);
+        if (!r) return internalError("the solver printed an unreadable result (" + why + "): " + line.substr(0, 200));
+        if (r->index != static_cast<int64_t>(results_) || results_ >= positions_.elements.size())
+            return internalError("the solver answered out of order (result " + std::to_string(r->index) + ")");
+        ++results_;
+        if (r->kind == PositionResult::Kind::Error) return internalError("the solver rejected a position: " + r->message);
+        if (o_.batch()) flushLineErrors(positions_.line[r->index]);
+        if (r->kind == PositionResult::Kind::NoSolution) return noSolution(*r);
+        std::string text;
+        if (!replay(*r, text)) return;
+        printSolution(o_, positions_, *r, text, line, puzzle_, layout_, phasedName_);
+        std::cout.flush();
+    }
+
+    // The exit code, once the solver has exited with `child`.
+    int finish(const ChildStatus& child) {
+        if (!child.started) {
+            std::cerr << "pzc solve: internal error: cannot run the solver " << solver_.binary << ": "
+                      << child.startError << "\n";
+            return 3;
+        }
+        if (status_ == 3) return 3;
+        if (!child.exited() || (child.exitCode() != 0 && child.exitCode() != 1)) {
+            std::cerr << "pzc solve: " << (child.exited() && child.exitCode() == 4 ? "error" : "internal error")
+                      << ": the solver " << solver_.binary << " " << describeSolverStatus(child) << "\n";
+            return child.exited() && child.exitCode() == 4 ? 1 : 3;
+        }
+        if (results_ != positions_.elements.size()) {
+            std::cerr << "pzc solve: internal error: the solver answered " << results_ << " of "
+                      << positions_.elements.size() << " positions\n";
+            return 3;
+        }
+        return finishLineErrors(status_);
+    }
+
+    // All bad lines printed; the exit code given the solver's `status`.
+    int finishLineErrors(int status) {
+        if (o_.batch()) flushLineErrors(LONG_MAX);
+        return positions_.errors.empty() ? status : std::max(status, 1);
+    }
+
+private:
+    void internalError(const std::string& why) {
+        if (status_ != 3) std::cerr << "pzc solve: internal error: " << why << "\n";
+        status_ = 3;
+    }
+
+    void flushLineErrors(long beforeLine) {
+        const auto& errors = positions_.errors;
+        for (; nextError_ < errors.size() && errors[nextError_].first < beforeLine; ++nextError_) {
+            const auto& [line, message] = errors[nextError_];
+            std::cerr << "pzc solve: error: " << o_.batchName() << ":" << line << ": " << message << "\n";
+            std::cout << pz::json::Line().field("line", line).field("error", message).str() << "\n";
+        }
+        std::cout.flush();
+    }
+
+    void noSolution(const PositionResult& r) {
+        std::string message = r.unreachable ? "the position is not reachable by the puzzle's moves"
+                                            : "no solution within the search's depth limit of " +
+                                                  std::to_string(r.depthLimit) +
+                                                  " moves (the position is reachable; the search gave up)";
+        if (o_.batch()) {
+            const long line = positions_.line[r.index];
+            positions_.errors.insert(positions_.errors.begin() + static_cast<long>(nextError_), {line, message});
+            flushLineErrors(line + 1);
+        } else {
+            std::cerr << "pzc solve: error: " << message << "\n";
+        }
+        status_ = std::max(status_, 1);
+    }
+
+    // Replays r's moves on the position; their names in `text`. False (an
+    // internal error reported) when a move does not exist or the position is not solved.
+    bool replay(const PositionResult& r, std::string& text) {
+        ir::Element state = positions_.elements[r.index];
+        for (size_t i = 0; i < r.moves.size(); ++i) {
+            if (r.moves[i] < 0 || r.moves[i] >= static_cast<int>(solver_.searchMoves.size())) {
+                internalError("the solver printed move number " + std::to_string(r.moves[i]) + ", which does not exist");
+                return false;
+            }
+            const auto& mv = puzzle_.moves[solver_.searchMoves[r.moves[i]]];
+            state = ir::compose(state, mv.effect, puzzle_.orbits);
+            text += (i ? " " : "") + mv.name;
+        }
+        if (!analysis::isSolvedColouring(puzzle_, state)) {  // the identity, or with identical pieces the colouring
+            internalError("the solution does not solve the position");
+            return false;
+        }
+        return true;
+    }
+
+    const IndexedSolver& solver_;
+    const ir::Puzzle& puzzle_;
+    const analysis::StateLayout& layout_;
+    const SolveOptions& o_;
+    Positions& positions_;
+    const std::string phasedName_;
+    int status_ = 0;
+    size_t results_ = 0;
+    size_t nextError_ = 0;
+};
+
+// Runs the solver without a shell: positions on its stdin (a pipe), one JSON
+// result line per position on its stdout, read by a ResultReader. Positions
+// are sent as the generated state holds them (identical pieces as labels).
+int runSolver(const IndexedSolver& solver, const ir::Puzzle& puzzle, const analysis::StateLayout& layout,
+              const SolveOptions& o, Positions& positions, const std::string& phasedName) {
+    ResultReader reader(solver, puzzle, layout, o, positions, phasedName);
+    if (positions.elements.empty()) return reader.finishLineErrors(0);  // a batch of bad lines only, or empty
+    ChildRun run;
+    run.argv = {solver.binary, "--machine", "--stdin"};
+    if (o.threads) run.argv.insert(run.argv.end(), {"--threads", std::to_string(o.threads)});
+    if (!o.memory.empty()) run.argv.insert(run.argv.end(), {"--memory", o.memory});
+    if (o.verifyTables) run.argv.push_back("--verify-tables");
+    if (o.maxLength) run.argv.insert(run.argv.end(), {"--max-length", std::to_string(*o.maxLength)});
+    if (o.budgetMs) run.argv.insert(run.argv.end(), {"--budget-ms", std::to_string(*o.budgetMs)});
+    for (const auto& e : positions.elements) {
+        for (long n : elementNumbers(puzzle, codegen::labelledView(puzzle, e, layout))) run.input += std::to_string(n) + ' ';
+        run.input += '\n';
+    }
+    run.onLine = [&](const std::string& line) { reader.onLine(line); };
+    return reader.finish(runChildOrDie(run));
+}
+
 }  // namespace
 
 int runSolve(const Args& args) {
@@ -243,290 +599,22 @@ int runSolve(const Args& args) {
         (args.empty() ? std::cerr : std::cout) << kUsage;
         return args.empty() ? 2 : 0;
     }
-    const std::string file = args[0];
-    ir::Puzzle puzzle;
-    codegen::SolverModel model;
-    bool isGrid = false;
-    if (!loadSolverModel(file, puzzle, model, isGrid)) return 1;
-    if (isGrid) return solveGridPuzzle(puzzle, args);
-
-    std::vector<std::string> scrambles, states, positional, twsScrambles;
-    std::string batchFile, memoryText, memory;
-    unsigned long long randomCount = 0, seed = 1, threads = 0;
-    bool json = false, verifyTables = false;
-    std::string solverName;
-    unsigned long long maxLength = 0, budgetMs = 0;
-    OptionParser options("solve", kUsage);
-    options.positionals(positional, 1, 1, "FILE")
-        .values("--scramble", scrambles)
-        .values("--state", states)
-        .values("--tws-scrambles", twsScrambles)
-        .value("--scrambles", batchFile)
-        .number("--random", randomCount, 1, kMaxRandom)
-        .number("--seed", seed, 0, UINT64_MAX)
-        .number("--threads", threads, 0, 1024)
-        .flag("--json", json)
-        .value("--memory", memoryText)
-        .flag("--verify-tables", verifyTables)
-        .value("--solver", solverName)
-        .number("--max-length", maxLength, 0, 1000)
-        .number("--budget-ms", budgetMs, 0, 86400000ULL)
-        .exclusive({"--scramble", "--random", "--scrambles"})
-        .exclusive({"--tws-scrambles", "--random", "--scrambles"})
-        .exclusive({"--state", "--random", "--scrambles"});
-    if (auto rc = options.parse(args)) return *rc;
-    if (options.given("--seed") && !options.given("--random")) return options.fail("--seed needs --random");
-    if (scrambles.empty() && states.empty() && twsScrambles.empty() && !randomCount && batchFile.empty())
-        return options.fail("give --scramble, --state, --random, --scrambles or --tws-scrambles");
-    if (options.given("--memory")) {
-        auto bytes = pz::parseMemorySize(memoryText);
-        if (!bytes || *bytes == 0)
-            return options.fail("bad --memory '" + memoryText + "': expected a size such as 512M or 2G");
-        memory = std::to_string(*bytes);
-    }
-
-    // Positions: scrambles through the IR evaluator, states checked against the group.
-    analysis::PuzzleAnalysis groups(puzzle);
-    analysis::ColouringMembership reach(groups);
-    std::vector<ir::Element> positions;
-    for (const auto& s : scrambles) {
-        std::string why;
-        auto e = scrambleElement(puzzle, s, why);
-        if (!e) {
-            std::cerr << (why.find("error:") != std::string::npos ? "" : "pzc solve: error: ") << why << "\n";
-            return 1;
-        }
-        positions.push_back(*e);
-    }
-    for (const auto& s : states) {
-        std::string why;
-        auto e = stateElement(puzzle, reach, s, why);
-        if (!e) {
-            std::cerr << "pzc solve: error: " << why << "\n";
-            return 1;
-        }
-        positions.push_back(*e);
-    }
-    for (const auto& f : twsScrambles) {
-        DiagnosticEngine diags;
-        if (!loadTwsScrambleFile(puzzle, groups, f, positions, diags)) {
-            diags.print(std::cerr);
-            return 1;
-        }
-    }
-
-    // A batch (--scrambles FILE|-): one scramble or state a line, blank lines
-    // and '#' comments skipped; a bad line is reported with its number and
-    // the others are solved, all by one solver process (one table load).
-    const bool batch = !batchFile.empty();
-    std::vector<long> positionLine;                       // batch: the line of each position
-    std::vector<std::pair<long, std::string>> lineErrors;  // batch: bad lines, in order
-    if (batch) {
-        std::ifstream fileIn;
-        std::istream* in = &std::cin;
-        if (batchFile != "-") {
-            fileIn.open(batchFile);
-            if (!fileIn) {
-                std::cerr << "pzc solve: error: cannot read " << batchFile << "\n";
-                return 1;
-            }
-            in = &fileIn;
-        }
-        const std::string name = batchFile == "-" ? "<stdin>" : batchFile;
-        long number = 0;
-        for (std::string line; std::getline(*in, line);) {
-            ++number;
-            if (number > static_cast<long>(kMaxRandom)) {
-                std::cerr << "pzc solve: error: " << name << ": more than " << kMaxRandom << " lines\n";
-                return 1;
-            }
-            size_t first = line.find_first_not_of(" \t\r");
-            if (first == std::string::npos || line[first] == '#') continue;
-            std::string why;
-            auto e = looksLikeState(line) ? stateElement(puzzle, reach, line, why) : scrambleElement(puzzle, line, why);
-            if (!e) {
-                // One line per error: the evaluator's caret display is for a terminal.
-                size_t at = why.find("error: ");
-                std::string message = at == std::string::npos ? why : why.substr(at + 7);
-                message = message.substr(0, message.find('\n'));
-                lineErrors.push_back({number, message});
-                continue;
-            }
-            positions.push_back(*e);
-            positionLine.push_back(number);
-        }
-    }
-
-    const bool randomRun = randomCount > 0;
-    if (randomRun) positions = randomPositions(groups, static_cast<long long>(randomCount), seed);
-
-    // A batch's bad lines, printed in line order among the results: one JSON
-    // object on stdout (so every line has one) and the message on stderr.
-    const std::string batchName = batchFile == "-" ? "<stdin>" : batchFile;
-    size_t nextError = 0;
-    auto flushLineErrors = [&](long beforeLine) {
-        for (; nextError < lineErrors.size() && lineErrors[nextError].first < beforeLine; ++nextError) {
-            const auto& [line, message] = lineErrors[nextError];
-            std::cerr << "pzc solve: error: " << batchName << ":" << line << ": " << message << "\n";
-            std::cout << pz::json::Line().field("line", line).field("error", message).str() << "\n";
-        }
-        std::cout.flush();
-    };
-    if (positions.empty()) {  // a batch of bad lines only, or an empty one
-        flushLineErrors(LONG_MAX);
-        return lineErrors.empty() ? 0 : 1;
-    }
-
-    // Build or reuse the generated solver.
-    // The declared solver to run: the default build, or a phased plan.
-    std::optional<analysis::SolverPlan> plan;
-    if (!solverName.empty()) {
-        int index = -1;
-        std::string names;
-        for (size_t i = 0; i < puzzle.solvers.size(); ++i) {
-            names += (i ? ", " : "") + puzzle.solvers[i].name;
-            if (puzzle.solvers[i].name == solverName) index = static_cast<int>(i);
-        }
-        if (index < 0) {
-            std::cerr << "pzc solve: error: " << puzzle.name << " declares no solver '" << solverName << "' (declared: "
-                      << (names.empty() ? "none" : names) << ")\n";
-            return 2;
-        }
-        if (puzzle.solvers[index].kind == ir::Solver::Kind::Phased) {
-            analysis::SolverPlan built;
-            DiagnosticEngine planDiags;
-            if (!analysis::buildSolverPlan(groups, index, model.canon.searchMoves, built, planDiags)) {
-                planDiags.print(std::cerr);
-                return 1;
-            }
-            plan = std::move(built);
-        } else {
-            int firstOptimal = -1;
-            for (size_t i = 0; i < puzzle.solvers.size() && firstOptimal < 0; ++i)
-                if (puzzle.solvers[i].kind == ir::Solver::Kind::Optimal) firstOptimal = static_cast<int>(i);
-            if (index != firstOptimal) {
-                std::cerr << "pzc solve: error: only the first optimal solver of " << puzzle.name
-                          << " is built; '" << solverName << "' is another one\n";
-                return 2;
-            }
-        }
-    }
-    if (!plan && (options.given("--max-length") || options.given("--budget-ms")))
-        return options.fail("--max-length and --budget-ms need a phased solver (--solver NAME)");
-    auto bin = plan ? compilePhasedSolver(model, *plan, file) : compileSolver(model, file);
-    if (!bin) return 1;
-
-    // Run it without a shell: positions on its stdin (a pipe), one JSON
-    // result line per position on its stdout (note [result protocol]).
-    ChildRun run;
-    run.argv = {*bin, "--machine", "--stdin"};
-    if (threads) run.argv.insert(run.argv.end(), {"--threads", std::to_string(threads)});
-    if (!memory.empty()) run.argv.insert(run.argv.end(), {"--memory", memory});
-    if (verifyTables) run.argv.push_back("--verify-tables");
-    if (options.given("--max-length")) run.argv.insert(run.argv.end(), {"--max-length", std::to_string(maxLength)});
-    if (options.given("--budget-ms")) run.argv.insert(run.argv.end(), {"--budget-ms", std::to_string(budgetMs)});
-    for (const auto& e : positions) {
-        for (long n : elementNumbers(puzzle, codegen::labelledView(puzzle, e, model.layout))) run.input += std::to_string(n) + ' ';
-        run.input += '\n';
-    }
-    int status = 0;
-    size_t results = 0;
-    auto internalError = [&](const std::string& why) {
-        if (status != 3) std::cerr << "pzc solve: internal error: " << why << "\n";
-        status = 3;
-    };
-    run.onLine = [&](const std::string& line) {
-        if (status == 3) return;
-        std::string why;
-        auto r = parsePositionResult(line, why);
-        if (!r) return internalError("the solver printed an unreadable result (" + why + "): " + line.substr(0, 200));
-        // Replay against the position pzc asked about, never one echoed back.
-        if (r->index != static_cast<int64_t>(results) || results >= positions.size())
-            return internalError("the solver answered out of order (result " + std::to_string(r->index) + ")");
-        ++results;
-        if (r->kind == PositionResult::Kind::Error) return internalError("the solver rejected a position: " + r->message);
-        if (batch) flushLineErrors(positionLine[r->index]);
-        if (r->kind == PositionResult::Kind::NoSolution) {
-            std::string message = r->unreachable ? "the position is not reachable by the puzzle's moves"
-                                                 : "no solution within the search's depth limit of " +
-                                                       std::to_string(r->depthLimit) +
-                                                       " moves (the position is reachable; the search gave up)";
-            if (batch) {
-                lineErrors.insert(lineErrors.begin() + nextError, {positionLine[r->index], message});
-                flushLineErrors(positionLine[r->index] + 1);
-            } else {
-                std::cerr << "pzc solve: error: " << message << "\n";
-            }
-            status = std::max(status, 1);
-            return;
-        }
-        std::string text;
-        const ir::Element& start = positions[r->index];
-        ir::Element replay = start;
-        for (size_t i = 0; i < r->moves.size(); ++i) {
-            if (r->moves[i] >= static_cast<int>(model.canon.searchMoves.size()))
-                return internalError("the solver printed move number " + std::to_string(r->moves[i]) +
-                                     ", which does not exist");
-            const auto& mv = puzzle.moves[model.canon.searchMoves[r->moves[i]]];
-            replay = ir::compose(replay, mv.effect, puzzle.orbits);
-            text += (i ? " " : "") + mv.name;
-        }
-        if (!analysis::isSolvedColouring(puzzle, replay))  // the identity, or with identical pieces the colouring
-            return internalError("the solution does not solve the position");
-        if (plan) {
-            // A phased solver: the lengths per phase; never labelled optimal.
-            const std::vector<int> phases = phaseLengths(line);
-            std::string lengths;
-            for (size_t i = 0; i < phases.size(); ++i) lengths += (i ? ", " : "") + std::to_string(phases[i]);
-            if (json || batch) {
-                pz::json::Line out;
-                if (batch) out.field("line", positionLine[r->index]);
-                out.field("solution", text).field("length", r->moves.size()).field("optimal", false);
-                out.field("solver", plan->solver).field("phases", phases);
-                out.field("nodes", r->nodes).field("seconds", r->seconds);
-                if (batch) out.field("line", positionLine[r->index]);
-                if (randomRun) out.field("state", numbersText(elementNumbers(puzzle, codegen::labelledView(puzzle, start, model.layout))));
-                std::cout << out.str() << "\n";
-            } else {
-                char secs[32];
-                std::snprintf(secs, sizeof secs, "%.6f", r->seconds);
-                std::cout << (text.empty() ? "(already solved)" : text) << "\n  " << r->moves.size() << " moves ("
-                          << plan->solver << ", phases " << lengths << "; not proven optimal), " << r->nodes
-                          << " nodes, " << secs << " s\n";
-            }
-        } else if (json || batch) {
-            pz::json::Line out;
-            if (batch) out.field("line", positionLine[r->index]);
-            out.field("solution", text).field("length", r->moves.size()).field("optimal", true);
-            out.field("nodes", r->nodes).field("seconds", r->seconds);
-            if (randomRun) out.field("state", numbersText(elementNumbers(puzzle, codegen::labelledView(puzzle, start, model.layout))));
-            std::cout << out.str() << "\n";
-        } else {
-            char secs[32];
-            std::snprintf(secs, sizeof secs, "%.6f", r->seconds);
-            std::cout << (text.empty() ? "(already solved)" : text) << "\n  " << r->moves.size()
-                      << " moves (optimal), " << r->nodes << " nodes, " << secs << " s\n";
-        }
-        std::cout.flush();
-    };
-    ChildStatus child = runChildOrDie(run);
-    if (!child.started) {
-        std::cerr << "pzc solve: internal error: cannot run the solver " << *bin << ": " << child.startError << "\n";
-        return 3;
-    }
-    if (status == 3) return 3;
-    if (!child.exited() || (child.exitCode() != 0 && child.exitCode() != 1)) {
-        std::cerr << "pzc solve: " << (child.exited() && child.exitCode() == 4 ? "error" : "internal error")
-                  << ": the solver " << *bin << " " << describeSolverStatus(child) << "\n";
-        return child.exited() && child.exitCode() == 4 ? 1 : 3;
-    }
-    if (results != positions.size()) {
-        std::cerr << "pzc solve: internal error: the solver answered " << results << " of " << positions.size()
-                  << " positions\n";
-        return 3;
-    }
-    if (batch) flushLineErrors(LONG_MAX);
-    return lineErrors.empty() ? status : std::max(status, 1);
+    pipeline::CompilationUnit unit(args[0]);
+    if (!loadUnit(unit)) return 1;
+    if (unit.isGrid()) return solveGridPuzzle(unit.puzzle(), args);
+    SolveOptions options;
+    if (auto rc = readSolveOptions(args, options)) return *rc;
+    Positions positions;
+    if (auto rc = collectPositions(unit, options, positions)) return *rc;
+    if (positions.elements.empty()) return runSolver({}, unit.puzzle(), {}, options, positions, "");
+    int phased = -1;
+    if (auto rc = chooseSolver(unit.puzzle(), options, phased)) return *rc;
+    auto solver = solverFor(unit, phased);
+    if (!solver) return 1;
+    const analysis::StateLayout* layout = planLayout(unit);  // what the generated state holds
+    if (!layout) return 1;
+    return runSolver(*solver, unit.puzzle(), *layout, options, positions,
+                     phased < 0 ? "" : unit.puzzle().solvers[phased].name);
 }
 
 }  // namespace pz::driver

@@ -31,7 +31,7 @@ std::string runtimeIncludeDir() {
 }
 
 // A digest of every file under the runtime include directory (sorted by path).
-static std::string runtimeHeadersDigest() {
+std::string runtimeHeadersDigest() {
     std::vector<fs::path> files;
     std::error_code ec;
     for (fs::recursive_directory_iterator it(runtimeIncludeDir(), ec), end; !ec && it != end; it.increment(ec))
@@ -110,10 +110,12 @@ static std::string firstCompilerError(const fs::path& log) {
     return "";
 }
 
-std::optional<std::string> buildNative(const NativeBuild& build, DiagnosticEngine& diags,
-                                       const std::string& outputPath) {
+std::string nativeCompiler() {
     const char* cxxEnv = std::getenv("CXX");
-    std::string cxx = cxxEnv && *cxxEnv ? cxxEnv : "c++";
+    return cxxEnv && *cxxEnv ? cxxEnv : "c++";
+}
+
+std::optional<std::vector<std::string>> nativeFlags(DiagnosticEngine& diags) {
     // PZC_MARCH: the -march= target (default native), e.g. x86-64 for the
     // portable lane path of pz/lanes.hpp (docs/language.md, State layout).
     std::string march = "native";
@@ -124,8 +126,20 @@ std::optional<std::string> buildNative(const NativeBuild& build, DiagnosticEngin
             return std::nullopt;
         }
     }
-    std::vector<std::string> flags = {"-std=c++20", "-O3", "-march=" + march, "-DNDEBUG",
-                                      "-I" + runtimeIncludeDir(), "-pthread"};
+    return std::vector<std::string>{"-std=c++20", "-O3", "-march=" + march, "-DNDEBUG", "-I" + runtimeIncludeDir(),
+                                    "-pthread"};
+}
+
+bool cachedBinaryIntact(const std::string& bin, std::string& why) {
+    return stampMatches(bin, bin + ".stamp", why);
+}
+
+std::optional<std::string> buildNative(const NativeBuild& build, DiagnosticEngine& diags,
+                                       const std::string& outputPath) {
+    const std::string cxx = nativeCompiler();
+    auto baseFlags = nativeFlags(diags);
+    if (!baseFlags) return std::nullopt;
+    std::vector<std::string> flags = *baseFlags;
     for (const auto& f : build.extraFlags) flags.push_back(f);
 
     // The key covers the compiler, the flags, the source and every runtime

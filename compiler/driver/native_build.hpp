@@ -32,4 +32,18 @@ std::optional<std::string> buildNative(const NativeBuild& build, DiagnosticEngin
 // The runtime's include directory (runtime/include), for generated code.
 std::string runtimeIncludeDir();
 
+// A digest of every file under runtimeIncludeDir(): part of every cache key.
+std::string runtimeHeadersDigest();
+
+// The C++ compiler generated code is built with ($CXX, else c++).
+std::string nativeCompiler();
+
+// The compiler flags of generated code (-march from $PZC_MARCH, default
+// native); nullopt with an error in `diags` when PZC_MARCH is not a -march= value.
+std::optional<std::vector<std::string>> nativeFlags(DiagnosticEngine& diags);
+
+// Whether the cached binary `bin` matches its build stamp (note [build
+// stamps]); the reason in `why` when it does not.
+bool cachedBinaryIntact(const std::string& bin, std::string& why);
+
 }  // namespace pz::driver

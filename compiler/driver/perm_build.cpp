@@ -1,41 +1,44 @@
-// The shared steps of pzc build / solve / inspect for permutation puzzles
+// The stages of pzc build / solve / inspect for permutation puzzles
 // (declared in perm_build.hpp).
 #include "compiler/driver/perm_build.hpp"
 
 #include <iostream>
 
-#include "compiler/analysis/puzzle_analysis.hpp"
 #include "compiler/driver/native_build.hpp"
-#include "compiler/ir/lower.hpp"
 
 namespace pz::driver {
 
-bool loadSolverModel(const std::string& file, ir::Puzzle& puzzle, codegen::SolverModel& model, bool& isGrid) {
+bool loadUnit(pipeline::CompilationUnit& unit) {
     DiagnosticEngine diags;
-    // Parse and lower the definition.
-    auto loaded = ir::loadPuzzle(file, diags);
-    if (!loaded) {
-        diags.print(std::cerr);
-        return false;
-    }
-    puzzle = std::move(*loaded);
-    isGrid = puzzle.kind == ir::Puzzle::Kind::Grid;
-    if (isGrid) return true;
-    // Analyse: symmetries must map moves to moves, subgroups must be sound.
-    analysis::PuzzleAnalysis groups(puzzle);
-    bool ok = groups.check(diags);
-    // Decide layout, kernels, canonical tables, coordinates.
-    ok = ok && codegen::buildSolverModel(puzzle, model, diags);
+    bool ok = unit.load(diags);
     diags.print(std::cerr);
     return ok;
 }
 
-std::optional<std::string> compileSolver(const codegen::SolverModel& model, const std::string& source,
-                                         const std::string& outputPath) {
+const analysis::StateLayout* planLayout(pipeline::CompilationUnit& unit) {
     DiagnosticEngine diags;
+    const analysis::StateLayout* layout = unit.stateLayout(diags);
+    diags.print(std::cerr);
+    return layout;
+}
+
+const codegen::SolverModel* planSolver(pipeline::CompilationUnit& unit) {
+    DiagnosticEngine diags;
+    const codegen::SolverModel* model = unit.solverModel(diags);
+    diags.print(std::cerr);
+    return model;
+}
+
+std::optional<std::string> compileSolver(pipeline::CompilationUnit& unit, int phased, const std::string& outputPath) {
+    if (!planSolver(unit)) return std::nullopt;
+    DiagnosticEngine diags;
+    if (phased >= 0 && !unit.phasedPlan(phased, diags)) {
+        diags.print(std::cerr);
+        return std::nullopt;
+    }
     NativeBuild build;
-    build.source = codegen::emitSolverMain(model, "", source);
-    build.stem = model.identifier;
+    build.source = unit.solverSource(phased);
+    build.stem = unit.solverStem(phased);
     auto bin = buildNative(build, diags, outputPath);
     diags.print(std::cerr);
     return bin;

@@ -1,22 +1,28 @@
-// Shared steps of pzc build / solve / inspect for permutation puzzles:
-// load and analyse a definition into a SolverModel, and compile its solver.
+// The stages of pzc build / solve / inspect for permutation puzzles, on a
+// compilation unit (compiler/pipeline), with diagnostics printed to stderr.
 #pragma once
 
 #include <optional>
 #include <string>
 
-#include "compiler/codegen/solver_model.hpp"
-#include "compiler/ir/puzzle.hpp"
+#include "compiler/pipeline/compilation_unit.hpp"
 
 namespace pz::driver {
 
-// Loads FILE, runs the analyses' checks and builds the model. Prints
-// diagnostics; nullopt on error. `puzzle` receives the IR (the model points into it).
-bool loadSolverModel(const std::string& file, ir::Puzzle& puzzle, codegen::SolverModel& model, bool& isGrid);
+// Parse + lower. Prints diagnostics; false on error.
+bool loadUnit(pipeline::CompilationUnit& unit);
 
-// Emits the solver's translation unit and compiles it (or reuses the cached
-// binary); copies it to `outputPath` when given. Returns the binary's path.
-std::optional<std::string> compileSolver(const codegen::SolverModel& model, const std::string& source,
+// The state layout alone (no group analysis). Prints diagnostics; null on error.
+const analysis::StateLayout* planLayout(pipeline::CompilationUnit& unit);
+
+// check + plan: the solver model of a loaded permutation puzzle. Prints
+// diagnostics; null on error.
+const codegen::SolverModel* planSolver(pipeline::CompilationUnit& unit);
+
+// plan + emit + build: the default solver (phased < 0) or the phased solver
+// `phased`, compiled (or reused from the binary cache); copied to
+// `outputPath` when given. Prints diagnostics; returns the binary's path.
+std::optional<std::string> compileSolver(pipeline::CompilationUnit& unit, int phased = -1,
                                          const std::string& outputPath = "");
 
 }  // namespace pz::driver

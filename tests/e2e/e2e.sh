@@ -342,6 +342,51 @@ cached-binary)
     [ "$(wc -l < "$log")" = 500 ] || fail "log incomplete"
     ! ls "$tmp"/cache/bin/*.cpp > /dev/null 2>&1 || fail "a failed build left its .cpp in the cache"
     ;;
+solver-index)
+    # A cached solver is found by the definition's bytes before any analysis
+    # (note [solver index]); an edited definition, a changed runtime header or
+    # a damaged binary is rebuilt, never run stale; states are still checked.
+    export PZC_CACHE_DIR=$tmp/cache
+    mkdir -p "$tmp/cache"
+    cp -r "$cache/bin" "$tmp/cache/" 2>/dev/null || true
+    cp $puzzle "$tmp/p.pz"
+    solved() { "$pzc" solve "$tmp/p.pz" --scramble "$1" --json 2> "$tmp/err" || { cat "$tmp/err"; fail "solve $1"; }; }
+    out=$(solved "R1 C2") && contains "$out" -q '"length": 2' || fail "first solve: $out"
+    [ "$(ls "$tmp/cache/index" | wc -l)" = 1 ] || fail "no index entry after a solve"
+    bin=$(sed -n 's/^binary //p' "$tmp"/cache/index/*) && [ -x "$tmp/cache/bin/$bin" ] || fail "index names no binary"
+    # A hit runs the indexed binary (a stamped fake proves it) and still replays.
+    cp "$tmp/cache/bin/$bin" "$tmp/real" && cp "$tmp/cache/bin/$bin.stamp" "$tmp/real.stamp"
+    fake_solver "$tmp/cache/bin/$bin" "echo '{\"type\": \"solution\", \"index\": 0, \"moves\": [0], \"nodes\": 1, \"seconds\": 0.1}'"
+    expect_error "internal error: the solution does not solve the position" -- "$pzc" solve "$tmp/p.pz" --scramble "R1 C2"
+    cp "$tmp/real" "$tmp/cache/bin/$bin" && cp "$tmp/real.stamp" "$tmp/cache/bin/$bin.stamp"
+    # States are checked for membership on a hit too (loopover3's moves are even).
+    expect_error "cannot be reached by the moves of loopover3" -- "$pzc" solve "$tmp/p.pz" --state "1 0 2 3 4 5 6 7 8"
+    out=$(solved "C1") && contains "$out" -q '"solution": "C1x2"' || fail "hit: $out"
+    # Edited definition: R1 now cycles the other way. The old solver would
+    # answer its move 0 (the old R1), which replays as the new R1: not solved.
+    sed -i 's/move R1 = tiles (0 1 2);/move R1 = tiles (2 1 0);/' "$tmp/p.pz"
+    out=$(solved "R1") && contains "$out" -q '"solution": "R1x2"' || fail "edited definition: $out"
+    [ "$(ls "$tmp/cache/index" | wc -l)" = 2 ] || fail "an edited definition reused the old index entry"
+    # A changed runtime header: a new binary.
+    cp -r runtime/include "$tmp/rt"
+    export PZC_RUNTIME_INCLUDE=$tmp/rt
+    solved "R1" > /dev/null
+    before=$(ls "$tmp"/cache/bin/loopover3-*.stamp | wc -l)
+    echo "// changed" >> "$tmp/rt/pz/search.hpp"
+    solved "R1" > /dev/null
+    [ "$(ls "$tmp"/cache/bin/loopover3-*.stamp | wc -l)" = $((before + 1)) ] || fail "a changed runtime header reused the old binary"
+    unset PZC_RUNTIME_INCLUDE
+    # A damaged indexed binary is reported and rebuilt.
+    bin=$(sed -n 's/^binary //p' "$(ls -t "$tmp"/cache/index/* | tail -1)")
+    : > "$tmp/cache/bin/$bin"
+    sed -i 's/move R1 = tiles (2 1 0);/move R1 = tiles (0 1 2);/' "$tmp/p.pz"
+    out=$(solved "R1 C2") && contains "$out" -q '"length": 2' || fail "after a damaged binary: $out"
+    grep -q "unusable" "$tmp/err" || { cat "$tmp/err"; fail "damaged indexed binary not reported"; }
+    # A damaged index entry is ignored (the full path rewrites it).
+    for f in "$tmp"/cache/index/*; do echo garbage > "$f"; done
+    out=$(solved "R1 C2") && contains "$out" -q '"length": 2' || fail "after a damaged index: $out"
+    grep -q "^pzc-solver-index 1" "$tmp"/cache/index/* || fail "index entry not rewritten"
+    ;;
 options)
     # One option parser for every command: strict numbers with ranges,
     # conflicting options, outputs that would overwrite inputs (issue 13

@@ -92,6 +92,11 @@ small-tables)
         diff "$tmp/want" "$tmp/got" || fail "$solver: table distributions differ from the coset BFS"
         cat "$tmp/got"
     done
+    # A batch through a phased solver: one JSON object a line, "line" once.
+    printf 'U R\n\nR F2\n' | "$pzc" solve $puzzle --solver two_phase --scrambles - > "$tmp/out" || fail "phased batch"
+    [ "$(grep -c '"solver": "two_phase"' "$tmp/out")" = 2 ] || fail "phased batch: $(cat "$tmp/out")"
+    grep -q '"line": [0-9]*,.*"line"' "$tmp/out" && fail "a phased batch result names its line twice: $(cat "$tmp/out")"
+    grep -q '"line": 3,' "$tmp/out" || fail "phased batch lines: $(cat "$tmp/out")"
     # cube_edges: symmetry-reduced tables (flip x slice classes in phase 1,
     # U/D-edge permutation classes x slice permutation in phase 2), looked up
     # for every coordinate value, against phase_bfs's coset BFS. That BFS

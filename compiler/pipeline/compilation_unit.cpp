@@ -1,0 +1,71 @@
+// The compilation unit (note [compilation unit] in compilation_unit.hpp).
+#include "compiler/pipeline/compilation_unit.hpp"
+
+#include "compiler/codegen/phase_plan_emit.hpp"
+#include "compiler/ir/lower.hpp"
+
+namespace pz::pipeline {
+
+bool CompilationUnit::load(DiagnosticEngine& diags) {
+    auto loaded = ir::loadPuzzle(file_, diags);
+    if (!loaded) return false;
+    puzzle_ = std::make_unique<ir::Puzzle>(std::move(*loaded));
+    return true;
+}
+
+analysis::PuzzleAnalysis& CompilationUnit::analysis() {
+    if (!analysis_) analysis_ = std::make_unique<analysis::PuzzleAnalysis>(*puzzle_);
+    return *analysis_;
+}
+
+analysis::ColouringMembership& CompilationUnit::membership() {
+    if (!membership_) membership_ = std::make_unique<analysis::ColouringMembership>(analysis());
+    return *membership_;
+}
+
+const analysis::StateLayout* CompilationUnit::stateLayout(DiagnosticEngine& diags) {
+    if (!layoutBuilt_) layoutBuilt_ = analysis::computeStateLayout(*puzzle_, layout_, diags);
+    return *layoutBuilt_ ? &layout_ : nullptr;
+}
+
+bool CompilationUnit::check(DiagnosticEngine& diags) {
+    if (!checked_) checked_ = analysis().check(diags);
+    return *checked_;
+}
+
+const codegen::SolverModel* CompilationUnit::solverModel(DiagnosticEngine& diags) {
+    if (!modelBuilt_) modelBuilt_ = check(diags) && codegen::buildSolverModel(*puzzle_, analysis(), model_, diags);
+    return *modelBuilt_ ? &model_ : nullptr;
+}
+
+const std::vector<int>& CompilationUnit::metricMoves() {
+    if (!metricMoves_) {
+        metricMoves_.emplace();
+        for (size_t m = 0; m < puzzle_->moves.size(); ++m)
+            if (puzzle_->moves[m].inMetric) metricMoves_->push_back(static_cast<int>(m));
+    }
+    return *metricMoves_;
+}
+
+const analysis::SolverPlan* CompilationUnit::phasedPlan(int solver, DiagnosticEngine& diags) {
+    auto it = plans_.find(solver);
+    if (it == plans_.end()) {
+        std::optional<analysis::SolverPlan> plan;
+        analysis::SolverPlan built;
+        if (check(diags) && analysis::buildSolverPlan(analysis(), solver, metricMoves(), built, diags))
+            plan = std::move(built);
+        it = plans_.emplace(solver, std::move(plan)).first;
+    }
+    return it->second ? &*it->second : nullptr;
+}
+
+std::string CompilationUnit::solverSource(int solver) const {
+    if (solver < 0) return codegen::emitSolverMain(model_, "", file_);
+    return codegen::emitPhasedSolverMain(model_, *plans_.at(solver), file_);
+}
+
+std::string CompilationUnit::solverStem(int solver) const {
+    return solver < 0 ? model_.identifier : model_.identifier + "_" + plans_.at(solver)->solver;
+}
+
+}  // namespace pz::pipeline
