@@ -190,6 +190,19 @@ struct TableCorruptError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// Writes all n bytes at offset (pwrite in chunks of at most 1 GiB, retried
+// on EINTR); false on any error. Table files and phase-table blobs share it.
+inline bool writeAllAt(int fd, const void* p, size_t n, uint64_t offset) {
+    const char* c = static_cast<const char*>(p);
+    while (n > 0) {
+        ssize_t k = ::pwrite(fd, c, std::min<size_t>(n, size_t{1} << 30), static_cast<off_t>(offset));
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return false;
+        c += k, n -= static_cast<size_t>(k), offset += static_cast<uint64_t>(k);
+    }
+    return true;
+}
+
 // Removes "<name>.tmp.<pid>" files in `dir` whose writer process is gone
 // (a killed save); files of live processes are left alone.
 inline void removeStaleTableTemps(const std::string& dir) {
@@ -376,8 +389,8 @@ public:
             if (named) ::unlink(tmp.c_str());
             return false;
         };
-        if (!writeAll(fd, page.data(), page.size(), 0) || !writeAll(fd, data_, bytes(), kTablePage) ||
-            !writeAll(fd, hashes.data(), hashes.size() * 8, kTablePage + bytes()))
+        if (!writeAllAt(fd, page.data(), page.size(), 0) || !writeAllAt(fd, data_, bytes(), kTablePage) ||
+            !writeAllAt(fd, hashes.data(), hashes.size() * 8, kTablePage + bytes()))
             return fail(std::string("write failed: ") + std::strerror(errno));
         if (::fsync(fd) != 0) return fail(std::string("fsync failed: ") + std::strerror(errno));
         {
@@ -523,16 +536,6 @@ private:
         h.headerChecksum = checksumWords(reinterpret_cast<const uint64_t*>(page.data()), kTablePage / 8);
         std::memcpy(page.data(), &h, sizeof h);
         return page;
-    }
-    static bool writeAll(int fd, const void* p, size_t n, uint64_t offset) {
-        const char* c = static_cast<const char*>(p);
-        while (n > 0) {
-            ssize_t k = ::pwrite(fd, c, std::min<size_t>(n, size_t{1} << 30), static_cast<off_t>(offset));
-            if (k < 0 && errno == EINTR) continue;
-            if (k <= 0) return false;
-            c += k, n -= static_cast<size_t>(k), offset += static_cast<uint64_t>(k);
-        }
-        return true;
     }
     std::atomic_ref<uint64_t> word(uint64_t i) const { return std::atomic_ref<uint64_t>(data_[i >> 4]); }
     unsigned getAtomic(uint64_t i) const {

@@ -17,16 +17,6 @@
 namespace pz {
 
 namespace blob_detail {
-inline bool writeAll(int fd, const void* p, size_t n, uint64_t offset) {
-    const char* c = static_cast<const char*>(p);
-    while (n > 0) {
-        ssize_t k = ::pwrite(fd, c, std::min<size_t>(n, size_t{1} << 30), static_cast<off_t>(offset));
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) return false;
-        c += k, n -= static_cast<size_t>(k), offset += static_cast<uint64_t>(k);
-    }
-    return true;
-}
 inline uint64_t blocksOf(uint64_t bytes) { return (bytes + kTableBlockBytes - 1) / kTableBlockBytes; }
 inline uint64_t fileBytesOf(uint64_t bytes) { return kTablePage + bytes + blocksOf(bytes) * 8; }
 }  // namespace blob_detail
@@ -71,8 +61,8 @@ inline bool saveTableBlob(const std::string& path, const std::string& hash, cons
         if (named) ::unlink(tmp.c_str());
         return false;
     };
-    if (!writeAll(fd, page.data(), page.size(), 0) || !writeAll(fd, data, bytes, kTablePage) ||
-        !writeAll(fd, hashes.data(), hashes.size() * 8, kTablePage + bytes))
+    if (!writeAllAt(fd, page.data(), page.size(), 0) || !writeAllAt(fd, data, bytes, kTablePage) ||
+        !writeAllAt(fd, hashes.data(), hashes.size() * 8, kTablePage + bytes))
         return fail(std::string("write failed: ") + std::strerror(errno));
     if (::fsync(fd) != 0) return fail(std::string("fsync failed: ") + std::strerror(errno));
     {
