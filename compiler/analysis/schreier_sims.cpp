@@ -756,56 +756,83 @@ private:
 // to the constants is a homomorphism. Per orbit, with u = 0 at its first
 // block, u is propagated along a spanning tree of the Schreier graph as an
 // affine form in the unknowns c_{g,C}; every other edge gives a linear
-// equation mod the orbit's modulus. Returns c[g][i] for the i-th orbit of
-// `twisted` (each solution found is checked against every edge), or none.
-static std::optional<std::vector<std::vector<int>>> constantTwists(const std::vector<int>& mod,
-                                                                   const std::vector<std::vector<int>>& members,
-                                                                   const std::vector<int>& twisted,
-                                                                   const std::vector<BlockPerm>& gens) {
+// equation mod the orbit's modulus. The same works for the twists reduced
+// mod a divisor d of the modulus (reduction is a homomorphism); the d for
+// which a solution exists are closed under divisors and lcm, so each orbit
+// takes the largest d with a solution (d = 1 always has one).
+
+// The constants c_g (mod d) for the orbit `blocks`, each solution checked
+// against every edge; none when the system has no solution (or the solver
+// missed it, note ModularSystem).
+static std::optional<std::vector<long>> orbitConstants(const std::vector<int>& blocks, long d,
+                                                       const std::vector<BlockPerm>& gens,
+                                                       std::vector<std::vector<long>>& form) {
     const int k = (int)gens.size();
-    std::vector<std::vector<int>> result(k, std::vector<int>(twisted.size(), 0));
-    std::vector<std::vector<long>> form(mod.size());  // u[b]: coefficients of c_g, then the constant
-    std::vector<long> u(mod.size(), 0);
-    for (size_t i = 0; i < twisted.size(); ++i) {
-        const auto& blocks = members[twisted[i]];
-        const long m = mod[blocks[0]];
-        ModularSystem system(k, m);
-        form[blocks[0]].assign(k + 1, 0);
-        std::vector<int> queue{blocks[0]};
-        for (size_t q = 0; q < queue.size(); ++q) {
-            const int x = queue[q];
-            for (int g = 0; g < k; ++g) {
-                const int y = gens[g].img[x];
-                // u[y] = u[x] + c_g - t_g[x]
-                std::vector<long> f = form[x];
-                f[g] += 1;
-                f[k] -= gens[g].tw[x];
-                if (form[y].empty()) {
-                    form[y] = std::move(f);
-                    queue.push_back(y);
-                    continue;
-                }
-                // form[y] - f = 0: sum (form[y] - f)_j c_j = (f - form[y])_k
-                std::vector<long> row(k + 1);
-                for (int j = 0; j < k; ++j) row[j] = form[y][j] - f[j];
-                row[k] = f[k] - form[y][k];
-                if (!system.add(std::move(row))) return std::nullopt;
-            }
-        }
-        auto c = system.solve();
-        if (!c) return std::nullopt;
-        for (int b : blocks) {
-            long v = form[b][k];
-            for (int j = 0; j < k; ++j) v += form[b][j] * (*c)[j];
-            u[b] = ((v % m) + m) % m;
-        }
+    ModularSystem system(k, d);
+    for (int b : blocks) form[b].clear();
+    form[blocks[0]].assign(k + 1, 0);
+    std::vector<int> queue{blocks[0]};
+    for (size_t q = 0; q < queue.size(); ++q) {
+        const int x = queue[q];
         for (int g = 0; g < k; ++g) {
-            result[g][i] = (int)(*c)[g];
-            for (int x : blocks)
-                if (((gens[g].tw[x] - u[x] + u[gens[g].img[x]] - (*c)[g]) % m + m) % m != 0) return std::nullopt;
+            const int y = gens[g].img[x];
+            // u[y] = u[x] + c_g - t_g[x]
+            std::vector<long> f = form[x];
+            f[g] += 1;
+            f[k] -= gens[g].tw[x];
+            for (long& v : f) v %= d;
+            if (form[y].empty()) {
+                form[y] = std::move(f);
+                queue.push_back(y);
+                continue;
+            }
+            // form[y] - f = 0: sum (form[y] - f)_j c_j = (f - form[y])_k
+            std::vector<long> row(k + 1);
+            for (int j = 0; j < k; ++j) row[j] = form[y][j] - f[j];
+            row[k] = f[k] - form[y][k];
+            if (!system.add(std::move(row))) return std::nullopt;
         }
     }
-    return result;
+    auto c = system.solve();
+    if (!c) return std::nullopt;
+    std::vector<long> u(form.size(), 0);
+    for (int b : blocks) {
+        long v = form[b][k];
+        for (int j = 0; j < k; ++j) v += form[b][j] * (*c)[j];
+        u[b] = ((v % d) + d) % d;
+    }
+    for (int g = 0; g < k; ++g)
+        for (int x : blocks)
+            if (((gens[g].tw[x] - u[x] + u[gens[g].img[x]] - (*c)[g]) % d + d) % d != 0) return std::nullopt;
+    return c;
+}
+
+struct ConstantTwists {
+    std::vector<int> modulus;          // d per orbit of `twisted`
+    std::vector<std::vector<int>> c;   // c[g][i] mod modulus[i]
+};
+
+// The largest d per orbit of `twisted` (members[twisted[i]], modulus m_i)
+// and its constants.
+static ConstantTwists constantTwists(const std::vector<int>& mod, const std::vector<std::vector<int>>& members,
+                                     const std::vector<int>& twisted, const std::vector<BlockPerm>& gens) {
+    ConstantTwists r;
+    r.modulus.assign(twisted.size(), 1);
+    r.c.assign(gens.size(), std::vector<int>(twisted.size(), 0));
+    std::vector<std::vector<long>> form(mod.size());  // u[b]: coefficients of c_g, then the constant
+    for (size_t i = 0; i < twisted.size(); ++i) {
+        const auto& blocks = members[twisted[i]];
+        const int m = mod[blocks[0]];
+        for (int d = m; d > 1; --d) {
+            if (m % d != 0) continue;
+            auto c = orbitConstants(blocks, d, gens, form);
+            if (!c) continue;
+            r.modulus[i] = d;
+            for (size_t g = 0; g < gens.size(); ++g) r.c[g][i] = (int)(*c)[g];
+            break;
+        }
+    }
+    return r;
 }
 
 // note [order certificate]
@@ -819,11 +846,13 @@ static std::optional<std::vector<std::vector<int>>> constantTwists(const std::ve
 // on C (mod its modulus) into an abelian group A:
 // |X| = prod |X_C| * prod mod[b] * |chi(G)| / |A|, with chi(G) generated by
 // the generators' images. If some orbit has no certificate there is no bound.
-// When G is conjugate into constant twists times block permutations (note
-// [constant twists]), the bound is the smaller
-// |X'| = prod |X_C| * prod_C mod_C * |chi'(G)| / |A|, with chi' taking the
-// constant twist per orbit instead of the twist sum: X' is the subgroup of
-// (constants) x prod X_C with chi' in chi'(G), which contains u^-1 G u.
+// When G, its twists reduced mod d_C on each orbit C, is conjugate into
+// constant twists times block permutations (note [constant twists]), a
+// second bound is |X'| * prod (m_C / d_C)^|C| (the kernel of the reduction),
+// |X'| = prod |X_C| * prod d_C * |chi'(G)| / |A'|, with chi' taking the
+// constant twist per orbit (mod d_C) instead of the twist sum: X' is the
+// subgroup of (constants) x prod X_C with chi' in chi'(G), which contains
+// the conjugate of the reduced G. The smaller bound is used.
 static std::optional<mpz_class> upperBound(const StabilizerChain::Impl& impl, const std::vector<int>& mod,
                                            const std::vector<BlockPerm>& gens,
                                            const std::vector<BlockPerm>& witnesses) {
@@ -877,12 +906,37 @@ static std::optional<mpz_class> upperBound(const StabilizerChain::Impl& impl, co
                       }) /
                       whole;
     if (twistedComponents.empty()) return bound;
-    if (auto c = constantTwists(mod, members, twistedComponents, gens)) {
-        mpz_class constants = 1;
-        for (int comp : twistedComponents) constants *= (unsigned long)mod[members[comp][0]];
-        const mpz_class sharper = blocks * constants * imageOrder([&](size_t g, size_t i) { return (*c)[g][i]; }) / whole;
-        if (sharper < bound) bound = sharper;
+    // note [constant twists]: reduced mod d_C per orbit, G is conjugate into
+    // constants x block permutations; the kernel of the reduction is at most
+    // the twists that are 0 mod d_C, (m_C / d_C)^|C| per orbit.
+    const ConstantTwists constant = constantTwists(mod, members, twistedComponents, gens);
+    std::vector<int> dmod(oddComponents.size(), 2);
+    std::vector<size_t> reduced;  // orbits with d_C > 1
+    mpz_class sharper = blocks, dwhole = 1;
+    for (size_t i = 0; i < twistedComponents.size(); ++i) {
+        const auto& bs = members[twistedComponents[i]];
+        const unsigned long d = (unsigned long)constant.modulus[i];
+        mpz_class rest;
+        mpz_ui_pow_ui(rest.get_mpz_t(), (unsigned long)mod[bs[0]] / d, bs.size());
+        sharper *= rest;
+        if (d == 1) continue;
+        reduced.push_back(i);
+        dmod.push_back((int)d);
     }
+    if (reduced.empty()) return bound;
+    for (int m : dmod) dwhole *= (unsigned long)m;
+    KernelLattice image(dmod);
+    for (size_t g = 0; g < gens.size(); ++g) {
+        std::vector<int> v;
+        for (int c : oddComponents) v.push_back(oddOn(restrict(gens[g], c)) ? 1 : 0);
+        for (size_t i : reduced) v.push_back(constant.c[g][i]);
+        image.insert(v);
+    }
+    // |X'| = prod |X_C| * prod d_C * |chi'(G)| / |A'| * prod (m_C/d_C)^|C|
+    // with |A'| = 2^odd * prod d_C.
+    for (size_t i : reduced) sharper *= (unsigned long)constant.modulus[i];
+    sharper = sharper * image.order() / dwhole;
+    if (sharper < bound) bound = sharper;
     return bound;
 }
 

@@ -349,7 +349,8 @@ TEST_CASE("schreier-sims: the derived order of the twisted cycle and swap, by cl
         for (const auto& g : gens) chain.addGenerator(g);
         CHECK(chain.order() == mpz_class((unsigned long)closure));
         // (7 blocks have no Jordan cycle: no bound, the chain is verified.)
-        if (std::gcd(n - 1, m) == m && n <= 6) CHECK(chain.proof() == StabilizerChain::Proof::UpperBound);
+        // Certified for every d (twists constant mod d after conjugation).
+        if (n <= 6) CHECK(chain.proof() == StabilizerChain::Proof::UpperBound);
     }
 }
 
@@ -396,12 +397,35 @@ TEST_CASE("schreier-sims: the constant-twist certificate with a non-trivial conj
     CHECK(chain.proof() == StabilizerChain::Proof::UpperBound);
 }
 
-TEST_CASE("schreier-sims: no conjugation to constant twists falls back to verification") {
-    // n = 4, m = 6: the twists are constant only mod 3 (d = 3 < m), so no
-    // u exists mod 6; the twist-sum bound 4! 6^4 is not met and the chain is
-    // verified deterministically: 4! 6^4 / 3^3 = 1152, as by closure.
+TEST_CASE("schreier-sims: twists constant modulo a divisor of the modulus") {
+    // n = 4, m = 6: the twists become constant only mod d = 3 (no conjugator
+    // mod 6), so the bound is 4! * 3 (constants mod 3) * 2^4 (twists that are
+    // 0 mod 3): 1152 = 4! 6^4 / 3^3, as by closure, and certified; n = 256,
+    // m = 6 likewise (255 = 0 mod 3): 256! 3 2^256.
     StabilizerChain chain(std::vector<int>(4, 6));
     for (const auto& g : twistedCycleAndSwap(4)) chain.addGenerator(g);
+    CHECK(chain.order() == 1152);
+    CHECK(chain.proof() == StabilizerChain::Proof::UpperBound);
+    StabilizerChain large(std::vector<int>(256, 6));
+    for (const auto& g : twistedCycleAndSwap(256)) large.addGenerator(g);
+    CHECK(large.order() == twistedCycleAndSwapOrder(256, 6));
+    CHECK(large.proof() == StabilizerChain::Proof::UpperBound);
+}
+
+TEST_CASE("schreier-sims: without a certificate the chain is verified as before") {
+    // The n = 4, m = 6 group acting the same on two orbits of 4 blocks (a
+    // diagonal: the block bound 4!^2 is not met): verified, order by closure.
+    const int n = 4, m = 6;
+    std::vector<BlockPerm> gens;
+    for (const auto& g : twistedCycleAndSwap(n)) {
+        BlockPerm h{range(0, 2 * n), std::vector<int>(2 * n, 0)};
+        for (int x = 0; x < n; ++x)
+            for (int half : {0, n}) h.img[half + x] = half + g.img[x], h.tw[half + x] = g.tw[x];
+        gens.push_back(h);
+    }
+    StabilizerChain chain(std::vector<int>(2 * n, m));
+    for (const auto& g : gens) chain.addGenerator(g);
+    CHECK(closureOrder(std::vector<int>(2 * n, m), gens) == 1152);
     CHECK(chain.order() == 1152);
     CHECK(chain.proof() == StabilizerChain::Proof::Verified);
     // A pure twist on one block as a generator: no u either (its twists are
