@@ -1,7 +1,9 @@
 // Builds stabiliser chains for large groups at the language's bounds (orbit
 // size 1024) and checks each exact order: Sym(1024) from a 1024-cycle and a
 // transposition, 2000 random transpositions, Alt(1023), Sym(32) wr Sym(32),
-// and C3 wr Sym(1024) restricted to twist sum 0 (blocks of modulus 3).
+// C3 wr Sym(1024) restricted to twist sum 0 (blocks of modulus 3), and
+// issue 13's twisted cycle and swap on 256 and 1024 blocks of modulus 3
+// (conjugate to constant twists: order n! 3, note [constant twists]).
 // Prints CPU seconds per case; exits 1 on a wrong order.
 #include <ctime>
 #include <cstdio>
@@ -113,5 +115,15 @@ int main() {
         mpz_ui_pow_ui(expected.get_mpz_t(), 3, n - 1);
         return expected * factorial(n);
     });
+    // orbit p N orient 3; C = p (0+1 1 ... N-1); T = p (0 1): N = 1 (mod 3).
+    for (int size : {256, 1024})
+        run("twisted cycle + swap, C3 blocks, n = " + std::to_string(size), [&](StabilizerChain*& c) -> mpz_class {
+            c = new StabilizerChain(std::vector<int>(size, 3));
+            BlockPerm cycle{cycleOf(size, 0, size), std::vector<int>(size, 0)};
+            cycle.tw[0] = 1;
+            c->addGenerator(cycle);
+            c->addGenerator(BlockPerm{swapOf(size, 0, 1), std::vector<int>(size, 0)});
+            return factorial(size) * 3;
+        });
     return failures == 0 ? 0 : 1;
 }

@@ -1,6 +1,7 @@
 #include "compiler/analysis/schreier_sims.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <optional>
 #include <set>
@@ -693,6 +694,147 @@ std::optional<TransitiveBound> boundTransitive(int k, const std::vector<LocalPer
 
 }  // namespace
 
+// Solves sum_j a_j c_j = b (mod m) for a few unknowns c_j: rows are reduced
+// to echelon form by unimodular (extended gcd) row operations, then solved
+// from the last column, free unknowns 0. May miss a solution for composite m
+// (the echelon form is not a Howell form); callers verify what it returns.
+class ModularSystem {
+public:
+    ModularSystem(int unknowns, long m) : k_(unknowns), m_(m), pivot_(unknowns) {}
+    // Adds sum_j row[j] c_j = row[k]; false when the system became inconsistent.
+    bool add(std::vector<long> row) {
+        for (auto& x : row) x = ((x % m_) + m_) % m_;
+        for (int j = 0; j < k_; ++j) {
+            if (row[j] == 0) continue;
+            if (pivot_[j].empty()) {
+                pivot_[j] = std::move(row);
+                return true;
+            }
+            std::vector<long>& p = pivot_[j];
+            long a, b;
+            const long g = gcdExt(p[j], row[j], a, b);
+            const long pg = p[j] / g, rg = row[j] / g;
+            std::vector<long> top(k_ + 1), rest(k_ + 1);
+            for (int l = 0; l <= k_; ++l) {
+                top[l] = (((a % m_) * p[l] + (b % m_) * row[l]) % m_ + m_) % m_;
+                rest[l] = ((pg % m_ * row[l] - rg % m_ * p[l]) % m_ + m_) % m_;
+            }
+            p = std::move(top);
+            row = std::move(rest);
+        }
+        return row[k_] == 0;
+    }
+    std::optional<std::vector<long>> solve() const {
+        std::vector<long> c(k_, 0);
+        for (int j = k_ - 1; j >= 0; --j) {
+            if (pivot_[j].empty()) continue;
+            const auto& p = pivot_[j];
+            long r = p[k_];
+            for (int l = j + 1; l < k_; ++l) r = (r - p[l] * c[l]) % m_;
+            r = (r + m_) % m_;
+            long x, y;
+            const long g = gcdExt(p[j], m_, x, y);  // x p = g (mod m)
+            if (r % g != 0) return std::nullopt;
+            const long mg = m_ / g;
+            c[j] = (((r / g) % mg) * ((x % mg + mg) % mg)) % mg;
+        }
+        return c;
+    }
+
+private:
+    int k_;
+    long m_;
+    std::vector<std::vector<long>> pivot_;  // pivot_[j]: row with leading column j, or empty
+};
+
+// note [constant twists]
+// Conjugating g = (pi, t) by a pure twist u (u^-1 g u, note [blocks] order)
+// gives the twists t'[x] = t[x] - u[x] + u[pi(x)]. If some u makes t' of
+// every generator constant on each orbit C of blocks (c_{g,C}), the
+// conjugate of G lies in the direct product of those constant twists with
+// the block permutations (constant twists commute with them), so projecting
+// to the constants is a homomorphism. Per orbit, with u = 0 at its first
+// block, u is propagated along a spanning tree of the Schreier graph as an
+// affine form in the unknowns c_{g,C}; every other edge gives a linear
+// equation mod the orbit's modulus. The same works for the twists reduced
+// mod a divisor d of the modulus (reduction is a homomorphism); the d for
+// which a solution exists are closed under divisors and lcm, so each orbit
+// takes the largest d with a solution (d = 1 always has one).
+
+// The constants c_g (mod d) for the orbit `blocks`, each solution checked
+// against every edge; none when the system has no solution (or the solver
+// missed it, note ModularSystem).
+static std::optional<std::vector<long>> orbitConstants(const std::vector<int>& blocks, long d,
+                                                       const std::vector<BlockPerm>& gens,
+                                                       std::vector<std::vector<long>>& form) {
+    const int k = (int)gens.size();
+    ModularSystem system(k, d);
+    for (int b : blocks) form[b].clear();
+    form[blocks[0]].assign(k + 1, 0);
+    std::vector<int> queue{blocks[0]};
+    for (size_t q = 0; q < queue.size(); ++q) {
+        const int x = queue[q];
+        for (int g = 0; g < k; ++g) {
+            const int y = gens[g].img[x];
+            // u[y] = u[x] + c_g - t_g[x]
+            std::vector<long> f = form[x];
+            f[g] += 1;
+            f[k] -= gens[g].tw[x];
+            for (long& v : f) v %= d;
+            if (form[y].empty()) {
+                form[y] = std::move(f);
+                queue.push_back(y);
+                continue;
+            }
+            // form[y] - f = 0: sum (form[y] - f)_j c_j = (f - form[y])_k
+            std::vector<long> row(k + 1);
+            for (int j = 0; j < k; ++j) row[j] = form[y][j] - f[j];
+            row[k] = f[k] - form[y][k];
+            if (!system.add(std::move(row))) return std::nullopt;
+        }
+    }
+    auto c = system.solve();
+    if (!c) return std::nullopt;
+    std::vector<long> u(form.size(), 0);
+    for (int b : blocks) {
+        long v = form[b][k];
+        for (int j = 0; j < k; ++j) v += form[b][j] * (*c)[j];
+        u[b] = ((v % d) + d) % d;
+    }
+    for (int g = 0; g < k; ++g)
+        for (int x : blocks)
+            if (((gens[g].tw[x] - u[x] + u[gens[g].img[x]] - (*c)[g]) % d + d) % d != 0) return std::nullopt;
+    return c;
+}
+
+struct ConstantTwists {
+    std::vector<int> modulus;          // d per orbit of `twisted`
+    std::vector<std::vector<int>> c;   // c[g][i] mod modulus[i]
+};
+
+// The largest d per orbit of `twisted` (members[twisted[i]], modulus m_i)
+// and its constants.
+static ConstantTwists constantTwists(const std::vector<int>& mod, const std::vector<std::vector<int>>& members,
+                                     const std::vector<int>& twisted, const std::vector<BlockPerm>& gens) {
+    ConstantTwists r;
+    r.modulus.assign(twisted.size(), 1);
+    r.c.assign(gens.size(), std::vector<int>(twisted.size(), 0));
+    std::vector<std::vector<long>> form(mod.size());  // u[b]: coefficients of c_g, then the constant
+    for (size_t i = 0; i < twisted.size(); ++i) {
+        const auto& blocks = members[twisted[i]];
+        const int m = mod[blocks[0]];
+        for (int d = m; d > 1; --d) {
+            if (m % d != 0) continue;
+            auto c = orbitConstants(blocks, d, gens, form);
+            if (!c) continue;
+            r.modulus[i] = d;
+            for (size_t g = 0; g < gens.size(); ++g) r.c[g][i] = (int)(*c)[g];
+            break;
+        }
+    }
+    return r;
+}
+
 // note [order certificate]
 // An upper bound of |G| that the chain's order (a lower bound) may meet:
 // G acts on each orbit C of blocks as a transitive group G_C, and
@@ -704,6 +846,13 @@ std::optional<TransitiveBound> boundTransitive(int k, const std::vector<LocalPer
 // on C (mod its modulus) into an abelian group A:
 // |X| = prod |X_C| * prod mod[b] * |chi(G)| / |A|, with chi(G) generated by
 // the generators' images. If some orbit has no certificate there is no bound.
+// When G, its twists reduced mod d_C on each orbit C, is conjugate into
+// constant twists times block permutations (note [constant twists]), a
+// second bound is |X'| * prod (m_C / d_C)^|C| (the kernel of the reduction),
+// |X'| = prod |X_C| * prod d_C * |chi'(G)| / |A'|, with chi' taking the
+// constant twist per orbit (mod d_C) instead of the twist sum: X' is the
+// subgroup of (constants) x prod X_C with chi' in chi'(G), which contains
+// the conjugate of the reduced G. The smaller bound is used.
 static std::optional<mpz_class> upperBound(const StabilizerChain::Impl& impl, const std::vector<int>& mod,
                                            const std::vector<BlockPerm>& gens,
                                            const std::vector<BlockPerm>& witnesses) {
@@ -716,7 +865,7 @@ static std::optional<mpz_class> upperBound(const StabilizerChain::Impl& impl, co
         for (int b : members[c]) r.push_back(impl.local[g.img[b]]);
         return r;
     };
-    mpz_class bound = 1;
+    mpz_class blocks = 1, twists = 1;
     std::vector<int> oddComponents, twistedComponents;
     for (int c = 0; c < components; ++c) {
         const int k = (int)members[c].size();
@@ -725,31 +874,70 @@ static std::optional<mpz_class> upperBound(const StabilizerChain::Impl& impl, co
         for (const auto& w : witnesses) localWitnesses.push_back(restrict(w, c));
         auto x = boundTransitive(k, localGens, localWitnesses);
         if (!x) return std::nullopt;
-        bound *= x->order;
+        blocks *= x->order;
         const bool odd = x->odd;
         if (odd) oddComponents.push_back(c);
         if (impl.alg.twisted && mod[members[c][0]] > 1) twistedComponents.push_back(c);
         if (impl.alg.twisted)
-            for (int b : members[c]) bound *= (unsigned long)mod[b];
+            for (int b : members[c]) twists *= (unsigned long)mod[b];
     }
     std::vector<int> amod;
     for (size_t i = 0; i < oddComponents.size(); ++i) amod.push_back(2);
     for (int c : twistedComponents) amod.push_back(mod[members[c][0]]);
-    if (amod.empty()) return bound;
-    KernelLattice image(amod);
+    if (amod.empty()) return blocks * twists;
     mpz_class whole = 1;
     for (int m : amod) whole *= (unsigned long)m;
-    for (const auto& g : gens) {
-        std::vector<int> v;
-        for (int c : oddComponents) v.push_back(oddOn(restrict(g, c)) ? 1 : 0);
-        for (int c : twistedComponents) {
-            long sum = 0;
-            for (int b : members[c]) sum += g.tw[b];
-            v.push_back((int)(sum % mod[members[c][0]]));
+    // |chi(G)| for chi = (signs, twist[g] per twisted component).
+    auto imageOrder = [&](const std::function<int(size_t, size_t)>& twist) {
+        KernelLattice image(amod);
+        for (size_t g = 0; g < gens.size(); ++g) {
+            std::vector<int> v;
+            for (int c : oddComponents) v.push_back(oddOn(restrict(gens[g], c)) ? 1 : 0);
+            for (size_t i = 0; i < twistedComponents.size(); ++i) v.push_back(twist(g, i));
+            image.insert(v);
         }
+        return image.order();
+    };
+    mpz_class bound = blocks * twists * imageOrder([&](size_t g, size_t i) {
+                          const auto& bs = members[twistedComponents[i]];
+                          long sum = 0;
+                          for (int b : bs) sum += gens[g].tw[b];
+                          return (int)(sum % mod[bs[0]]);
+                      }) /
+                      whole;
+    if (twistedComponents.empty()) return bound;
+    // note [constant twists]: reduced mod d_C per orbit, G is conjugate into
+    // constants x block permutations; the kernel of the reduction is at most
+    // the twists that are 0 mod d_C, (m_C / d_C)^|C| per orbit.
+    const ConstantTwists constant = constantTwists(mod, members, twistedComponents, gens);
+    std::vector<int> dmod(oddComponents.size(), 2);
+    std::vector<size_t> reduced;  // orbits with d_C > 1
+    mpz_class sharper = blocks, dwhole = 1;
+    for (size_t i = 0; i < twistedComponents.size(); ++i) {
+        const auto& bs = members[twistedComponents[i]];
+        const unsigned long d = (unsigned long)constant.modulus[i];
+        mpz_class rest;
+        mpz_ui_pow_ui(rest.get_mpz_t(), (unsigned long)mod[bs[0]] / d, bs.size());
+        sharper *= rest;
+        if (d == 1) continue;
+        reduced.push_back(i);
+        dmod.push_back((int)d);
+    }
+    if (reduced.empty()) return bound;
+    for (int m : dmod) dwhole *= (unsigned long)m;
+    KernelLattice image(dmod);
+    for (size_t g = 0; g < gens.size(); ++g) {
+        std::vector<int> v;
+        for (int c : oddComponents) v.push_back(oddOn(restrict(gens[g], c)) ? 1 : 0);
+        for (size_t i : reduced) v.push_back(constant.c[g][i]);
         image.insert(v);
     }
-    return bound * image.order() / whole;
+    // |X'| = prod |X_C| * prod d_C * |chi'(G)| / |A'| * prod (m_C/d_C)^|C|
+    // with |A'| = 2^odd * prod d_C.
+    for (size_t i : reduced) sharper *= (unsigned long)constant.modulus[i];
+    sharper = sharper * image.order() / dwhole;
+    if (sharper < bound) bound = sharper;
+    return bound;
 }
 
 StabilizerChain::StabilizerChain(int pointCount) : StabilizerChain(std::vector<int>(pointCount, 1)) {}

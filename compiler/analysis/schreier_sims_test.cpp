@@ -2,7 +2,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <map>
+#include <numeric>
+#include <set>
 
 using namespace pz::analysis;
 
@@ -280,4 +283,161 @@ TEST_CASE("schreier-sims: a known order ends the construction") {
     wrong.addGenerator(times2);
     wrong.setKnownOrder(55);
     CHECK_THROWS(wrong.order());
+}
+
+namespace {
+// The reproducer of issue 13's last item on n blocks of modulus m: C cycles
+// the blocks, twisting the piece leaving block 0 by +1; T swaps blocks 0, 1.
+std::vector<BlockPerm> twistedCycleAndSwap(int n) {
+    BlockPerm cycle{range(0, n), std::vector<int>(n, 0)};
+    for (int i = 0; i < n; ++i) cycle.img[i] = (i + 1) % n;
+    cycle.tw[0] = 1;
+    BlockPerm swap{range(0, n), std::vector<int>(n, 0)};
+    std::swap(swap.img[0], swap.img[1]);
+    return {cycle, swap};
+}
+
+// Its order, derived: conjugating by a pure twist u makes C's twists
+// constant (c) and T's constant (0) exactly modulo the divisors d of m with
+// n = 1 (mod d) (the equations are c = 1, n c = 1). With d = gcd(n - 1, m),
+// mod d the group is conjugate into constants x Sym(n), so its pure twists
+// are constant mod d; they are all such vectors (the commutators of C and T
+// give every e_i - e_j times d, and C^n is the constant 1), and the block
+// action is Sym(n): |G| = n! m^n / d^(n-1). Checked by closure below.
+mpz_class twistedCycleAndSwapOrder(int n, int m) {
+    const unsigned long d = std::gcd(n - 1, m);
+    mpz_class twists, constantMod;
+    mpz_ui_pow_ui(twists.get_mpz_t(), m, n);
+    mpz_ui_pow_ui(constantMod.get_mpz_t(), d, n - 1);
+    return factorial(n) * twists / constantMod;
+}
+
+// |<gens>| by closure (small groups only).
+size_t closureOrder(const std::vector<int>& moduli, const std::vector<BlockPerm>& gens) {
+    const int n = (int)moduli.size();
+    auto compose = [&](const BlockPerm& a, const BlockPerm& b) {
+        BlockPerm r{std::vector<int>(n), std::vector<int>(n)};
+        for (int x = 0; x < n; ++x) {
+            r.img[x] = b.img[a.img[x]];
+            r.tw[x] = (a.tw[x] + b.tw[a.img[x]]) % moduli[x];
+        }
+        return r;
+    };
+    BlockPerm id{range(0, n), std::vector<int>(n, 0)};
+    std::set<std::pair<std::vector<int>, std::vector<int>>> seen{{id.img, id.tw}};
+    std::vector<BlockPerm> todo{id};
+    while (!todo.empty()) {
+        BlockPerm x = todo.back();
+        todo.pop_back();
+        for (const auto& g : gens) {
+            BlockPerm y = compose(x, g);
+            if (seen.insert({y.img, y.tw}).second) todo.push_back(y);
+        }
+    }
+    return seen.size();
+}
+}  // namespace
+
+TEST_CASE("schreier-sims: the derived order of the twisted cycle and swap, by closure") {
+    // d = gcd(n-1, m) from 1 (full wreath product) through 1 < d < m to m.
+    for (auto [n, m] : std::vector<std::pair<int, int>>{{4, 2}, {5, 2}, {3, 3}, {4, 3}, {3, 4}, {5, 4}, {4, 6}, {7, 3}}) {
+        CAPTURE(n, m);
+        const auto gens = twistedCycleAndSwap(n);
+        const size_t closure = closureOrder(std::vector<int>(n, m), gens);
+        CHECK(mpz_class((unsigned long)closure) == twistedCycleAndSwapOrder(n, m));
+        StabilizerChain chain(std::vector<int>(n, m));
+        for (const auto& g : gens) chain.addGenerator(g);
+        CHECK(chain.order() == mpz_class((unsigned long)closure));
+        // (7 blocks have no Jordan cycle: no bound, the chain is verified.)
+        // Certified for every d (twists constant mod d after conjugation).
+        if (n <= 6) CHECK(chain.proof() == StabilizerChain::Proof::UpperBound);
+    }
+}
+
+TEST_CASE("schreier-sims: twists conjugate to constants are certified (issue 13)") {
+    // n = 1 (mod 3): |G| = n! 3, far below the twist-sum bound n! 3^n; the
+    // constant-twist certificate proves it without the deterministic
+    // verification (which took minutes at n = 256). m = 2 and 8 with n even
+    // have no such conjugation and are the whole wreath product (twist-sum
+    // bound).
+    for (int n : {64, 256})
+        for (int m : {2, 3, 8}) {
+            CAPTURE(n, m);
+            const auto start = std::chrono::steady_clock::now();
+            StabilizerChain chain(std::vector<int>(n, m));
+            for (const auto& g : twistedCycleAndSwap(n)) chain.addGenerator(g);
+            const mpz_class expected = twistedCycleAndSwapOrder(n, m);
+            mpz_class wreath;
+            mpz_ui_pow_ui(wreath.get_mpz_t(), m, n);
+            CHECK(expected == factorial(n) * (m == 3 ? mpz_class(3) : wreath));
+            CHECK(chain.order() == expected);
+            CHECK(chain.proof() == StabilizerChain::Proof::UpperBound);
+            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            CHECK(seconds < 2.0);
+        }
+}
+
+TEST_CASE("schreier-sims: the constant-twist certificate with a non-trivial conjugator") {
+    // Two orbits of modulus 3, 64 and 16 blocks (both 1 mod 3), each with its
+    // own twisted cycle and swap, conjugated by a random pure twist v
+    // (v^-1 g v: t[x] - v[x] + v[pi(x)]): |G| = 64! 3 * 16! 3, still certified.
+    const int m = 3, sizes[2] = {64, 16}, total = 80;
+    std::mt19937_64 rng(13);
+    std::vector<int> v(total);
+    for (int& x : v) x = (int)uniformBelow(rng, m);
+    StabilizerChain chain(std::vector<int>(total, m));
+    for (int half = 0, from = 0; half < 2; from += sizes[half], ++half)
+        for (const auto& g : twistedCycleAndSwap(sizes[half])) {
+            BlockPerm h{range(0, total), std::vector<int>(total, 0)};
+            for (int x = 0; x < sizes[half]; ++x) h.img[from + x] = from + g.img[x], h.tw[from + x] = g.tw[x];
+            for (int x = 0; x < total; ++x) h.tw[x] = ((h.tw[x] - v[x] + v[h.img[x]]) % m + m) % m;
+            chain.addGenerator(h);
+        }
+    CHECK(chain.order() == factorial(64) * 3 * factorial(16) * 3);
+    CHECK(chain.proof() == StabilizerChain::Proof::UpperBound);
+}
+
+TEST_CASE("schreier-sims: twists constant modulo a divisor of the modulus") {
+    // n = 4, m = 6: the twists become constant only mod d = 3 (no conjugator
+    // mod 6), so the bound is 4! * 3 (constants mod 3) * 2^4 (twists that are
+    // 0 mod 3): 1152 = 4! 6^4 / 3^3, as by closure, and certified; n = 256,
+    // m = 6 likewise (255 = 0 mod 3): 256! 3 2^256.
+    StabilizerChain chain(std::vector<int>(4, 6));
+    for (const auto& g : twistedCycleAndSwap(4)) chain.addGenerator(g);
+    CHECK(chain.order() == 1152);
+    CHECK(chain.proof() == StabilizerChain::Proof::UpperBound);
+    StabilizerChain large(std::vector<int>(256, 6));
+    for (const auto& g : twistedCycleAndSwap(256)) large.addGenerator(g);
+    CHECK(large.order() == twistedCycleAndSwapOrder(256, 6));
+    CHECK(large.proof() == StabilizerChain::Proof::UpperBound);
+}
+
+TEST_CASE("schreier-sims: without a certificate the chain is verified as before") {
+    // The n = 4, m = 6 group acting the same on two orbits of 4 blocks (a
+    // diagonal: the block bound 4!^2 is not met): verified, order by closure.
+    const int n = 4, m = 6;
+    std::vector<BlockPerm> gens;
+    for (const auto& g : twistedCycleAndSwap(n)) {
+        BlockPerm h{range(0, 2 * n), std::vector<int>(2 * n, 0)};
+        for (int x = 0; x < n; ++x)
+            for (int half : {0, n}) h.img[half + x] = half + g.img[x], h.tw[half + x] = g.tw[x];
+        gens.push_back(h);
+    }
+    StabilizerChain chain(std::vector<int>(2 * n, m));
+    for (const auto& g : gens) chain.addGenerator(g);
+    CHECK(closureOrder(std::vector<int>(2 * n, m), gens) == 1152);
+    CHECK(chain.order() == 1152);
+    CHECK(chain.proof() == StabilizerChain::Proof::Verified);
+    // A pure twist on one block as a generator: no u either (its twists are
+    // not constant on the orbit after any conjugation); the whole wreath
+    // product C3 wr Sym(5), certified by the twist-sum bound.
+    StabilizerChain wreath(std::vector<int>(5, 3));
+    for (const auto& g : twistedCycleAndSwap(5)) wreath.addGenerator(g);
+    BlockPerm twist{range(0, 5), std::vector<int>(5, 0)};
+    twist.tw[2] = 1;
+    wreath.addGenerator(twist);
+    CHECK(wreath.order() == 120 * 243);
+    CHECK(mpz_class((unsigned long)closureOrder(std::vector<int>(5, 3), {twistedCycleAndSwap(5)[0],
+                                                                         twistedCycleAndSwap(5)[1], twist})) ==
+          120 * 243);
 }
