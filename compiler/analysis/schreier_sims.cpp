@@ -292,12 +292,23 @@ struct StabilizerChain::Impl {
                 if (e == -2) break;
                 const BlockPerm& s = strongInv[e];
                 if (alg.twisted) {
-                    const std::vector<int>& mod = *alg.mod;
-                    for (int x = 0; x < n; ++x) {
-                        const int t = g.img[x];
-                        const int tw = g.tw[x] + s.tw[t];
-                        g.tw[x] = tw >= mod[x] ? tw - mod[x] : tw;
-                        g.img[x] = s.img[t];
+                    const int* mod = alg.mod->data();
+                    int* gimg = g.img.data();
+                    int* gtw = g.tw.data();
+                    const int* simg = s.img.data();
+                    const int* stw = s.tw.data();
+                    // Blocks 0..i-1 are fixed by g and s: only their twists
+                    // add, a contiguous loop the compiler vectorises (the
+                    // gathers below are the costly part on big orbits).
+                    for (int x = 0; x < i; ++x) {
+                        const int tw = gtw[x] + stw[x];
+                        gtw[x] = tw >= mod[x] ? tw - mod[x] : tw;
+                    }
+                    for (int x = i; x < n; ++x) {
+                        const int t = gimg[x];
+                        const int tw = gtw[x] + stw[t];
+                        gtw[x] = tw >= mod[x] ? tw - mod[x] : tw;
+                        gimg[x] = simg[t];
                     }
                 } else {
                     int* img = g.img.data();
