@@ -75,6 +75,15 @@ std::vector<bool> laneFieldWords(const analysis::StateLayout& layout) {
 // "uint8_t, 32" (lane type, lanes) of a lane orbit, for the pz::*Lanes templates.
 std::string laneArgs(const analysis::OrbitLayout& l) { return l.laneType() + ", " + std::to_string(l.lanes()); }
 
+// The placeholders every lane-orbit statement uses: lane type and count,
+// permutation and orientation word offsets, orientation modulus.
+void setLaneOrbit(CodeWriter& w, const analysis::OrbitLayout& l) {
+    w.set("ARGS", laneArgs(l));
+    w.set("PW", std::to_string(l.permWord));
+    w.set("OW", std::to_string(l.oriWord));
+    w.set("M", std::to_string(l.orient));
+}
+
 // Per lane orbit k, the table of every search move's source lanes
 // kLaneSrc<k>[move][lane], and of orientation deltas kLaneTwist<k>.
 void emitLaneTables(CodeWriter& w, const SolverModel& m) {
@@ -123,11 +132,8 @@ void emitLaneKernel(CodeWriter& w, const SolverModel& m, const std::string& row,
         const LaneKernel* lk = named ? &named->lanes[laneIndex] : nullptr;
         ++laneIndex;
         w.set("K", std::to_string(k));
-        w.set("ARGS", laneArgs(l));
-        w.set("PW", std::to_string(l.permWord));
-        w.set("OW", std::to_string(l.oriWord));
+        setLaneOrbit(w, l);
         w.set("ROWX", row);
-        w.set("M", std::to_string(l.orient));
         w.set("FW", std::to_string(l.fieldWords));
         if (lk && !lk->moves()) {
             w.line("for (int j = 0; j < {{FW}}; ++j) r.w[{{PW}} + j] = s.w[{{PW}} + j];");
@@ -146,10 +152,7 @@ void emitLaneKernel(CodeWriter& w, const SolverModel& m, const std::string& row,
 void emitLaneCompose(CodeWriter& w, const analysis::StateLayout& layout, bool mirrored) {
     for (const auto& l : layout.orbits) {
         if (l.nibble()) continue;
-        w.set("ARGS", laneArgs(l));
-        w.set("PW", std::to_string(l.permWord));
-        w.set("OW", std::to_string(l.oriWord));
-        w.set("M", std::to_string(l.orient));
+        setLaneOrbit(w, l);
         w.line("pz::permuteLanes<{{ARGS}}>(&a.w[{{PW}}], &b.w[{{PW}}], &r.w[{{PW}}]);");
         if (l.oriWord >= 0) {
             w.line("pz::permuteLanes<{{ARGS}}>(&a.w[{{OW}}], &b.w[{{PW}}], &r.w[{{OW}}]);");
@@ -163,10 +166,7 @@ void emitLaneCompose(CodeWriter& w, const analysis::StateLayout& layout, bool mi
 void emitLaneInverse(CodeWriter& w, const analysis::StateLayout& layout) {
     for (const auto& l : layout.orbits) {
         if (l.nibble()) continue;
-        w.set("ARGS", laneArgs(l));
-        w.set("PW", std::to_string(l.permWord));
-        w.set("OW", std::to_string(l.oriWord));
-        w.set("M", std::to_string(l.orient));
+        setLaneOrbit(w, l);
         w.line("pz::invertLanes<{{ARGS}}>(&a.w[{{PW}}], &r.w[{{PW}}]);");
         if (l.oriWord >= 0) {
             w.line("pz::permuteLanes<{{ARGS}}>(&a.w[{{OW}}], &r.w[{{PW}}], &r.w[{{OW}}]);");
