@@ -325,13 +325,13 @@ size_t closureOrder(const std::vector<int>& moduli, const std::vector<BlockPerm>
     };
     BlockPerm id{range(0, n), std::vector<int>(n, 0)};
     std::set<std::pair<std::vector<int>, std::vector<int>>> seen{{id.img, id.tw}};
-    std::vector<BlockPerm> todo{id};
-    while (!todo.empty()) {
-        BlockPerm x = todo.back();
-        todo.pop_back();
+    std::vector<BlockPerm> unvisited{id};
+    while (!unvisited.empty()) {
+        BlockPerm x = unvisited.back();
+        unvisited.pop_back();
         for (const auto& g : gens) {
             BlockPerm y = compose(x, g);
-            if (seen.insert({y.img, y.tw}).second) todo.push_back(y);
+            if (seen.insert({y.img, y.tw}).second) unvisited.push_back(y);
         }
     }
     return seen.size();
