@@ -203,6 +203,53 @@ inline bool writeAllAt(int fd, const void* p, size_t n, uint64_t offset) {
     return true;
 }
 
+// Writes a table file (note [table integrity]): the header page, `bytes` of
+// data and the block hashes go to an unnamed O_TMPFILE in path's directory
+// (or a named "<path>.tmp.<pid>" where unsupported), are synced and read back
+// against the page and the hashes, then linked as <path>.tmp.<pid> and
+// renamed over <path>. Pruning tables and phase-table blobs share it.
+inline bool writeTableFile(const std::string& path, const std::vector<char>& page, const void* data, uint64_t bytes,
+                           const std::vector<uint64_t>& hashes, std::string& why) {
+    std::string dir = std::filesystem::path(path).parent_path().string();
+    if (dir.empty()) dir = ".";
+    std::string tmp = path + ".tmp." + std::to_string(::getpid());
+    bool named = false;
+    int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+    if (fd < 0) {  // a file system without O_TMPFILE: a named temporary file
+        fd = ::open(tmp.c_str(), O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0644);
+        if (fd < 0) return (why = std::string("cannot create ") + tmp + ": " + std::strerror(errno), false);
+        named = true;
+    }
+    auto fail = [&](std::string what) {
+        why = std::move(what);
+        ::close(fd);
+        if (named) ::unlink(tmp.c_str());
+        return false;
+    };
+    if (!writeAllAt(fd, page.data(), page.size(), 0) || !writeAllAt(fd, data, bytes, kTablePage) ||
+        !writeAllAt(fd, hashes.data(), hashes.size() * 8, kTablePage + bytes))
+        return fail(std::string("write failed: ") + std::strerror(errno));
+    if (::fsync(fd) != 0) return fail(std::string("fsync failed: ") + std::strerror(errno));
+    {
+        MappedFile back(fd, kTablePage + bytes + hashes.size() * 8);
+        if (!back.data) return fail(std::string("cannot map the written file: ") + std::strerror(errno));
+        if (std::memcmp(back.data, page.data(), page.size()) != 0) return fail("the written header reads back differently");
+        const auto* words = reinterpret_cast<const uint64_t*>(back.data + kTablePage);
+        for (uint64_t b = 0; b < hashes.size(); ++b)
+            if (tableBlockHash(words, bytes, b) != hashes[b]) return fail("the written data reads back differently");
+    }
+    if (!named) {
+        std::string proc = "/proc/self/fd/" + std::to_string(fd);
+        ::unlink(tmp.c_str());  // a leftover of a dead process with our pid
+        if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, tmp.c_str(), AT_SYMLINK_FOLLOW) != 0)
+            return fail(std::string("cannot link ") + tmp + ": " + std::strerror(errno));
+        named = true;
+    }
+    if (::rename(tmp.c_str(), path.c_str()) != 0) return fail(std::string("cannot rename: ") + std::strerror(errno));
+    ::close(fd);
+    return true;
+}
+
 // Removes "<name>.tmp.<pid>" files in `dir` whose writer process is gone
 // (a killed save); files of live processes are left alone.
 inline void removeStaleTableTemps(const std::string& dir) {
@@ -369,48 +416,10 @@ public:
     // temporary file in the same directory, fsync'd and read back in full,
     // then linked as <path>.tmp.<pid> and renamed over <path>.
     bool save(const std::string& path, std::string& why) const {
-        namespace fs = std::filesystem;
-        std::string dir = fs::path(path).parent_path().string();
-        if (dir.empty()) dir = ".";
         std::vector<uint64_t> hashes(blocks());
         for (uint64_t b = 0; b < blocks(); ++b) hashes[b] = tableBlockHash(data_, bytes(), b);
         std::vector<char> page = headerPage(hashes);
-        std::string tmp = path + ".tmp." + std::to_string(::getpid());
-        bool named = false;
-        int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
-        if (fd < 0) {  // a file system without O_TMPFILE: a named temporary file
-            fd = ::open(tmp.c_str(), O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0644);
-            if (fd < 0) return (why = std::string("cannot create ") + tmp + ": " + std::strerror(errno), false);
-            named = true;
-        }
-        auto fail = [&](std::string what) {
-            why = std::move(what);
-            ::close(fd);
-            if (named) ::unlink(tmp.c_str());
-            return false;
-        };
-        if (!writeAllAt(fd, page.data(), page.size(), 0) || !writeAllAt(fd, data_, bytes(), kTablePage) ||
-            !writeAllAt(fd, hashes.data(), hashes.size() * 8, kTablePage + bytes()))
-            return fail(std::string("write failed: ") + std::strerror(errno));
-        if (::fsync(fd) != 0) return fail(std::string("fsync failed: ") + std::strerror(errno));
-        {
-            MappedFile back(fd, fileBytes());
-            if (!back.data) return fail(std::string("cannot map the written file: ") + std::strerror(errno));
-            if (std::memcmp(back.data, page.data(), page.size()) != 0) return fail("the written header reads back differently");
-            const auto* words = reinterpret_cast<const uint64_t*>(back.data + kTablePage);
-            for (uint64_t b = 0; b < blocks(); ++b)
-                if (tableBlockHash(words, bytes(), b) != hashes[b]) return fail("the written data reads back differently");
-        }
-        if (!named) {
-            std::string proc = "/proc/self/fd/" + std::to_string(fd);
-            ::unlink(tmp.c_str());  // a leftover of a dead process with our pid
-            if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, tmp.c_str(), AT_SYMLINK_FOLLOW) != 0)
-                return fail(std::string("cannot link ") + tmp + ": " + std::strerror(errno));
-            named = true;
-        }
-        if (::rename(tmp.c_str(), path.c_str()) != 0) return fail(std::string("cannot rename: ") + std::strerror(errno));
-        ::close(fd);
-        return true;
+        return writeTableFile(path, page, data_, bytes(), hashes, why);
     }
 
     // Note [table residency]

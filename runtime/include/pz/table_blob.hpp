@@ -25,9 +25,6 @@ inline uint64_t fileBytesOf(uint64_t bytes) { return kTablePage + bytes + blocks
 inline bool saveTableBlob(const std::string& path, const std::string& hash, const uint64_t* data, uint64_t bytes,
                           std::string& why) {
     using namespace blob_detail;
-    namespace fs = std::filesystem;
-    std::string dir = fs::path(path).parent_path().string();
-    if (dir.empty()) dir = ".";
     const uint64_t blocks = blocksOf(bytes);
     std::vector<uint64_t> hashes(blocks);
     for (uint64_t b = 0; b < blocks; ++b) hashes[b] = tableBlockHash(data, bytes, b);
@@ -47,41 +44,7 @@ inline bool saveTableBlob(const std::string& path, const std::string& hash, cons
     std::memcpy(page.data(), &h, sizeof h);
     h.headerChecksum = checksumWords(reinterpret_cast<const uint64_t*>(page.data()), kTablePage / 8);
     std::memcpy(page.data(), &h, sizeof h);
-    std::string tmp = path + ".tmp." + std::to_string(::getpid());
-    bool named = false;
-    int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        fd = ::open(tmp.c_str(), O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0644);
-        if (fd < 0) return (why = std::string("cannot create ") + tmp + ": " + std::strerror(errno), false);
-        named = true;
-    }
-    auto fail = [&](std::string what) {
-        why = std::move(what);
-        ::close(fd);
-        if (named) ::unlink(tmp.c_str());
-        return false;
-    };
-    if (!writeAllAt(fd, page.data(), page.size(), 0) || !writeAllAt(fd, data, bytes, kTablePage) ||
-        !writeAllAt(fd, hashes.data(), hashes.size() * 8, kTablePage + bytes))
-        return fail(std::string("write failed: ") + std::strerror(errno));
-    if (::fsync(fd) != 0) return fail(std::string("fsync failed: ") + std::strerror(errno));
-    {
-        MappedFile back(fd, fileBytesOf(bytes));
-        if (!back.data) return fail(std::string("cannot map the written file: ") + std::strerror(errno));
-        if (std::memcmp(back.data, page.data(), page.size()) != 0) return fail("the written header reads back differently");
-        const auto* words = reinterpret_cast<const uint64_t*>(back.data + kTablePage);
-        for (uint64_t b = 0; b < blocks; ++b)
-            if (tableBlockHash(words, bytes, b) != hashes[b]) return fail("the written data reads back differently");
-    }
-    if (!named) {
-        std::string proc = "/proc/self/fd/" + std::to_string(fd);
-        ::unlink(tmp.c_str());
-        if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, tmp.c_str(), AT_SYMLINK_FOLLOW) != 0)
-            return fail(std::string("cannot link ") + tmp + ": " + std::strerror(errno));
-    }
-    if (::rename(tmp.c_str(), path.c_str()) != 0) return fail(std::string("cannot rename: ") + std::strerror(errno));
-    ::close(fd);
-    return true;
+    return writeTableFile(path, page, data, bytes, hashes, why);
 }
 
 // Maps the blob at `path` after the checks above; its data starts at
