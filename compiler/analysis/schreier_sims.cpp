@@ -269,6 +269,7 @@ struct StabilizerChain::Impl {
     std::vector<int> active;    // levels with a non-trivial orbit, ascending
     KernelLattice kernel;
     Proof proof = Proof::None;
+    size_t topResidues = 0;  // residues of the sifts from the top after the descent
 
     Impl(const std::vector<int>& mod, bool twisted)
         : alg{&mod, twisted}, n((int)mod.size()), levels(mod.size()), kernel(mod) {}
@@ -281,45 +282,61 @@ struct StabilizerChain::Impl {
     // in the kernel).
     int sift(BlockPerm& g, int from) const {
         for (int i = from; i < n; ++i) {
-            int j = g.img[i];
+            const int j = g.img[i];
             if (j == i) continue;
-            const Level& L = levels[i];
-            if (L.orbit.empty() || component[j] != component[i] || L.edge[local[j]] == -1) return i;
-            // g and the labels fix blocks 0..i-1 (but may twist them): only
-            // blocks i.. move (in place: (g then s)[x] = s[g[x]]).
-            while (true) {
-                const int e = L.edge[local[j]];
-                if (e == -2) break;
-                const BlockPerm& s = strongInv[e];
-                if (alg.twisted) {
-                    const int* mod = alg.mod->data();
-                    int* gimg = g.img.data();
-                    int* gtw = g.tw.data();
-                    const int* simg = s.img.data();
-                    const int* stw = s.tw.data();
-                    // Blocks 0..i-1 are fixed by g and s: only their twists
-                    // add, a contiguous loop the compiler vectorises (the
-                    // gathers below are the costly part on big orbits).
-                    for (int x = 0; x < i; ++x) {
-                        const int tw = gtw[x] + stw[x];
-                        gtw[x] = tw >= mod[x] ? tw - mod[x] : tw;
-                    }
-                    for (int x = i; x < n; ++x) {
-                        const int t = gimg[x];
-                        const int tw = gtw[x] + stw[t];
-                        gtw[x] = tw >= mod[x] ? tw - mod[x] : tw;
-                        gimg[x] = simg[t];
-                    }
-                } else {
-                    int* img = g.img.data();
-                    const int* simg = s.img.data();
-                    for (int x = i; x < n; ++x) img[x] = simg[img[x]];
-                }
-                j = s.img[j];
-            }
+            if (!inOrbit(i, j)) return i;
+            divide(g, i);
         }
         if (alg.twisted && !kernel.contains(g.tw)) return n;
         return -1;
+    }
+
+    // Is block j in the orbit of level i?
+    bool inOrbit(int i, int j) const {
+        if (j == i) return true;
+        const Level& L = levels[i];
+        return !L.orbit.empty() && component[j] == component[i] && L.edge[local[j]] != -1;
+    }
+
+    // g fixes blocks 0..i-1 and sends block i into level i's orbit: g becomes
+    // g then u^-1 for the transversal element u with i^u = g[i], which fixes
+    // blocks 0..i (one Schreier-tree edge at a time).
+    void divide(BlockPerm& g, int i) const {
+        const Level& L = levels[i];
+        int j = g.img[i];
+        if (j == i) return;
+        // g and the labels fix blocks 0..i-1 (but may twist them): only
+        // blocks i.. move (in place: (g then s)[x] = s[g[x]]).
+        while (true) {
+            const int e = L.edge[local[j]];
+            if (e == -2) break;
+            const BlockPerm& s = strongInv[e];
+            if (alg.twisted) {
+                const int* mod = alg.mod->data();
+                int* gimg = g.img.data();
+                int* gtw = g.tw.data();
+                const int* simg = s.img.data();
+                const int* stw = s.tw.data();
+                // Blocks 0..i-1 are fixed by g and s: only their twists
+                // add, a contiguous loop the compiler vectorises (the
+                // gathers below are the costly part on big orbits).
+                for (int x = 0; x < i; ++x) {
+                    const int tw = gtw[x] + stw[x];
+                    gtw[x] = tw >= mod[x] ? tw - mod[x] : tw;
+                }
+                for (int x = i; x < n; ++x) {
+                    const int t = gimg[x];
+                    const int tw = gtw[x] + stw[t];
+                    gtw[x] = tw >= mod[x] ? tw - mod[x] : tw;
+                    gimg[x] = simg[t];
+                }
+            } else {
+                int* img = g.img.data();
+                const int* simg = s.img.data();
+                for (int x = i; x < n; ++x) img[x] = simg[img[x]];
+            }
+            j = s.img[j];
+        }
     }
 
     // The transversal element u with i^u = j at level i (j in the orbit).
@@ -414,17 +431,24 @@ struct StabilizerChain::Impl {
 
     // Closes the kernel under conjugation by gens (it is normal in <gens>):
     // a pure twist conjugated by g is the twist with its blocks moved by g.
+    // Worklist: the rows and every vector that enlarged the lattice generate
+    // it, so their conjugates are all that need inserting.
     bool closeKernel(const std::vector<BlockPerm>& gens) {
         if (!alg.twisted) return false;
         bool changed = false;
-        for (bool again = true; again;) {
-            again = false;
-            for (const auto& row : kernel.rows())
-                for (const auto& g : gens) {
-                    std::vector<int> v(row.size());
-                    for (size_t b = 0; b < row.size(); ++b) v[g.img[b]] = row[b];
-                    if (kernel.insert(std::move(v))) again = changed = true;
+        std::vector<std::vector<int>> work = kernel.rows();
+        std::vector<int> v;
+        while (!work.empty()) {
+            const std::vector<int> row = std::move(work.back());
+            work.pop_back();
+            for (const auto& g : gens) {
+                v.assign(row.size(), 0);
+                for (size_t b = 0; b < row.size(); ++b) v[g.img[b]] = row[b];
+                if (kernel.insert(v)) {
+                    changed = true;
+                    work.push_back(v);
                 }
+            }
         }
         return changed;
     }
@@ -435,6 +459,58 @@ struct StabilizerChain::Impl {
         if (level < 0) return false;
         addResidue(std::move(g), level);
         return true;
+    }
+
+    // note [descending pool]
+    // Sifting random elements of G from the top finds about one new label
+    // per sift (the residue fails at the first incomplete level), and every
+    // sift walks the levels already complete: n sifts of n levels, each step
+    // costing n, on a 1024-block orbit. Instead a pool of elements of G^(i)
+    // (the stabiliser of blocks 0..i-1) goes down the levels once: at level
+    // i, products of pool elements (product replacement, all in G^(i)) that
+    // send block i outside the orbit become labels, until `quietRun` in a
+    // row land inside it; then every pool element is divided by its
+    // transversal element and lies in G^(i+1). What reaches the end is pure
+    // twists, kernel elements. Every label is an element of G, so the chain
+    // stays a chain of subgroups of G and its order a lower bound; whether
+    // it is all of G is decided afterwards, as before (the random sifts from
+    // the top, then the proven bound or the deterministic verification).
+    // A level where no pool element moves block i is skipped: products of
+    // the pool fix it too.
+    void descend(std::vector<BlockPerm> pool, uint64_t seed) {
+        if (pool.size() < 2) return;
+        std::mt19937_64 rng(seed);
+        const int quietRun = 8;
+        BlockPerm acc = alg.identity(), tmp;
+        for (int i = 0; i < n; ++i) {
+            if (acc.img[i] == i && std::none_of(pool.begin(), pool.end(), [&](const BlockPerm& p) { return p.img[i] != i; }))
+                continue;
+            for (int quiet = 0; quiet < quietRun;) {
+                const size_t a = uniformBelow(rng, pool.size());
+                size_t b = uniformBelow(rng, pool.size() - 1);
+                if (b >= a) ++b;
+                if (rng() & 1) alg.compose(pool[a], pool[b], tmp);
+                else alg.compose(pool[b], pool[a], tmp);
+                std::swap(pool[a], tmp);
+                alg.compose(acc, pool[a], tmp);
+                std::swap(acc, tmp);
+                if (inOrbit(i, acc.img[i])) {
+                    ++quiet;
+                } else {
+                    addResidue(acc, i);
+                    quiet = 0;
+                }
+            }
+            for (auto& p : pool) {
+                if (!inOrbit(i, p.img[i])) addResidue(p, i);
+                divide(p, i);
+            }
+            divide(acc, i);
+        }
+        if (alg.twisted) {
+            for (const auto& p : pool) kernel.insert(p.tw);
+            kernel.insert(acc.tw);
+        }
     }
 
     mpz_class order() const {
@@ -1045,10 +1121,20 @@ void StabilizerChain::build() const {
     }
     // 1. Random phase (note [randomised schreier-sims]).
     RandomProducts random(c.alg, gens, 0x5eed5c4e1e75ULL);
+    {
+        std::vector<BlockPerm> pool;
+        for (int k = 0; k < 10; ++k) pool.push_back(random.next());
+        c.descend(std::move(pool), 0xde5cE7d5eedULL);
+    }
+    c.closeKernel(gens);
     // Only random elements: a generator as the first label of a level would
     // make a deep Schreier tree (a long cycle is a path).
     const int run = 12;
-    for (int quiet = 0; quiet < run;) quiet = c.siftAndAdd(random.next()) ? 0 : quiet + 1;
+    for (int quiet = 0; quiet < run;) {
+        const bool added = c.siftAndAdd(random.next());
+        c.topResidues += added;
+        quiet = added ? 0 : quiet + 1;
+    }
     // The kernel is normal: its conjugates by the generators belong to it.
     c.closeKernel(gens);
     // 2a. A known order, or an upper bound, that the order meets.
@@ -1115,6 +1201,11 @@ void StabilizerChain::setKnownOrder(const mpz_class& order) {
 StabilizerChain::Proof StabilizerChain::proof() const {
     build();
     return impl_->proof;
+}
+
+size_t StabilizerChain::residuesAfterDescent() const {
+    build();
+    return impl_->topResidues;
 }
 
 int StabilizerChain::baseLength() const {

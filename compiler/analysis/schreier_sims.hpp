@@ -76,11 +76,15 @@ struct BlockPerm {
 //
 // note [randomised schreier-sims]
 // The chain is built lazily on the first query after generators are added:
-//  1. random phase: random elements of the group (product replacement,
-//     seeded from random subproducts of all generators, fixed seed) are
-//     sifted; a residue that does not sift becomes a strong generator. This
-//     stops after a run of elements that all sift. The chain's order is then
-//     a lower bound of the group's.
+//  1. random phase: a pool of random elements of the group (product
+//     replacement, seeded from random subproducts of all generators, fixed
+//     seed) goes down the levels once, each level's labels taken from
+//     products of the pool and the pool divided into the next stabiliser
+//     (note [descending pool] in the .cpp); the kernel is closed under
+//     conjugation; then random elements are sifted from the top, a residue
+//     that does not sift becoming a strong generator, until a run of
+//     elements all sift. The chain's order is then a lower bound of the
+//     group's.
 //  2. exactness, never probabilistic: either the order equals a proven
 //     upper bound (note [order certificate] in the .cpp: Jordan's theorem
 //     per orbit of blocks, sign and twist-sum characters), or the chain is
@@ -140,6 +144,10 @@ public:
     // How the order was proven (for tests and benchmarks).
     enum class Proof { None, UpperBound, KnownOrder, Verified };
     Proof proof() const;
+    // How many residues the random sifts from the top added after the
+    // descending pool (note [descending pool]; for tests and benchmarks: 0
+    // when the descent alone completed the chain).
+    size_t residuesAfterDescent() const;
 
     struct Impl;
 
