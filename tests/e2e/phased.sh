@@ -125,6 +125,31 @@ small-tables)
     "$bin" --verify-tables --tables > "$tmp/tables" 2> "$tmp/err" || fail "rebuilt cache"
     [ ! -s "$tmp/err" ] && grep -q "tables loaded in" "$tmp/tables" || fail "rebuilt tables not cached: $(cat "$tmp/err")"
     ;;
+threads)
+    # note [phased threads]: the same solutions, move for move, for 1, 2 and
+    # 3 search threads: first-solution passes (no target; the capped pass
+    # of --max-length) and an improving pass (cube2_phased with a target no
+    # state meets: the capped pass finds nothing, the second pass keeps the
+    # shortest total).
+    strip() { sed 's/"nodes": [0-9]*, "seconds": [0-9.e-]*//'; }
+    run() {  # run THREADS ARGS...
+        local t=$1
+        shift
+        "$pzc" solve "$@" --threads "$t" --json | strip
+    }
+    for args in "puzzles/cube3.pz --solver two_phase --random 12 --seed 21 --max-length 20" \
+                "puzzles/cube3.pz --solver two_phase --random 6 --seed 22" \
+                "puzzles/rotate4o.pz --solver via_square --random 8 --seed 23" \
+                "tests/puzzles/cube2_phased.pz --solver three_phase --random 12 --seed 24 --max-length 1" \
+                "tests/puzzles/cube2_phased.pz --solver two_phase --random 12 --seed 25 --max-length 1"; do
+        run 1 $args > "$tmp/one" || fail "threads 1: $args"
+        [ "$(wc -l < "$tmp/one")" -ge 6 ] || fail "too few results: $args"
+        for t in 2 3; do
+            run $t $args > "$tmp/more" || fail "threads $t: $args"
+            diff "$tmp/one" "$tmp/more" > /dev/null || fail "threads $t differ from 1 ($args): $(diff "$tmp/one" "$tmp/more" | head -4)"
+        done
+    done
+    ;;
 *)
     fail "unknown case $case_name"
     ;;

@@ -12,7 +12,8 @@
 // size and depth distributions. The tables are cached in one file per solver
 // (pz/table_blob.hpp) in --table-dir (default <cache>/tables, as pruning
 // tables), keyed by a hash of the solver's plan and traits; --threads N
-// threads build them; --no-cache builds them in memory only. Every solution is replayed through the
+// threads (default: one per online CPU) build them and search each position
+// (note [phased threads] in pz/phased.hpp: the same answer for any N); --no-cache builds them in memory only. Every solution is replayed through the
 // generated kernels before it is printed.
 //
 // --machine (used by pzc): JSON lines (note [result protocol] in
@@ -125,6 +126,7 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, const char* ta
         std::cerr << argv[0] << ": error: " << e.what() << "; set --memory to what the machine can spare\n";
         return 4;
     }
+    search.setThreads(threads);
     if (positions.size() > 1 || fromStdin) {
         std::string why;
         if (!search.makeResident(why)) return fail("the cached phased tables are damaged (" + why + "); delete them");
