@@ -150,6 +150,39 @@ threads)
         done
     done
     ;;
+class-counts)
+    # note [class counts]: pzc check and pzc inspect give each phase's class
+    # count without building tables; it must equal the count of the
+    # runtime's class index (the solver's --tables), which enumerates every
+    # value. cube3 phase 1 is Kociemba's 64,430.
+    for spec in "puzzles/cube3.pz two_phase" "puzzles/rotate4o.pz via_square" \
+                "tests/puzzles/cube_edges.pz two_phase"; do
+        set -- $spec
+        puzzle=$1 solver=$2 stem=$(basename "$1" .pz)
+        "$pzc" check "$puzzle" > "$tmp/check" || fail "check $puzzle"
+        "$pzc" check --json "$puzzle" > "$tmp/json" || fail "check --json $puzzle"
+        "$pzc" inspect "$puzzle" --solver "$solver" > "$tmp/inspect" || fail "inspect $puzzle"
+        "$pzc" solve "$puzzle" --solver "$solver" --random 1 > /dev/null || fail "solve $puzzle"
+        bin=$cache/bin/$(cd "$cache/bin" && ls -t ${stem}_${solver}-* | grep -v '\.' | head -1)
+        "$bin" --tables | grep -o '[0-9]* classes' | awk '{ print $1 }' > "$tmp/want"
+        [ -s "$tmp/want" ] || fail "$puzzle: no symmetry-reduced table"
+        awk -v s="$solver" '/^  [^ ]/ { in_solver = ($1 == s ":") } in_solver && /symmetries: [0-9]+ classes$/ { print $(NF - 1) }' "$tmp/check" > "$tmp/got"
+        diff "$tmp/want" "$tmp/got" > /dev/null || fail "$puzzle: check says $(cat "$tmp/got"), the tables $(cat "$tmp/want")"
+        grep -o '([0-9]* classes)' "$tmp/inspect" | tr -d '()' | awk '{ print $1 }' > "$tmp/got"
+        diff "$tmp/want" "$tmp/got" > /dev/null || fail "$puzzle: inspect says $(cat "$tmp/got"), the tables $(cat "$tmp/want")"
+        python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = [x for x in d["solvers"] if x["name"] == sys.argv[2]][0]
+for p in s["phasePlan"]:
+    if p["classes"]: print(p["classes"])
+' "$tmp/json" "$solver" > "$tmp/got" || fail "$puzzle: check --json"
+        diff "$tmp/want" "$tmp/got" > /dev/null || fail "$puzzle: check --json says $(cat "$tmp/got"), the tables $(cat "$tmp/want")"
+        echo "$puzzle $solver: $(tr '\n' ' ' < "$tmp/want")classes"
+    done
+    grep -q "phase 1 (to domino): membership of edges in 2 sets (4+8) x orientation of edges mod 2 (sum fixed), 1013760 values by 16 symmetries: 64430 classes" \
+        <("$pzc" check puzzles/cube3.pz) || fail "cube3 check text"
+    ;;
 *)
     fail "unknown case $case_name"
     ;;
