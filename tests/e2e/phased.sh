@@ -202,6 +202,37 @@ three-phase-chain)
     "$pzc" solve $puzzle --solver three_phase --scramble "UL U R2 DR R UL C' D" --json > "$tmp/out" || fail "scramble"
     lengths_within 60 < "$tmp/out" || fail "scramble: $(cat "$tmp/out")"
     ;;
+binary-bad-state)
+    # note [abelian invariants]: the solver binary itself (without pzc's
+    # membership test) rejects a state whose parities or orientation sums no
+    # move sequence gives, before any search (a twisted corner used to give
+    # a solution that did not replay; two swapped corners a search that did
+    # not end).
+    "$pzc" solve puzzles/cube3.pz --solver two_phase --random 1 > /dev/null || fail "solve cube3"
+    bin=$cache/bin/$(cd "$cache/bin" && ls -t cube3_two_phase-* | grep -v '\.' | head -1)
+    for state in "0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 7 8 9 10 11 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0" \
+                 "1 0 2 3 4 5 6 7 0 1 2 3 4 5 6 7 8 9 10 11 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0" \
+                 "0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 7 8 9 10 11 0 0 0 0 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0"; do
+        timeout 60 "$bin" --state "$state" > "$tmp/out" 2> "$tmp/err"
+        rc=$?
+        [ $rc = 1 ] || fail "state $state: exit $rc, $(cat "$tmp/out" "$tmp/err")"
+        grep -q "bad state: it cannot be reached by the moves" "$tmp/err" || fail "message: $(cat "$tmp/err")"
+    done
+    # Two swapped edges and two swapped corners together: even overall, solved.
+    timeout 60 "$bin" --state "1 0 2 3 4 5 6 7 1 0 2 3 4 5 6 7 8 9 10 11 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0" > "$tmp/out" ||
+        fail "a reachable state: $(cat "$tmp/out")"
+    # --machine: an error line for the bad one, a solution for the next.
+    printf '%s\n' "0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 7 8 9 10 11 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0" \
+        "1 0 2 3 4 5 6 7 1 0 2 3 4 5 6 7 8 9 10 11 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0" |
+        timeout 60 "$bin" --stdin --machine > "$tmp/out"
+    grep -q '"type": "error", "index": 0' "$tmp/out" && grep -q '"type": "solution", "index": 1' "$tmp/out" ||
+        fail "--machine: $(cat "$tmp/out")"
+    # rotate4o: one piece turned a quarter (the moves keep the sum at 0 mod 4).
+    "$pzc" solve puzzles/rotate4o.pz --solver via_square --random 1 > /dev/null || fail "solve rotate4o"
+    bin=$cache/bin/$(cd "$cache/bin" && ls -t rotate4o_via_square-* | grep -v '\.' | head -1)
+    timeout 60 "$bin" --state "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0" 2> "$tmp/err"
+    [ $? = 1 ] && grep -q "bad state" "$tmp/err" || fail "rotate4o: $(cat "$tmp/err")"
+    ;;
 *)
     fail "unknown case $case_name"
     ;;
