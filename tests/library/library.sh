@@ -75,6 +75,25 @@ orders)
     expect_order puzzles/hungarian_rings.pz 523022617466601111760007224100074291200000000
     # 5x5 Loopover: A25 (every move a 5-cycle), 25!/2.
     expect_order puzzles/loopover5.pz 7755605021665492992000000
+    # Pyraminx, with and without tips: 6!/2 * 2^5 * 3^4 (* 3^4) (Jaap's
+    # pyraminx page; Wikipedia "Pyraminx").
+    expect_order puzzles/pyraminx.pz 933120
+    expect_order puzzles/pyraminx_tips.pz 75582720
+    # Skewb: 3,149,280 (Wikipedia "Skewb"); Ivy Cube: 29,160 (Wikipedia "Ivy Cube").
+    expect_order puzzles/skewb.pz 3149280
+    expect_order puzzles/ivy.pz 29160
+    # 3x3x2 Domino with the U/D centres fixed: (8!)^2 (Dik Winter, Cube-Lovers
+    # 1992; Wikipedia's 406,425,600 is this over the 4 turns about U-D).
+    expect_order puzzles/domino332.pz 1625702400
+    # 3x3 Loopover: A9 (facts.md; Jaap's loopover page).
+    expect_order puzzles/loopover3.pz 181440
+    # Megaminx: 20!/2 * 3^19 * 30!/2 * 2^29 (Wikipedia "Megaminx", OEIS A309113).
+    expect_order puzzles/megaminx.pz 100669616553523347122516032313645505168688116411019768627200000000000
+    # 4x4x4 with identical centres: distinct states 7.4e45 (Wikipedia
+    # "Rubik's Revenge": 8! 3^7 24!^2 / (4!^6 24)); DBL is fixed.
+    got=$("$pzc" check puzzles/cube4.pz | sed -n 's/^distinct states: \([0-9]*\) .*/\1/p')
+    [ "$got" = 7401196841564901869874093974498574336000000000 ] || fail "cube4: distinct states $got"
+    echo "puzzles/cube4.pz: distinct states $got"
     "$pzc" run puzzles/topspin.pz "S T S'" | grep -q '^solved: no' || fail "topspin run"
     "$pzc" run puzzles/hungarian_rings.pz "A^20 B^20" | grep -q '^solved: yes' || fail "hungarian_rings run"
     ;;
@@ -132,6 +151,50 @@ slide4_rows)
     echo "puzzles/slide4_rows.pz: distinct states $got"
     optimal_lengths puzzles/slide4_rows.pz 5 97
     scrambles puzzles/slide4_rows.pz 12 "R1 C2 R3x3 C4 R2x2 C1x3 R4" "C1 C2 C3 C4 R1x2 R3"
+    ;;
+pyraminx)
+    # States by distance 1, 8, 48, 288, 1728, 9896, 51808, 220111, 480467,
+    # 166276, 2457, 32 (Jaap Scherphuis, jaapsch.net/puzzles/pyraminx.htm;
+    # God's number 11; the BFS of all 933,120 takes 30 s, so CI checks up to
+    # depth 8); the solver's lengths for every 101st state within 7; with the
+    # tips, every 97th within 5.
+    expect_depths puzzles/pyraminx.pz 8 "1 8 48 288 1728 9896 51808 220111 480467"
+    optimal_lengths puzzles/pyraminx.pz 7 101
+    optimal_lengths puzzles/pyraminx_tips.pz 5 97
+    scrambles puzzles/pyraminx_tips.pz 15 "U L' R B' U' l r' b"
+    ;;
+skewb)
+    # States within 6 moves (every 37th); scrambles within God's number 11.
+    optimal_lengths puzzles/skewb.pz 6 37
+    scrambles puzzles/skewb.pz 11 "R U L' B R' U' L B' R U'" "U' B L R' U B' L'"
+    ;;
+ivy)
+    # The whole group (29,160): every state's length.
+    expect_depths puzzles/ivy.pz 20 "1 8 48 288 1640 7582 15262 4221 110"
+    optimal_lengths puzzles/ivy.pz 20 1
+    ;;
+domino332)
+    # States within 6 moves (every 53rd); scrambles solved and replayed.
+    optimal_lengths puzzles/domino332.pz 6 53
+    scrambles puzzles/domino332.pz 20 "U R2 F2 D' L2 U2 B2 D R2 U' F2" "D2 L2 U' B2 U R2 D F2 U2"
+    ;;
+loopover3)
+    # The whole group: states by distance equal the published distribution
+    # (facts.md), and every 17th state's length.
+    expect_depths puzzles/loopover3.pz 20 "1 12 96 736 5208 28674 89497 54741 2475"
+    optimal_lengths puzzles/loopover3.pz 20 17
+    ;;
+megaminx)
+    # 50 pieces in byte lanes, 48 moves: every 13th state within 3 moves;
+    # short scrambles.
+    optimal_lengths puzzles/megaminx.pz 3 13
+    scrambles puzzles/megaminx.pz 5 "R U2 F' DBL B2'" "D' BL2 F U"
+    ;;
+cube4)
+    # Identical centres: distances between distinct states within 3 moves
+    # (every 7th); short scrambles.
+    optimal_lengths puzzles/cube4.pz 3 7
+    scrambles puzzles/cube4.pz 5 "r U f' R u2" "F2 b' l"
     ;;
 *)
     fail "unknown case $case_name"
