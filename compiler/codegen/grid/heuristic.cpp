@@ -21,7 +21,7 @@ void LevelEmitter::emitHeuristic() {
         }
         int maxd = 0;
         for (int cell = 0; cell < cellCount(); ++cell)
-            if (distance((int)g, cell) != interp::kUnreachableDistance)
+            if (distance((int)g, cell) != analysis::kUnreachableDistance)
                 maxd = std::max(maxd, distance((int)g, cell));
         std::string name = "kNear" + std::to_string(g);
         w_.line("// goal " + std::to_string(g) + " (" + commentText(rules_.colours[goal.colour].name) + " at " +
@@ -102,7 +102,7 @@ void LevelEmitter::emitRowHeuristic() {
                     d = distance(g, cell);
                     // 255 marks "unreachable"; a reachable goal 255 or more presses
                     // away is stored as 254, still a lower bound (never a false dead end).
-                    if (d == interp::kUnreachableDistance) d = 255;
+                    if (d == analysis::kUnreachableDistance) d = 255;
                     else if (d >= 255) d = 254;
                 }
                 row += (g ? ", " : "") + std::to_string(d);
@@ -138,7 +138,7 @@ void LevelEmitter::emitHall(std::vector<std::string>& checks) {
         int maxd = 0;
         for (int g : goals)
             for (int cell = 0; cell < cellCount(); ++cell)
-                if (distance(g, cell) != interp::kUnreachableDistance)
+                if (distance(g, cell) != analysis::kUnreachableDistance)
                     maxd = std::max(maxd, distance(g, cell));
         const int subsets = (1 << m) - 1;
         std::string k = std::to_string(i), table = "kHall" + k;

@@ -2,8 +2,10 @@
 // writes one level's namespace, one file per section (level.cpp: the state,
 // constants and solvedness; moves.cpp: the move kernels; floor_sets.cpp;
 // heuristic.cpp; key.cpp; space.cpp), and the helpers they share. The
-// public entry points are in compiler/codegen/grid_emit.hpp; layout.cpp
-// chooses a level's layout, solver.cpp writes the translation unit.
+// public entry points are in compiler/codegen/grid_emit.hpp; solver.cpp
+// writes the translation unit. The layout each level follows is an analysis
+// (compiler/analysis/grid_layout.hpp), as are the goal distances
+// (compiler/analysis/grid_distances.hpp).
 #pragma once
 
 #include <algorithm>
@@ -12,11 +14,16 @@
 #include <string>
 #include <vector>
 
+#include "compiler/analysis/grid_distances.hpp"
+#include "compiler/analysis/grid_layout.hpp"
 #include "compiler/codegen/code_writer.hpp"
 #include "compiler/codegen/grid_emit.hpp"
-#include "compiler/interp/grid_distances.hpp"
 
 namespace pz::codegen::grid {
+
+using analysis::GridLayout;
+using analysis::gridLayout;
+using analysis::indexBits;
 
 using Words = std::vector<uint64_t>;
 
@@ -34,23 +41,6 @@ inline std::string boardLiteral(const Words& w) {
 
 inline void setBit(Words& w, int cell) { w[cell >> 6] |= uint64_t(1) << (cell & 63); }
 
-// Bits that number `count` things (at least 1).
-inline int indexBits(int count) {
-    int bits = 1;
-    while ((1 << bits) < count) ++bits;
-    return bits;
-}
-
-inline uint64_t binomialSaturating(int n, int k) {
-    if (k < 0 || k > n) return 0;
-    unsigned __int128 r = 1;
-    for (int i = 1; i <= k; ++i) {
-        r = r * (unsigned)(n - k + i) / (unsigned)i;
-        if (r > ~uint64_t(0)) return ~uint64_t(0);
-    }
-    return (uint64_t)r;
-}
-
 inline std::string directionComment(const ir::GridRules& rules, const GridLayout& layout, int pressed) {
     std::string r = "pressed " + rules.directions[pressed].name + ":";
     for (int c : layout.colours)
@@ -62,7 +52,7 @@ class LevelEmitter {
 public:
     LevelEmitter(CodeWriter& w, const ir::GridRules& rules, const ir::Level& level, bool hallBound)
         : w_(w), rules_(rules), level_(level), hallBound_(hallBound), layout_(gridLayout(rules, level)),
-          distances_(interp::goalDistances(rules, level)) {}
+          distances_(analysis::goalDistances(rules, level)) {}
 
     void emit();
 

@@ -1,11 +1,30 @@
 // How a level is laid out: boards, floor cells, and the closed-set key
 // (note [grid key parts]).
-#include "compiler/codegen/grid/level_emitter.hpp"
+#include "compiler/analysis/grid_layout.hpp"
 
-namespace pz::codegen {
+#include <algorithm>
 
-using grid::binomialSaturating;
-using grid::indexBits;
+namespace pz::analysis {
+
+int indexBits(int count) {
+    int bits = 1;
+    while ((1 << bits) < count) ++bits;
+    return bits;
+}
+
+namespace {
+
+uint64_t binomialSaturating(int n, int k) {
+    if (k < 0 || k > n) return 0;
+    unsigned __int128 r = 1;
+    for (int i = 1; i <= k; ++i) {
+        r = r * (unsigned)(n - k + i) / (unsigned)i;
+        if (r > ~uint64_t(0)) return ~uint64_t(0);
+    }
+    return (uint64_t)r;
+}
+
+}  // namespace
 
 std::string GridLayout::describe() const {
     std::string key;
@@ -100,4 +119,4 @@ GridLayout gridLayout(const ir::GridRules& rules, const ir::Level& level) {
     return layout;
 }
 
-}  // namespace pz::codegen
+}  // namespace pz::analysis
