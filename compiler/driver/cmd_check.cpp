@@ -660,9 +660,10 @@ int runCheck(const Args& args) {
     // Patterns the code generator cannot encode (too many values, ...).
     std::vector<analysis::Coordinate> coordinates;
     ok = analysis::computeCoordinates(*puzzle, coordinates, diags) && ok;
-    // Phased solvers: the plan must build (note [coset coordinates]). Not an
-    // error: the definition stays usable with its other solvers, and
-    // `pzc solve --solver NAME` reports the same problem as an error.
+    // Phased solvers: the plan must build (note [coset coordinates]). `check`
+    // is the contract of `solve`/`build`: a declared solver the back end
+    // cannot build is a located error naming the reason, the same one
+    // `pzc solve --solver NAME` gives.
     std::vector<PhasedSolverInfo> phased(puzzle->solvers.size());
     if (ok) {
         for (size_t s = 0; s < puzzle->solvers.size(); ++s) {
@@ -672,11 +673,13 @@ int runCheck(const Args& args) {
             if (phased[s].plan)
                 for (const auto& phase : phased[s].plan->phases)
                     phased[s].classes.push_back(analysis::countPhaseClasses(analysis, phase));
-            if (!phased[s].plan)
-                diags.warning(puzzle->file, puzzle->solvers[s].where,
-                              (planDiags.all().empty() ? std::string("phased solver cannot be built")
-                                                       : planDiags.all().front().message) +
-                                  " (`pzc solve --solver " + puzzle->solvers[s].name + "` refuses it)");
+            if (!phased[s].plan) {
+                diags.error(puzzle->file, puzzle->solvers[s].where,
+                            (planDiags.all().empty() ? std::string("phased solver cannot be built")
+                                                     : planDiags.all().front().message) +
+                                " (`pzc solve --solver " + puzzle->solvers[s].name + "` refuses it)");
+                ok = false;
+            }
         }
     }
     diags.print(std::cerr);
