@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 
+#include "compiler/analysis/canonical_automaton.hpp"
 #include "compiler/analysis/coordinates.hpp"
 #include "compiler/analysis/default_patterns.hpp"
 #include "compiler/analysis/coset_coordinates.hpp"
@@ -660,6 +661,10 @@ int runCheck(const Args& args) {
     // Patterns the code generator cannot encode (too many values, ...).
     std::vector<analysis::Coordinate> coordinates;
     ok = analysis::computeCoordinates(*puzzle, coordinates, diags) && ok;
+    // What the permutation back end needs beyond that (check is the contract
+    // of solve/build): the state layout and at most 64 moves in the metric.
+    ok = unit.stateLayout(diags) != nullptr && ok;
+    ok = analysis::checkMetricMoves(*puzzle, diags) && ok;
     // Phased solvers: the plan must build (note [coset coordinates]). `check`
     // is the contract of `solve`/`build`: a declared solver the back end
     // cannot build is a located error naming the reason, the same one
