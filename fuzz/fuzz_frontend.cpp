@@ -13,7 +13,7 @@
 
 #include "compiler/ir/lower.hpp"
 #include "dsl/frontend.hpp"
-#include "dsl/level_reader.hpp"
+#include "compiler/ir/level_reader.hpp"
 #include "dsl/tws_reader.hpp"
 
 namespace {

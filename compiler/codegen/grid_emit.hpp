@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/analysis/grid_layout.hpp"
 #include "compiler/ir/puzzle.hpp"
 
 namespace pz::codegen {
@@ -28,24 +29,6 @@ struct GridEmitOptions {
     // The C++ namespace around the levels (two emits can share a translation unit).
     std::string topNamespace = "pzgen";
 };
-
-// How one level is laid out; chosen by the emitter, reported by pzc.
-struct GridLayout {
-    int cells = 0, words = 0, floorCells = 0;
-    std::vector<int> colours;  // IR colour of each state colour (those with actors)
-    // The closed-set key (note [grid keys] in runtime/include/pz/grid_bits.hpp):
-    // Packed = one u64 of per-colour parts (note [grid key parts]); Words =
-    // the bitboards themselves (when no choice of parts fits 64 bits).
-    enum class KeyKind { Packed, Words } key = KeyKind::Packed;
-    struct Part {
-        enum class Kind { FloorBits, IndexList, Colex } kind = Kind::FloorBits;
-        int actors = 0, bits = 0, offset = 0;  // bits [offset, offset + bits) of the key
-    };
-    std::vector<Part> parts;  // one per state colour, for Packed
-    std::string describe() const;
-};
-
-GridLayout gridLayout(const ir::GridRules& rules, const ir::Level& level);
 
 // The C++ namespace of a level ("level_3_14_antiparticle").
 std::string gridLevelNamespace(const ir::Level& level);

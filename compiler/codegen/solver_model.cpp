@@ -57,11 +57,8 @@ bool buildSolverModel(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& groups
         return false;
     }
     if (!analysis::computeStateLayout(puzzle, m.layout, diags)) return false;
+    if (!analysis::checkMetricMoves(puzzle, diags)) return false;
     m.canon = analysis::buildCanonicalAutomaton(puzzle, groups);
-    if (m.canon.searchMoves.size() > 64) {
-        diags.error(puzzle.file, {}, "more than 64 moves in the metric are not supported");
-        return false;
-    }
 
     // The searched patterns: those of the first optimal solver, else all.
     ir::Puzzle searched = puzzle;

@@ -8,11 +8,13 @@
 #include <map>
 #include <sstream>
 
+#include "compiler/analysis/canonical_automaton.hpp"
 #include "compiler/analysis/coordinates.hpp"
 #include "compiler/analysis/default_patterns.hpp"
 #include "compiler/analysis/coset_coordinates.hpp"
 #include "compiler/analysis/distinct_states.hpp"
 #include "compiler/analysis/puzzle_analysis.hpp"
+#include "compiler/analysis/puzzle_summary.hpp"
 #include "compiler/driver/commands.hpp"
 #include "compiler/driver/grid_commands.hpp"
 #include "compiler/driver/options.hpp"
@@ -25,6 +27,9 @@
 namespace pz::driver {
 
 namespace {
+
+using analysis::commutingFamilies, analysis::distinctLabels, analysis::inducedMoves, analysis::patternPartSize,
+    analysis::patternSize, analysis::patternTableBytes;
 
 // A minimal deterministic JSON writer: two-space indentation, keys in the
 // order written, arrays of scalars on one line.
@@ -149,61 +154,6 @@ std::string positionName(const ir::Orbit& orbit, int p) {
     return p < (int)orbit.positionNames.size() ? orbit.positionNames[p] : std::to_string(p);
 }
 
-int distinctLabels(const ir::Orbit& orbit) {
-    std::vector<int> labels = orbit.solvedLabel;
-    std::sort(labels.begin(), labels.end());
-    return (int)(std::unique(labels.begin(), labels.end()) - labels.begin());
-}
-
-// Number of values a pattern part can take: arrangements of its tracked
-// pieces (ordered or not) times their orientations.
-mpz_class patternPartSize(const ir::Puzzle& puzzle, const ir::PatternPart& part) {
-    const auto& orbit = puzzle.orbits[part.orbit];
-    const unsigned long n = orbit.size;
-    const unsigned long k = part.pieces.empty() ? n : part.pieces.size();
-    mpz_class size = 1;
-    if (part.positions) {
-        mpz_class c;
-        mpz_bin_uiui(c.get_mpz_t(), n, k);
-        size = c;
-        if (!part.unordered) {
-            mpz_class f;
-            mpz_fac_ui(f.get_mpz_t(), k);
-            size *= f;
-            // Identical pieces are tracked by label: arrangements of a multiset.
-            if (distinctLabels(orbit) < orbit.size) {
-                std::map<int, unsigned long> count;
-                for (int piece = 0; piece < orbit.size; ++piece)
-                    if (part.pieces.empty() || std::count(part.pieces.begin(), part.pieces.end(), piece))
-                        ++count[orbit.solvedLabel[piece]];
-                for (const auto& [label, c] : count) {
-                    mpz_class cf;
-                    mpz_fac_ui(cf.get_mpz_t(), c);
-                    size /= cf;
-                }
-            }
-        }
-    }
-    if (part.orientations) {
-        mpz_class o;
-        mpz_ui_pow_ui(o.get_mpz_t(), (unsigned long)orbit.orient, k);
-        size *= o;
-    }
-    return size;
-}
-
-mpz_class patternSize(const ir::Puzzle& puzzle, const ir::Pattern& pattern) {
-    mpz_class size = 1;
-    for (const auto& part : pattern.parts) size *= patternPartSize(puzzle, part);
-    return size;
-}
-
-// Bytes of the pattern's pruning table (4 bits per value, whole 64-bit words).
-mpz_class patternTableBytes(const ir::Puzzle& puzzle, const ir::Pattern& pattern) {
-    mpz_class words = (patternSize(puzzle, pattern) + 15) / 16;
-    return words * 8;
-}
-
 // "259459200 bytes (247.4 MiB)"; the binary-unit part only when it fits 64 bits.
 std::string tableBytesText(const mpz_class& bytes) {
     std::string text = bytes.get_str() + " bytes";
@@ -219,37 +169,6 @@ std::string partText(const ir::Puzzle& puzzle, const ir::PatternPart& part) {
     if (part.orientations) out << ", orientations";
     out << ']';
     return out.str();
-}
-
-// Where the declared symmetry sends each family's generator, e.g. "R->F".
-std::vector<std::pair<std::string, std::string>> inducedMoves(const ir::Puzzle& puzzle,
-                                                              const analysis::SymmetryGroup& group,
-                                                              int declared) {
-    std::vector<std::pair<std::string, std::string>> result;
-    const int s = group.declared[declared];
-    for (size_t m = 0; m < puzzle.moves.size(); ++m) {
-        if (puzzle.moves[m].power != 1) continue;
-        const int image = s < 0 ? -1 : group.moveMap[s][m];
-        result.emplace_back(puzzle.moves[m].name, image < 0 ? std::string("?") : puzzle.moves[image].name);
-    }
-    return result;
-}
-
-// Families other than f whose moves all commute with f's moves.
-std::vector<int> commutingFamilies(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, int f) {
-    std::vector<int> result;
-    const auto& commutes = a.commutes();
-    // Moves by family: O(moves of f * moves), not O(families * moves^2).
-    std::vector<std::vector<int>> movesOf(p.families.size());
-    for (size_t m = 0; m < p.moves.size(); ++m) movesOf[p.moves[m].family].push_back((int)m);
-    for (size_t g = 0; g < p.families.size(); ++g) {
-        if ((int)g == f) continue;
-        bool all = true;
-        for (int m1 : movesOf[f])
-            for (int m2 : movesOf[g]) all = all && commutes[m1][m2];
-        if (all) result.push_back((int)g);
-    }
-    return result;
 }
 
 // With identical pieces: the number of distinct states (note [distinct
@@ -742,9 +661,14 @@ int runCheck(const Args& args) {
     // Patterns the code generator cannot encode (too many values, ...).
     std::vector<analysis::Coordinate> coordinates;
     ok = analysis::computeCoordinates(*puzzle, coordinates, diags) && ok;
-    // Phased solvers: the plan must build (note [coset coordinates]). Not an
-    // error: the definition stays usable with its other solvers, and
-    // `pzc solve --solver NAME` reports the same problem as an error.
+    // What the permutation back end needs beyond that (check is the contract
+    // of solve/build): the state layout and at most 64 moves in the metric.
+    ok = unit.stateLayout(diags) != nullptr && ok;
+    ok = analysis::checkMetricMoves(*puzzle, diags) && ok;
+    // Phased solvers: the plan must build (note [coset coordinates]). `check`
+    // is the contract of `solve`/`build`: a declared solver the back end
+    // cannot build is a located error naming the reason, the same one
+    // `pzc solve --solver NAME` gives.
     std::vector<PhasedSolverInfo> phased(puzzle->solvers.size());
     if (ok) {
         for (size_t s = 0; s < puzzle->solvers.size(); ++s) {
@@ -754,11 +678,13 @@ int runCheck(const Args& args) {
             if (phased[s].plan)
                 for (const auto& phase : phased[s].plan->phases)
                     phased[s].classes.push_back(analysis::countPhaseClasses(analysis, phase));
-            if (!phased[s].plan)
-                diags.warning(puzzle->file, puzzle->solvers[s].where,
-                              (planDiags.all().empty() ? std::string("phased solver cannot be built")
-                                                       : planDiags.all().front().message) +
-                                  " (`pzc solve --solver " + puzzle->solvers[s].name + "` refuses it)");
+            if (!phased[s].plan) {
+                diags.error(puzzle->file, puzzle->solvers[s].where,
+                            (planDiags.all().empty() ? std::string("phased solver cannot be built")
+                                                     : planDiags.all().front().message) +
+                                " (`pzc solve --solver " + puzzle->solvers[s].name + "` refuses it)");
+                ok = false;
+            }
         }
     }
     diags.print(std::cerr);

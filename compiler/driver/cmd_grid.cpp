@@ -10,7 +10,7 @@
 // --namespace NAME: instead of pzgen);
 // --hall adds Hall's condition to the generated heuristic.
 //
-// Pipeline of a solve: read the levels (dsl/level_reader) -> emit one C++
+// Pipeline of a solve: read the levels (compiler/ir/level_reader) -> emit one C++
 // translation unit holding every level's kernels (codegen/grid_emit) ->
 // compile it once, cached by content (driver/native_build) -> run it -> replay
 // every solution through the interpreter (interp/grid_interp) -> print.
@@ -27,6 +27,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "compiler/analysis/grid_layout.hpp"
 #include "compiler/codegen/grid_emit.hpp"
 #include "compiler/driver/grid_commands.hpp"
 #include "compiler/driver/native_build.hpp"
@@ -37,7 +38,7 @@
 #include "compiler/interp/reference_grid_search.hpp"
 #include "compiler/ir/lower.hpp"
 #include "compiler/pipeline/compilation_unit.hpp"
-#include "dsl/level_reader.hpp"
+#include "compiler/ir/level_reader.hpp"
 #include "pz/memory.hpp"
 #include "pz/result_json.hpp"
 
@@ -405,7 +406,7 @@ int checkGridPuzzle(const ir::Puzzle& puzzle, const Args& args) {
     diags.print(std::cerr);
     if (!ok) return 1;
     for (const auto& level : levels) {
-        auto layout = codegen::gridLayout(puzzle.grid, level);
+        auto layout = analysis::gridLayout(puzzle.grid, level);
         std::cout << "level " << level.name << ": " << level.width << " x " << level.height << ", "
                   << level.goals.size() << " goals, " << level.actors.size() << " actors; " << layout.describe()
                   << "\n";

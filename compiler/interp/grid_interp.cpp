@@ -15,7 +15,7 @@ size_t GridStateHash::operator()(const GridState& s) const {
 }
 
 GridBoard::GridBoard(const ir::GridRules& rules, const ir::Level& level)
-    : rules_(&rules), level_(&level), distance_(goalDistances(rules, level)) {}
+    : rules_(&rules), level_(&level), distance_(analysis::goalDistances(rules, level)) {}
 
 GridState GridBoard::initialState() const {
     GridState s;

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/interp/grid_distances.hpp"
+#include "compiler/analysis/grid_distances.hpp"
 #include "compiler/ir/puzzle.hpp"
 
 namespace pz::interp {
@@ -55,7 +55,7 @@ public:
     // kUnreachable if it never can. Other actors only ever add moves, so the
     // max over goals of the nearest actor's distance is an admissible and
     // consistent heuristic (each press changes any distance by at most one).
-    static constexpr int kUnreachable = kUnreachableDistance;
+    static constexpr int kUnreachable = analysis::kUnreachableDistance;
     int distance(int goal, int cell) const { return distance_[goal][cell]; }
     int heuristic(const GridState& state) const;
 

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "compiler/interp/reference_grid_search.hpp"
-#include "dsl/level_reader.hpp"
+#include "compiler/ir/level_reader.hpp"
 
 using namespace pz;
 

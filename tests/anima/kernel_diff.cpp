@@ -23,7 +23,7 @@
 #endif
 #include "compiler/interp/grid_interp.hpp"
 #include "compiler/ir/lower.hpp"
-#include "dsl/level_reader.hpp"
+#include "compiler/ir/level_reader.hpp"
 
 using namespace pz;
 

@@ -1,4 +1,4 @@
-#include "dsl/level_reader.hpp"
+#include "compiler/ir/level_reader.hpp"
 
 #include "dsl/text_parsers.hpp"
 

@@ -1,22 +1,10 @@
-// Per-goal distance tables of a grid-actor level (header-only, so both the
-// interpreter and the code generator use the very same tables).
-//
-// distances[g][cell]: the fewest presses that bring one actor of goal g's
-// colour from `cell` to the goal, alone on the board (walls respected), or
-// kUnreachableDistance. Other actors only ever add presses, so these bound
-// the remaining moves from below (see note [grid heuristic]).
-#pragma once
+#include "compiler/analysis/grid_distances.hpp"
 
 #include <deque>
-#include <vector>
 
-#include "compiler/ir/puzzle.hpp"
+namespace pz::analysis {
 
-namespace pz::interp {
-
-inline constexpr int kUnreachableDistance = 0xFFFF;
-
-inline std::vector<std::vector<int>> goalDistances(const ir::GridRules& rules, const ir::Level& level) {
+std::vector<std::vector<int>> goalDistances(const ir::GridRules& rules, const ir::Level& level) {
     const int w = level.width, h = level.height;
     std::vector<std::vector<int>> distances(level.goals.size(), std::vector<int>((size_t)w * h, kUnreachableDistance));
     for (size_t g = 0; g < level.goals.size(); ++g) {
@@ -46,4 +34,4 @@ inline std::vector<std::vector<int>> goalDistances(const ir::GridRules& rules, c
     return distances;
 }
 
-}  // namespace pz::interp
+}  // namespace pz::analysis

@@ -1,0 +1,89 @@
+#include "compiler/analysis/puzzle_summary.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace pz::analysis {
+
+int distinctLabels(const ir::Orbit& orbit) {
+    std::vector<int> labels = orbit.solvedLabel;
+    std::sort(labels.begin(), labels.end());
+    return (int)(std::unique(labels.begin(), labels.end()) - labels.begin());
+}
+
+mpz_class patternPartSize(const ir::Puzzle& puzzle, const ir::PatternPart& part) {
+    const auto& orbit = puzzle.orbits[part.orbit];
+    const unsigned long n = orbit.size;
+    const unsigned long k = part.pieces.empty() ? n : part.pieces.size();
+    mpz_class size = 1;
+    if (part.positions) {
+        mpz_class c;
+        mpz_bin_uiui(c.get_mpz_t(), n, k);
+        size = c;
+        if (!part.unordered) {
+            mpz_class f;
+            mpz_fac_ui(f.get_mpz_t(), k);
+            size *= f;
+            // Identical pieces are tracked by label: arrangements of a multiset.
+            if (distinctLabels(orbit) < orbit.size) {
+                std::map<int, unsigned long> count;
+                for (int piece = 0; piece < orbit.size; ++piece)
+                    if (part.pieces.empty() || std::count(part.pieces.begin(), part.pieces.end(), piece))
+                        ++count[orbit.solvedLabel[piece]];
+                for (const auto& [label, c] : count) {
+                    mpz_class cf;
+                    mpz_fac_ui(cf.get_mpz_t(), c);
+                    size /= cf;
+                }
+            }
+        }
+    }
+    if (part.orientations) {
+        mpz_class o;
+        mpz_ui_pow_ui(o.get_mpz_t(), (unsigned long)orbit.orient, k);
+        size *= o;
+    }
+    return size;
+}
+
+mpz_class patternSize(const ir::Puzzle& puzzle, const ir::Pattern& pattern) {
+    mpz_class size = 1;
+    for (const auto& part : pattern.parts) size *= patternPartSize(puzzle, part);
+    return size;
+}
+
+mpz_class patternTableBytes(const ir::Puzzle& puzzle, const ir::Pattern& pattern) {
+    mpz_class words = (patternSize(puzzle, pattern) + 15) / 16;
+    return words * 8;
+}
+
+std::vector<std::pair<std::string, std::string>> inducedMoves(const ir::Puzzle& puzzle,
+                                                              const SymmetryGroup& group,
+                                                              int declared) {
+    std::vector<std::pair<std::string, std::string>> result;
+    const int s = group.declared[declared];
+    for (size_t m = 0; m < puzzle.moves.size(); ++m) {
+        if (puzzle.moves[m].power != 1) continue;
+        const int image = s < 0 ? -1 : group.moveMap[s][m];
+        result.emplace_back(puzzle.moves[m].name, image < 0 ? std::string("?") : puzzle.moves[image].name);
+    }
+    return result;
+}
+
+std::vector<int> commutingFamilies(const ir::Puzzle& p, PuzzleAnalysis& a, int f) {
+    std::vector<int> result;
+    const auto& commutes = a.commutes();
+    // Moves by family: O(moves of f * moves), not O(families * moves^2).
+    std::vector<std::vector<int>> movesOf(p.families.size());
+    for (size_t m = 0; m < p.moves.size(); ++m) movesOf[p.moves[m].family].push_back((int)m);
+    for (size_t g = 0; g < p.families.size(); ++g) {
+        if ((int)g == f) continue;
+        bool all = true;
+        for (int m1 : movesOf[f])
+            for (int m2 : movesOf[g]) all = all && commutes[m1][m2];
+        if (all) result.push_back((int)g);
+    }
+    return result;
+}
+
+}  // namespace pz::analysis

@@ -1,0 +1,35 @@
+// Facts about a permutation puzzle that `pzc check` reports beside
+// PuzzleAnalysis: the sizes of declared patterns and their tables, where a
+// declared symmetry sends each generator, which families commute.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gmpxx.h>
+
+#include "compiler/analysis/puzzle_analysis.hpp"
+#include "compiler/ir/puzzle.hpp"
+
+namespace pz::analysis {
+
+// Distinct solved labels of an orbit (its size unless pieces are identical).
+int distinctLabels(const ir::Orbit& orbit);
+
+// Number of values a pattern part can take: arrangements of its tracked
+// pieces (ordered or not) times their orientations.
+mpz_class patternPartSize(const ir::Puzzle& puzzle, const ir::PatternPart& part);
+mpz_class patternSize(const ir::Puzzle& puzzle, const ir::Pattern& pattern);
+// Bytes of the pattern's pruning table (4 bits per value, whole 64-bit words).
+mpz_class patternTableBytes(const ir::Puzzle& puzzle, const ir::Pattern& pattern);
+
+// Where the declared symmetry `declared` sends each family's generator, as
+// (move, image) names, e.g. ("R", "F"); "?" when the image is no move.
+std::vector<std::pair<std::string, std::string>> inducedMoves(const ir::Puzzle& puzzle, const SymmetryGroup& group,
+                                                              int declared);
+
+// Families other than f whose moves all commute with f's moves.
+std::vector<int> commutingFamilies(const ir::Puzzle& p, PuzzleAnalysis& a, int f);
+
+}  // namespace pz::analysis
