@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "pz/state.hpp"
+#include "pz/sym_classes.hpp"
 #include "pz/table_blob.hpp"
 
 namespace pz {
@@ -727,40 +728,27 @@ private:
         Progress progress(std::string("pz: building symmetry-reduced phase ") + std::to_string(k + 1) + " table of " +
                           T::kName);
         // Classes of A.
-        std::vector<uint32_t> classOf(rawA, UINT32_MAX), reps;
-        std::vector<uint64_t> stab;
         std::vector<uint64_t> values(spec.reduced.size() + 1);
-        for (uint64_t a = 0; a < rawA; ++a) {
-            if (classOf[a] != UINT32_MAX) continue;
-            const uint32_t cls = static_cast<uint32_t>(reps.size());
-            reps.push_back(static_cast<uint32_t>(a));
-            uint64_t mask = 0;
-            split(spec, spec.reduced, a, values.data());
-            const State x = unrankParts<T>(spec.parts, spec.reduced, values.data());
-            if (rankParts(spec, spec.reduced, x) != a)
-                throw std::logic_error("phased tables: a representative does not rank back to its value");
-            for (int s = 0; s < nS; ++s) {
-                const uint64_t image = rankParts(spec, spec.reduced, T::conjugate(x, spec.symmetries[s]));
-                if (image == a) mask |= uint64_t{1} << s;
-                const uint32_t want = cls << 6 | static_cast<uint32_t>(spec.symInverse[s]);
-                if (classOf[image] == UINT32_MAX) classOf[image] = want;
-                else if (classOf[image] >> 6 != cls)
-                    throw std::logic_error("phased tables: the symmetries do not act on the reduced parts");
-            }
-            stab.push_back(mask);
-        }
+        SymClasses sc = computeSymClasses(
+            rawA, nS, spec.symInverse,
+            [&](uint64_t a) {
+                split(spec, spec.reduced, a, values.data());
+                return unrankParts<T>(spec.parts, spec.reduced, values.data());
+            },
+            [&](const State& x) { return rankParts(spec, spec.reduced, x); },
+            [&](const State& x, int s) { return T::conjugate(x, spec.symmetries[s]); }, "phased tables");
+        std::vector<uint32_t>& classOf = sc.classOf;
+        const std::vector<uint32_t>& reps = sc.reps;
+        const std::vector<uint64_t>& stab = sc.stab;
         const uint64_t classes = reps.size();
         // Conjugation of the other parts, value by value.
         std::vector<std::vector<uint32_t>> conjB;
         for (int j : spec.rest) {
             const auto& part = spec.parts[j];
-            std::vector<uint32_t> t(part.size * nS);
-            for (uint64_t v = 0; v < part.size; ++v) {
-                const State x = unrankPart<T>(part, v);
-                for (int s = 0; s < nS; ++s)
-                    t[v * nS + s] = static_cast<uint32_t>(rankPart<T>(part, T::conjugate(x, spec.symmetries[s])));
-            }
-            conjB.push_back(std::move(t));
+            conjB.push_back(conjugationTable(
+                part.size, nS, [&](uint64_t v) { return unrankPart<T>(part, v); },
+                [&](const State& x) { return rankPart<T>(part, x); },
+                [&](const State& x, int s) { return T::conjugate(x, spec.symmetries[s]); }));
         }
         // Point a Phase at them for symIndex (the table words come later).
         Phase& ph = phases_[k];
@@ -775,16 +763,8 @@ private:
         // Breadth-first search over (class, b).
         const uint64_t entries = classes * bSize;
         std::vector<uint64_t> words((entries + 15) / 16, ~uint64_t{0});
-        auto claim = [&](uint64_t i, unsigned d) {
-            std::atomic_ref<uint64_t> w(words[i >> 4]);
-            const unsigned shift = (i & 15) * 4;
-            const uint64_t before = w.fetch_and(~(static_cast<uint64_t>(0xF ^ d) << shift), std::memory_order_relaxed);
-            return (before >> shift & 15) == 15;
-        };
-        auto get = [&](uint64_t i) {
-            return static_cast<unsigned>(std::atomic_ref<uint64_t>(words[i >> 4]).load(std::memory_order_relaxed) >>
-                                             ((i & 15) * 4) & 15);
-        };
+        auto claim = [&](uint64_t i, unsigned d) { return nibbleClaim(words, i, d); };
+        auto get = [&](uint64_t i) { return nibbleGet(words, i); };
         // Claims entry (cls, b) and its images under the representative's self-symmetries.
         auto claimAll = [&](uint64_t cls, uint64_t b, unsigned d) {
             uint64_t got = claim(cls * bSize + b, d) ? 1 : 0;
