@@ -223,6 +223,11 @@ public:
     std::vector<Tok> toks_;
     size_t i_ = 0;
     std::vector<SetDef> sets_;
+    // Per set (note [solved orientations]): orientation does not matter
+    // (`?` on every piece of the Solved block), and the solved state's
+    // orientations when not all 0 (empty otherwise).
+    std::vector<char> ignoredOri_;
+    std::vector<std::vector<int>> solvedOri_;
 
     bool atEnd() const { return i_ >= toks_.size(); }
     const Tok& peek() const { return toks_[i_]; }
@@ -318,11 +323,18 @@ public:
     }
 
     // Orientations of an entry (zeros when not given), each in 0..omod-1.
-    bool orientations(const SetEntry& e, std::vector<int>& out) {
+    // With `wild`, a `?` (orientation that does not matter) is accepted:
+    // wild[p] is set and out[p] is 0.
+    bool orientations(const SetEntry& e, std::vector<int>& out, std::vector<char>* wild = nullptr) {
         const SetDef& sd = sets_[e.set];
         out.assign(sd.size, 0);
+        if (wild) wild->assign(sd.size, 0);
         bool ok = true;
         for (size_t p = 0; p < e.ori.size(); ++p) {
+            if (wild && e.ori[p].text == "?") {
+                (*wild)[p] = 1;
+                continue;
+            }
             int v = number(e.ori[p], 0, sd.omod - 1, "orientation");
             if (v < 0) ok = false;
             else out[p] = v;
@@ -364,42 +376,48 @@ public:
                 // ksolve style: the twist is listed at the position the piece leaves.
                 m.ori[e.set][p] = newStyle ? ori[p] : ori[perm[p]];
             }
+            // Note [solved orientations]: a set whose orientation does not
+            // matter loses its twists; one whose solved state has non-zero
+            // orientations is read in the frame where they are 0.
+            if (e.set < (int)ignoredOri_.size() && ignoredOri_[e.set]) {
+                std::fill(m.ori[e.set].begin(), m.ori[e.set].end(), 0);
+            } else if (e.set < (int)solvedOri_.size() && !solvedOri_[e.set].empty()) {
+                const auto& os = solvedOri_[e.set];
+                for (int p = 0; p < sd.size; ++p)
+                    m.ori[e.set][p] = ((m.ori[e.set][p] + os[perm[p]] - os[p]) % sd.omod + sd.omod) % sd.omod;
+            }
         }
         if (!ok) return std::nullopt;
         return m;
     }
 
     // A position (Solved, StartState, Scramble): per set, labels (1-based)
-    // and orientations; sets not given are empty.
-    bool positionOf(const Block& b, bool newStyle, bool solved, std::vector<std::vector<int>>& labels,
-                    std::vector<std::vector<int>>& ori) {
+    // and orientations; sets not given are empty. wild[s][p]: the
+    // orientation at p was given as `?` (twsearch's orientation wildcard).
+    bool positionOf(const Block& b, bool newStyle, std::vector<std::vector<int>>& labels,
+                    std::vector<std::vector<int>>& ori, std::vector<std::vector<char>>& wild) {
         labels.assign(sets_.size(), {});
         ori.assign(sets_.size(), {});
+        wild.assign(sets_.size(), {});
         bool ok = b.ok;
         for (const auto& e : b.entries) {
             const SetDef& sd = sets_[e.set];
             std::vector<int> lab(sd.size), o;
+            std::vector<char> w;
             bool entryOk = true;
             for (int p = 0; p < sd.size; ++p) {
                 int v = number(e.perm[p], newStyle ? 0 : 1, 100000, "piece label");
                 if (v < 0) entryOk = false;
                 lab[p] = v + (newStyle ? 1 : 0);
             }
-            if (!orientations(e, o)) entryOk = false;
-            if (solved && entryOk)
-                for (size_t p = 0; p < e.ori.size(); ++p)
-                    if (o[p] != 0) {
-                        error(e.ori[p].range(),
-                              "a solved state with non-zero orientations is not supported by pzc's .tws import");
-                        entryOk = false;
-                        break;
-                    }
+            if (!orientations(e, o, &w)) entryOk = false;
             if (!entryOk) {
                 ok = false;
                 continue;
             }
             labels[e.set] = lab;
             ori[e.set] = o;
+            wild[e.set] = w;
         }
         return ok;
     }
@@ -483,7 +501,11 @@ public:
                     error(t.range(), "'" + c + "' must come before the moves");
                 Block b = readBlock(t);
                 std::vector<std::vector<int>> labels, ori;
-                if (positionOf(b, c == "StartState", true, labels, ori) && !haveSolved) solvedLabels = labels;
+                std::vector<std::vector<char>> wild;
+                if (positionOf(b, c == "StartState", labels, ori, wild) && !haveSolved) {
+                    solvedLabels = labels;
+                    solvedOrientation(b, ori, wild, out);
+                }
                 haveSolved = true;
                 solvedAt_ = t.range();
             } else if (c == "Move" || c == "MoveTransformation") {
@@ -600,6 +622,58 @@ public:
     }
 
 private:
+    // Note [solved orientations]. twsearch's Solved block may give each
+    // piece an orientation: a number, or `?` (the orientation of that piece
+    // does not matter). pzc reads both exactly:
+    //   * `?` on every piece of a set: the set's orientation does not
+    //     matter at all, so the set is read as unoriented (its twists are
+    //     dropped); the states are the orbit of the solved state with those
+    //     orientations erased, which is the image of the group with the
+    //     orientation forgotten. `?` on some pieces only is refused (a
+    //     located error naming the limit): pzc cannot yet erase orientation
+    //     per piece. A set without orientation (1) ignores `?` as twsearch does.
+    //   * non-zero solved orientations o_s: the set is read in the frame
+    //     o' = o - o_s (per position), in which the solved state has
+    //     orientation 0. A move's twist at p becomes t[p] + o_s[src(p)] -
+    //     o_s[p]: conjugation by the element (identity, o_s), so orders,
+    //     the group order and optimal lengths are unchanged. Scramble
+    //     positions are shifted the same way (ast::Orbit::solvedOrientation).
+    void solvedOrientation(const Block& b, const std::vector<std::vector<int>>& ori,
+                           const std::vector<std::vector<char>>& wild, ast::Puzzle& out) {
+        ignoredOri_.assign(sets_.size(), 0);
+        solvedOri_.assign(sets_.size(), {});
+        for (const auto& e : b.entries) {
+            const int s = e.set;
+            const SetDef& sd = sets_[s];
+            if (wild[s].empty() || sd.omod == 1) continue;
+            int nWild = 0;
+            for (char w : wild[s]) nWild += w;
+            if (nWild == sd.size) {
+                ignoredOri_[s] = 1;
+                out.orbits[s].orientation = 1;
+                out.orbits[s].orientationIgnored = sd.omod;
+                continue;
+            }
+            if (nWild > 0) {
+                for (size_t p = 0; p < e.ori.size(); ++p)
+                    if (!wild[s][p]) {
+                        error(e.ori[p].range(), "set '" + sd.name + "' has '?' (orientation does not matter) on " +
+                                                    std::to_string(nWild) + " of its " + std::to_string(sd.size) +
+                                                    " pieces; pzc ignores orientation only for a whole set "
+                                                    "(give '?' for every piece of the set, or none)");
+                        break;
+                    }
+                continue;
+            }
+            bool zero = true;
+            for (int v : ori[s]) zero = zero && v == 0;
+            if (!zero) {
+                solvedOri_[s] = ori[s];
+                out.orbits[s].solvedOrientation = ori[s];
+            }
+        }
+    }
+
     // A name usable in sequences: moves and their powers, macros.
     const Elem* lookup(const std::string& name) const {
         auto it = known_.find(name);
@@ -702,7 +776,11 @@ private:
 class ScrambleReader : public Reader {
 public:
     ScrambleReader(const std::string& file, DiagnosticEngine& diags, const ast::Puzzle& def) : Reader(file, diags) {
-        for (const auto& o : def.orbits) sets_.push_back({o.name.text, o.size, o.orientation, o.range});
+        for (const auto& o : def.orbits) {
+            sets_.push_back({o.name.text, o.size, o.orientationIgnored ? o.orientationIgnored : o.orientation, o.range});
+            ignored_.push_back(o.orientationIgnored > 1);
+            solvedOri_.push_back(o.solvedOrientation);
+        }
         solved_ = twsSolvedLabels(def);
     }
 
@@ -734,8 +812,38 @@ public:
                     continue;
                 }
                 Block b = readBlock(t);
-                if (!positionOf(b, c != "Scramble", false, s.labels, s.ori)) continue;
+                std::vector<std::vector<char>> wild;
+                if (!positionOf(b, c != "Scramble", s.labels, s.ori, wild)) continue;
                 bool ok = true;
+                for (const auto& e : b.entries) {
+                    const int k = e.set;
+                    int nWild = 0;
+                    for (char w : wild[k]) nWild += w;
+                    // `?` exactly where the definition ignores orientation
+                    // (twsearch's rule), or on a set without orientation.
+                    if (ignored_[k]) {
+                        if (nWild != sets_[k].size && sets_[k].omod > 1) {
+                            error(e.head.range(), "set '" + sets_[k].name +
+                                                      "' has '?' orientations in the solved state: give '?' for every piece here too");
+                            ok = false;
+                        }
+                        s.ori[k].assign(sets_[k].size, 0);
+                        continue;
+                    }
+                    if (nWild > 0 && sets_[k].omod > 1) {
+                        for (size_t p = 0; p < e.ori.size(); ++p)
+                            if (wild[k][p]) {
+                                error(e.ori[p].range(), "'?' (orientation does not matter) in set '" + sets_[k].name +
+                                                            "', whose orientation matters in the solved state");
+                                break;
+                            }
+                        ok = false;
+                        continue;
+                    }
+                    if (!solvedOri_[k].empty())
+                        for (int p = 0; p < sets_[k].size; ++p)
+                            s.ori[k][p] = ((s.ori[k][p] - solvedOri_[k][p]) % sets_[k].omod + sets_[k].omod) % sets_[k].omod;
+                }
                 for (size_t k = 0; k < sets_.size(); ++k) {
                     if (s.labels[k].empty()) continue;
                     std::vector<int> a = s.labels[k], w = solved_[k];
@@ -766,6 +874,7 @@ public:
 
 private:
     std::vector<std::vector<int>> solved_;
+    std::vector<char> ignored_;
 };
 
 // A .pz name: an identifier, optionally followed by primes (R').

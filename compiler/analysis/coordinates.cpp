@@ -101,7 +101,7 @@ bool labelPart(const ir::Puzzle& puzzle, const ir::Pattern& pat, const ir::Patte
     const auto& orbit = puzzle.orbits[part.orbit];
     if (std::set<int>(orbit.solvedLabel.begin(), orbit.solvedLabel.end()).size() == orbit.solvedLabel.size()) return true;
     // pz::LabelCoordinate reads 4-bit lanes (state_layout.hpp).
-    if (orbit.size > kMaxLabelledPatternOrbit || orbit.orient > 8) {
+    if (orbit.size > kMaxLabelledPatternOrbit || orbit.orient > kMaxLabelledPatternOrient) {
         diags.error(puzzle.file, pat.where,
                     "pattern '" + pat.name + "' tracks positions of identical pieces of orbit '" + orbit.name + "' (" +
                         std::to_string(orbit.size) + " positions, orientation modulus " + std::to_string(orbit.orient) +

@@ -23,6 +23,7 @@ inline constexpr int kMaxPatternOrbit = 64;
 // Patterns over identical pieces (positions tracked) read 4-bit lanes: at
 // most 16 positions, orientation modulus at most 8.
 inline constexpr int kMaxLabelledPatternOrbit = 16;
+inline constexpr int kMaxLabelledPatternOrient = 8;
 
 struct CoordinatePart {
     int orbit = 0;

@@ -1,5 +1,7 @@
 #include "compiler/analysis/default_patterns.hpp"
 
+#include <algorithm>
+#include <optional>
 #include <set>
 
 #include "compiler/analysis/coordinates.hpp"
@@ -15,6 +17,53 @@ uint64_t partValues(int n, int k, int m, uint64_t cap) {
     return v > static_cast<long double>(cap) ? 0 : static_cast<uint64_t>(v);
 }
 
+// Values of a labelled part tracking whole label classes of sizes `counts`
+// (k pieces in all) on n positions with modulus m: C(n,k) * k!/prod c! *
+// m^k (pz::LabelCoordinate; ordered when more than one class), or 0 past cap.
+uint64_t labelledValues(int n, const std::vector<int>& counts, int m, uint64_t cap) {
+    int k = 0;
+    for (int c : counts) k += c;
+    long double v = 1;
+    for (int i = 0; i < k; ++i) v = v * (n - i) / (i + 1);  // C(n,k)
+    if (counts.size() > 1) {
+        int j = 0;
+        for (int c : counts)
+            for (int i = 1; i <= c; ++i) v = v * (++j) / i;  // k! / prod c!
+    }
+    for (int i = 0; i < k; ++i) v *= m;
+    return v > static_cast<long double>(cap) ? 0 : static_cast<uint64_t>(v + 0.5L);
+}
+
+// The default pattern of an orbit with identical pieces: the label
+// classes in order of first appearance in the solved state, as many as fit
+// `share`, never all of them (the last class is determined by the others).
+std::optional<ir::Pattern> labelledDefault(const ir::Orbit& orbit, int o, uint64_t share) {
+    std::vector<int> order;
+    for (int l : orbit.solvedLabel)
+        if (std::find(order.begin(), order.end(), l) == order.end()) order.push_back(l);
+    std::vector<int> counts;
+    size_t taken = 0;
+    while (taken + 1 < order.size()) {
+        std::vector<int> next = counts;
+        next.push_back(static_cast<int>(std::count(orbit.solvedLabel.begin(), orbit.solvedLabel.end(), order[taken])));
+        if (labelledValues(orbit.size, next, orbit.orient, share) == 0) break;
+        counts = next;
+        ++taken;
+    }
+    if (taken == 0) return std::nullopt;
+    ir::Pattern pat;
+    pat.name = "default_" + orbit.name;
+    ir::PatternPart part;
+    part.orbit = o;
+    for (int p = 0; p < orbit.size; ++p)
+        if (std::find(order.begin(), order.begin() + taken, orbit.solvedLabel[p]) != order.begin() + taken)
+            part.pieces.push_back(p);
+    part.orientations = orbit.orient > 1;
+    pat.parts.push_back(part);
+    pat.where = orbit.where;
+    return pat;
+}
+
 }  // namespace
 
 std::vector<ir::Pattern> defaultPatterns(const ir::Puzzle& puzzle) {
@@ -24,7 +73,12 @@ std::vector<ir::Pattern> defaultPatterns(const ir::Puzzle& puzzle) {
     for (size_t o = 0; o < puzzle.orbits.size(); ++o) {
         const auto& orbit = puzzle.orbits[o];
         if (orbit.size < 2 || orbit.size > kMaxPatternOrbit) continue;
-        if (std::set<int>(orbit.solvedLabel.begin(), orbit.solvedLabel.end()).size() != orbit.solvedLabel.size()) continue;
+        const size_t labels = std::set<int>(orbit.solvedLabel.begin(), orbit.solvedLabel.end()).size();
+        // Identical pieces: whole label classes are tracked, which needs
+        // the labelled-pattern limits (4-bit lanes) and two labels at least.
+        if (labels != orbit.solvedLabel.size() &&
+            (labels < 2 || orbit.size > kMaxLabelledPatternOrbit || orbit.orient > kMaxLabelledPatternOrient))
+            continue;
         bool moved = false;
         for (const auto& mv : puzzle.moves)
             for (int p = 0; p < orbit.size && !moved; ++p)
@@ -35,6 +89,10 @@ std::vector<ir::Pattern> defaultPatterns(const ir::Puzzle& puzzle) {
     const uint64_t share = kDefaultPatternValues / orbits.size();
     for (int o : orbits) {
         const auto& orbit = puzzle.orbits[o];
+        if (std::set<int>(orbit.solvedLabel.begin(), orbit.solvedLabel.end()).size() != orbit.solvedLabel.size()) {
+            if (auto pat = labelledDefault(orbit, o, share)) out.push_back(*pat);
+            continue;
+        }
         int k = 0;
         while (k < orbit.size && partValues(orbit.size, k + 1, orbit.orient, share) != 0) ++k;
         if (k == 0) continue;

@@ -3,7 +3,10 @@
 // model tracks, per orbit of 2..64 positions that some move moves, the pieces
 // at solved positions 0..k-1 (positions, and orientations when the orbit is
 // oriented) for the largest k whose pruning table fits the orbit's share of
-// kDefaultPatternValues (split evenly among those orbits). `pzc check` and
+// kDefaultPatternValues (split evenly among those orbits). An orbit with
+// identical pieces (2+ labels, within kMaxLabelledPatternOrbit and
+// kMaxLabelledPatternOrient) tracks whole label classes instead, in order of
+// first appearance, as many as fit, never the last. `pzc check` and
 // `pzc inspect` print the choice. docs/language.md, Patterns.
 #pragma once
 

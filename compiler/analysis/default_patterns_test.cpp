@@ -51,3 +51,28 @@ TEST_CASE("default patterns fit the budget and track the most pieces that fit", 
     REQUIRE(total <= analysis::kDefaultPatternValues);
 
 }
+
+TEST_CASE("default patterns of orbits with identical pieces track whole label classes", "[default-patterns]") {
+    // 4x4 Loopover with row colours (4 labels of 4): classes in order of
+    // first appearance, as many as fit, never the last one; the pattern is
+    // one the coordinates accept, within the budget.
+    auto l4 = codegen::testing::loopover(4, {});
+    l4.patterns.clear();
+    for (int p = 0; p < 16; ++p) l4.orbits[0].solvedLabel[p] = p / 4;
+    auto d = analysis::defaultPatterns(l4);
+    REQUIRE(d.size() == 1);
+    // C(16,12) * 12!/(4!^3) = 1820 * 34650 = 63,063,000 > 2^22; two classes:
+    // C(16,8) * 8!/(4!4!) = 12870 * 70 = 900,900 fits.
+    REQUIRE(d[0].parts[0].pieces == std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7});
+    DiagnosticEngine diags;
+    std::vector<analysis::Coordinate> coords;
+    ir::Puzzle with = l4;
+    with.patterns = d;
+    REQUIRE(analysis::computeCoordinates(with, coords, diags));
+    REQUIRE(coords.size() == 1);
+    REQUIRE(coords[0].size == 900900);
+
+    // One label only: no default pattern (nothing to track).
+    for (int p = 0; p < 16; ++p) l4.orbits[0].solvedLabel[p] = 0;
+    REQUIRE(analysis::defaultPatterns(l4).empty());
+}

@@ -96,6 +96,28 @@ scramble-file)
     [ "$(echo "$out" | sed 's/.*"length": \([0-9]*\).*/\1/' | tr '\n' ' ')" = "4 1 1 " ] || fail "lengths"
     echo "$out" | sed -n 2p | grep -q '"solution": "R'"'"'"' || fail "after_R is solved by R'"
     ;;
+solved-orientations)
+    # '?' on every piece of a set (orientation does not matter): the states
+    # are the corner permutations of <U,R,F>, 7! = 5040; a pure twist is
+    # solved. Non-zero solved orientations: the same group and lengths as
+    # cube2.tws (the import changes the orientation frame).
+    expect_order tests/tws/cube2_wild.tws 5040
+    "$pzc" check tests/tws/cube2_wild.tws | grep -q 'CORNERS: 8 positions, orientation 1,' || fail "wild set unoriented"
+    out=$("$pzc" run tests/tws/cube2_wild.tws "R U R' U' R U R' U'") || fail "run twists"
+    contains "$out" -q '^solved: yes' || fail "twists with orientation ignored: $out"
+    out=$("$pzc" solve tests/tws/cube2_wild.tws --tws-scrambles tests/tws/cube2_wild.scr --json) || fail "solve wild"
+    echo "$out"
+    [ "$(echo "$out" | sed 's/.*"length": \([0-9]*\).*/\1/' | tr '\n' ' ')" = "4 0 1 " ] || fail "wild lengths"
+    expect_order tests/tws/cube2_twisted.tws 3674160
+    out=$("$pzc" solve tests/tws/cube2_twisted.tws --tws-scrambles tests/tws/cube2_twisted.scr --json) || fail "solve twisted"
+    echo "$out"
+    [ "$(echo "$out" | sed 's/.*"length": \([0-9]*\).*/\1/' | tr '\n' ' ')" = "4 1 " ] || fail "twisted lengths"
+    echo "$out" | sed -n 2p | grep -q '"solution": "R'"'"'"' || fail "twisted after_R is solved by R'"
+    # Random states solve to the same optimal lengths in both frames.
+    a=$("$pzc" solve tests/tws/cube2.tws --random 5 --seed 7 --json | sed 's/.*"length": \([0-9]*\).*/\1/' | tr '\n' ' ')
+    b=$("$pzc" solve tests/tws/cube2_twisted.tws --random 5 --seed 7 --json | sed 's/.*"length": \([0-9]*\).*/\1/' | tr '\n' ' ')
+    [ -n "$a" ] && [ "$a" = "$b" ] || fail "random lengths differ: '$a' vs '$b'"
+    ;;
 *)
     fail "unknown case $case_name"
     ;;
