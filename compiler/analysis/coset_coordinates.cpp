@@ -770,6 +770,122 @@ void choosePhaseSymmetries(PuzzleAnalysis& analysis, PhasePlan& phase, int group
 
 }  // namespace
 
+PhaseClassCount countPhaseClasses(PuzzleAnalysis& analysis, const PhasePlan& phase) {
+    PhaseClassCount out;
+    out.values = phase.reducedSize;
+    if (phase.symmetries.empty()) return (out.why = "no symmetry-reduced table", out);
+    const ir::Puzzle& puzzle = analysis.puzzle();
+    const auto& orbits = puzzle.orbits;
+    const auto& group = analysis.symmetries();
+    const auto& pm = phase.canon.searchMoves;
+    const size_t n = pm.size();
+    const uint64_t N = phase.reducedSize;
+    uint64_t steps = 0;
+    for (int j : phase.reduced) steps += phase.parts[j].size * n;
+    if (N > kMaxClassCountValues || steps > kMaxClassCountSteps)
+        return (out.why = "computed at table build (" + std::to_string(N) + " values)", out);
+    // A generating set of the symmetries (closure under the product table).
+    std::vector<int> gens;
+    std::vector<bool> inGroup(group.elements.size(), false);
+    std::vector<int> closure{0};
+    inGroup[0] = true;
+    for (int s : phase.symmetries) {
+        if (inGroup[s]) continue;
+        gens.push_back(s);
+        for (size_t i = 0; i < closure.size(); ++i)
+            for (int g : gens) {
+                const int x = group.product[closure[i]][g];
+                if (!inGroup[x]) inGroup[x] = true, closure.push_back(x);
+            }
+    }
+    // sigma[g][i]: the phase move equal to S^-1 m_i S.
+    std::vector<std::vector<int>> sigma(gens.size(), std::vector<int>(n, -1));
+    for (size_t g = 0; g < gens.size(); ++g) {
+        const ir::Element& S = group.elements[gens[g]];
+        const ir::Element inv = ir::inverse(S, orbits);
+        for (size_t i = 0; i < n; ++i) {
+            const ir::Element c = ir::compose(ir::compose(inv, puzzle.moves[pm[i]].effect, orbits), S, orbits);
+            for (size_t k = 0; k < n && sigma[g][i] < 0; ++k)
+                if (puzzle.moves[pm[k]].effect == c) sigma[g][i] = (int)k;
+            if (sigma[g][i] < 0) return (out.why = "computed at table build (a symmetry maps a move outside the phase)", out);
+        }
+    }
+    // Move tables of the reduced parts.
+    std::vector<std::vector<uint32_t>> table;
+    for (int j : phase.reduced) {
+        const PhasePart& part = phase.parts[j];
+        std::vector<uint32_t> t(part.size * n);
+        for (uint64_t v = 0; v < part.size; ++v) {
+            const ir::Element x = referencePartUnrank(part, v, orbits);
+            for (size_t i = 0; i < n; ++i)
+                t[v * n + i] = (uint32_t)referencePartRank(part, ir::compose(x, puzzle.moves[pm[i]].effect, orbits));
+        }
+        table.push_back(std::move(t));
+    }
+    const size_t R = phase.reduced.size();
+    auto split = [&](uint64_t a, uint32_t* digits) {
+        for (size_t q = R; q-- > 0;) {
+            digits[q] = (uint32_t)(a % phase.parts[phase.reduced[q]].size);
+            a /= phase.parts[phase.reduced[q]].size;
+        }
+    };
+    auto move = [&](const uint32_t* digits, size_t i) {
+        uint64_t b = 0;
+        for (size_t q = 0; q < R; ++q) b = b * phase.parts[phase.reduced[q]].size + table[q][(uint64_t)digits[q] * n + i];
+        return b;
+    };
+    uint64_t goal = 0;
+    for (int j : phase.reduced) goal = goal * phase.parts[j].size + phase.goal[j];
+    const size_t G = gens.size();
+    std::vector<uint32_t> image(G * N, UINT32_MAX);
+    std::vector<bool> seen(N, false);
+    std::vector<uint32_t> queue{(uint32_t)goal};
+    seen[goal] = true;
+    for (size_t g = 0; g < G; ++g) image[g * N + goal] = (uint32_t)goal;  // S^-1 1 S = 1
+    std::vector<uint32_t> digits((G + 1) * kMaxPhaseParts);
+    for (size_t head = 0; head < queue.size(); ++head) {
+        const uint64_t a = queue[head];
+        split(a, digits.data());
+        for (size_t g = 0; g < G; ++g) split(image[g * N + a], digits.data() + (g + 1) * kMaxPhaseParts);
+        for (size_t i = 0; i < n; ++i) {
+            const uint64_t b = move(digits.data(), i);
+            const bool tree = !seen[b];
+            if (tree) {
+                seen[b] = true;
+                queue.push_back((uint32_t)b);
+            }
+            if (!tree && head >= kClassCountCheckedValues) continue;
+            for (size_t g = 0; g < G; ++g) {
+                const uint32_t want = (uint32_t)move(digits.data() + (g + 1) * kMaxPhaseParts, (size_t)sigma[g][i]);
+                uint32_t& got = image[g * N + b];
+                if (got == UINT32_MAX) got = want;
+                else if (got != want) return (out.why = "computed at table build (the symmetries do not follow the moves)", out);
+            }
+        }
+    }
+    if (queue.size() != N)
+        return (out.why = "computed at table build (" + std::to_string(N - queue.size()) + " of " + std::to_string(N) +
+                          " values not reached from the goal)", out);
+    // Orbits of the generators.
+    std::vector<bool> done(N, false);
+    std::vector<uint32_t> stack;
+    for (uint64_t a = 0; a < N; ++a) {
+        if (done[a]) continue;
+        ++out.classes;
+        done[a] = true;
+        stack.assign(1, (uint32_t)a);
+        while (!stack.empty()) {
+            const uint64_t x = stack.back();
+            stack.pop_back();
+            for (size_t g = 0; g < G; ++g) {
+                const uint32_t y = image[g * N + x];
+                if (!done[y]) done[y] = true, stack.push_back(y);
+            }
+        }
+    }
+    return out;
+}
+
 uint64_t PhasePlan::tableEntries(size_t t) const {
     const auto& [a, b] = tables[t];
     return parts[a].size * (b < 0 ? 1 : parts[b].size);

@@ -173,6 +173,32 @@ struct SolverPlan {
 
 inline constexpr size_t kMaxPhaseDirections = 12;
 
+// note [class counts]
+// The number of symmetry classes of a phase's reduced parts (the runtime's
+// class index, note [symmetry classes] in runtime/include/pz/phased.hpp),
+// computed without building the table: each reduced part gets a move table
+// (value x phase move -> value); a breadth-first search from the goal over
+// the reduced parts' values carries, for each generator S of the phase's
+// symmetries, the image of every value: S^-1 (x m) S = (S^-1 x S)(S^-1 m S),
+// so image(a m) = image(a) sigma_S(m), sigma_S(m) the phase move equal to
+// S^-1 m S. The edges from the first kClassCountCheckedValues values
+// searched check that rule on every move (the others only set images: a
+// check on every edge costs seconds on the cube; the runtime's class index
+// checks the symmetries again); the classes are the orbits of the
+// generators on the values. When the values are more than
+// kMaxClassCountValues, the move tables need more than kMaxClassCountSteps
+// steps, some value is not reached from the goal, or a rule fails, the
+// count is left to the table build (the solver's --tables) and `why` says so.
+struct PhaseClassCount {
+    uint64_t classes = 0;   // 0: not computed here
+    uint64_t values = 0;    // raw values of the reduced parts
+    std::string why;        // when not computed
+};
+inline constexpr uint64_t kMaxClassCountValues = 1ull << 24;
+inline constexpr uint64_t kMaxClassCountSteps = 1ull << 22;
+inline constexpr uint64_t kClassCountCheckedValues = 1ull << 16;
+PhaseClassCount countPhaseClasses(PuzzleAnalysis& analysis, const PhasePlan& phase);
+
 // Limits (documented in docs/language.md).
 inline constexpr uint64_t kMaxPhasePartSize = 1ull << 24;       // values of one move-tabled part
 inline constexpr uint64_t kMaxPhaseTableEntries = 1ull << 28;   // entries of one pruning table

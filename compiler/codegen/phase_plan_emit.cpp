@@ -168,7 +168,9 @@ std::string emitPhasedSolverMain(const SolverModel& m, const analysis::SolverPla
     return s.str();
 }
 
-std::string describePlan(const ir::Puzzle& p, const analysis::SolverPlan& plan) {
+std::string describePlan(const ir::Puzzle& p, const analysis::SolverPlan& plan,
+                         const std::vector<analysis::PhaseClassCount>* classCounts,
+                         const std::vector<std::string>* symmetryNames) {
     std::ostringstream s;
     s << "phased solver " << plan.solver << ": " << plan.phases.size() << " phases\n";
     for (size_t k = 0; k < plan.phases.size(); ++k) {
@@ -185,17 +187,31 @@ std::string describePlan(const ir::Puzzle& p, const analysis::SolverPlan& plan) 
         }
         if (!ph.symmetries.empty()) {
             const uint64_t n = ph.symmetries.size();
-            const uint64_t classes = (ph.reducedSize + n - 1) / n;
+            const analysis::PhaseClassCount* count =
+                classCounts && k < classCounts->size() && (*classCounts)[k].classes ? &(*classCounts)[k] : nullptr;
+            const uint64_t classes = count ? count->classes : (ph.reducedSize + n - 1) / n;
+            const char* atLeast = count ? "" : "at least ";
             s << "    symmetry-reduced table: part";
             for (int j : ph.reduced) s << ' ' << j;
-            s << " (" << ph.reducedSize << " values) by " << n << " symmetries (at least " << classes << " classes)";
+            s << " (" << ph.reducedSize << " values) by " << n << " symmetries (" << atLeast << classes << " classes)";
             if (!ph.rest.empty()) {
                 s << " x part";
                 for (int j : ph.rest) s << ' ' << j;
                 s << " (" << ph.restSize << " values)";
             }
-            s << ", at least " << classes * ph.restSize << " entries, " << (classes * ph.restSize + 1) / 2
-              << " bytes; exact counts and depths: the solver's --tables\n";
+            s << ", " << atLeast << classes * ph.restSize << " entries, " << (classes * ph.restSize + 1) / 2
+              << " bytes; " << (count ? "depths" : "exact counts and depths") << ": the solver's --tables\n";
+            if (symmetryNames) {
+                s << "      symmetries:";
+                for (size_t i = 0; i < ph.symmetries.size(); ++i) {
+                    const int sym = ph.symmetries[i];
+                    s << (i ? ", " : " ")
+                      << (sym < (int)symmetryNames->size() && !(*symmetryNames)[sym].empty() ? (*symmetryNames)[sym] : "1");
+                }
+                s << "\n";
+            }
+            if (classCounts && k < classCounts->size() && !count)
+                s << "      classes: " << (*classCounts)[k].why << "\n";
         }
     }
     return s.str();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "compiler/analysis/coset_coordinates.hpp"
 #include "compiler/codegen/solver_model.hpp"
@@ -14,7 +15,12 @@ namespace pz::codegen {
 std::string emitPhasePlan(const SolverModel& model, const analysis::SolverPlan& plan);
 // The phased solver's translation unit: the traits header, the plan, main().
 std::string emitPhasedSolverMain(const SolverModel& model, const analysis::SolverPlan& plan, const std::string& source);
-// A readable report of the plan (pzc inspect / check).
-std::string describePlan(const ir::Puzzle& puzzle, const analysis::SolverPlan& plan);
+// A readable report of the plan (pzc inspect / check). With `classes`
+// (per phase, analysis::countPhaseClasses) and `symmetryNames`
+// (analysis::SymmetryGroup::names) it gives each symmetry-reduced table's
+// symmetries and exact class count.
+std::string describePlan(const ir::Puzzle& puzzle, const analysis::SolverPlan& plan,
+                         const std::vector<analysis::PhaseClassCount>* classes = nullptr,
+                         const std::vector<std::string>* symmetryNames = nullptr);
 
 }  // namespace pz::codegen

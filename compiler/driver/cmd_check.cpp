@@ -266,7 +266,23 @@ void printDistinctStates(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::
 
 const char* solverKind(ir::Solver::Kind kind) { return kind == ir::Solver::Kind::Optimal ? "optimal" : "phased"; }
 
-void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& out) {
+// A phased solver's plan and its phases' symmetry class counts (note
+// [class counts] in compiler/analysis/coset_coordinates.hpp); no plan when
+// the solver is not phased or cannot be built.
+struct PhasedSolverInfo {
+    const analysis::SolverPlan* plan = nullptr;
+    std::vector<analysis::PhaseClassCount> classes;  // per phase
+};
+
+// "orientation of edges mod 2 (sum fixed) x membership of edges in 2 sets (4+8)"
+std::string reducedPartsText(const ir::Puzzle& p, const analysis::PhasePlan& phase) {
+    std::string text;
+    for (int j : phase.reduced) text += (text.empty() ? "" : " x ") + phase.parts[j].describe(p);
+    return text;
+}
+
+void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vector<PhasedSolverInfo>& phased,
+               std::ostream& out) {
     out << "puzzle " << p.name << " (" << p.file << ")\n";
     out << "orbits: " << p.orbits.size() << '\n';
     for (const auto& o : p.orbits) {
@@ -390,10 +406,23 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& o
             out << " solved";
         }
         out << '\n';
+        const size_t index = (size_t)(&s - p.solvers.data());
+        if (index >= phased.size() || !phased[index].plan) continue;
+        const auto& plan = *phased[index].plan;
+        for (size_t k = 0; k < plan.phases.size(); ++k) {
+            const auto& phase = plan.phases[k];
+            if (phase.symmetries.empty()) continue;
+            const auto& c = phased[index].classes[k];
+            out << "    phase " << k + 1 << " (to " << phase.target << "): " << reducedPartsText(p, phase) << ", "
+                << phase.reducedSize << " values by " << phase.symmetries.size() << " symmetries: ";
+            if (c.classes) out << c.classes << " classes\n";
+            else out << "classes " << c.why << '\n';
+        }
     }
 }
 
-void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& stream) {
+void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vector<PhasedSolverInfo>& phased,
+               std::ostream& stream) {
     // Byte shares of the sections (note [check json size]).
     constexpr size_t kOrbitsShare = 4096, kMovesShare = 8192, kFamiliesShare = 14336, kClassesShare = 4096,
                      kSymmetriesShare = 6144, kSubgroupsShare = 6144, kPatternsShare = 6144, kSolversShare = 4096;
@@ -632,6 +661,31 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& s
         for (int i : s.phases) phases.push_back(p.subgroups[i].name);
         names("patterns", patterns);
         names("phases", phases);
+        if (shown < phased.size() && phased[shown].plan) {
+            // Per phase: the symmetry-reduced parts and their class count (0: left to the table build).
+            const auto& plan = *phased[shown].plan;
+            j.key("phasePlan");
+            j.beginArray();
+            size_t k = 0;
+            for (; k < plan.phases.size() && k < kNested; ++k) {
+                const auto& phase = plan.phases[k];
+                j.beginObject();
+                j.field("target", phase.target);
+                std::vector<std::string> reduced, symmetries;
+                for (int r : phase.reduced) reduced.push_back(phase.parts[r].describe(p));
+                for (int sym : phase.symmetries) symmetries.push_back(a.symmetries().names[sym].empty() ? "1" : a.symmetries().names[sym]);
+                names("reducedParts", reduced);
+                j.field("reducedValues", phase.reducedSize);
+                j.field("symmetries", (uint64_t)phase.symmetries.size());
+                names("symmetryNames", symmetries);
+                const auto& c = phased[shown].classes[k];
+                j.field("classes", c.classes);
+                if (!c.classes) j.field("classesWhy", c.why);
+                j.endObject();
+            }
+            j.endArray();
+            j.listEnd("phasePlan", k, plan.phases.size());
+        }
         j.endObject();
     }
     j.endArray();
@@ -691,11 +745,16 @@ int runCheck(const Args& args) {
     // Phased solvers: the plan must build (note [coset coordinates]). Not an
     // error: the definition stays usable with its other solvers, and
     // `pzc solve --solver NAME` reports the same problem as an error.
+    std::vector<PhasedSolverInfo> phased(puzzle->solvers.size());
     if (ok) {
         for (size_t s = 0; s < puzzle->solvers.size(); ++s) {
             if (puzzle->solvers[s].kind != ir::Solver::Kind::Phased) continue;
             DiagnosticEngine planDiags;
-            if (!unit.phasedPlan((int)s, planDiags))
+            phased[s].plan = unit.phasedPlan((int)s, planDiags);
+            if (phased[s].plan)
+                for (const auto& phase : phased[s].plan->phases)
+                    phased[s].classes.push_back(analysis::countPhaseClasses(analysis, phase));
+            if (!phased[s].plan)
                 diags.warning(puzzle->file, puzzle->solvers[s].where,
                               (planDiags.all().empty() ? std::string("phased solver cannot be built")
                                                        : planDiags.all().front().message) +
@@ -706,9 +765,9 @@ int runCheck(const Args& args) {
     if (!ok) return 1;
     // Report.
     if (json)
-        printJson(*puzzle, analysis, std::cout);
+        printJson(*puzzle, analysis, phased, std::cout);
     else
-        printText(*puzzle, analysis, std::cout);
+        printText(*puzzle, analysis, phased, std::cout);
     return 0;
 }
 

@@ -45,7 +45,14 @@ int runInspect(const Args& args) {
             diags.print(std::cerr);
             return 1;
         }
-        std::cout << (header ? codegen::emitPhasePlan(*model, *plan) : codegen::describePlan(puzzle, *plan));
+        if (header) {
+            std::cout << codegen::emitPhasePlan(*model, *plan);
+            return 0;
+        }
+        // note [class counts] in compiler/analysis/coset_coordinates.hpp
+        std::vector<analysis::PhaseClassCount> classes;
+        for (const auto& phase : plan->phases) classes.push_back(analysis::countPhaseClasses(unit.analysis(), phase));
+        std::cout << codegen::describePlan(puzzle, *plan, &classes, &unit.analysis().symmetries().names);
         return 0;
     }
     std::cout << (header ? codegen::emitTraitsHeader(*model, file) : codegen::describeModel(*model));

@@ -148,6 +148,114 @@ small-tables)
     "$bin" --verify-tables --tables > "$tmp/tables" 2> "$tmp/err" || fail "rebuilt cache"
     [ ! -s "$tmp/err" ] && grep -q "tables loaded in" "$tmp/tables" || fail "rebuilt tables not cached: $(cat "$tmp/err")"
     ;;
+threads)
+    # note [phased threads]: the same solutions, move for move, for 1, 2 and
+    # 3 search threads: first-solution passes (no target; the capped pass
+    # of --max-length) and an improving pass (cube2_phased with a target no
+    # state meets: the capped pass finds nothing, the second pass keeps the
+    # shortest total).
+    strip() { sed 's/"nodes": [0-9]*, "seconds": [0-9.e-]*//'; }
+    run() {  # run THREADS ARGS...
+        local t=$1
+        shift
+        "$pzc" solve "$@" --threads "$t" --json | strip
+    }
+    for args in "puzzles/cube3.pz --solver two_phase --random 12 --seed 21 --max-length 20" \
+                "puzzles/cube3.pz --solver two_phase --random 6 --seed 22" \
+                "puzzles/rotate4o.pz --solver via_square --random 8 --seed 23" \
+                "tests/puzzles/cube2_phased.pz --solver three_phase --random 12 --seed 24 --max-length 1" \
+                "tests/puzzles/cube2_phased.pz --solver two_phase --random 12 --seed 25 --max-length 1"; do
+        run 1 $args > "$tmp/one" || fail "threads 1: $args"
+        [ "$(wc -l < "$tmp/one")" -ge 6 ] || fail "too few results: $args"
+        for t in 2 3; do
+            run $t $args > "$tmp/more" || fail "threads $t: $args"
+            diff "$tmp/one" "$tmp/more" > /dev/null || fail "threads $t differ from 1 ($args): $(diff "$tmp/one" "$tmp/more" | head -4)"
+        done
+    done
+    ;;
+class-counts)
+    # note [class counts]: pzc check and pzc inspect give each phase's class
+    # count without building tables; it must equal the count of the
+    # runtime's class index (the solver's --tables), which enumerates every
+    # value. cube3 phase 1 is Kociemba's 64,430.
+    for spec in "puzzles/cube3.pz two_phase" "puzzles/rotate4o.pz via_square" \
+                "tests/puzzles/cube_edges.pz two_phase"; do
+        set -- $spec
+        puzzle=$1 solver=$2 stem=$(basename "$1" .pz)
+        "$pzc" check "$puzzle" > "$tmp/check" || fail "check $puzzle"
+        "$pzc" check --json "$puzzle" > "$tmp/json" || fail "check --json $puzzle"
+        "$pzc" inspect "$puzzle" --solver "$solver" > "$tmp/inspect" || fail "inspect $puzzle"
+        "$pzc" solve "$puzzle" --solver "$solver" --random 1 > /dev/null || fail "solve $puzzle"
+        bin=$cache/bin/$(cd "$cache/bin" && ls -t ${stem}_${solver}-* | grep -v '\.' | head -1)
+        "$bin" --tables | grep -o '[0-9]* classes' | awk '{ print $1 }' > "$tmp/want"
+        [ -s "$tmp/want" ] || fail "$puzzle: no symmetry-reduced table"
+        awk -v s="$solver" '/^  [^ ]/ { in_solver = ($1 == s ":") } in_solver && /symmetries: [0-9]+ classes$/ { print $(NF - 1) }' "$tmp/check" > "$tmp/got"
+        diff "$tmp/want" "$tmp/got" > /dev/null || fail "$puzzle: check says $(cat "$tmp/got"), the tables $(cat "$tmp/want")"
+        grep -o '([0-9]* classes)' "$tmp/inspect" | tr -d '()' | awk '{ print $1 }' > "$tmp/got"
+        diff "$tmp/want" "$tmp/got" > /dev/null || fail "$puzzle: inspect says $(cat "$tmp/got"), the tables $(cat "$tmp/want")"
+        python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = [x for x in d["solvers"] if x["name"] == sys.argv[2]][0]
+for p in s["phasePlan"]:
+    if p["classes"]: print(p["classes"])
+' "$tmp/json" "$solver" > "$tmp/got" || fail "$puzzle: check --json"
+        diff "$tmp/want" "$tmp/got" > /dev/null || fail "$puzzle: check --json says $(cat "$tmp/got"), the tables $(cat "$tmp/want")"
+        echo "$puzzle $solver: $(tr '\n' ' ' < "$tmp/want")classes"
+    done
+    grep -q "phase 1 (to domino): membership of edges in 2 sets (4+8) x orientation of edges mod 2 (sum fixed), 1013760 values by 16 symmetries: 64430 classes" \
+        <("$pzc" check puzzles/cube3.pz) || fail "cube3 check text"
+    ;;
+three-phase-chain)
+    # A chain of three subgroups (issue 10, item 5): rotate4o through its
+    # orientations, then its halves, then solved. Every solution is
+    # replayed by pzc; each has three phase lengths summing to its length,
+    # and check reports the chain. The states are ones whose last phase is
+    # quick (it is slow on some states: two halves, a table per half).
+    puzzle=tests/puzzles/rotate4o_chain.pz
+    "$pzc" check $puzzle > "$tmp/check" 2>&1 || fail "check: $(cat "$tmp/check")"
+    grep -q "three_phase: phased, phases oriented halves solved" "$tmp/check" || fail "check: $(cat "$tmp/check")"
+    grep -q "warning" "$tmp/check" && fail "check warns: $(cat "$tmp/check")"
+    for state in "12 5 15 6 7 11 0 2 10 9 8 14 4 3 13 1 3 1 2 2 3 1 1 2 2 0 2 0 2 3 1 3" \
+                 "6 7 4 12 13 9 10 8 2 15 1 11 0 14 5 3 3 1 3 2 1 1 1 2 2 3 1 2 3 1 1 1"; do
+        "$pzc" solve $puzzle --solver three_phase --state "$state" --json > "$tmp/out" || fail "solve $state"
+        grep -q '"phases": \[[0-9]*, [0-9]*, [0-9]*\]' "$tmp/out" || fail "not three phases: $(cat "$tmp/out")"
+        lengths_within 60 < "$tmp/out" || fail "lengths: $(cat "$tmp/out")"
+    done
+    "$pzc" solve $puzzle --solver three_phase --scramble "UL U R2 DR R UL C' D" --json > "$tmp/out" || fail "scramble"
+    lengths_within 60 < "$tmp/out" || fail "scramble: $(cat "$tmp/out")"
+    ;;
+binary-bad-state)
+    # note [abelian invariants]: the solver binary itself (without pzc's
+    # membership test) rejects a state whose parities or orientation sums no
+    # move sequence gives, before any search (a twisted corner used to give
+    # a solution that did not replay; two swapped corners a search that did
+    # not end).
+    "$pzc" solve puzzles/cube3.pz --solver two_phase --random 1 > /dev/null || fail "solve cube3"
+    bin=$cache/bin/$(cd "$cache/bin" && ls -t cube3_two_phase-* | grep -v '\.' | head -1)
+    for state in "0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 7 8 9 10 11 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0" \
+                 "1 0 2 3 4 5 6 7 0 1 2 3 4 5 6 7 8 9 10 11 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0" \
+                 "0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 7 8 9 10 11 0 0 0 0 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0"; do
+        timeout 60 "$bin" --state "$state" > "$tmp/out" 2> "$tmp/err"
+        rc=$?
+        [ $rc = 1 ] || fail "state $state: exit $rc, $(cat "$tmp/out" "$tmp/err")"
+        grep -q "bad state: it cannot be reached by the moves" "$tmp/err" || fail "message: $(cat "$tmp/err")"
+    done
+    # Two swapped edges and two swapped corners together: even overall, solved.
+    timeout 60 "$bin" --state "1 0 2 3 4 5 6 7 1 0 2 3 4 5 6 7 8 9 10 11 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0" > "$tmp/out" ||
+        fail "a reachable state: $(cat "$tmp/out")"
+    # --machine: an error line for the bad one, a solution for the next.
+    printf '%s\n' "0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 7 8 9 10 11 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0" \
+        "1 0 2 3 4 5 6 7 1 0 2 3 4 5 6 7 8 9 10 11 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0" |
+        timeout 60 "$bin" --stdin --machine > "$tmp/out"
+    grep -q '"type": "error", "index": 0' "$tmp/out" && grep -q '"type": "solution", "index": 1' "$tmp/out" ||
+        fail "--machine: $(cat "$tmp/out")"
+    # rotate4o: one piece turned a quarter (the moves keep the sum at 0 mod 4).
+    "$pzc" solve puzzles/rotate4o.pz --solver via_square --random 1 > /dev/null || fail "solve rotate4o"
+    bin=$cache/bin/$(cd "$cache/bin" && ls -t rotate4o_via_square-* | grep -v '\.' | head -1)
+    timeout 60 "$bin" --state "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0" 2> "$tmp/err"
+    [ $? = 1 ] && grep -q "bad state" "$tmp/err" || fail "rotate4o: $(cat "$tmp/err")"
+    ;;
 *)
     fail "unknown case $case_name"
     ;;

@@ -27,15 +27,20 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include "pz/lanes.hpp"
 #include "pz/state.hpp"
+#include "pz/sym_classes.hpp"
 #include "pz/table_blob.hpp"
 
 namespace pz {
@@ -529,6 +534,21 @@ public:
         if (!directions.empty()) directions_ = std::move(directions);
     }
 
+    // Search threads (note [phased threads]); n <= 0: one per online CPU.
+    void setThreads(int n) {
+        if (n <= 0) n = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        n = std::min(n, 64);
+        stopPool();
+        threads_ = n;
+        workers_.assign(static_cast<size_t>(n), Worker{});
+        for (int t = 1; t < n; ++t) pool_.emplace_back([this, t] { poolLoop(static_cast<size_t>(t)); });
+    }
+    int threads() const { return threads_; }
+
+    ~PhasedSearch() { stopPool(); }
+    PhasedSearch(const PhasedSearch&) = delete;
+    PhasedSearch& operator=(const PhasedSearch&) = delete;
+
     // note [phase length cap]
     // With a target length L (--max-length), a phase-1 prefix of length d
     // leaves the later phases at most L - d moves: the first pass searches
@@ -538,27 +558,31 @@ public:
     // the shortest total it can find, as without a target.
     PhasedResult solve(const State& start, const PhasedLimits& limits) {
         limits_ = limits;
-        best_ = {};
-        bestLength_ = kMaxDepth + 1;
-        nodes_ = 0;
-        stop_ = false;
+        result_ = {};
+        nodes_.store(0);
+        stopAll_.store(false);
+        solutions_.store(0);
+        best_.store(kNoBest);
         t0_ = std::chrono::steady_clock::now();
-        solutions_ = 0;
         if (limits.maxLength >= 0 && limits.maxLength < kMaxDepth) {
-            // The capped pass; a budget ends it even without a solution.
+            // The capped pass: ends at its first solution; a budget ends it even without one.
             capPass_ = true;
-            bestLength_ = limits.maxLength + 1;
+            firstMode_ = true;
+            passBound_ = limits.maxLength + 1;
             run(start);
             capPass_ = false;
         }
-        if (solutions_ == 0) {
-            bestLength_ = kMaxDepth + 1;
-            stop_ = false;
+        if (solutions_.load() == 0) {
+            // Without a target: the first solution; after a capped pass that found
+            // nothing: improve until the budget or the end of the pass.
+            firstMode_ = limits.maxLength < 0 || limits.maxLength >= kMaxDepth;
+            passBound_ = kMaxDepth + 1;
+            stopAll_.store(false);
             run(start);
         }
-        PhasedResult r = best_;
-        r.found = solutions_ > 0;
-        r.nodes = nodes_;
+        PhasedResult r = result_;
+        r.found = solutions_.load() > 0;
+        r.nodes = nodes_.load();
         r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
         return r;
     }
@@ -730,40 +754,27 @@ private:
         Progress progress(std::string("pz: building symmetry-reduced phase ") + std::to_string(k + 1) + " table of " +
                           T::kName);
         // Classes of A.
-        std::vector<uint32_t> classOf(rawA, UINT32_MAX), reps;
-        std::vector<uint64_t> stab;
         std::vector<uint64_t> values(spec.reduced.size() + 1);
-        for (uint64_t a = 0; a < rawA; ++a) {
-            if (classOf[a] != UINT32_MAX) continue;
-            const uint32_t cls = static_cast<uint32_t>(reps.size());
-            reps.push_back(static_cast<uint32_t>(a));
-            uint64_t mask = 0;
-            split(spec, spec.reduced, a, values.data());
-            const State x = unrankParts<T>(spec.parts, spec.reduced, values.data());
-            if (rankParts(spec, spec.reduced, x) != a)
-                throw std::logic_error("phased tables: a representative does not rank back to its value");
-            for (int s = 0; s < nS; ++s) {
-                const uint64_t image = rankParts(spec, spec.reduced, T::conjugate(x, spec.symmetries[s]));
-                if (image == a) mask |= uint64_t{1} << s;
-                const uint32_t want = cls << 6 | static_cast<uint32_t>(spec.symInverse[s]);
-                if (classOf[image] == UINT32_MAX) classOf[image] = want;
-                else if (classOf[image] >> 6 != cls)
-                    throw std::logic_error("phased tables: the symmetries do not act on the reduced parts");
-            }
-            stab.push_back(mask);
-        }
+        SymClasses sc = computeSymClasses(
+            rawA, nS, spec.symInverse,
+            [&](uint64_t a) {
+                split(spec, spec.reduced, a, values.data());
+                return unrankParts<T>(spec.parts, spec.reduced, values.data());
+            },
+            [&](const State& x) { return rankParts(spec, spec.reduced, x); },
+            [&](const State& x, int s) { return T::conjugate(x, spec.symmetries[s]); }, "phased tables");
+        std::vector<uint32_t>& classOf = sc.classOf;
+        const std::vector<uint32_t>& reps = sc.reps;
+        const std::vector<uint64_t>& stab = sc.stab;
         const uint64_t classes = reps.size();
         // Conjugation of the other parts, value by value.
         std::vector<std::vector<uint32_t>> conjB;
         for (int j : spec.rest) {
             const auto& part = spec.parts[j];
-            std::vector<uint32_t> t(part.size * nS);
-            for (uint64_t v = 0; v < part.size; ++v) {
-                const State x = unrankPart<T>(part, v);
-                for (int s = 0; s < nS; ++s)
-                    t[v * nS + s] = static_cast<uint32_t>(rankPart<T>(part, T::conjugate(x, spec.symmetries[s])));
-            }
-            conjB.push_back(std::move(t));
+            conjB.push_back(conjugationTable(
+                part.size, nS, [&](uint64_t v) { return unrankPart<T>(part, v); },
+                [&](const State& x) { return rankPart<T>(part, x); },
+                [&](const State& x, int s) { return T::conjugate(x, spec.symmetries[s]); }));
         }
         // Point a Phase at them for symIndex (the table words come later).
         Phase& ph = phases_[k];
@@ -778,16 +789,8 @@ private:
         // Breadth-first search over (class, b).
         const uint64_t entries = classes * bSize;
         std::vector<uint64_t> words((entries + 15) / 16, ~uint64_t{0});
-        auto claim = [&](uint64_t i, unsigned d) {
-            std::atomic_ref<uint64_t> w(words[i >> 4]);
-            const unsigned shift = (i & 15) * 4;
-            const uint64_t before = w.fetch_and(~(static_cast<uint64_t>(0xF ^ d) << shift), std::memory_order_relaxed);
-            return (before >> shift & 15) == 15;
-        };
-        auto get = [&](uint64_t i) {
-            return static_cast<unsigned>(std::atomic_ref<uint64_t>(words[i >> 4]).load(std::memory_order_relaxed) >>
-                                             ((i & 15) * 4) & 15);
-        };
+        auto claim = [&](uint64_t i, unsigned d) { return nibbleClaim(words, i, d); };
+        auto get = [&](uint64_t i) { return nibbleGet(words, i); };
         // Claims entry (cls, b) and its images under the representative's self-symmetries.
         auto claimAll = [&](uint64_t cls, uint64_t b, unsigned d) {
             uint64_t got = claim(cls * bSize + b, d) ? 1 : 0;
@@ -1021,6 +1024,43 @@ private:
 
     // ---- search ----
 
+    // note [phased threads]
+    // A pass searches "items" in a fixed order: phase-1 depth, then
+    // direction, then phase 1's first move (the subtree below it), the order
+    // a single thread takes. Threads take items from a shared counter in that order; the
+    // answer is the one a single thread gives, for any number of threads:
+    //   * first-solution passes (no target, or the capped pass of note
+    //     [phase length cap]) end at the first solution of the lowest item
+    //     that has one. Each item is searched with the pass's fixed bound,
+    //     so its first solution does not depend on the other items; a
+    //     thread drops its item as soon as a lower item has a solution, and
+    //     a solution of item i waits for the items below i to finish;
+    //   * improving passes keep the best (total, item) pair, in that order:
+    //     item i may take a total equal to the best of a later item, not of
+    //     an earlier one. Every thread prunes with the best so far (one
+    //     atomic), so the final total is the pass's shortest and its
+    //     solution is the first of that length in item order.
+    // Time and node budgets stop the threads wherever they are, so a result
+    // under a budget depends on timing (it does with one thread too). The
+    // reported nodes are summed over the threads, with the work on items
+    // that a lower item's solution made useless.
+    struct Worker {
+        std::vector<int> path;
+        std::vector<size_t> phaseStart;
+        int lastPhaseMove[16] = {};
+        size_t direction = 0;
+        uint64_t item = 0;
+        uint64_t nodes = 0;    // counted since the last flush into nodes_
+        bool stop = false;     // this item is finished or abandoned
+        uint64_t recorded = 0; // solutions this worker recorded
+    };
+    struct Start {
+        State state;
+        std::vector<uint32_t> coords;
+        int h = 0;
+    };
+    static constexpr uint64_t kNoBest = ~uint64_t{0};
+
     int heuristic(size_t k, const uint32_t* c) const {
         const Phase& ph = phases_[k];
         int h = ph.sym ? static_cast<int>(symLookup(ph, spec_[k], c)) : 0;
@@ -1038,99 +1078,203 @@ private:
         return true;
     }
 
-    bool budgetExceeded() {
-        if (solutions_ == 0 && !capPass_) return false;  // always finish the first solution
-        if (limits_.nodeBudget && nodes_ >= limits_.nodeBudget) return true;
-        if (limits_.budgetMs > 0 && (nodes_ & 1023) == 0) {
-            const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count();
-            if (ms >= limits_.budgetMs) return true;
+    // Totals of item `item` must stay below this.
+    int boundFor(uint64_t item) const {
+        if (firstMode_) return passBound_;
+        const uint64_t b = best_.load(std::memory_order_relaxed);
+        if (b == kNoBest) return passBound_;
+        const int len = static_cast<int>(b >> 32);
+        const uint64_t at = b & 0xFFFFFFFFu;
+        return std::min(passBound_, item < at ? len + 1 : len);
+    }
+
+    // Checked at every node: the whole search stopped, or (first-solution
+    // passes) a lower item has a solution; every 1024 nodes the budgets.
+    bool abandon(Worker& w) {
+        if (stopAll_.load(std::memory_order_relaxed)) return true;
+        if (firstMode_ && winner_.load(std::memory_order_relaxed) < w.item) return true;
+        if ((w.nodes & 1023) == 0) {
+            const uint64_t total = nodes_.fetch_add(w.nodes, std::memory_order_relaxed) + w.nodes;
+            w.nodes = 0;
+            if (solutions_.load(std::memory_order_relaxed) == 0 && !capPass_) return false;  // finish the first solution
+            bool over = limits_.nodeBudget && total >= limits_.nodeBudget;
+            if (!over && limits_.budgetMs > 0)
+                over = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count() >=
+                       limits_.budgetMs;
+            if (over) {
+                stopAll_.store(true, std::memory_order_relaxed);
+                return true;
+            }
         }
         return false;
     }
 
-    // One pass over the directions, phase 1 depth by depth, totals < bestLength_.
+    // One pass over the directions, phase 1 depth by depth, totals < bound.
     void run(const State& start) {
-        path_.clear();
-        phaseStart_.assign(spec_.size() + 1, 0);
         const PhaseSpec& first = spec_[0];
-        struct Start {
-            State state;
-            std::vector<uint32_t> coords;
-            int h;
-        };
-        std::vector<Start> starts;
+        starts_.clear();
         for (const auto& d : directions_) {
             State s = d.inverse ? T::inverse(start) : start;
             if (d.symmetry != 0) s = T::conjugate(s, d.symmetry);
             Start st{s, std::vector<uint32_t>(first.parts.size()), 0};
             for (size_t j = 0; j < first.parts.size(); ++j) st.coords[j] = static_cast<uint32_t>(rankPart<T>(first.parts[j], s));
             st.h = heuristic(0, st.coords.data());
-            starts.push_back(std::move(st));
+            starts_.push_back(std::move(st));
         }
-        for (int depth = 0; depth < bestLength_ && !stop_; ++depth)
-            for (size_t d = 0; d < starts.size() && !stop_ && depth < bestLength_; ++d) {
-                if (depth < starts[d].h) continue;
-                direction_ = d;
-                std::vector<uint32_t> coords = starts[d].coords;
-                phaseStart_[0] = 0;
-                dfs(0, starts[d].state, coords.data(), depth, first.canonStart, -1);
+        itemCount_ = static_cast<uint64_t>(passBound_) * starts_.size() * static_cast<uint64_t>(phases_[0].moves);
+        nextItem_.store(0);
+        winner_.store(kNoBest);
+        if (threads_ <= 1) {
+            work(workers_[0]);
+            return;
+        }
+        {
+            std::lock_guard<std::mutex> lock(poolMutex_);
+            ++generation_;
+            busy_ = static_cast<int>(pool_.size());
+        }
+        poolWake_.notify_all();
+        work(workers_[0]);
+        std::unique_lock<std::mutex> lock(poolMutex_);
+        poolDone_.wait(lock, [&] { return busy_ == 0; });
+    }
+
+    // Takes items until none is left (or none can matter).
+    void work(Worker& w) {
+        const PhaseSpec& first = spec_[0];
+        const Phase& ph = phases_[0];
+        const uint64_t n = static_cast<uint64_t>(ph.moves), D = starts_.size();
+        for (;;) {
+            const uint64_t i = nextItem_.fetch_add(1, std::memory_order_relaxed);
+            if (i >= itemCount_ || stopAll_.load(std::memory_order_relaxed)) break;
+            if (firstMode_ && winner_.load(std::memory_order_relaxed) < i) break;
+            const int depth = static_cast<int>(i / (D * n));
+            const size_t d = static_cast<size_t>(i / n % D);
+            const int slot = static_cast<int>(i % n);
+            if (depth < starts_[d].h || depth >= boundFor(i)) continue;
+            if (depth == 0 && slot != 0) continue;
+            w.item = i;
+            w.direction = d;
+            w.stop = false;
+            w.path.clear();
+            w.phaseStart.assign(spec_.size() + 1, 0);
+            const uint32_t* c = starts_[d].coords.data();
+            if (depth == 0) {
+                dfs(w, 0, starts_[d].state, c, 0, first.canonStart, -1);
+                continue;
             }
+            // The subtree of the first move `slot`, tested as dfs tests a child.
+            const int next = first.canonNext[static_cast<size_t>(first.canonStart) * n + static_cast<size_t>(slot)];
+            if (next < 0) continue;
+            uint32_t x[16];
+            for (size_t j = 0; j < first.parts.size(); ++j) x[j] = ph.moveRows[j][static_cast<size_t>(c[j]) * n + slot];
+            if (smallTablesExceed(ph, x, depth - 1) || (ph.sym && static_cast<int>(symLookup(ph, first, x)) > depth - 1))
+                continue;
+            ++w.nodes;
+            w.path.push_back(first.moves[static_cast<size_t>(slot)]);
+            w.lastPhaseMove[0] = slot;
+            dfs(w, 0, starts_[d].state, x, depth - 1, next, -1);
+        }
+        nodes_.fetch_add(w.nodes, std::memory_order_relaxed);
+        w.nodes = 0;
+    }
+
+    void poolLoop(size_t t) {
+        uint64_t seen = 0;
+        for (;;) {
+            {
+                std::unique_lock<std::mutex> lock(poolMutex_);
+                poolWake_.wait(lock, [&] { return quit_ || generation_ != seen; });
+                if (quit_) return;
+                seen = generation_;
+            }
+            work(workers_[t]);
+            std::lock_guard<std::mutex> lock(poolMutex_);
+            if (--busy_ == 0) poolDone_.notify_all();
+        }
+    }
+
+    void stopPool() {
+        {
+            std::lock_guard<std::mutex> lock(poolMutex_);
+            quit_ = true;
+        }
+        poolWake_.notify_all();
+        for (auto& t : pool_) t.join();
+        pool_.clear();
+        quit_ = false;
+    }
+
+    // A solution of the current item (the whole path).
+    void record(Worker& w) {
+        const int total = static_cast<int>(w.path.size());
+        std::lock_guard<std::mutex> lock(resultMutex_);
+        if (firstMode_) {
+            if (w.item >= winner_.load(std::memory_order_relaxed)) return;
+            winner_.store(w.item, std::memory_order_relaxed);
+        } else {
+            const uint64_t key = static_cast<uint64_t>(total) << 32 | w.item;
+            if (key >= best_.load(std::memory_order_relaxed)) return;
+            best_.store(key, std::memory_order_relaxed);
+            if (limits_.maxLength >= 0 && total <= limits_.maxLength) stopAll_.store(true, std::memory_order_relaxed);
+        }
+        result_.moves = original(w.path, w.direction);
+        result_.phaseLengths.clear();
+        for (size_t j = 0; j < spec_.size(); ++j) {
+            const size_t end = j + 1 < spec_.size() ? w.phaseStart[j + 1] : w.path.size();
+            result_.phaseLengths.push_back(static_cast<int>(end - w.phaseStart[j]));
+        }
+        solutions_.fetch_add(1, std::memory_order_relaxed);
+        ++w.recorded;
     }
 
     // previousMove: the traits move before phase k starts, -1 at the very start.
-    void searchPhase(size_t k, const State& s, int previousMove) {
+    void searchPhase(Worker& w, size_t k, const State& s, int previousMove) {
         const PhaseSpec& spec = spec_[k];
         uint32_t c[16];
         for (size_t j = 0; j < spec.parts.size(); ++j) c[j] = static_cast<uint32_t>(rankPart<T>(spec.parts[j], s));
-        const int used = static_cast<int>(path_.size());
-        phaseStart_[k] = path_.size();
+        const int used = static_cast<int>(w.path.size());
+        w.phaseStart[k] = w.path.size();
         // Most phase ends cannot be finished within the bound: the small
         // tables say so without touching the big one.
-        if (smallTablesExceed(phases_[k], c, bestLength_ - used - 1)) return;
+        if (smallTablesExceed(phases_[k], c, boundFor(w.item) - used - 1)) return;
         const int h = heuristic(k, c);
-        const int before = solutions_;
-        for (int depth = h; depth < bestLength_ - used && !stop_; ++depth) {
-            dfs(k, s, c, depth, spec.canonStart, previousMove);  // dfs reads c, never writes it
-            if (k > 0 && solutions_ > before) break;  // later phases: the shortest that completes
+        for (int depth = h; depth < boundFor(w.item) - used && !w.stop; ++depth) {
+            const uint64_t before = w.recorded;
+            dfs(w, k, s, c, depth, spec.canonStart, previousMove);  // dfs reads c, never writes it
+            if (w.recorded != before) break;  // the shortest that completes
         }
     }
 
-    void dfs(size_t k, const State& phaseStartState, const uint32_t* c, int remaining, int canon, int previousMove) {
-        ++nodes_;
-        if (budgetExceeded()) {
-            stop_ = true;
+    void dfs(Worker& w, size_t k, const State& phaseStartState, const uint32_t* c, int remaining, int canon,
+             int previousMove) {
+        ++w.nodes;
+        if (abandon(w)) {
+            w.stop = true;
             return;
         }
         const PhaseSpec& spec = spec_[k];
         const Phase& ph = phases_[k];
         if (remaining == 0) {
             if (!atGoal(k, c)) return;
-            const size_t len = path_.size() - phaseStart_[k];
+            const size_t len = w.path.size() - w.phaseStart[k];
             if (k + 1 < spec_.size()) {
                 // Skip a phase end whose last move stays in the next phase's moves.
-                if (len > 0 && ph.inNext[lastPhaseMove_[k]]) return;
+                if (len > 0 && ph.inNext[w.lastPhaseMove[k]]) return;
                 State t = phaseStartState;
-                for (size_t i = phaseStart_[k]; i < path_.size(); ++i) t = T::applyMove(t, path_[i]);
-                searchPhase(k + 1, t, path_.empty() ? previousMove : path_.back());
+                for (size_t i = w.phaseStart[k]; i < w.path.size(); ++i) t = T::applyMove(t, w.path[i]);
+                searchPhase(w, k + 1, t, w.path.empty() ? previousMove : w.path.back());
                 return;
             }
-            const int total = static_cast<int>(path_.size());
-            if (total < bestLength_) {
-                bestLength_ = total;
-                best_.moves = original(path_);
-                best_.phaseLengths.clear();
-                for (size_t j = 0; j < spec_.size(); ++j) {
-                    const size_t end = j + 1 < spec_.size() ? phaseStart_[j + 1] : path_.size();
-                    best_.phaseLengths.push_back(static_cast<int>(end - phaseStart_[j]));
-                }
-                ++solutions_;
-                if (limits_.maxLength < 0 || bestLength_ <= limits_.maxLength) stop_ = true;
+            if (static_cast<int>(w.path.size()) < boundFor(w.item)) {
+                record(w);
+                if (firstMode_) w.stop = true;
             }
             return;
         }
         const int n = ph.moves;
-        const bool first = path_.size() == phaseStart_[k];
-        const int before = first ? previousMove : path_.back();
+        const bool first = w.path.size() == w.phaseStart[k];
+        const int before = first ? previousMove : w.path.back();
         const size_t parts = spec.parts.size();
         const int* canonRow = spec.canonNext.data() + static_cast<size_t>(canon) * n;
         // The children first: those the small tables keep get their
@@ -1156,15 +1300,15 @@ private:
                 entry[t] = symIndexOf(ph, spec, next[t], entry[t]);
                 __builtin_prefetch(&ph.symWords[entry[t] >> 4]);
             }
-        for (int t = 0; t < kept && !stop_; ++t) {
+        for (int t = 0; t < kept && !w.stop; ++t) {
             if (ph.sym && static_cast<int>(symGet(ph, entry[t])) > remaining - 1) continue;
             const int i = keep[t];
-            path_.push_back(spec.moves[i]);
-            lastPhaseMove_[k] = i;
-            dfs(k, phaseStartState, next[t], remaining - 1, canonRow[i], previousMove);
-            path_.pop_back();
+            w.path.push_back(spec.moves[i]);
+            w.lastPhaseMove[k] = i;
+            dfs(w, k, phaseStartState, next[t], remaining - 1, canonRow[i], previousMove);
+            w.path.pop_back();
             // A later phase found a total no longer than any this branch can give.
-            if (static_cast<int>(path_.size()) + remaining >= bestLength_) return;
+            if (static_cast<int>(w.path.size()) + remaining >= boundFor(w.item)) return;
         }
     }
 
@@ -1177,9 +1321,9 @@ private:
         return false;
     }
 
-    // A solution found in the current direction, as moves solving the position.
-    std::vector<int> original(const std::vector<int>& path) const {
-        const PhaseDirection& d = directions_[direction_];
+    // A solution found in direction `direction`, as moves solving the position.
+    std::vector<int> original(const std::vector<int>& path, size_t direction) const {
+        const PhaseDirection& d = directions_[direction];
         std::vector<int> out;
         for (int m : path) out.push_back(d.moveMap.empty() ? m : d.moveMap[m]);
         if (d.inverse) {
@@ -1191,7 +1335,6 @@ private:
 
     std::vector<PhaseSpec> spec_;
     std::vector<PhaseDirection> directions_{PhaseDirection{}};
-    size_t direction_ = 0;
     std::vector<int> family_;
     std::vector<Phase> phases_;
     HugeBuffer blob_;  // built tables (else mapping_ or resident_ holds them)
@@ -1199,18 +1342,30 @@ private:
     HugeBuffer resident_;
     uint64_t tableWords_ = 0;
     bool loaded_ = false;
-    bool capPass_ = false;
     double buildSeconds_ = 0;
+    // The search (note [phased threads]).
+    int threads_ = 1;
+    std::vector<Worker> workers_ = std::vector<Worker>(1);
+    std::vector<std::thread> pool_;
+    std::mutex poolMutex_, resultMutex_;
+    std::condition_variable poolWake_, poolDone_;
+    uint64_t generation_ = 0;
+    int busy_ = 0;
+    bool quit_ = false;
     PhasedLimits limits_;
-    PhasedResult best_;
-    int bestLength_ = kMaxDepth + 1;
-    int solutions_ = 0;
-    uint64_t nodes_ = 0;
-    bool stop_ = false;
     std::chrono::steady_clock::time_point t0_;
-    std::vector<int> path_;
-    std::vector<size_t> phaseStart_;
-    int lastPhaseMove_[16] = {};
+    std::vector<Start> starts_;
+    bool capPass_ = false;
+    bool firstMode_ = true;    // this pass ends at its first solution
+    int passBound_ = kMaxDepth + 1;
+    uint64_t itemCount_ = 0;
+    std::atomic<uint64_t> nextItem_{0};
+    std::atomic<uint64_t> winner_{kNoBest};  // first-solution passes: the lowest item with a solution
+    std::atomic<uint64_t> best_{kNoBest};    // improving passes: (total << 32) | item of the best
+    std::atomic<uint64_t> solutions_{0};
+    std::atomic<uint64_t> nodes_{0};
+    std::atomic<bool> stopAll_{false};
+    PhasedResult result_;
 };
 
 }  // namespace pz

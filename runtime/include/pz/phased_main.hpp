@@ -12,7 +12,8 @@
 // size and depth distributions. The tables are cached in one file per solver
 // (pz/table_blob.hpp) in --table-dir (default <cache>/tables, as pruning
 // tables), keyed by a hash of the solver's plan and traits; --threads N
-// threads build them; --no-cache builds them in memory only. Every solution is replayed through the
+// threads (default: one per online CPU) build them and search each position
+// (note [phased threads] in pz/phased.hpp: the same answer for any N); --no-cache builds them in memory only. Every solution is replayed through the
 // generated kernels before it is printed.
 //
 // --machine (used by pzc): JSON lines (note [result protocol] in
@@ -35,6 +36,66 @@
 #include "pz/solver_main.hpp"
 
 namespace pz {
+
+// note [abelian invariants]
+// The phased search runs on coset coordinates, which are only defined on
+// the puzzle's group G: a state outside it may yield a "solution" that does
+// not replay, or a search that never ends. pzc solve checks membership
+// exactly (Schreier-Sims) before it runs a solver; the solver itself checks
+// what it can cheaply and exactly: the permutation parity of each orbit and
+// the orientation sum of each oriented orbit are a homomorphism of G onto
+// an abelian group (a move adds its own), so the values a state may have
+// are the subgroup the moves' values generate. A state whose values lie
+// outside it is rejected before any search.
+template <class T>
+std::vector<int> abelianInvariants(const typename T::State& s) {
+    const std::vector<long> nums = stateNumbers<T>(s);
+    std::vector<int> v;
+    size_t at = 0;
+    for (const auto& o : T::kOrbitShapes) {
+        std::vector<bool> seen(static_cast<size_t>(o.size), false);
+        int parity = 0;
+        for (int i = 0; i < o.size; ++i) {
+            if (seen[i]) continue;
+            int len = 0;
+            for (int j = i; !seen[j]; j = static_cast<int>(nums[at + j])) seen[j] = true, ++len;
+            parity ^= (len + 1) & 1;
+        }
+        v.push_back(parity);
+        at += static_cast<size_t>(o.size);
+    }
+    for (const auto& o : T::kOrbitShapes) {
+        if (o.oriWord < 0) continue;
+        long sum = 0;
+        for (int p = 0; p < o.size; ++p) sum += nums[at + p];
+        v.push_back(static_cast<int>(sum % o.orient));
+        at += static_cast<size_t>(o.size);
+    }
+    return v;
+}
+
+// Whether the state's invariants are those of some move sequence.
+template <class T>
+bool abelianInvariantsReachable(const typename T::State& s) {
+    static const std::vector<std::vector<int>> reachable = [] {
+        std::vector<int> modulus;
+        for (size_t o = 0; o < T::kOrbitShapes.size(); ++o) modulus.push_back(2);
+        for (const auto& o : T::kOrbitShapes)
+            if (o.oriWord >= 0) modulus.push_back(o.orient);
+        std::vector<std::vector<int>> gens;
+        for (int m = 0; m < T::kMoves; ++m) gens.push_back(abelianInvariants<T>(T::applyMove(T::solved(), m)));
+        std::vector<std::vector<int>> all{std::vector<int>(modulus.size(), 0)};
+        for (size_t i = 0; i < all.size() && all.size() < (1u << 16); ++i)
+            for (const auto& g : gens) {
+                std::vector<int> x = all[i];
+                for (size_t k = 0; k < x.size(); ++k) x[k] = (x[k] + g[k]) % modulus[k];
+                if (std::find(all.begin(), all.end(), x) == all.end()) all.push_back(std::move(x));
+            }
+        return all;
+    }();
+    const std::vector<int> v = abelianInvariants<T>(s);
+    return std::find(reachable.begin(), reachable.end(), v) != reachable.end();
+}
 
 template <class T>
 int phasedMainImpl(int argc, char** argv, const char* solverName, const char* tablesHash, std::vector<PhaseSpec> phases,
@@ -125,6 +186,7 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, const char* ta
         std::cerr << argv[0] << ": error: " << e.what() << "; set --memory to what the machine can spare\n";
         return 4;
     }
+    search.setThreads(threads);
     if (positions.size() > 1 || fromStdin) {
         std::string why;
         if (!search.makeResident(why)) return fail("the cached phased tables are damaged (" + why + "); delete them");
@@ -172,6 +234,17 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, const char* ta
     // Solves one position and prints its result line; false on an internal error.
     auto solveOne = [&](const State& start) {
         const long long at = index++;
+        if (!abelianInvariantsReachable<T>(start)) {
+            const std::string msg = "bad state: it cannot be reached by the moves (its permutation parities or "
+                                    "orientation sums are those of no move sequence)";
+            if (machine)
+                std::cout << json::Line().field("type", "error").field("index", at).field("message", msg).str() << "\n";
+            else
+                std::cerr << argv[0] << ": error: " << msg << "\n";
+            status = 1;
+            std::cout.flush();
+            return true;
+        }
         auto r = search.solve(start, limits);
         if (!r.found) {
             const int limit = PhasedSearch<T>::kMaxDepth;
@@ -193,7 +266,8 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, const char* ta
         State replay = start;
         for (int m : r.moves) replay = T::applyMove(replay, m);
         if (!(replay == T::solved())) {
-            std::cerr << argv[0] << ": internal error: the solution does not replay to solved\n";
+            std::cerr << argv[0] << ": internal error: the solution does not replay to solved (a position outside "
+                                    "the puzzle's group can do this: pzc solve checks membership)\n";
             return false;
         }
         std::string text, phasesText;

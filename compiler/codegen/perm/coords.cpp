@@ -1,0 +1,118 @@
+// One struct per searched pattern: its parts (pz/coord.hpp,
+// pz/lane_coord.hpp), its symmetry lookups, rank and unrank.
+#include <cstdio>
+
+#include "compiler/codegen/perm/sections.hpp"
+
+namespace pz::codegen::perm {
+
+namespace {
+
+// The generated type of one pattern part (coord.hpp): labelled parts are on
+// 4-bit lanes (computeCoordinates refuses the others).
+std::string partType(const analysis::CoordinatePart& part, const analysis::OrbitLayout& pl) {
+    char tracked[24];
+    if (part.labelled) {
+        std::snprintf(tracked, sizeof tracked, "0x%04X", part.trackedLabels);
+        return "pz::LabelCoordinate<" + std::to_string(part.n) + ", " + hex64(part.solvedLanes()) + "ULL, " + tracked +
+               ", " + (part.ordered ? "true" : "false") + ", " + std::to_string(part.oriMod) + ">";
+    }
+    if (pl.nibble())
+        std::snprintf(tracked, sizeof tracked, "0x%04X", static_cast<unsigned>(part.tracked));
+    else
+        std::snprintf(tracked, sizeof tracked, "0x%llXULL", static_cast<unsigned long long>(part.tracked));
+    const std::string args = std::to_string(part.n) + ", " + tracked + ", " + (part.ordered ? "true" : "false") + ", " +
+                             (part.positions ? "true" : "false") + ", " + std::to_string(part.oriMod);
+    if (pl.nibble()) return "pz::PieceCoordinate<" + args + ">";
+    return "pz::BytePieceCoordinate<" + std::to_string(pl.lanes()) + ", " + args + ">";
+}
+
+}  // namespace
+
+std::vector<std::string> emitCoordinates(CodeWriter& w, const SolverModel& m) {
+    const ir::Puzzle& p = *m.puzzle;
+    w.section("coordinates");
+    w.line("// ---- pattern coordinates (see runtime/include/pz/coord.hpp) ----");
+    std::vector<std::string> patternTypes;
+    for (size_t ci = 0; ci < m.coordinates.size(); ++ci) {
+        const auto& c = m.coordinates[ci];
+        std::string type = "Pattern_" + identifierPart(c.pattern);
+        patternTypes.push_back(type);
+        w.set("TYPE", type);
+        w.set("PNAME", commentText(c.pattern));
+        w.set("PSTRING", stringLiteral(c.pattern));
+        w.set("HASH", stringLiteral(m.patternHashes[ci]));
+        w.set("SIZE", std::to_string(c.size));
+        w.line("// pattern {{PNAME}}: {{SIZE}} values");
+        w.line("struct {{TYPE}} {");
+        w.indent();
+        w.line("static constexpr const char* kName = {{PSTRING}};");
+        w.line("static constexpr const char* kHash = {{HASH}};");
+        for (size_t pi = 0; pi < c.parts.size(); ++pi) {
+            const auto& part = c.parts[pi];
+            w.set("I", std::to_string(pi));
+            w.set("PART", partType(part, m.layout.orbits[part.orbit]));
+            w.set("KIND", commentText(part.kind() + " of orbit " + p.orbits[part.orbit].name));
+            w.line(m.layout.orbits[part.orbit].nibble() ? "using Part{{I}} = {{PART}};  // {{KIND}}"
+                                                        : "using Part{{I}} = {{PART}};  // {{KIND}}, byte lanes");
+        }
+        w.line("static constexpr uint64_t kSize = {{SIZE}}ULL;");
+        std::string lookups;
+        for (size_t i = 0; i < m.lookups[ci].size(); ++i) lookups += (i ? ", " : "") + std::to_string(m.lookups[ci][i]);
+        w.set("NL", std::to_string(m.lookups[ci].size()));
+        w.set("LOOKUPS", "{" + lookups + "}");
+        w.line("// Symmetries whose conjugates track distinct pieces (-1 = the state itself).");
+        w.line("static constexpr std::array<int, {{NL}}> kSymmetryLookups = {{LOOKUPS}};");
+        w.line("static inline uint64_t rank(const State& s) {");
+        w.indent();
+        w.line("uint64_t r = 0;");
+        for (size_t pi = 0; pi < c.parts.size(); ++pi) {
+            const auto& l = m.layout.orbits[c.parts[pi].orbit];
+            w.set("I", std::to_string(pi));
+            w.set("PW", std::to_string(l.permWord));
+            if (!l.nibble()) {
+                w.set("ORI", l.oriWord >= 0 ? "&s.w[" + std::to_string(l.oriWord) + "]" : "nullptr");
+                w.line("r = r * Part{{I}}::kSize + Part{{I}}::rank(&s.w[{{PW}}], {{ORI}});");
+                continue;
+            }
+            w.set("ORI", l.oriWord >= 0 ? "s.w[" + std::to_string(l.oriWord) + "]" : "0");
+            w.line("r = r * Part{{I}}::kSize + Part{{I}}::rank(s.w[{{PW}}], {{ORI}});");
+        }
+        w.line("return r;");
+        w.dedent();
+        w.line("}");
+        if (c.parts.size() == 1 && c.parts[0].positions && c.parts[0].oriMod == 1 && !c.parts[0].labelled &&
+            m.layout.orbits[c.parts[0].orbit].nibble()) {
+            w.directive("#if defined(__SSSE3__)");
+            w.line("static inline uint64_t rankBytes(__m128i lanes) { return Part0::rankBytes(lanes); }");
+            w.directive("#endif");
+        }
+        w.line("static inline State unrank(uint64_t r) {");
+        w.indent();
+        w.line("State s = kSolved;");
+        w.line("uint64_t unusedOri = 0;");
+        for (size_t pi = c.parts.size(); pi-- > 0;) {
+            const auto& l = m.layout.orbits[c.parts[pi].orbit];
+            w.set("I", std::to_string(pi));
+            w.set("PW", std::to_string(l.permWord));
+            if (!l.nibble()) {
+                w.set("ORI", l.oriWord >= 0 ? "&s.w[" + std::to_string(l.oriWord) + "]" : "nullptr");
+                w.line("Part{{I}}::unrank(r % Part{{I}}::kSize, &s.w[{{PW}}], {{ORI}});");
+            } else {
+                w.set("ORI", l.oriWord >= 0 ? "s.w[" + std::to_string(l.oriWord) + "]" : "unusedOri");
+                w.line("Part{{I}}::unrank(r % Part{{I}}::kSize, s.w[{{PW}}], {{ORI}});");
+            }
+            w.line("r /= Part{{I}}::kSize;");
+        }
+        w.line("(void)unusedOri;");
+        w.line("return s;");
+        w.dedent();
+        w.line("}");
+        w.dedent();
+        w.line("};");
+    }
+    w.line();
+    return patternTypes;
+}
+
+}  // namespace pz::codegen::perm
