@@ -904,12 +904,13 @@ bool buildSolverPlan(PuzzleAnalysis& analysis, int solverIndex, const std::vecto
     if (solver.kind != ir::Solver::Kind::Phased) return fail("not a phased solver");
     if (hasIdenticalPieces(puzzle))  // the phase coordinates read pieces, not labels
         return fail("the puzzle has identical pieces; phased solvers need distinct pieces (use an optimal solver)");
-    // The phased runtime (pz/phased.hpp) reads states in 4-bit lanes only.
+    // The phased runtime (pz/phased.hpp, note [phased lanes]) reads 4-bit
+    // and byte lanes, up to 64 positions (its part arrays and masks).
     for (const auto& o : puzzle.orbits)
-        if (o.size > 16 || o.orient > 8)
+        if (o.size > 64 || o.orient > 128)
             return fail("orbit '" + o.name + "' has " + std::to_string(o.size) + " positions" +
                         (o.orient > 1 ? " and orientation modulus " + std::to_string(o.orient) : std::string()) +
-                        "; phased solvers handle orbits of at most 16 positions and modulus 8 (4-bit lanes)");
+                        "; phased solvers handle orbits of at most 64 positions and modulus 128 (4-bit and byte lanes)");
     std::vector<int> targets = solver.phases;
     targets.push_back(-1);  // solved
     int previous = -1;

@@ -7,6 +7,8 @@
 // for the last phase). Prints per phase "phase K: depth:count ...": the
 // distance distribution of the phase's coset space, computed without the
 // coordinates, move tables or pruning tables it checks. Small puzzles only.
+// With PHASES, only the first PHASES phases (a last phase too big to
+// enumerate is left out).
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -23,10 +25,11 @@
 using namespace pz;
 
 int main(int argc, char** argv) {
-    if (argc != 3) {
-        std::fprintf(stderr, "usage: phase_bfs FILE SOLVER\n");
+    if (argc != 3 && argc != 4) {
+        std::fprintf(stderr, "usage: phase_bfs FILE SOLVER [PHASES]\n");
         return 2;
     }
+    const size_t maxPhases = argc == 4 ? std::stoul(argv[3]) : ~size_t{0};
     DiagnosticEngine diags;
     auto puzzle = ir::loadPuzzle(argv[1], diags);
     if (!puzzle) return 1;
@@ -44,7 +47,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     analysis::PointAction points(puzzle->orbits);
-    for (size_t k = 0; k < plan.phases.size(); ++k) {
+    for (size_t k = 0; k < plan.phases.size() && k < maxPhases; ++k) {
         const auto& ph = plan.phases[k];
         std::unique_ptr<analysis::StabilizerChain> h;
         if (ph.subgroup >= 0) {

@@ -76,6 +76,29 @@ bad-input)
     "$pzc" check puzzles/rotate4o.pz > /dev/null 2> "$tmp/err" || fail "check rotate4o"
     [ ! -s "$tmp/err" ] || fail "check rotate4o warns: $(cat "$tmp/err")"
     ;;
+byte-lanes)
+    # A phased solver over an orbit of 17 positions (byte lanes, note
+    # [phased lanes] in pz/phased.hpp): phase 1's pruning table has the depth
+    # distribution of a coset BFS (phase_bfs, no coordinates involved; phase
+    # 2's 9! x 8! elements are too many for it), and scrambles are solved
+    # (replayed by pzc) with the same answers by the native and the portable
+    # (loop) lane paths.
+    [ -x "$oracle" ] || fail "no phase_bfs binary"
+    puzzle=tests/puzzles/twosets_lanes.pz
+    # Depths past 14 are stored as 15: compare 0..14.
+    "$oracle" $puzzle two 1 | awk '{ printf "%s", $1 " " $2; for (i = 3; i <= NF; i++) { split($i, d, ":"); if (d[1] < 15) printf " %s", $i } print "" }' > "$tmp/want" ||
+        fail "oracle"
+    printf 'A X C B A X D\nX A X C\nA B A X C D C X B\n' > "$tmp/scrambles"
+    "$pzc" solve $puzzle --solver two --scrambles "$tmp/scrambles" --json > "$tmp/native" || fail "solve"
+    lengths_within 64 < "$tmp/native" || fail "byte lanes: lengths"
+    bin=$cache/bin/$(cd "$cache/bin" && ls -t twosets_lanes_two-* | grep -v '\.' | head -1)
+    "$bin" --tables | awk '/^phase/ { k++ } /table 0 \(part 0\):/ && k == 1 { sub(/.*\):/, ""); sub(/ 15:[0-9]+$/, ""); print "phase " k ":" $0 }' > "$tmp/got"
+    diff "$tmp/want" "$tmp/got" || fail "byte lanes: phase 1 table distribution differs from the coset BFS"
+    cat "$tmp/got"
+    PZC_MARCH=x86-64 "$pzc" solve $puzzle --solver two --scrambles "$tmp/scrambles" --json > "$tmp/portable" || fail "portable solve"
+    strip() { sed 's/"seconds": [0-9.e-]*//; s/"nodes": [0-9]*//' "$1"; }
+    diff <(strip "$tmp/native") <(strip "$tmp/portable") || fail "byte lanes: native and portable answers differ"
+    ;;
 small-tables)
     # cube2_phased: every phase has one coordinate part, so its pruning table
     # is its whole coset space; its depth distribution must equal a BFS over

@@ -38,23 +38,27 @@
 #include <utility>
 #include <vector>
 
+#include "pz/lanes.hpp"
 #include "pz/state.hpp"
 #include "pz/sym_classes.hpp"
 #include "pz/table_blob.hpp"
 
 namespace pz {
 
+// Positions of an orbit a phased plan can read (note [phased lanes]).
+inline constexpr int kMaxPhasedLanes = 64;
+
 struct PhasePartSpec {
     enum Kind : uint8_t { Membership, Orientation, Parity, SetPermutation };
     Kind kind = Membership;
     int orbit = 0;                       // index into T::kOrbitShapes
-    std::array<uint8_t, 16> setOf{};     // Membership: label -> set
+    std::array<uint8_t, kMaxPhasedLanes> setOf{};     // Membership: label -> set
     int sets = 0;                        // Membership
     std::array<uint8_t, 16> positions{}; // SetPermutation: the set's positions, ascending
     int count = 0;                       // SetPermutation: |set|
     int modulus = 1;                     // Orientation
     bool sumConstrained = false;         // Orientation: last position implied
-    std::array<uint8_t, 16> frame{};     // Orientation: digit = ((ori - frame[p] + frame[label]) mod modulus) / step
+    std::array<uint8_t, kMaxPhasedLanes> frame{};     // Orientation: digit = ((ori - frame[p] + frame[label]) mod modulus) / step
     int step = 1;
     uint32_t parityOrbits = 0;           // Parity: bitmask over kOrbitShapes
     uint64_t size = 1;
@@ -110,14 +114,36 @@ inline uint64_t binom(unsigned n, unsigned k) {
     return r;
 }
 
-inline int laneParity(uint64_t perm, int n) {
-    uint32_t seen = 0;
+// Lane p of the labels / orientations of orbit shape `shape` (4-, 8- or
+// 16-bit lanes, pz/lanes.hpp): the parts below read and write states
+// through these, so one plan runs on every lane width (note [phased lanes]).
+template <class S, class Shape>
+inline unsigned labelAt(const S& s, const Shape& shape, int p) {
+    return fieldLane(&s.w[shape.permWord], shape.laneBits, p);
+}
+template <class S, class Shape>
+inline void setLabelAt(S& s, const Shape& shape, int p, unsigned v) {
+    setFieldLane(&s.w[shape.permWord], shape.laneBits, p, v);
+}
+template <class S, class Shape>
+inline unsigned oriAt(const S& s, const Shape& shape, int p) {
+    return fieldLane(&s.w[shape.oriWord], shape.laneBits, p);
+}
+template <class S, class Shape>
+inline void setOriAt(S& s, const Shape& shape, int p, unsigned v) {
+    setFieldLane(&s.w[shape.oriWord], shape.laneBits, p, v);
+}
+
+template <class S, class Shape>
+inline int laneParity(const S& s, const Shape& shape) {
+    const int n = shape.size;
+    uint64_t seen = 0;
     int parity = 0;
     for (int i = 0; i < n; ++i) {
         if (seen >> i & 1) continue;
         int len = 0;
-        for (int j = i; !(seen >> j & 1); j = static_cast<int>(perm >> (4 * j) & 15)) {
-            seen |= 1u << j;
+        for (int j = i; !(seen >> j & 1); j = static_cast<int>(labelAt(s, shape, j))) {
+            seen |= uint64_t{1} << j;
             ++len;
         }
         parity ^= (len + 1) & 1;
@@ -127,6 +153,14 @@ inline int laneParity(uint64_t perm, int n) {
 
 }  // namespace phased_detail
 
+// note [phased lanes]
+// Parts read and write the state one lane at a time (labelAt / oriAt), so
+// orbits in byte lanes (17..64 positions, pz/lanes.hpp) take the same plans
+// as 4-bit ones: ranks only run when move tables are built and at phase
+// boundaries, never in the coordinate search. Positions and sets are
+// bounded by 64 (the masks below and PhasePartSpec's arrays); pzc check
+// refuses a phased solver on a larger orbit.
+
 // Rank and unrank of one part on a traits state (the same encoding as
 // referencePartRank / referencePartUnrank in the compiler).
 template <class T>
@@ -135,9 +169,8 @@ uint64_t rankPart(const PhasePartSpec& part, const typename T::State& s) {
     switch (part.kind) {
         case PhasePartSpec::Membership: {
             const auto& shape = T::kOrbitShapes[part.orbit];
-            const uint64_t perm = s.w[shape.permWord];
             const int n = shape.size;
-            uint32_t taken = 0;
+            uint64_t taken = 0;
             uint64_t r = 0;
             int remaining = n;
             for (int i = 0; i + 1 < part.sets; ++i) {
@@ -147,9 +180,9 @@ uint64_t rankPart(const PhasePartSpec& part, const typename T::State& s) {
                 int j = 0, t = 0;
                 for (int p = 0; p < n; ++p) {
                     if (taken >> p & 1) continue;
-                    if (part.setOf[perm >> (4 * p) & 15] == i) {
+                    if (part.setOf[labelAt(s, shape, p)] == i) {
                         rank += binom(static_cast<unsigned>(j), static_cast<unsigned>(++t));
-                        taken |= 1u << p;
+                        taken |= uint64_t{1} << p;
                     }
                     ++j;
                 }
@@ -160,13 +193,11 @@ uint64_t rankPart(const PhasePartSpec& part, const typename T::State& s) {
         }
         case PhasePartSpec::Orientation: {
             const auto& shape = T::kOrbitShapes[part.orbit];
-            const uint64_t ori = s.w[shape.oriWord];
-            const uint64_t perm = s.w[shape.permWord];
             const int digits = shape.size - (part.sumConstrained ? 1 : 0);
             const int m = part.modulus;
             uint64_t r = 0;
             for (int p = 0; p < digits; ++p) {
-                const int x = (static_cast<int>(ori >> (4 * p) & 15) + m - part.frame[p] + part.frame[perm >> (4 * p) & 15]) % m;
+                const int x = (static_cast<int>(oriAt(s, shape, p)) + m - part.frame[p] + part.frame[labelAt(s, shape, p)]) % m;
                 r = r * static_cast<uint64_t>(m / part.step) + static_cast<uint64_t>(x / part.step);
             }
             return r;
@@ -174,17 +205,17 @@ uint64_t rankPart(const PhasePartSpec& part, const typename T::State& s) {
         case PhasePartSpec::Parity: {
             int parity = 0;
             for (int o = 0; o < static_cast<int>(T::kOrbitShapes.size()); ++o)
-                if (part.parityOrbits >> o & 1) parity ^= laneParity(s.w[T::kOrbitShapes[o].permWord], T::kOrbitShapes[o].size);
+                if (part.parityOrbits >> o & 1) parity ^= laneParity(s, T::kOrbitShapes[o]);
             return static_cast<uint64_t>(parity);
         }
         case PhasePartSpec::SetPermutation: {
-            const uint64_t perm = s.w[T::kOrbitShapes[part.orbit].permWord];
-            uint8_t index[16] = {};
+            const auto& shape = T::kOrbitShapes[part.orbit];
+            uint8_t index[kMaxPhasedLanes] = {};
             for (int i = 0; i < part.count; ++i) index[part.positions[i]] = static_cast<uint8_t>(i);
             uint64_t r = 0;
             uint32_t seen = 0;
             for (int i = 0; i < part.count; ++i) {
-                const unsigned x = index[perm >> (4 * part.positions[i]) & 15];
+                const unsigned x = index[labelAt(s, shape, part.positions[i])];
                 const unsigned smaller = static_cast<unsigned>(std::popcount(seen & ((1u << x) - 1)));
                 seen |= 1u << x;
                 r = r * static_cast<uint64_t>(part.count - i) + (x - smaller);
@@ -203,24 +234,25 @@ typename T::State unrankPart(const PhasePartSpec& part, uint64_t rank) {
         case PhasePartSpec::Membership: {
             const auto& shape = T::kOrbitShapes[part.orbit];
             const int n = shape.size;
-            int members[16][16], memberCount[16] = {};
+            constexpr int L = kMaxPhasedLanes;
+            int members[L][L], memberCount[L] = {};
             for (int q = 0; q < n; ++q) members[part.setOf[q]][memberCount[part.setOf[q]]++] = q;
-            int remainingAt[16];
+            int remainingAt[L];
             int remaining = n;
             for (int i = 0; i < part.sets; ++i) {
                 remainingAt[i] = remaining;
                 remaining -= memberCount[i];
             }
-            uint64_t digit[16] = {};
+            uint64_t digit[L] = {};
             for (int i = part.sets - 2; i >= 0; --i) {
                 const uint64_t radix = binom(static_cast<unsigned>(remainingAt[i]), static_cast<unsigned>(memberCount[i]));
                 digit[i] = rank % radix;
                 rank /= radix;
             }
-            int setAt[16];
+            int setAt[L];
             for (int p = 0; p < n; ++p) setAt[p] = -1;
             for (int i = 0; i + 1 < part.sets; ++i) {
-                int freePositions[16], nf = 0;
+                int freePositions[L], nf = 0;
                 for (int p = 0; p < n; ++p)
                     if (setAt[p] < 0) freePositions[nf++] = p;
                 uint64_t r = digit[i];
@@ -231,46 +263,43 @@ typename T::State unrankPart(const PhasePartSpec& part, uint64_t rank) {
                     setAt[freePositions[j]] = i;
                 }
             }
-            int next[16] = {};
-            uint64_t perm = 0;
+            int next[L] = {};
             for (int p = 0; p < n; ++p) {
                 const int set = setAt[p] < 0 ? part.sets - 1 : setAt[p];
-                perm |= static_cast<uint64_t>(members[set][next[set]++]) << (4 * p);
+                setLabelAt(s, shape, p, static_cast<unsigned>(members[set][next[set]++]));
             }
-            s.w[shape.permWord] = perm;
             return s;
         }
         case PhasePartSpec::Orientation: {
             const auto& shape = T::kOrbitShapes[part.orbit];
             const int n = shape.size;
             const int digits = n - (part.sumConstrained ? 1 : 0);
-            uint64_t ori = 0;
             int sum = 0;
             const uint64_t radix = static_cast<uint64_t>(part.modulus / part.step);
             for (int p = digits - 1; p >= 0; --p) {
                 const int d = static_cast<int>(rank % radix) * part.step;
                 rank /= radix;
                 sum += d;
-                ori |= static_cast<uint64_t>(d) << (4 * p);
+                setOriAt(s, shape, p, static_cast<unsigned>(d));
             }
             if (part.sumConstrained)
-                ori |= static_cast<uint64_t>((part.modulus - sum % part.modulus) % part.modulus) << (4 * (n - 1));
-            s.w[shape.oriWord] = ori;
+                setOriAt(s, shape, n - 1, static_cast<unsigned>((part.modulus - sum % part.modulus) % part.modulus));
             return s;
         }
         case PhasePartSpec::Parity: {
             if (rank & 1)
                 for (int o = 0; o < static_cast<int>(T::kOrbitShapes.size()); ++o)
                     if ((part.parityOrbits >> o & 1) && T::kOrbitShapes[o].size >= 2) {
-                        uint64_t& w = s.w[T::kOrbitShapes[o].permWord];
-                        const uint64_t a = w & 15, b = w >> 4 & 15;
-                        w = (w & ~uint64_t{0xFF}) | b | a << 4;
+                        const auto& shape = T::kOrbitShapes[o];
+                        const unsigned a = labelAt(s, shape, 0), b = labelAt(s, shape, 1);
+                        setLabelAt(s, shape, 0, b);
+                        setLabelAt(s, shape, 1, a);
                         break;
                     }
             return s;
         }
         case PhasePartSpec::SetPermutation: {
-            uint64_t& w = s.w[T::kOrbitShapes[part.orbit].permWord];
+            const auto& shape = T::kOrbitShapes[part.orbit];
             const int k = part.count;
             int digit[16];
             for (int i = k - 1; i >= 0; --i) {
@@ -283,8 +312,7 @@ typename T::State unrankPart(const PhasePartSpec& part, uint64_t rank) {
                 for (;; ++x)
                     if (!(used >> x & 1) && d-- == 0) break;
                 used |= 1u << x;
-                const int p = part.positions[i];
-                w = (w & ~(uint64_t{15} << (4 * p))) | static_cast<uint64_t>(part.positions[x]) << (4 * p);
+                setLabelAt(s, shape, part.positions[i], part.positions[x]);
             }
             return s;
         }
@@ -302,19 +330,18 @@ typename T::State unrankPart(const PhasePartSpec& part, uint64_t rank) {
 template <class T>
 typename T::State unrankParts(const std::vector<PhasePartSpec>& parts, const std::vector<int>& which,
                               const uint64_t* values) {
+    using namespace phased_detail;
     typename T::State s = T::solved();
     for (size_t i = 0; i < which.size(); ++i) {
         const PhasePartSpec& part = parts[which[i]];
+        const auto& shape = T::kOrbitShapes[part.orbit];
         if (part.kind == PhasePartSpec::Membership) {
-            const int w = T::kOrbitShapes[part.orbit].permWord;
-            s.w[w] = unrankPart<T>(part, values[i]).w[w];
+            const typename T::State t = unrankPart<T>(part, values[i]);
+            for (int p = 0; p < shape.size; ++p) setLabelAt(s, shape, p, labelAt(t, shape, p));
         } else if (part.kind == PhasePartSpec::SetPermutation) {
-            const int w = T::kOrbitShapes[part.orbit].permWord;
-            const uint64_t t = unrankPart<T>(part, values[i]).w[w];
-            for (int k = 0; k < part.count; ++k) {
-                const uint64_t mask = uint64_t{15} << (4 * part.positions[k]);
-                s.w[w] = (s.w[w] & ~mask) | (t & mask);
-            }
+            const typename T::State t = unrankPart<T>(part, values[i]);
+            for (int k = 0; k < part.count; ++k)
+                setLabelAt(s, shape, part.positions[k], labelAt(t, shape, part.positions[k]));
         }
     }
     for (size_t i = 0; i < which.size(); ++i) {
@@ -331,13 +358,14 @@ typename T::State unrankParts(const std::vector<PhasePartSpec>& parts, const std
                 if (parts[j].kind == PhasePartSpec::SetPermutation) permuted = true;
             }
             if (permuted) continue;
-            uint64_t& w = s.w[T::kOrbitShapes[o].permWord];
-            const int n = T::kOrbitShapes[o].size;
+            const auto& shape = T::kOrbitShapes[o];
+            const int n = shape.size;
             for (int p = 0; p < n && !fixed; ++p)
                 for (int q = p + 1; q < n && !fixed; ++q) {
-                    const uint64_t a = w >> (4 * p) & 15, b = w >> (4 * q) & 15;
+                    const unsigned a = labelAt(s, shape, p), b = labelAt(s, shape, q);
                     if (sets && sets->setOf[a] != sets->setOf[b]) continue;
-                    w = (w & ~(uint64_t{15} << (4 * p)) & ~(uint64_t{15} << (4 * q))) | b << (4 * p) | a << (4 * q);
+                    setLabelAt(s, shape, p, b);
+                    setLabelAt(s, shape, q, a);
                     fixed = true;
                 }
         }
@@ -346,21 +374,19 @@ typename T::State unrankParts(const std::vector<PhasePartSpec>& parts, const std
         const PhasePartSpec& part = parts[which[i]];
         if (part.kind != PhasePartSpec::Orientation) continue;
         const auto& shape = T::kOrbitShapes[part.orbit];
-        const uint64_t perm = s.w[shape.permWord];
         const int n = shape.size, m = part.modulus;
         const int digits = n - (part.sumConstrained ? 1 : 0);
         const uint64_t radix = static_cast<uint64_t>(m / part.step);
-        uint64_t rank = values[i], ori = 0;
+        uint64_t rank = values[i];
         int sum = 0;
         for (int p = digits - 1; p >= 0; --p) {
             const int x = static_cast<int>(rank % radix) * part.step;
             rank /= radix;
-            const int raw = ((x + part.frame[p] - part.frame[perm >> (4 * p) & 15]) % m + m) % m;
+            const int raw = ((x + part.frame[p] - part.frame[labelAt(s, shape, p)]) % m + m) % m;
             sum += raw;
-            ori |= static_cast<uint64_t>(raw) << (4 * p);
+            setOriAt(s, shape, p, static_cast<unsigned>(raw));
         }
-        if (part.sumConstrained) ori |= static_cast<uint64_t>((m - sum % m) % m) << (4 * (n - 1));
-        s.w[shape.oriWord] = ori;
+        if (part.sumConstrained) setOriAt(s, shape, n - 1, static_cast<unsigned>((m - sum % m) % m));
     }
     return s;
 }
