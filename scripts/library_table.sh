@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# library_table.sh [N] — the puzzle-library table: for each puzzle in
+# puzzles/ (not the grid puzzle), its state count (distinct states when it
+# has identical pieces), the solver, and over N uniform random states
+# (seed 1) the mean solution length and the mean search time per solve (the
+# solver's "seconds"; table building and compilation excluded: run it twice
+# for cached tables), and the bytes of pruning tables `pzc check` lists.
+# Every declared solver gets a row. A solver that does not solve the
+# random states within LIMIT seconds (default 60; tables built on first use
+# count) is reported as such (those puzzles are tested on scrambles:
+# tests/library).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+n=${1:-10}
+limit=${LIMIT:-60}
+pzc=${PZC:-build/compiler/driver/pzc}
+echo "| puzzle | states | solver | mean length | search time per solve | table size |"
+echo "|---|---|---|---|---|---|"
+for f in puzzles/*.pz; do
+    grep -q '^grid ' "$f" && continue
+    name=$(basename "$f" .pz)
+    check=$("$pzc" check "$f")
+    states=$(echo "$check" | sed -n 's/^distinct states: \([0-9]*\) .*/\1/p')
+    [ -n "$states" ] || states=$(echo "$check" | sed -n 's/^group order: //p')
+    bytes=$(echo "$check" | sed -n 's/.*table \([0-9]*\) bytes.*/\1/p' | awk '{s += $1} END {print s + 0}')
+    echo "$check" | sed -n '/^solvers:/,$p' | sed -n 's/^  \([A-Za-z0-9_]*\): \([a-z]*\).*/\1 \2/p' | while read -r solver kind; do
+        # Phased solvers' tables are not in check's pattern list.
+        size=$([ "$kind" = optimal ] && echo "$bytes" || echo "(phase tables)")
+        out=$(timeout "$limit" "$pzc" solve "$f" --solver "$solver" --random "$n" --seed 1 --json 2>/dev/null)
+        if [ $? -ne 0 ] || [ "$(echo "$out" | grep -c '"length"')" != "$n" ]; then
+            echo "| $name | $states | $solver ($kind) | - | random states not solved within $limit s | $size |"
+            continue
+        fi
+        stats=$(echo "$out" | sed -n 's/.*"length": \([0-9]*\).*"seconds": \([0-9.e-]*\).*/\1 \2/p' |
+            awk '{l += $1; t += $2} END {printf "%.2f|%.3f ms", l / NR, 1000 * t / NR}')
+        optimal=$(echo "$out" | grep -c '"optimal": true')
+        label=$([ "$optimal" = "$n" ] && echo "all optimal" || echo "not labelled optimal")
+        echo "| $name | $states | $solver ($kind, $label) | ${stats%%|*} | ${stats##*|} | $size |"
+    done
+done
