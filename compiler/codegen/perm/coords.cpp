@@ -27,6 +27,21 @@ std::string partType(const analysis::CoordinatePart& part, const analysis::Orbit
     return "pz::BytePieceCoordinate<" + std::to_string(pl.lanes()) + ", " + args + ">";
 }
 
+// Sets {{PERM}} and {{ORI}} to the arguments a part's rank/unrank takes from
+// state `s`: 4-bit parts take the words, byte-lane parts pointers to them;
+// an orbit without orientation passes `noOri` (nibble) or nullptr.
+void setPartArguments(CodeWriter& w, const analysis::OrbitLayout& l, const std::string& noOri) {
+    const std::string perm = "s.w[" + std::to_string(l.permWord) + "]";
+    const std::string ori = l.oriWord >= 0 ? "s.w[" + std::to_string(l.oriWord) + "]" : "";
+    if (l.nibble()) {
+        w.set("PERM", perm);
+        w.set("ORI", ori.empty() ? noOri : ori);
+    } else {
+        w.set("PERM", "&" + perm);
+        w.set("ORI", ori.empty() ? "nullptr" : "&" + ori);
+    }
+}
+
 }  // namespace
 
 std::vector<std::string> emitCoordinates(CodeWriter& w, const SolverModel& m) {
@@ -69,14 +84,8 @@ std::vector<std::string> emitCoordinates(CodeWriter& w, const SolverModel& m) {
         for (size_t pi = 0; pi < c.parts.size(); ++pi) {
             const auto& l = m.layout.orbits[c.parts[pi].orbit];
             w.set("I", std::to_string(pi));
-            w.set("PW", std::to_string(l.permWord));
-            if (!l.nibble()) {
-                w.set("ORI", l.oriWord >= 0 ? "&s.w[" + std::to_string(l.oriWord) + "]" : "nullptr");
-                w.line("r = r * Part{{I}}::kSize + Part{{I}}::rank(&s.w[{{PW}}], {{ORI}});");
-                continue;
-            }
-            w.set("ORI", l.oriWord >= 0 ? "s.w[" + std::to_string(l.oriWord) + "]" : "0");
-            w.line("r = r * Part{{I}}::kSize + Part{{I}}::rank(s.w[{{PW}}], {{ORI}});");
+            setPartArguments(w, l, "0");
+            w.line("r = r * Part{{I}}::kSize + Part{{I}}::rank({{PERM}}, {{ORI}});");
         }
         w.line("return r;");
         w.dedent();
@@ -94,14 +103,8 @@ std::vector<std::string> emitCoordinates(CodeWriter& w, const SolverModel& m) {
         for (size_t pi = c.parts.size(); pi-- > 0;) {
             const auto& l = m.layout.orbits[c.parts[pi].orbit];
             w.set("I", std::to_string(pi));
-            w.set("PW", std::to_string(l.permWord));
-            if (!l.nibble()) {
-                w.set("ORI", l.oriWord >= 0 ? "&s.w[" + std::to_string(l.oriWord) + "]" : "nullptr");
-                w.line("Part{{I}}::unrank(r % Part{{I}}::kSize, &s.w[{{PW}}], {{ORI}});");
-            } else {
-                w.set("ORI", l.oriWord >= 0 ? "s.w[" + std::to_string(l.oriWord) + "]" : "unusedOri");
-                w.line("Part{{I}}::unrank(r % Part{{I}}::kSize, s.w[{{PW}}], {{ORI}});");
-            }
+            setPartArguments(w, l, "unusedOri");
+            w.line("Part{{I}}::unrank(r % Part{{I}}::kSize, {{PERM}}, {{ORI}});");
             w.line("r /= Part{{I}}::kSize;");
         }
         w.line("(void)unusedOri;");
