@@ -464,7 +464,9 @@ public:
                 out.name = {name, rest[0].range()};
             } else if (c == "Set") {
                 auto rest = restOfLine(t);
-                if (haveSolved || !families_.empty()) {
+                // Any move read so far (rotations and macros too) holds one
+                // permutation per set declared before it.
+                if (haveSolved || !known_.empty()) {
                     error(t.range(), "Set must come before Solved and the moves");
                     continue;
                 }
