@@ -450,7 +450,8 @@ int runSolveLevels(const Args& args) {
     Args rest;
     size_t i = 1;
     for (; i < args.size() && args[i].rfind("--", 0) != 0; ++i) {
-        rest.push_back(std::filesystem::is_directory(args[i]) ? "--levels" : "--level");
+        std::error_code ec;  // a name the OS refuses (too long, ...) is read as a level file, which reports it
+        rest.push_back(std::filesystem::is_directory(args[i], ec) ? "--levels" : "--level");
         rest.push_back(args[i]);
     }
     rest.insert(rest.end(), args.begin() + i, args.end());

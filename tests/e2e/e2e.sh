@@ -411,6 +411,10 @@ options)
     expect_error "would overwrite the definition" -- "$pzc" convert "$tmp/x.pz" --to yaml -o "$tmp/x.pz"
     cmp -s "$tmp/x.pz" $puzzle || fail "the definition was overwritten"
     expect_error "missing FILE" -- "$pzc" inspect
+    # A level name the OS refuses (too long) is an error, not an abort
+    # (found by fuzz_cli: solve-dir's directory test threw).
+    expect_error "error: cannot read file: File name too long" -- "$pzc" solve-dir puzzles/anima.pz "$(printf 'x%.0s' $(seq 300))"
+    grep -q terminate "$tmp/err" && fail "solve-dir aborted on a long name"
     expect_error "unexpected argument" -- "$pzc" run $puzzle "R1" "C1"
     "$pzc" solve --help | grep -q -- "--scrambles" || fail "solve --help"
     # A depth-limit failure says what happened; "not reachable" is kept for
