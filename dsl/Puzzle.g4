@@ -71,7 +71,9 @@ invariant
 positionSet  : '{' position* '}' ;
 
 // pattern corners_all { corners: positions orientations; edges {UF UR}: positions unordered; }
-patternDecl  : 'pattern' name '{' patternPart* '}' ;
+// pattern h48 { coset H48; }   (the coset coordinate of a subgroup, note [coset patterns])
+patternDecl  : 'pattern' name '{' patternCoset? patternPart* '}' ;
+patternCoset : 'coset' name ';' ;
 patternPart  : name positionSet? ':' aspect+ ';' ;
 aspect       : 'positions' | 'orientations' | 'unordered' ;
 
@@ -120,7 +122,7 @@ name
     | 'puzzle' | 'orbit' | 'orient' | 'solved' | 'powers' | 'uncounted' | 'move' | 'macro'
     | 'symmetry' | 'mirror' | 'subgroup' | 'in' | 'oriented' | 'pattern' | 'positions'
     | 'orientations' | 'unordered' | 'solver' | 'optimal' | 'phased' | 'grid' | 'direction'
-    | 'colour' | 'levels' | 'with' | 'against' | 'map'
+    | 'colour' | 'levels' | 'with' | 'against' | 'map' | 'coset'
     ;
 
 // ---------------------------------------------------------------- tokens

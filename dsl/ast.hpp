@@ -166,6 +166,7 @@ struct PatternPart {
 
 struct PatternDef {
     Name name;
+    std::optional<Name> coset;  // `coset SUBGROUP;`: the subgroup's coset coordinate
     std::vector<PatternPart> parts;
     SourceRange range;
 };

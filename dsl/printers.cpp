@@ -187,6 +187,7 @@ std::string printPz(const ast::Puzzle& p) {
     }
     for (const auto& pt : p.patterns) {
         out << "  pattern " << pt.name.text << " {";
+        if (pt.coset) out << " coset " << pt.coset->text << ';';
         for (const auto& part : pt.parts) {
             out << ' ' << part.orbit.text;
             if (!part.pieces.empty()) out << " {" << positionsText(part.pieces) << '}';
@@ -297,7 +298,9 @@ std::string printYaml(const ast::Puzzle& p) {
     }
     if (!p.patterns.empty()) out << "patterns:\n";
     for (const auto& pt : p.patterns) {
-        out << "  - name: " << yamlName(pt.name.text) << "\n    parts:\n";
+        out << "  - name: " << yamlName(pt.name.text) << "\n";
+        if (pt.coset) out << "    coset: " << yamlName(pt.coset->text) << "\n";
+        if (!pt.parts.empty()) out << "    parts:\n";
         for (const auto& part : pt.parts) {
             out << "      - {orbit: " << yamlName(part.orbit.text);
             if (!part.pieces.empty()) out << ", pieces: " << quote(positionsText(part.pieces));

@@ -363,6 +363,7 @@ public:
         } else if (auto* pt = ctx->patternDecl()) {
             ast::PatternDef pattern;
             pattern.name = name(pt->name());
+            if (auto* c = pt->patternCoset()) pattern.coset = name(c->name());
             for (auto* part : pt->patternPart()) {
                 ast::PatternPart pp;
                 pp.orbit = name(part->name());

@@ -348,11 +348,14 @@ private:
 
     void readPattern(const YAML::Node& node, ast::Puzzle& p) {
         if (!expect(node, YAML::NodeType::Map, "a pattern")) return;
-        auto f = fields(node, "a pattern", {"name", "parts"});
+        auto f = fields(node, "a pattern", {"name", "coset", "parts"});
         ast::PatternDef pd;
         pd.range = range(node);
         if (require(f, "name", node, "a pattern")) pd.name = name(f["name"].value, "pattern name");
-        if (require(f, "parts", node, "a pattern") && expect(f["parts"].value, YAML::NodeType::Sequence, "parts"))
+        if (f.count("coset")) pd.coset = name(f["coset"].value, "coset subgroup");
+        // A coset pattern needs no parts (note [coset patterns]).
+        if ((pd.coset ? f.count("parts") > 0 : require(f, "parts", node, "a pattern")) &&
+            expect(f["parts"].value, YAML::NodeType::Sequence, "parts"))
             for (const auto& part : f["parts"].value) {
                 if (!expect(part, YAML::NodeType::Map, "a pattern part")) continue;
                 auto g = fields(part, "a pattern part", {"orbit", "pieces", "track"});

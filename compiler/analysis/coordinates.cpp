@@ -152,6 +152,7 @@ bool computeCoordinates(const ir::Puzzle& puzzle, std::vector<Coordinate>& out, 
     out.clear();
     bool ok = true;
     for (const auto& pat : puzzle.patterns) {
+        if (pat.cosetSubgroup >= 0) continue;  // a phase table (note [coset patterns])
         Coordinate c;
         c.pattern = pat.name;
         mpz_class size = 1;

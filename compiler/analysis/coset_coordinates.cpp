@@ -886,6 +886,63 @@ PhaseClassCount countPhaseClasses(PuzzleAnalysis& analysis, const PhasePlan& pha
     return out;
 }
 
+bool buildCosetPatternPlan(PuzzleAnalysis& analysis, int patternIndex, const std::vector<int>& searchMoves,
+                           PhasePlan& out, DiagnosticEngine& diags) {
+    const ir::Puzzle& puzzle = analysis.puzzle();
+    const auto& pattern = puzzle.patterns[patternIndex];
+    out = {};
+    auto fail = [&](const std::string& msg) {
+        diags.error(puzzle.file, pattern.where, "coset pattern '" + pattern.name + "': " + msg);
+        return false;
+    };
+    if (pattern.cosetSubgroup < 0) return fail("not a coset pattern");
+    if (hasIdenticalPieces(puzzle))
+        return fail("the puzzle has identical pieces; coset coordinates need distinct pieces");
+    for (const auto& o : puzzle.orbits)
+        if (o.size > 64 || o.orient > 128)
+            return fail("orbit '" + o.name + "' has " + std::to_string(o.size) + " positions" +
+                        (o.orient > 1 ? " and orientation modulus " + std::to_string(o.orient) : std::string()) +
+                        "; coset coordinates handle orbits of at most 64 positions and modulus 128");
+    PhasePlan phase;
+    phase.subgroup = pattern.cosetSubgroup;
+    phase.target = puzzle.subgroups[pattern.cosetSubgroup].name;
+    for (size_t i = 0; i < searchMoves.size(); ++i) phase.moves.push_back((int)i);
+    phase.canon = buildCanonicalAutomaton(puzzle, analysis);
+    if (phase.canon.searchMoves != searchMoves) return fail("the search moves and the automaton's differ");
+    CosetCoordinate c = cosetCoordinate(analysis, pattern.cosetSubgroup);
+    if (!c.exact) return fail("no coset coordinate for subgroup '" + phase.target + "': " + c.problem);
+    phase.parts = c.parts;
+    if (phase.parts.size() > kMaxPhaseParts)
+        return fail("the coset coordinate of '" + phase.target + "' has " + std::to_string(phase.parts.size()) +
+                    " parts, over the limit of " + std::to_string(kMaxPhaseParts));
+    for (const auto& part : phase.parts)
+        if (part.size > kMaxPhasePartSize)
+            return fail("the coset coordinate of '" + phase.target + "' has the part '" + part.describe(puzzle) +
+                        "' with " + std::to_string(part.size) + " values, over the limit of " +
+                        std::to_string(kMaxPhasePartSize));
+    const ir::Element solved = ir::identity(puzzle.orbits);
+    for (const auto& part : phase.parts) phase.goal.push_back(referencePartRank(part, solved));
+    // One table over the whole coordinate: a single part or pair when it
+    // fits, which a symmetry-reduced table over every part replaces.
+    const int np = (int)phase.parts.size();
+    mpz_class values = 1;
+    for (const auto& part : phase.parts) values *= (unsigned long)part.size;
+    if (np <= 2 && values <= kMaxPhaseTableEntries) {
+        if (np == 1) phase.tables.emplace_back(0, -1);
+        else if (phase.parts[0].size >= phase.parts[1].size) phase.tables.emplace_back(0, 1);
+        else phase.tables.emplace_back(1, 0);
+    }
+    choosePhaseSymmetries(analysis, phase, -1);
+    const bool symCoversAll = !phase.symmetries.empty() && (int)(phase.reduced.size() + phase.rest.size()) == np;
+    if (!(symCoversAll && phase.tables.empty()) && !(phase.symmetries.empty() && phase.tables.size() == 1))
+        return fail("the coset coordinate of '" + phase.target + "' has " + values.get_str() + " values in " +
+                    std::to_string(np) + " parts; a coset pattern needs one table over all of them, at most " +
+                    std::to_string(kMaxPhaseTableEntries) +
+                    " entries (after reduction by the symmetries that keep the subgroup and the moves)");
+    out = std::move(phase);
+    return true;
+}
+
 uint64_t PhasePlan::tableEntries(size_t t) const {
     const auto& [a, b] = tables[t];
     return parts[a].size * (b < 0 ? 1 : parts[b].size);

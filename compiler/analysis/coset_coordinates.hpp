@@ -210,4 +210,25 @@ inline constexpr size_t kMaxPhaseParts = 16;                    // coordinate pa
 bool buildSolverPlan(PuzzleAnalysis& analysis, int solver, const std::vector<int>& searchMoves, SolverPlan& out,
                      DiagnosticEngine& diags);
 
+// note [coset patterns]
+// `pattern P { coset H; }` prunes an optimal search with the distance, over
+// the solver's moves, from a state's coset of H to H itself: every solution
+// passes through H (solved is in H), so it is a lower bound, and so is the
+// same distance for the inverse state (dist(s^-1) = dist(s) when the moves
+// are closed under inverses). It is the table of a one-phase plan into H
+// with every search move (note [phase symmetries]): the coset coordinate of
+// H in one table, stored by symmetry class under the symmetries that keep H
+// and the move set (the cube's H48: corners in tetrads and oriented, edges in
+// slices, 48 symmetries: 3393 corner classes x 34,650 edge values, the h0
+// table of the H48 solver). The runtime (pz/coset_pattern.hpp) builds it
+// with the phased tables' breadth-first search and looks it up from the
+// full state. One table must cover the whole coordinate: the symmetry-
+// reduced one, or without symmetries a single part or pair of parts, at most
+// kMaxPhaseTableEntries entries; else `pzc check` says so at the pattern.
+// The plan of coset pattern `pattern` (an index into puzzle.patterns, with
+// cosetSubgroup >= 0) over `searchMoves`; on failure a located error at the
+// pattern.
+bool buildCosetPatternPlan(PuzzleAnalysis& analysis, int pattern, const std::vector<int>& searchMoves, PhasePlan& out,
+                           DiagnosticEngine& diags);
+
 }  // namespace pz::analysis

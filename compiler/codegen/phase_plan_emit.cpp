@@ -40,6 +40,78 @@ const char* kindName(analysis::PhasePart::Kind k) {
     return "?";
 }
 
+// The statements filling `pz::PhaseSpec& ph` (a block at 8 spaces) for phase
+// plan `ph` (its moves index the model's search moves).
+void emitPhaseSpecFields(std::ostringstream& s, const SolverModel& m, const analysis::PhasePlan& ph) {
+    const ir::Puzzle& p = *m.puzzle;
+    // The phase automaton's moves are the phase's moves, in order.
+    if (ph.canon.searchMoves.size() != ph.moves.size())
+        throw std::logic_error("phase plan: automaton and move list differ");
+    for (size_t j = 0; j < ph.moves.size(); ++j)
+        if (ph.canon.searchMoves[j] != m.canon.searchMoves[ph.moves[j]])
+            throw std::logic_error("phase plan: automaton moves out of order");
+    s << "        ph.target = \"" << ph.target << "\";\n";
+    std::string names;
+    for (int i : ph.moves) names += " " + p.moves[m.canon.searchMoves[i]].name;
+    s << "        //" << names << "\n";
+    s << "        ph.moves = {" << list(ph.moves) << "};\n";
+    s << "        ph.canonStart = " << ph.canon.start << ";\n";
+    s << "        ph.canonNext = {\n";
+    for (size_t st = 0; st < ph.canon.next.size(); ++st) s << "            " << list(ph.canon.next[st]) << ",\n";
+    s << "        };\n";
+    for (size_t j = 0; j < ph.parts.size(); ++j) {
+        const auto& part = ph.parts[j];
+        s << "        {  // part " << j << ": " << part.describe(p) << ", " << part.size << " values\n";
+        s << "            pz::PhasePartSpec c;\n";
+        s << "            c.kind = pz::PhasePartSpec::" << kindName(part.kind) << ";\n";
+        switch (part.kind) {
+            case analysis::PhasePart::Kind::Membership:
+                s << "            c.orbit = " << shapeIndex(m, part.orbit) << ";\n";
+                s << "            c.setOf = {" << list(part.setOf) << "};\n";
+                s << "            c.sets = " << part.sets << ";\n";
+                break;
+            case analysis::PhasePart::Kind::Orientation:
+                s << "            c.orbit = " << shapeIndex(m, part.orbit) << ";\n";
+                s << "            c.modulus = " << part.modulus << ";\n";
+                s << "            c.sumConstrained = " << (part.sumConstrained ? "true" : "false") << ";\n";
+                if (!part.frame.empty()) {
+                    s << "            c.frame = {" << list(part.frame) << "};\n";
+                    s << "            c.step = " << part.step << ";\n";
+                }
+                break;
+            case analysis::PhasePart::Kind::Parity: {
+                uint32_t mask = 0;
+                for (int o : part.parityOrbits) mask |= 1u << shapeIndex(m, o);
+                s << "            c.parityOrbits = " << mask << "u;\n";
+                break;
+            }
+            case analysis::PhasePart::Kind::SetPermutation:
+                s << "            c.orbit = " << shapeIndex(m, part.orbit) << ";\n";
+                s << "            c.positions = {" << list(part.positions) << "};\n";
+                s << "            c.count = " << part.positions.size() << ";\n";
+                break;
+        }
+        s << "            c.size = " << part.size << "ULL;\n";
+        s << "            c.goal = " << ph.goal[j] << "ULL;\n";
+        s << "            ph.parts.push_back(c);\n";
+        s << "        }\n";
+    }
+    s << "        ph.tables = {";
+    for (size_t t = 0; t < ph.tables.size(); ++t)
+        s << (t ? ", " : "") << "{" << ph.tables[t].first << ", " << ph.tables[t].second << "}";
+    s << "};\n";
+    if (!ph.symmetries.empty()) {
+        // note [symmetry classes] in pz/phased.hpp
+        std::string names;
+        for (int sym : ph.symmetries) names += " " + (m.symmetryNames[sym].empty() ? std::string("1") : m.symmetryNames[sym]);
+        s << "        //" << names << "\n";
+        s << "        ph.symmetries = {" << list(ph.symmetries) << "};\n";
+        s << "        ph.symInverse = {" << list(ph.symInverse) << "};\n";
+        s << "        ph.reduced = {" << list(ph.reduced) << "};\n";
+        s << "        ph.rest = {" << list(ph.rest) << "};\n";
+    }
+}
+
 }  // namespace
 
 std::string emitPhasePlan(const SolverModel& m, const analysis::SolverPlan& plan) {
@@ -50,74 +122,9 @@ std::string emitPhasePlan(const SolverModel& m, const analysis::SolverPlan& plan
     s << "    std::vector<pz::PhaseSpec> phases(" << plan.phases.size() << ");\n";
     for (size_t k = 0; k < plan.phases.size(); ++k) {
         const auto& ph = plan.phases[k];
-        // The phase automaton's moves are the phase's moves, in order.
-        if (ph.canon.searchMoves.size() != ph.moves.size())
-            throw std::logic_error("phase plan: automaton and move list differ");
-        for (size_t j = 0; j < ph.moves.size(); ++j)
-            if (ph.canon.searchMoves[j] != m.canon.searchMoves[ph.moves[j]])
-                throw std::logic_error("phase plan: automaton moves out of order");
         s << "    {  // phase " << k + 1 << ": to " << ph.target << "\n";
         s << "        pz::PhaseSpec& ph = phases[" << k << "];\n";
-        s << "        ph.target = \"" << ph.target << "\";\n";
-        std::string names;
-        for (int i : ph.moves) names += " " + p.moves[m.canon.searchMoves[i]].name;
-        s << "        //" << names << "\n";
-        s << "        ph.moves = {" << list(ph.moves) << "};\n";
-        s << "        ph.canonStart = " << ph.canon.start << ";\n";
-        s << "        ph.canonNext = {\n";
-        for (size_t st = 0; st < ph.canon.next.size(); ++st) s << "            " << list(ph.canon.next[st]) << ",\n";
-        s << "        };\n";
-        for (size_t j = 0; j < ph.parts.size(); ++j) {
-            const auto& part = ph.parts[j];
-            s << "        {  // part " << j << ": " << part.describe(p) << ", " << part.size << " values\n";
-            s << "            pz::PhasePartSpec c;\n";
-            s << "            c.kind = pz::PhasePartSpec::" << kindName(part.kind) << ";\n";
-            switch (part.kind) {
-                case analysis::PhasePart::Kind::Membership:
-                    s << "            c.orbit = " << shapeIndex(m, part.orbit) << ";\n";
-                    s << "            c.setOf = {" << list(part.setOf) << "};\n";
-                    s << "            c.sets = " << part.sets << ";\n";
-                    break;
-                case analysis::PhasePart::Kind::Orientation:
-                    s << "            c.orbit = " << shapeIndex(m, part.orbit) << ";\n";
-                    s << "            c.modulus = " << part.modulus << ";\n";
-                    s << "            c.sumConstrained = " << (part.sumConstrained ? "true" : "false") << ";\n";
-                    if (!part.frame.empty()) {
-                        s << "            c.frame = {" << list(part.frame) << "};\n";
-                        s << "            c.step = " << part.step << ";\n";
-                    }
-                    break;
-                case analysis::PhasePart::Kind::Parity: {
-                    uint32_t mask = 0;
-                    for (int o : part.parityOrbits) mask |= 1u << shapeIndex(m, o);
-                    s << "            c.parityOrbits = " << mask << "u;\n";
-                    break;
-                }
-                case analysis::PhasePart::Kind::SetPermutation:
-                    s << "            c.orbit = " << shapeIndex(m, part.orbit) << ";\n";
-                    s << "            c.positions = {" << list(part.positions) << "};\n";
-                    s << "            c.count = " << part.positions.size() << ";\n";
-                    break;
-            }
-            s << "            c.size = " << part.size << "ULL;\n";
-            s << "            c.goal = " << ph.goal[j] << "ULL;\n";
-            s << "            ph.parts.push_back(c);\n";
-            s << "        }\n";
-        }
-        s << "        ph.tables = {";
-        for (size_t t = 0; t < ph.tables.size(); ++t)
-            s << (t ? ", " : "") << "{" << ph.tables[t].first << ", " << ph.tables[t].second << "}";
-        s << "};\n";
-        if (!ph.symmetries.empty()) {
-            // note [symmetry classes] in pz/phased.hpp
-            std::string names;
-            for (int sym : ph.symmetries) names += " " + (m.symmetryNames[sym].empty() ? std::string("1") : m.symmetryNames[sym]);
-            s << "        //" << names << "\n";
-            s << "        ph.symmetries = {" << list(ph.symmetries) << "};\n";
-            s << "        ph.symInverse = {" << list(ph.symInverse) << "};\n";
-            s << "        ph.reduced = {" << list(ph.reduced) << "};\n";
-            s << "        ph.rest = {" << list(ph.rest) << "};\n";
-        }
+        emitPhaseSpecFields(s, m, ph);
         s << "    }\n";
     }
     s << "    return phases;\n";
@@ -148,6 +155,28 @@ std::string emitPhasePlan(const SolverModel& m, const analysis::SolverPlan& plan
     std::vector<int> families;
     for (int mi : m.canon.searchMoves) families.push_back(p.moves[mi].family);
     s << "inline std::vector<int> moveFamilies() { return {" << list(families) << "}; }\n";
+    return s.str();
+}
+
+std::string emitCosetPatterns(const SolverModel& m, const std::string& hashedBefore) {
+    if (m.cosetPatterns.empty()) return "";
+    std::ostringstream s;
+    s << "// ---- coset patterns (note [coset patterns]; runtime/include/pz/coset_pattern.hpp) ----\n";
+    s << "inline std::vector<pz::CosetPatternSpec> Traits::cosetPatterns() {\n";
+    s << "    std::vector<pz::CosetPatternSpec> patterns(" << m.cosetPatterns.size() << ");\n";
+    for (size_t i = 0; i < m.cosetPatterns.size(); ++i) {
+        const auto& ph = m.cosetPatterns[i];
+        s << "    {  // pattern " << m.cosetPatternNames[i] << ": the coset coordinate of " << ph.target << "\n";
+        s << "        patterns[" << i << "].name = \"" << m.cosetPatternNames[i] << "\";\n";
+        s << "        pz::PhaseSpec& ph = patterns[" << i << "].phase;\n";
+        emitPhaseSpecFields(s, m, ph);
+        s << "    }\n";
+    }
+    // The tables' cache key: every pattern's plan and the traits it runs on.
+    const std::string hash = contentHash(hashedBefore + s.str());
+    s << "    for (auto& p : patterns) p.hash = \"" << hash << "\";\n";
+    s << "    return patterns;\n";
+    s << "}\n";
     return s.str();
 }
 

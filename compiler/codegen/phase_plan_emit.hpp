@@ -13,6 +13,10 @@ namespace pz::codegen {
 
 // The function `phasePlan_<solver>()` returning the phases (deterministic).
 std::string emitPhasePlan(const SolverModel& model, const analysis::SolverPlan& plan);
+// The definition of `Traits::cosetPatterns()` (note [coset patterns]): one
+// pz::CosetPatternSpec per searched coset pattern, keyed by a hash of
+// `hashedBefore` (the traits) and the plans; "" when there is none.
+std::string emitCosetPatterns(const SolverModel& model, const std::string& hashedBefore);
 // The phased solver's translation unit: the traits header, the plan, main().
 std::string emitPhasedSolverMain(const SolverModel& model, const analysis::SolverPlan& plan, const std::string& source);
 // A readable report of the plan (pzc inspect / check). With `classes`

@@ -60,14 +60,27 @@ bool buildSolverModel(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& groups
     if (!analysis::checkMetricMoves(puzzle, diags)) return false;
     m.canon = analysis::buildCanonicalAutomaton(puzzle, groups);
 
-    // The searched patterns: those of the first optimal solver, else all.
+    // The searched patterns: those of the first optimal solver, else all
+    // (coset patterns apart: they are phase tables, note [coset patterns]).
     ir::Puzzle searched = puzzle;
+    std::vector<int> searchedIndices;
+    for (size_t i = 0; i < puzzle.patterns.size(); ++i) searchedIndices.push_back((int)i);
     for (const auto& s : puzzle.solvers)
         if (s.kind == ir::Solver::Kind::Optimal) {
-            searched.patterns.clear();
-            for (int i : s.patterns) searched.patterns.push_back(puzzle.patterns[i]);
+            searchedIndices = s.patterns;
             break;
         }
+    searched.patterns.clear();
+    for (int i : searchedIndices) {
+        if (puzzle.patterns[i].cosetSubgroup < 0) {
+            searched.patterns.push_back(puzzle.patterns[i]);
+            continue;
+        }
+        analysis::PhasePlan plan;
+        if (!analysis::buildCosetPatternPlan(groups, i, m.canon.searchMoves, plan, diags)) return false;
+        m.cosetPatternNames.push_back(puzzle.patterns[i].name);
+        m.cosetPatterns.push_back(std::move(plan));
+    }
     if (puzzle.patterns.empty()) {
         searched.patterns = analysis::defaultPatterns(puzzle);
         m.defaultPatterns = !searched.patterns.empty();

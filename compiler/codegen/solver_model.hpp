@@ -8,6 +8,7 @@
 
 #include "compiler/analysis/canonical_automaton.hpp"
 #include "compiler/analysis/coordinates.hpp"
+#include "compiler/analysis/coset_coordinates.hpp"
 #include "compiler/analysis/state_layout.hpp"
 #include "compiler/codegen/move_kernels.hpp"
 #include "compiler/ir/puzzle.hpp"
@@ -30,6 +31,9 @@ struct SolverModel {
     bool inverseLookups = false;
     bool allPermutationsReachable = false;
     std::vector<std::string> patternHashes;         // per coordinate
+    // The searched coset patterns (note [coset patterns]): name and plan.
+    std::vector<std::string> cosetPatternNames;
+    std::vector<analysis::PhasePlan> cosetPatterns;
 };
 
 bool buildSolverModel(const ir::Puzzle& puzzle, SolverModel& model, DiagnosticEngine& diags);

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "compiler/analysis/canonical_automaton.hpp"
@@ -193,6 +194,20 @@ struct PhasedSolverInfo {
     std::vector<analysis::PhaseClassCount> classes;  // per phase
 };
 
+// A coset pattern's plan and class count (note [coset patterns]); no plan for
+// other patterns.
+struct CosetPatternInfo {
+    std::optional<analysis::PhasePlan> plan;
+    analysis::PhaseClassCount classes;
+    // Entries of its table: classes x the other parts (or the plain table's).
+    uint64_t entries() const {
+        if (!plan) return 0;
+        if (plan->symmetries.empty()) return plan->tableEntries(0);
+        const uint64_t n = plan->symmetries.size();
+        return (classes.classes ? classes.classes : (plan->reducedSize + n - 1) / n) * plan->restSize;
+    }
+};
+
 // "orientation of edges mod 2 (sum fixed) x membership of edges in 2 sets (4+8)"
 std::string reducedPartsText(const ir::Puzzle& p, const analysis::PhasePlan& phase) {
     std::string text;
@@ -201,6 +216,7 @@ std::string reducedPartsText(const ir::Puzzle& p, const analysis::PhasePlan& pha
 }
 
 void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vector<PhasedSolverInfo>& phased,
+               const std::vector<CosetPatternInfo>& coset,
                std::ostream& out) {
     out << "puzzle " << p.name << " (" << p.file << ")\n";
     out << "orbits: " << p.orbits.size() << '\n';
@@ -297,6 +313,32 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
     }
     out << "patterns: " << p.patterns.size() << '\n';
     for (const auto& pat : p.patterns) {
+        const size_t index = (size_t)(&pat - p.patterns.data());
+        if (index < coset.size() && coset[index].plan) {
+            // note [coset patterns]
+            const auto& info = coset[index];
+            const auto& plan = *info.plan;
+            mpz_class values = 1;
+            for (const auto& part : plan.parts) values *= (unsigned long)part.size;
+            out << "  " << pat.name << ": coset coordinate of " << plan.target << ", " << values.get_str() << " values, ";
+            if (plan.symmetries.empty()) {
+                out << "one table";
+            } else {
+                out << reducedPartsText(p, plan) << " (" << plan.reducedSize << " values) by " << plan.symmetries.size()
+                    << " symmetries: ";
+                if (info.classes.classes) out << info.classes.classes << " classes";
+                else out << "classes " << info.classes.why;
+                if (!plan.rest.empty()) {
+                    out << " x";
+                    for (size_t i = 0; i < plan.rest.size(); ++i)
+                        out << (i ? " x " : " ") << plan.parts[plan.rest[i]].describe(p);
+                    out << " (" << plan.restSize << " values)";
+                }
+            }
+            out << "; " << (info.classes.classes || plan.symmetries.empty() ? "" : "at least ") << info.entries()
+                << " entries, table " << tableBytesText(mpz_class((unsigned long)((info.entries() + 1) / 2))) << '\n';
+            continue;
+        }
         out << "  " << pat.name << ": " << patternSize(p, pat).get_str() << " values, table "
             << tableBytesText(patternTableBytes(p, pat)) << ",";
         for (const auto& part : pat.parts) out << ' ' << partText(p, part);
@@ -341,6 +383,7 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
 }
 
 void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vector<PhasedSolverInfo>& phased,
+               const std::vector<CosetPatternInfo>& coset,
                std::ostream& stream) {
     // Byte shares of the sections (note [check json size]).
     constexpr size_t kOrbitsShare = 4096, kMovesShare = 8192, kFamiliesShare = 14336, kClassesShare = 4096,
@@ -542,6 +585,23 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
         const auto& pat = p.patterns[shown];
         j.beginObject();
         j.field("name", pat.name);
+        if (shown < coset.size() && coset[shown].plan) {
+            // note [coset patterns]: the subgroup, symmetries, classes, entries.
+            const auto& info = coset[shown];
+            const auto& plan = *info.plan;
+            j.field("coset", plan.target);
+            std::vector<std::string> parts, reduced;
+            for (const auto& part : plan.parts) parts.push_back(part.describe(p));
+            for (int r : plan.reduced) reduced.push_back(plan.parts[r].describe(p));
+            names("cosetParts", parts);
+            names("reducedParts", reduced);
+            j.field("symmetries", (uint64_t)plan.symmetries.size());
+            j.field("classes", info.classes.classes);
+            j.field("entries", info.entries());
+            j.field("table-bytes", (info.entries() + 1) / 2);
+            j.endObject();
+            continue;
+        }
         j.key("size");
         j.bigValue(patternSize(p, pat).get_str());
         j.key("table-bytes");
@@ -687,13 +747,28 @@ int runCheck(const Args& args) {
             }
         }
     }
+    // Coset patterns (note [coset patterns]): the plan must build.
+    std::vector<CosetPatternInfo> coset(puzzle->patterns.size());
+    if (ok) {
+        for (size_t i = 0; i < puzzle->patterns.size(); ++i) {
+            if (puzzle->patterns[i].cosetSubgroup < 0) continue;
+            analysis::PhasePlan plan;
+            if (!analysis::buildCosetPatternPlan(analysis, (int)i, unit.metricMoves(), plan, diags)) {
+                ok = false;
+                continue;
+            }
+            coset[i].classes = plan.symmetries.empty() ? analysis::PhaseClassCount{}
+                                                       : analysis::countPhaseClasses(analysis, plan);
+            coset[i].plan = std::move(plan);
+        }
+    }
     diags.print(std::cerr);
     if (!ok) return 1;
     // Report.
     if (json)
-        printJson(*puzzle, analysis, phased, std::cout);
+        printJson(*puzzle, analysis, phased, coset, std::cout);
     else
-        printText(*puzzle, analysis, phased, std::cout);
+        printText(*puzzle, analysis, phased, coset, std::cout);
     return 0;
 }
 

@@ -576,6 +576,21 @@ private:
             Pattern pattern;
             pattern.name = pd.name.text;
             pattern.where = pd.range;
+            if (pd.coset) {
+                auto it = subgroupIndex_.find(pd.coset->text);
+                if (it != subgroupIndex_.end()) {
+                    pattern.cosetSubgroup = it->second;
+                } else {
+                    if (!brokenRefs_.count(pd.coset->text)) error(pd.coset->range, "unknown subgroup '" + pd.coset->text + "'");
+                    ok = false;
+                }
+                if (!pd.parts.empty()) {
+                    error(pd.parts.front().range,
+                          "a coset pattern tracks its subgroup's coset coordinate only; extra parts beside it are not "
+                          "built yet");
+                    ok = false;
+                }
+            }
             for (const auto& part : pd.parts) {
                 int o = findOrbit(part.orbit);
                 if (o < 0) {
@@ -609,7 +624,7 @@ private:
                 pp.pieces.assign(pieces.begin(), pieces.end());
                 pattern.parts.push_back(std::move(pp));
             }
-            if (pd.parts.empty()) {
+            if (pd.parts.empty() && !pd.coset) {
                 error(pd.name.range, "pattern '" + pd.name.text + "' tracks nothing");
                 ok = false;
             }

@@ -94,6 +94,9 @@ struct Pattern {
     std::string name;
     std::vector<PatternPart> parts;
     SourceRange where;
+    // A coset pattern (note [coset patterns] in compiler/analysis/
+    // coset_coordinates.hpp): the coset coordinate of this subgroup, no parts.
+    int cosetSubgroup = -1;
 };
 
 struct Solver {

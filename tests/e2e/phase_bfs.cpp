@@ -9,6 +9,9 @@
 // coordinates, move tables or pruning tables it checks. Small puzzles only.
 // With PHASES, only the first PHASES phases (a last phase too big to
 // enumerate is left out).
+//
+// SOLVER may also name a coset pattern (note [coset patterns]): its table is
+// phase 1 of a plan into its subgroup with every move, printed the same way.
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -34,15 +37,18 @@ int main(int argc, char** argv) {
     auto puzzle = ir::loadPuzzle(argv[1], diags);
     if (!puzzle) return 1;
     analysis::PuzzleAnalysis a(*puzzle);
-    int solver = -1;
+    int solver = -1, pattern = -1;
     for (size_t i = 0; i < puzzle->solvers.size(); ++i)
         if (puzzle->solvers[i].name == argv[2]) solver = (int)i;
-    if (solver < 0) return 1;
+    for (size_t i = 0; i < puzzle->patterns.size(); ++i)
+        if (puzzle->patterns[i].name == argv[2] && puzzle->patterns[i].cosetSubgroup >= 0) pattern = (int)i;
+    if (solver < 0 && pattern < 0) return 1;
     std::vector<int> metric;
     for (size_t m = 0; m < puzzle->moves.size(); ++m)
         if (puzzle->moves[m].inMetric) metric.push_back((int)m);
     analysis::SolverPlan plan;
-    if (!analysis::buildSolverPlan(a, solver, metric, plan, diags)) {
+    if (solver >= 0 ? !analysis::buildSolverPlan(a, solver, metric, plan, diags)
+                    : !analysis::buildCosetPatternPlan(a, pattern, metric, plan.phases.emplace_back(), diags)) {
         diags.print(std::cerr);
         return 1;
     }

@@ -4,6 +4,8 @@
 // and the solver's main translation unit.
 #include "compiler/codegen/perm/sections.hpp"
 
+#include "compiler/codegen/phase_plan_emit.hpp"
+
 namespace pz::codegen {
 
 namespace {
@@ -81,6 +83,12 @@ void emitTraitsStruct(CodeWriter& w, const SolverModel& m, const std::vector<std
     for (size_t i = 0; i < patternTypes.size(); ++i) tuple += (i ? ", " : "") + patternTypes[i];
     w.set("TUPLE", tuple);
     w.line("using Patterns = std::tuple<{{TUPLE}}>;");
+    if (!m.cosetPatterns.empty()) {
+        w.set("NCOSET", std::to_string(m.cosetPatterns.size()));
+        w.line("// Coset patterns (note [coset patterns]): defined after the struct.");
+        w.line("static constexpr int kCosetPatterns = {{NCOSET}};");
+        w.line("static std::vector<pz::CosetPatternSpec> cosetPatterns();");
+    }
     w.line();
     w.line("static constexpr State solved() { return kSolved; }");
     emitApplyMove(w, m);
@@ -125,12 +133,14 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
     w.line("#include <array>");
     w.line("#include <cstdint>");
     w.line("#include <tuple>");
+    if (!m.cosetPatterns.empty()) w.line("#include <vector>");
     w.line();
     w.line("#include \"pz/coord.hpp\"");
     if (!m.layout.allNibble()) {
         w.line("#include \"pz/lane_coord.hpp\"");
         w.line("#include \"pz/lanes.hpp\"");
     }
+    if (!m.cosetPatterns.empty()) w.line("#include \"pz/coset_pattern.hpp\"");
     w.line("#include \"pz/solver_main.hpp\"");
     w.line("#include \"pz/state.hpp\"");
     w.line();
@@ -144,6 +154,10 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
     perm::emitGroupOperations(w, m);
     const std::vector<std::string> patternTypes = perm::emitCoordinates(w, m);
     emitTraitsStruct(w, m, patternTypes);
+    if (!m.cosetPatterns.empty()) {
+        w.raw(emitCosetPatterns(m, w.str()));
+        w.line();
+    }
     w.line("}  // namespace pzgen::{{NS}}");
     return w.str();
 }

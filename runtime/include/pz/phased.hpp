@@ -47,6 +47,8 @@ namespace pz {
 
 // Positions of an orbit a phased plan can read (note [phased lanes]).
 inline constexpr int kMaxPhasedLanes = 64;
+// Coordinate parts of one phase (the compiler's kMaxPhaseParts).
+inline constexpr int kMaxPhaseParts = 16;
 
 struct PhasePartSpec {
     enum Kind : uint8_t { Membership, Orientation, Parity, SetPermutation };
@@ -520,6 +522,36 @@ public:
         return c;
     }
     uint64_t symRawSize(size_t k) const { return phases_[k].rawA * phases_[k].bSize; }
+
+    // Phase k's one pruning table read from a full state (the optimal
+    // search's coset patterns, pz/coset_pattern.hpp): the symmetry-reduced
+    // table, else the phase's first table. Index, prefetch, entry.
+    uint64_t stateTableIndex(size_t k, const State& s) const {
+        const Phase& ph = phases_[k];
+        const PhaseSpec& spec = spec_[k];
+        if (ph.sym) {
+            uint32_t c[kMaxPhaseParts];
+            for (int j : spec.rest) c[j] = static_cast<uint32_t>(rankPart<T>(spec.parts[j], s));
+            return symIndexOf(ph, spec, c, rankParts(spec, spec.reduced, s));
+        }
+        const TableRef& t = ph.tables.front();
+        const uint64_t a = rankPart<T>(spec.parts[t.a], s);
+        return t.b < 0 ? a : a * t.stride + rankPart<T>(spec.parts[t.b], s);
+    }
+    void prefetchTableEntry(size_t k, uint64_t i) const {
+        const Phase& ph = phases_[k];
+        if (ph.sym) __builtin_prefetch(ph.symWords + (i >> 4));
+        else __builtin_prefetch(ph.tables.front().bytes + (i >> 1));
+    }
+    unsigned tableEntry(size_t k, uint64_t i) const {
+        const Phase& ph = phases_[k];
+        if (ph.sym) return symGet(ph, i);
+        return ph.tables.front().bytes[i >> 1] >> ((i & 1) * 4) & 15;
+    }
+    // Whether phase k has exactly the one table stateTableIndex reads.
+    bool hasOneTable(size_t k) const {
+        return phases_[k].sym ? spec_[k].tables.empty() : spec_[k].tables.size() == 1;
+    }
     size_t phaseCount() const { return spec_.size(); }
     const PhaseSpec& phase(size_t k) const { return spec_[k]; }
 

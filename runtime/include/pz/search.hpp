@@ -46,6 +46,7 @@
 #include <cstdint>
 #include <ctime>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -56,6 +57,7 @@
 #include <utility>
 #include <vector>
 
+#include "pz/coset_pattern.hpp"
 #include "pz/prune.hpp"
 #include "pz/state.hpp"
 
@@ -85,8 +87,24 @@ public:
     explicit Search(const std::string& tableDir, int threads = 0, bool resident = false) : tableDir_(tableDir) {
         checkMemoryBudget();
         std::apply([&](auto&... t) { (t.loadOrBuild(tableDir, threads, resident), ...); }, tables_);
+        if constexpr (kCoset > 0) {
+            for (auto& spec : T::cosetPatterns()) {
+                coset_.push_back(std::make_unique<CosetPattern<T>>(std::move(spec)));
+                coset_.back()->loadOrBuild(tableDir, threads);
+            }
+            if (resident) makeCosetResident();
+        }
         setSearchThreads(threads);
     }
+
+    // Coset patterns (note [coset patterns]): T::kCosetPatterns tables read
+    // through T::cosetPatterns(), none when the traits declare none.
+    static constexpr int cosetPatternCount() {
+        if constexpr (requires { T::kCosetPatterns; }) return T::kCosetPatterns;
+        else return 0;
+    }
+    static constexpr int kCoset = cosetPatternCount();
+    const std::vector<std::unique_ptr<CosetPattern<T>>>& cosetPatterns() const { return coset_; }
 
     static constexpr int kMaxSearchThreads = 64;
     static constexpr size_t kSubtreesPerThread = 64;
@@ -138,6 +156,12 @@ public:
         bool done = false;
         std::apply([&](const auto&... t) { ((done || (best = lookupAll(t, s, inv, best, limit, done))), ...); },
                    tables_);
+        for (const auto& c : coset_) {
+            if (done) break;
+            best = std::max(best, c->get(c->index(s)));
+            if constexpr (T::kInverseLookups) best = std::max(best, c->get(c->index(inv)));
+            done = best > limit;
+        }
         return best;
     }
 
@@ -278,7 +302,26 @@ private:
         State state, inverse;
         int move, next;
         uint64_t index[kLookups > 0 ? kLookups : 1];
+        uint64_t coset[kCoset > 0 ? kCoset : 1];  // the coset patterns' entries
     };
+    // Every table index of x (the child's state, later its inverse) into k,
+    // each table line prefetched.
+    void indicesOf(const State& x, Child& k) const {
+        computeIndices(x, k.index, std::make_index_sequence<kTableCount>{});
+        if constexpr (kCoset > 0)
+            for (int i = 0; i < kCoset; ++i) {
+                k.coset[i] = coset_[i]->index(x);
+                coset_[i]->prefetch(k.coset[i]);
+            }
+    }
+    // Whether some lookup of k exceeds `limit` (the child can be pruned).
+    bool prunes(const Child& k, unsigned limit) const {
+        if (exceeds(k.index, limit, std::make_index_sequence<kTableCount>{})) return true;
+        if constexpr (kCoset > 0)
+            for (int i = 0; i < kCoset; ++i)
+                if (coset_[i]->get(k.coset[i]) > limit) return true;
+        return false;
+    }
 
     // One searching thread's path and node count. Serial: untilResident
     // counts down to making the tables resident. Parallel: the worker is on
@@ -304,7 +347,7 @@ private:
             k.next = next;
             k.state = T::applyMove(s, m);
             k.inverse = T::premultiplyInverseMove(inv, m);
-            computeIndices(k.state, k.index, std::make_index_sequence<kTableCount>{});
+            indicesOf(k.state, k);
         }
         return count;
     }
@@ -332,13 +375,12 @@ private:
     int survivors(Child* kids, int count, unsigned remaining, int* alive) const {
         int n = 0;
         for (int i = 0; i < count; ++i)
-            if (!exceeds(kids[i].index, remaining, std::make_index_sequence<kTableCount>{})) alive[n++] = i;
+            if (!prunes(kids[i], remaining)) alive[n++] = i;
         if constexpr (T::kInverseLookups) {
-            for (int j = 0; j < n; ++j)
-                computeIndices(kids[alive[j]].inverse, kids[alive[j]].index, std::make_index_sequence<kTableCount>{});
+            for (int j = 0; j < n; ++j) indicesOf(kids[alive[j]].inverse, kids[alive[j]]);
             int kept = 0;
             for (int j = 0; j < n; ++j)
-                if (!exceeds(kids[alive[j]].index, remaining, std::make_index_sequence<kTableCount>{})) alive[kept++] = alive[j];
+                if (!prunes(kids[alive[j]], remaining)) alive[kept++] = alive[j];
             n = kept;
         }
         return n;
@@ -467,8 +509,19 @@ private:
     // Between two nodes: every lookup reads the table's data pointer afresh.
     // A block that fails its hash here ends the run (the file is removed so
     // the next run rebuilds it): nothing found with the table is printed.
+    void makeCosetResident() {
+        for (auto& c : coset_) {
+            std::string why;
+            if (c->makeResident(why)) continue;
+            std::string path = tableDir_ + "/" + c->fileName();
+            std::error_code ec;
+            std::filesystem::remove(path, ec);
+            throw TableCorruptError("pruning table " + path + " is corrupt (" + why + "); removed it: run again to rebuild it");
+        }
+    }
     void makeTablesResident() {
         untilResident_ = INT64_MAX;
+        makeCosetResident();
         std::apply([&](auto&... t) {
             (([&] {
                  std::string why;
@@ -514,6 +567,7 @@ private:
         using type = std::tuple<PruneTable<T, P>...>;
     };
     typename TablesFor<typename T::Patterns>::type tables_;
+    std::vector<std::unique_ptr<CosetPattern<T>>> coset_;
     int searchThreads_ = 1;
     uint64_t parallelFrom_ = kParallelFromNodes;
     bool reverseSubtrees_ = false;

@@ -208,7 +208,7 @@ template <class T>
 int solverMainImpl(int argc, char** argv) {
     using State = typename T::State;
     std::vector<State> positions;
-    bool json = false, machine = false, fromStdin = false;
+    bool json = false, machine = false, fromStdin = false, showTables = false;
     long long randomCount = 0;
     unsigned long long seed = 1;
     int threads = 0;
@@ -216,7 +216,8 @@ int solverMainImpl(int argc, char** argv) {
     auto usage = [&] {
         std::cerr << "usage: " << argv[0]
                   << " [--scramble \"MOVES\"] [--state \"NUMBERS\"] [--random N --seed S] [--stdin]"
-                     " [--json] [--machine] [--table-dir DIR] [--threads N] [--memory SIZE] [--verify-tables]\n";
+                     " [--json] [--machine] [--table-dir DIR] [--threads N] [--memory SIZE] [--verify-tables]"
+                     " [--tables]\n";
         return 2;
     };
     auto fail = [&](const std::string& msg) {
@@ -236,6 +237,8 @@ int solverMainImpl(int argc, char** argv) {
             machine = true;
         } else if (a == "--stdin") {
             fromStdin = true;
+        } else if (a == "--tables") {
+            showTables = true;
         } else if (a == "--verify-tables") {
             tableVerification() = TableVerification::Full;
         } else if (a == "--scramble" || a == "--state" || a == "--random" || a == "--seed" ||
@@ -277,7 +280,7 @@ int solverMainImpl(int argc, char** argv) {
     }
     std::mt19937_64 rng(seed);
     for (long long i = 0; i < randomCount; ++i) positions.push_back(randomState<T>(rng));
-    if (positions.empty() && !fromStdin) return usage();
+    if (positions.empty() && !fromStdin && !showTables) return usage();
 
     std::optional<long long> parallelFrom;
     if (const char* v = std::getenv("PZ_PARALLEL_FROM_NODES")) {
@@ -297,6 +300,32 @@ int solverMainImpl(int argc, char** argv) {
         return 4;
     }
     Search<T>& search = *searchHolder;
+    if (showTables) {
+        // The coset patterns' tables (note [coset patterns]): classes, entries,
+        // depths; for small coordinates also every raw value looked up from a state.
+        for (const auto& c : search.cosetPatterns()) {
+            const auto& t = c->tables();
+            std::cout << "coset pattern " << c->name() << ": table " << (c->loadedFromCache() ? "loaded" : "built")
+                      << " in " << c->buildSeconds() << " s, " << formatBytes(t.tableBytes()) << "\n";
+            auto print = [&](const std::array<uint64_t, 16>& counts) {
+                for (int d = 0; d < 16; ++d)
+                    if (counts[d]) std::cout << ' ' << d << ':' << counts[d];
+                std::cout << "\n";
+            };
+            if (t.hasSymTable(0)) {
+                std::cout << "  " << t.symClasses(0) << " classes, " << t.symEntries(0) << " entries:";
+                print(t.symDepthCounts(0));
+            } else {
+                std::cout << "  entries:";
+                print(t.depthCounts(0, 0));
+            }
+            if (c->rawValues() <= (uint64_t{1} << 26)) {
+                std::cout << "  every coordinate value (" << c->rawValues() << ", looked up from states):";
+                print(c->stateDepthCounts());
+            }
+        }
+        if (positions.empty() && !fromStdin) return 0;
+    }
     if (parallelFrom) search.parallelFromNodes(static_cast<uint64_t>(*parallelFrom));
     int status = 0;
     long long index = 0;

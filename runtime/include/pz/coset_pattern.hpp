@@ -1,0 +1,88 @@
+// pz/coset_pattern.hpp — a pruning table over a subgroup's coset coordinate
+// for the optimal search (note [coset patterns] in
+// compiler/analysis/coset_coordinates.hpp).
+//
+// The pattern is a one-phase plan into the subgroup H with every search
+// move: its table is built, stored and cached exactly like a phased
+// solver's (pz/phased.hpp: move tables per part, symmetry classes, a
+// threaded breadth-first search, a checksummed blob mapped from the cache),
+// and read from the full state of the search: the parts are ranked from the
+// state, the reduced ones mapped to their class and symmetry, the others
+// conjugated, and the entry (4 bits, 15 = 15 or more) is the number of moves
+// the state needs to reach H at least, a lower bound on its distance.
+#pragma once
+
+#include <array>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pz/phased.hpp"
+
+namespace pz {
+
+struct CosetPatternSpec {
+    std::string name;  // the declared pattern
+    std::string hash;  // of the plan and the traits it runs on (cache key)
+    PhaseSpec phase;   // into the subgroup, every search move
+};
+
+template <class T>
+class CosetPattern {
+public:
+    using State = typename T::State;
+
+    explicit CosetPattern(CosetPatternSpec spec)
+        : spec_(std::move(spec)), tables_(std::vector<PhaseSpec>{spec_.phase}, std::vector<int>{}) {}
+
+    std::string fileName() const { return std::string(T::kName) + "-coset-" + spec_.name + "-" + spec_.hash + ".pzt"; }
+
+    // Loads the table from `dir` (or builds and saves it there; "" = build only).
+    void loadOrBuild(const std::string& dir, int threads) {
+        // "-c1": the blob layout's version.
+        tables_.loadOrBuild(dir.empty() ? "" : dir + "/" + fileName(), spec_.hash + "-c1", threads);
+        if (!tables_.hasOneTable(0)) throw std::logic_error("coset pattern " + spec_.name + ": not one table");
+    }
+    bool makeResident(std::string& why) { return tables_.makeResident(why); }
+
+    uint64_t index(const State& s) const { return tables_.stateTableIndex(0, s); }
+    void prefetch(uint64_t i) const { tables_.prefetchTableEntry(0, i); }
+    unsigned get(uint64_t i) const { return tables_.tableEntry(0, i); }
+
+    // Raw coordinate values (the product of every part's size).
+    uint64_t rawValues() const {
+        uint64_t n = 1;
+        for (const auto& part : spec_.phase.parts) n *= part.size;
+        return n;
+    }
+    // The distribution of the entries over every raw coordinate value, each
+    // looked up from a state with that coordinate (what the search does):
+    // for tests against a breadth-first search of the coset space.
+    std::array<uint64_t, 16> stateDepthCounts() const {
+        const auto& parts = spec_.phase.parts;
+        std::vector<int> all(parts.size());
+        for (size_t j = 0; j < parts.size(); ++j) all[j] = static_cast<int>(j);
+        std::vector<uint64_t> values(parts.size());
+        std::array<uint64_t, 16> counts{};
+        for (uint64_t x = 0, n = rawValues(); x < n; ++x) {
+            uint64_t r = x;
+            for (size_t j = parts.size(); j-- > 0;) {
+                values[j] = r % parts[j].size;
+                r /= parts[j].size;
+            }
+            ++counts[get(index(unrankParts<T>(parts, all, values.data())))];
+        }
+        return counts;
+    }
+
+    const std::string& name() const { return spec_.name; }
+    const PhasedSearch<T>& tables() const { return tables_; }
+    bool loadedFromCache() const { return tables_.loadedFromCache(); }
+    double buildSeconds() const { return tables_.buildSeconds(); }
+
+private:
+    CosetPatternSpec spec_;
+    PhasedSearch<T> tables_;
+};
+
+}  // namespace pz
