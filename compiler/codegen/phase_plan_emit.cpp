@@ -103,8 +103,9 @@ void emitPhaseSpecFields(std::ostringstream& s, const SolverModel& m, const anal
     if (!ph.symmetries.empty()) {
         // note [symmetry classes] in pz/phased.hpp
         std::string names;
-        for (int sym : ph.symmetries) names += " " + (m.symmetryNames[sym].empty() ? std::string("1") : m.symmetryNames[sym]);
-        s << "        //" << names << "\n";
+        for (int sym : ph.symmetries)
+            names += (names.empty() ? " " : ", ") + (m.symmetryNames[sym].empty() ? std::string("1") : m.symmetryNames[sym]);
+        s << "        // symmetries:" << names << "\n";
         s << "        ph.symmetries = {" << list(ph.symmetries) << "};\n";
         s << "        ph.symInverse = {" << list(ph.symInverse) << "};\n";
         s << "        ph.reduced = {" << list(ph.reduced) << "};\n";

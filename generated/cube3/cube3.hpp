@@ -5,8 +5,10 @@
 #include <array>
 #include <cstdint>
 #include <tuple>
+#include <vector>
 
 #include "pz/coord.hpp"
+#include "pz/coset_pattern.hpp"
 #include "pz/solver_main.hpp"
 #include "pz/state.hpp"
 
@@ -482,6 +484,9 @@ struct Traits {
         {1, 22, 1, 2, 3, 2, -1, -1, -1, -1, -1, -1, 8, -1, 8, 10, -1, 10},  // state 27
     };
     using Patterns = std::tuple<Pattern_corners_all, Pattern_edges_first6, Pattern_edges_last6>;
+    // Coset patterns (note [coset patterns]): defined after the struct.
+    static constexpr int kCosetPatterns = 1;
+    static std::vector<pz::CosetPatternSpec> cosetPatterns();
 
     static constexpr State solved() { return kSolved; }
     static inline State applyMove(const State& s, int m) {
@@ -510,5 +515,86 @@ struct Traits {
         return kSymmetryMirror[sym] ? composeMirrored(t, kSymmetryStates[sym]) : pzgen::cube3::compose(t, kSymmetryStates[sym]);
     }
 };
+
+// ---- coset patterns (note [coset patterns]; runtime/include/pz/coset_pattern.hpp) ----
+inline std::vector<pz::CosetPatternSpec> Traits::cosetPatterns() {
+    std::vector<pz::CosetPatternSpec> patterns(1);
+    {  // pattern h48: the coset coordinate of H48
+        patterns[0].name = "h48";
+        pz::PhaseSpec& ph = patterns[0].phase;
+        ph.target = "H48";
+        // U U2 U' D D2 D' F F2 F' B B2 B' L L2 L' R R2 R'
+        ph.moves = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17};
+        ph.canonStart = 0;
+        ph.canonNext = {
+            1, 1, 1, 2, 3, 2, 4, 5, 4, 6, 7, 6, 8, 9, 8, 10, 11, 10,
+            -1, -1, -1, 2, 3, 2, 4, 5, 4, 6, 7, 6, 8, 9, 8, 10, 11, 10,
+            -1, -1, -1, -1, -1, -1, 4, 5, 4, 6, 7, 6, 8, 9, 8, 10, 11, 10,
+            -1, -1, -1, -1, -1, -1, 4, 12, 4, 6, 7, 6, 8, 13, 8, 10, 11, 10,
+            1, 1, 1, 2, 3, 2, -1, -1, -1, 6, 7, 6, 8, 9, 8, 10, 11, 10,
+            1, 1, 1, 2, 3, 2, -1, -1, -1, 6, 14, 6, 8, 9, 8, 10, 11, 10,
+            1, 1, 1, 2, 3, 2, -1, -1, -1, -1, -1, -1, 8, 9, 8, 10, 11, 10,
+            1, 15, 1, 2, 3, 2, -1, -1, -1, -1, -1, -1, 8, 16, 8, 10, 11, 10,
+            1, 1, 1, 2, 3, 2, 4, 5, 4, 6, 7, 6, -1, -1, -1, 10, 11, 10,
+            1, 1, 1, 2, 3, 2, 4, 5, 4, 6, 7, 6, -1, -1, -1, 10, 17, 10,
+            1, 1, 1, 2, 3, 2, 4, 5, 4, 6, 7, 6, -1, -1, -1, -1, -1, -1,
+            1, 18, 1, 2, 3, 2, 4, 19, 4, 6, 7, 6, -1, -1, -1, -1, -1, -1,
+            1, 1, 1, 2, 3, 2, -1, -1, -1, 6, 20, 6, 8, 9, 8, 10, 11, 10,
+            1, 1, 1, 2, 3, 2, 4, 5, 4, 6, 7, 6, -1, -1, -1, 10, 21, 10,
+            1, 22, 1, 2, 3, 2, -1, -1, -1, -1, -1, -1, 8, 16, 8, 10, 11, 10,
+            -1, -1, -1, 2, 23, 2, 4, 5, 4, 6, 7, 6, 8, 9, 8, 10, 11, 10,
+            1, 1, 1, 2, 3, 2, 4, 5, 4, 6, 7, 6, -1, -1, -1, 10, 24, 10,
+            1, 22, 1, 2, 3, 2, 4, 25, 4, 6, 7, 6, -1, -1, -1, -1, -1, -1,
+            -1, -1, -1, 2, 26, 2, 4, 5, 4, 6, 7, 6, 8, 9, 8, 10, 11, 10,
+            1, 1, 1, 2, 3, 2, -1, -1, -1, 6, 27, 6, 8, 9, 8, 10, 11, 10,
+            1, -1, 1, 2, -1, 2, -1, -1, -1, -1, -1, -1, 8, 16, 8, 10, 11, 10,
+            1, -1, 1, 2, -1, 2, 4, 25, 4, 6, 7, 6, -1, -1, -1, -1, -1, -1,
+            -1, -1, -1, 2, -1, 2, 4, 5, 4, 6, 7, 6, 8, 9, 8, 10, 11, 10,
+            -1, -1, -1, -1, -1, -1, 4, -1, 4, 6, -1, 6, 8, 13, 8, 10, 11, 10,
+            1, 22, 1, 2, 3, 2, 4, -1, 4, 6, -1, 6, -1, -1, -1, -1, -1, -1,
+            1, 1, 1, 2, 3, 2, -1, -1, -1, 6, -1, 6, 8, 9, 8, 10, 11, 10,
+            -1, -1, -1, -1, -1, -1, 4, 12, 4, 6, 7, 6, 8, -1, 8, 10, -1, 10,
+            1, 22, 1, 2, 3, 2, -1, -1, -1, -1, -1, -1, 8, -1, 8, 10, -1, 10,
+        };
+        {  // part 0: membership of corners in 2 sets (4+4), 70 values
+            pz::PhasePartSpec c;
+            c.kind = pz::PhasePartSpec::Membership;
+            c.orbit = 0;
+            c.setOf = {0, 1, 0, 1, 1, 0, 1, 0};
+            c.sets = 2;
+            c.size = 70ULL;
+            c.goal = 46ULL;
+            ph.parts.push_back(c);
+        }
+        {  // part 1: orientation of corners mod 3 (sum fixed), 2187 values
+            pz::PhasePartSpec c;
+            c.kind = pz::PhasePartSpec::Orientation;
+            c.orbit = 0;
+            c.modulus = 3;
+            c.sumConstrained = true;
+            c.size = 2187ULL;
+            c.goal = 0ULL;
+            ph.parts.push_back(c);
+        }
+        {  // part 2: membership of edges in 3 sets (4+4+4), 34650 values
+            pz::PhasePartSpec c;
+            c.kind = pz::PhasePartSpec::Membership;
+            c.orbit = 1;
+            c.setOf = {1, 0, 1, 0, 1, 0, 1, 0, 2, 2, 2, 2};
+            c.sets = 3;
+            c.size = 34650ULL;
+            c.goal = 3430ULL;
+            ph.parts.push_back(c);
+        }
+        ph.tables = {};
+        // symmetries: identity, S_URF, S_F2, S_U4, S_LR2, S_URF S_URF, S_URF S_F2, S_URF S_U4, S_URF S_LR2, S_F2 S_URF, S_F2 S_U4, S_F2 S_LR2, S_U4 S_URF, S_U4 S_F2, S_U4 S_U4, S_U4 S_LR2, S_LR2 S_URF, S_LR2 S_U4, S_URF S_URF S_F2, S_URF S_URF S_U4, S_URF S_URF S_LR2, S_URF S_F2 S_URF, S_URF S_F2 S_U4, S_URF S_F2 S_LR2, S_URF S_U4 S_URF, S_URF S_U4 S_F2, S_URF S_U4 S_LR2, S_URF S_LR2 S_URF, S_URF S_LR2 S_U4, S_F2 S_URF S_URF, S_F2 S_URF S_F2, S_F2 S_URF S_U4, S_F2 S_U4 S_URF, S_F2 S_U4 S_U4, S_F2 S_U4 S_LR2, S_F2 S_LR2 S_U4, S_U4 S_URF S_LR2, S_U4 S_U4 S_LR2, S_U4 S_LR2 S_URF, S_LR2 S_URF S_URF, S_LR2 S_URF S_F2, S_LR2 S_U4 S_URF, S_URF S_URF S_U4 S_F2, S_URF S_F2 S_U4 S_LR2, S_URF S_F2 S_LR2 S_U4, S_URF S_LR2 S_URF S_F2, S_F2 S_U4 S_U4 S_LR2, S_F2 S_U4 S_LR2 S_URF
+        ph.symmetries = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47};
+        ph.symInverse = {0, 5, 2, 24, 4, 1, 29, 7, 39, 18, 10, 11, 12, 13, 14, 15, 20, 17, 9, 42, 16, 30, 22, 27, 3, 31, 26, 23, 44, 6, 21, 25, 32, 33, 35, 34, 41, 37, 38, 8, 45, 36, 19, 43, 28, 40, 46, 47};
+        ph.reduced = {0, 1};
+        ph.rest = {2};
+    }
+    for (auto& p : patterns) p.hash = "c8ee0f423062949a";
+    return patterns;
+}
 
 }  // namespace pzgen::cube3
