@@ -391,50 +391,6 @@ struct Pattern_corners_all {
         return s;
     }
 };
-// pattern edges_first6: 42577920 values
-struct Pattern_edges_first6 {
-    static constexpr const char* kName = "edges_first6";
-    static constexpr const char* kHash = "38f98bf67c835d4a";
-    using Part0 = pz::PieceCoordinate<12, 0x003F, true, true, 2>;  // partial permutation (6 of 12) x orientations (6 mod 2) of orbit edges
-    static constexpr uint64_t kSize = 42577920ULL;
-    // Symmetries whose conjugates track distinct pieces (-1 = the state itself).
-    static constexpr std::array<int, 24> kSymmetryLookups = {-1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 18, 19, 21, 22, 23, 29, 30, 32, 33, 39};
-    static inline uint64_t rank(const State& s) {
-        uint64_t r = 0;
-        r = r * Part0::kSize + Part0::rank(s.w[1], s.w[3]);
-        return r;
-    }
-    static inline State unrank(uint64_t r) {
-        State s = kSolved;
-        uint64_t unusedOri = 0;
-        Part0::unrank(r % Part0::kSize, s.w[1], s.w[3]);
-        r /= Part0::kSize;
-        (void)unusedOri;
-        return s;
-    }
-};
-// pattern edges_last6: 42577920 values
-struct Pattern_edges_last6 {
-    static constexpr const char* kName = "edges_last6";
-    static constexpr const char* kHash = "7ee66a425eee0e50";
-    using Part0 = pz::PieceCoordinate<12, 0x0FC0, true, true, 2>;  // partial permutation (6 of 12) x orientations (6 mod 2) of orbit edges
-    static constexpr uint64_t kSize = 42577920ULL;
-    // Symmetries whose conjugates track distinct pieces (-1 = the state itself).
-    static constexpr std::array<int, 24> kSymmetryLookups = {-1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 18, 19, 21, 22, 23, 29, 30, 32, 33, 39};
-    static inline uint64_t rank(const State& s) {
-        uint64_t r = 0;
-        r = r * Part0::kSize + Part0::rank(s.w[1], s.w[3]);
-        return r;
-    }
-    static inline State unrank(uint64_t r) {
-        State s = kSolved;
-        uint64_t unusedOri = 0;
-        Part0::unrank(r % Part0::kSize, s.w[1], s.w[3]);
-        r /= Part0::kSize;
-        (void)unusedOri;
-        return s;
-    }
-};
 
 // ---- the traits the runtime (pz::Search, pz::PruneTable) is instantiated with ----
 struct Traits {
@@ -483,7 +439,7 @@ struct Traits {
         {-1, -1, -1, -1, -1, -1, 4, 12, 4, 6, 7, 6, 8, -1, 8, 10, -1, 10},  // state 26
         {1, 22, 1, 2, 3, 2, -1, -1, -1, -1, -1, -1, 8, -1, 8, 10, -1, 10},  // state 27
     };
-    using Patterns = std::tuple<Pattern_corners_all, Pattern_edges_first6, Pattern_edges_last6>;
+    using Patterns = std::tuple<Pattern_corners_all>;
     // Coset patterns (note [coset patterns]): defined after the struct.
     static constexpr int kCosetPatterns = 1;
     static std::vector<pz::CosetPatternSpec> cosetPatterns();
@@ -593,7 +549,7 @@ inline std::vector<pz::CosetPatternSpec> Traits::cosetPatterns() {
         ph.reduced = {0, 1};
         ph.rest = {2};
     }
-    for (auto& p : patterns) p.hash = "c8ee0f423062949a";
+    for (auto& p : patterns) p.hash = "fc8bba080ddde1f1";
     return patterns;
 }
 
