@@ -150,6 +150,18 @@ small-tables)
     "$bin" --verify-tables --tables > "$tmp/tables" 2> "$tmp/err" || fail "rebuilt cache"
     [ ! -s "$tmp/err" ] && grep -q "tables loaded in" "$tmp/tables" || fail "rebuilt tables not cached: $(cat "$tmp/err")"
     ;;
+calibrate)
+    # --calibrate (note [move tables or raw states]): per phase the kernel's
+    # cost and per part its move table against ranking from the state.
+    puzzle=tests/puzzles/cube2_phased.pz
+    "$pzc" solve $puzzle --solver three_phase --random 1 --json > /dev/null || fail "solve"
+    bin=$cache/bin/$(cd "$cache/bin" && ls -t cube2_phased_three_phase-* | grep -v '\.' | head -1)
+    "$bin" --calibrate > "$tmp/cal" || fail "--calibrate"
+    cat "$tmp/cal"
+    [ "$(grep -c '^phase [0-9]* (to .*): move kernel + state [0-9.]* ns/step$' "$tmp/cal")" = 3 ] || fail "phase lines"
+    [ "$(grep -c '^  part [0-9]* ([0-9]* values): move table [0-9.]* ns/step, rank from the state [0-9.]* ns (+ kernel): \(table\|raw state\) faster$' "$tmp/cal")" -ge 3 ] ||
+        fail "part lines"
+    ;;
 threads)
     # note [phased threads]: the same solutions, move for move, for 1, 2 and
     # 3 search threads: first-solution passes (no target; the capped pass

@@ -32,6 +32,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -522,6 +523,67 @@ public:
         return c;
     }
     uint64_t symRawSize(size_t k) const { return phases_[k].rawA * phases_[k].bSize; }
+
+    // note [move tables or raw states]
+    // The search moves coordinates through move tables (value x move ->
+    // value), never states: per node and part one load from a small table
+    // (the cube's largest, phase 2's corner permutation, is 40,320 x 10 x 4
+    // bytes) against applying the move's kernel to a state and ranking each
+    // part from it. measurePartCosts times both on one random walk of the
+    // phase's moves (a dependent chain, as in the search): ns per step of
+    // each part's move table, of the kernel, and of each part's rank from the
+    // state. `--calibrate` of a phased solver prints them; on every shipped
+    // puzzle and part the table is the faster (bench/phased_results.txt), so
+    // the tables stay for every part.
+    struct PartCost {
+        double tableNs = 0, rankNs = 0;
+    };
+    struct PhaseCost {
+        double applyNs = 0;
+        std::vector<PartCost> parts;
+    };
+    PhaseCost measurePartCosts(size_t k, int steps = 1 << 20) const {
+        const PhaseSpec& spec = spec_[k];
+        const Phase& ph = phases_[k];
+        const int n = static_cast<int>(spec.moves.size());
+        std::mt19937_64 rng(7);
+        std::vector<int> walk(static_cast<size_t>(steps));
+        for (int& m : walk) m = static_cast<int>(rng() % static_cast<uint64_t>(n));
+        auto nsPerStep = [&](auto&& body) {
+            const auto t0 = std::chrono::steady_clock::now();
+            body();
+            return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / steps;
+        };
+        volatile uint64_t sink = 0;
+        PhaseCost cost;
+        for (size_t j = 0; j < spec.parts.size(); ++j) {
+            PartCost c;
+            c.tableNs = nsPerStep([&] {
+                uint64_t v = spec.parts[j].goal;
+                for (int m : walk) v = ph.moveRows[j][v * static_cast<uint64_t>(n) + static_cast<uint64_t>(m)];
+                sink = sink + v;
+            });
+            cost.parts.push_back(c);
+        }
+        cost.applyNs = nsPerStep([&] {
+            State s = T::solved();
+            for (int m : walk) s = T::applyMove(s, spec.moves[m]);
+            sink = sink + (s == T::solved() ? 1 : 0);
+        });
+        for (size_t j = 0; j < spec.parts.size(); ++j) {
+            const double both = nsPerStep([&] {
+                State s = T::solved();
+                uint64_t acc = 0;
+                for (int m : walk) {
+                    s = T::applyMove(s, spec.moves[m]);
+                    acc += rankPart<T>(spec.parts[j], s);
+                }
+                sink = sink + acc;
+            });
+            cost.parts[j].rankNs = std::max(0.0, both - cost.applyNs);
+        }
+        return cost;
+    }
 
     // Phase k's one pruning table read from a full state (the optimal
     // search's coset patterns, pz/coset_pattern.hpp): the symmetry-reduced

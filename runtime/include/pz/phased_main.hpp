@@ -2,14 +2,16 @@
 //
 //   solver [--scramble "MOVES"] [--state "NUMBERS"] [--random N --seed S]
 //          [--stdin] [--json] [--machine] [--max-length N] [--budget-ms N]
-//          [--nodes N] [--tables] [--table-dir DIR] [--threads N] [--memory SIZE]
+//          [--nodes N] [--tables] [--calibrate] [--table-dir DIR] [--threads N] [--memory SIZE]
 //          [--verify-tables] [--no-cache]
 //
 // Positions are read as by pz/solver_main.hpp. --max-length N: keep
 // improving until a solution of at most N moves (default: the first
 // solution); --budget-ms / --nodes: stop improving after this much work
 // (a solution is always completed). --tables prints the tables' build time,
-// size and depth distributions. The tables are cached in one file per solver
+// size and depth distributions; --calibrate the cost of each part's move table
+// against ranking it from a state (note [move tables or raw states] in
+// pz/phased.hpp). The tables are cached in one file per solver
 // (pz/table_blob.hpp) in --table-dir (default <cache>/tables, as pruning
 // tables), keyed by a hash of the solver's plan and traits; --threads N
 // threads (default: one per online CPU) build them and search each position
@@ -102,7 +104,7 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, const char* ta
                    std::vector<int> moveFamily, std::vector<PhaseDirection> directions) {
     using State = typename T::State;
     std::vector<State> positions;
-    bool json = false, machine = false, fromStdin = false, showTables = false, noCache = false;
+    bool json = false, machine = false, fromStdin = false, showTables = false, noCache = false, calibrate = false;
     std::string tableDir = cacheDirectory() + "/tables";
     int threads = 0;
     long long randomCount = 0;
@@ -111,7 +113,7 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, const char* ta
     auto usage = [&] {
         std::cerr << "usage: " << argv[0]
                   << " [--scramble \"MOVES\"] [--state \"NUMBERS\"] [--random N --seed S] [--stdin]"
-                     " [--json] [--machine] [--max-length N] [--budget-ms N] [--nodes N] [--tables]"
+                     " [--json] [--machine] [--max-length N] [--budget-ms N] [--nodes N] [--tables] [--calibrate]"
                      " [--table-dir DIR] [--threads N] [--memory SIZE] [--verify-tables] [--no-cache]\n";
         return 2;
     };
@@ -133,6 +135,8 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, const char* ta
             fromStdin = true;
         } else if (a == "--tables") {
             showTables = true;
+        } else if (a == "--calibrate") {
+            calibrate = true;
         } else if (a == "--verify-tables") {
             tableVerification() = TableVerification::Full;
         } else if (a == "--no-cache") {
@@ -174,7 +178,7 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, const char* ta
     }
     std::mt19937_64 rng(seed);
     for (long long i = 0; i < randomCount; ++i) positions.push_back(randomState<T>(rng));
-    if (positions.empty() && !fromStdin && !showTables) return usage();
+    if (positions.empty() && !fromStdin && !showTables && !calibrate) return usage();
 
     PhasedSearch<T> search(std::move(phases), std::move(moveFamily));
     search.setDirections(std::move(directions));
@@ -190,6 +194,19 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, const char* ta
     if (positions.size() > 1 || fromStdin) {
         std::string why;
         if (!search.makeResident(why)) return fail("the cached phased tables are damaged (" + why + "); delete them");
+    }
+    if (calibrate) {
+        // note [move tables or raw states] in pz/phased.hpp
+        for (size_t k = 0; k < search.phaseCount(); ++k) {
+            const auto cost = search.measurePartCosts(k);
+            std::printf("phase %zu (to %s): move kernel + state %.2f ns/step\n", k + 1, search.phase(k).target, cost.applyNs);
+            for (size_t j = 0; j < cost.parts.size(); ++j)
+                std::printf("  part %zu (%llu values): move table %.2f ns/step, rank from the state %.2f ns (+ kernel): %s\n", j,
+                            static_cast<unsigned long long>(search.phase(k).parts[j].size), cost.parts[j].tableNs,
+                            cost.parts[j].rankNs,
+                            cost.parts[j].tableNs <= cost.parts[j].rankNs + cost.applyNs ? "table faster" : "raw state faster");
+        }
+        if (positions.empty() && !fromStdin && !showTables) return 0;
     }
     if (showTables) {
         std::cout << "solver " << solverName << ": tables " << (search.loadedFromCache() ? "loaded" : "built") << " in "
