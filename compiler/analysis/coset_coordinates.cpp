@@ -886,6 +886,22 @@ PhaseClassCount countPhaseClasses(PuzzleAnalysis& analysis, const PhasePlan& pha
     return out;
 }
 
+namespace {
+
+// The phased runtime (pz/phased.hpp, note [phased lanes]) reads 4-bit and
+// byte lanes, up to 64 positions (its part arrays and masks): the orbit
+// that exceeds it, or "".
+std::string phasedLanesLimit(const ir::Puzzle& puzzle) {
+    for (const auto& o : puzzle.orbits)
+        if (o.size > 64 || o.orient > 128)
+            return "orbit '" + o.name + "' has " + std::to_string(o.size) + " positions" +
+                   (o.orient > 1 ? " and orientation modulus " + std::to_string(o.orient) : std::string()) +
+                   "; phase coordinates handle orbits of at most 64 positions and modulus 128 (4-bit and byte lanes)";
+    return "";
+}
+
+}  // namespace
+
 bool buildCosetPatternPlan(PuzzleAnalysis& analysis, int patternIndex, const std::vector<int>& searchMoves,
                            PhasePlan& out, DiagnosticEngine& diags) {
     const ir::Puzzle& puzzle = analysis.puzzle();
@@ -898,11 +914,7 @@ bool buildCosetPatternPlan(PuzzleAnalysis& analysis, int patternIndex, const std
     if (pattern.cosetSubgroup < 0) return fail("not a coset pattern");
     if (hasIdenticalPieces(puzzle))
         return fail("the puzzle has identical pieces; coset coordinates need distinct pieces");
-    for (const auto& o : puzzle.orbits)
-        if (o.size > 64 || o.orient > 128)
-            return fail("orbit '" + o.name + "' has " + std::to_string(o.size) + " positions" +
-                        (o.orient > 1 ? " and orientation modulus " + std::to_string(o.orient) : std::string()) +
-                        "; coset coordinates handle orbits of at most 64 positions and modulus 128");
+    if (auto why = phasedLanesLimit(puzzle); !why.empty()) return fail(why);
     PhasePlan phase;
     phase.subgroup = pattern.cosetSubgroup;
     phase.target = puzzle.subgroups[pattern.cosetSubgroup].name;
@@ -961,13 +973,7 @@ bool buildSolverPlan(PuzzleAnalysis& analysis, int solverIndex, const std::vecto
     if (solver.kind != ir::Solver::Kind::Phased) return fail("not a phased solver");
     if (hasIdenticalPieces(puzzle))  // the phase coordinates read pieces, not labels
         return fail("the puzzle has identical pieces; phased solvers need distinct pieces (use an optimal solver)");
-    // The phased runtime (pz/phased.hpp, note [phased lanes]) reads 4-bit
-    // and byte lanes, up to 64 positions (its part arrays and masks).
-    for (const auto& o : puzzle.orbits)
-        if (o.size > 64 || o.orient > 128)
-            return fail("orbit '" + o.name + "' has " + std::to_string(o.size) + " positions" +
-                        (o.orient > 1 ? " and orientation modulus " + std::to_string(o.orient) : std::string()) +
-                        "; phased solvers handle orbits of at most 64 positions and modulus 128 (4-bit and byte lanes)");
+    if (auto why = phasedLanesLimit(puzzle); !why.empty()) return fail(why);
     std::vector<int> targets = solver.phases;
     targets.push_back(-1);  // solved
     int previous = -1;
