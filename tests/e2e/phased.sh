@@ -141,7 +141,7 @@ small-tables)
     # The cached tables: loaded, not rebuilt; a damaged file is refused
     # (--verify-tables checks every block), rebuilt and replaced.
     grep -q "tables loaded in" "$tmp/tables" || fail "cube_edges tables not loaded from the cache"
-    file=$(ls "$cache"/tables/cube_edges-two_phase-*.pzt)
+    file=$(ls -t "$cache"/tables/cube_edges-two_phase-*.pzt | head -1)  # the newest: older plans leave theirs
     size=$(stat -c %s "$file")
     printf '\x5a' | dd of="$file" bs=1 seek=$((size / 2)) conv=notrunc status=none
     "$bin" --verify-tables --tables > "$tmp/tables" 2> "$tmp/err" || fail "damaged cache: $(cat "$tmp/err")"
