@@ -41,8 +41,11 @@ const char* kindName(analysis::PhasePart::Kind k) {
 }
 
 // The statements filling `pz::PhaseSpec& ph` (a block at 8 spaces) for phase
-// plan `ph` (its moves index the model's search moves).
-void emitPhaseSpecFields(std::ostringstream& s, const SolverModel& m, const analysis::PhasePlan& ph) {
+// plan `ph` (its moves index the model's search moves). Without
+// `withAutomaton` the canonical automaton is left out (a coset pattern's
+// table is built without it; the optimal search has its own).
+void emitPhaseSpecFields(std::ostringstream& s, const SolverModel& m, const analysis::PhasePlan& ph,
+                         bool withAutomaton = true) {
     const ir::Puzzle& p = *m.puzzle;
     // The phase automaton's moves are the phase's moves, in order.
     if (ph.canon.searchMoves.size() != ph.moves.size())
@@ -55,10 +58,12 @@ void emitPhaseSpecFields(std::ostringstream& s, const SolverModel& m, const anal
     for (int i : ph.moves) names += " " + p.moves[m.canon.searchMoves[i]].name;
     s << "        //" << names << "\n";
     s << "        ph.moves = {" << list(ph.moves) << "};\n";
-    s << "        ph.canonStart = " << ph.canon.start << ";\n";
-    s << "        ph.canonNext = {\n";
-    for (size_t st = 0; st < ph.canon.next.size(); ++st) s << "            " << list(ph.canon.next[st]) << ",\n";
-    s << "        };\n";
+    if (withAutomaton) {
+        s << "        ph.canonStart = " << ph.canon.start << ";\n";
+        s << "        ph.canonNext = {\n";
+        for (size_t st = 0; st < ph.canon.next.size(); ++st) s << "            " << list(ph.canon.next[st]) << ",\n";
+        s << "        };\n";
+    }
     for (size_t j = 0; j < ph.parts.size(); ++j) {
         const auto& part = ph.parts[j];
         s << "        {  // part " << j << ": " << part.describe(p) << ", " << part.size << " values\n";
@@ -170,7 +175,7 @@ std::string emitCosetPatterns(const SolverModel& m, const std::string& hashedBef
         s << "    {  // pattern " << m.cosetPatternNames[i] << ": the coset coordinate of " << ph.target << "\n";
         s << "        patterns[" << i << "].name = \"" << m.cosetPatternNames[i] << "\";\n";
         s << "        pz::PhaseSpec& ph = patterns[" << i << "].phase;\n";
-        emitPhaseSpecFields(s, m, ph);
+        emitPhaseSpecFields(s, m, ph, /*withAutomaton=*/false);
         s << "    }\n";
     }
     // The tables' cache key: every pattern's plan and the traits it runs on.

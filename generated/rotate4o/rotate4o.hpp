@@ -5,8 +5,10 @@
 #include <array>
 #include <cstdint>
 #include <tuple>
+#include <vector>
 
 #include "pz/coord.hpp"
+#include "pz/coset_pattern.hpp"
 #include "pz/solver_main.hpp"
 #include "pz/state.hpp"
 
@@ -1067,6 +1069,9 @@ struct Traits {
         {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 242, 243, 244, 236, 245, 238, -1, -1, -1, -1, -1, -1, -1, -1, -1},  // state 655
     };
     using Patterns = std::tuple<Pattern_top_row, Pattern_centre, Pattern_corners>;
+    // Coset patterns (note [coset patterns]): defined after the struct.
+    static constexpr int kCosetPatterns = 1;
+    static std::vector<pz::CosetPatternSpec> cosetPatterns();
 
     static constexpr State solved() { return kSolved; }
     static inline State applyMove(const State& s, int m) {
@@ -1093,5 +1098,55 @@ struct Traits {
         return kSymmetryMirror[sym] ? composeMirrored(t, kSymmetryStates[sym]) : pzgen::rotate4o::compose(t, kSymmetryStates[sym]);
     }
 };
+
+// ---- coset patterns (note [coset patterns]; runtime/include/pz/coset_pattern.hpp) ----
+inline std::vector<pz::CosetPatternSpec> Traits::cosetPatterns() {
+    std::vector<pz::CosetPatternSpec> patterns(1);
+    {  // pattern square_coset: the coset coordinate of square
+        patterns[0].name = "square_coset";
+        pz::PhaseSpec& ph = patterns[0].phase;
+        ph.target = "square";
+        // UL UL2 UL' U U2 U' UR UR2 UR' L L2 L' C C2 C' R R2 R' DL DL2 DL' D D2 D' DR DR2 DR'
+        ph.moves = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26};
+        {  // part 0: membership of pieces in 2 sets (8+8), 12870 values
+            pz::PhasePartSpec c;
+            c.kind = pz::PhasePartSpec::Membership;
+            c.orbit = 0;
+            c.setOf = {0, 1, 0, 1, 1, 0, 1, 0, 0, 1, 0, 1, 1, 0, 1, 0};
+            c.sets = 2;
+            c.size = 12870ULL;
+            c.goal = 8463ULL;
+            ph.parts.push_back(c);
+        }
+        {  // part 1: orientation of pieces mod 4 in a frame, multiples of 2 (sum fixed), 32768 values
+            pz::PhasePartSpec c;
+            c.kind = pz::PhasePartSpec::Orientation;
+            c.orbit = 0;
+            c.modulus = 4;
+            c.sumConstrained = true;
+            c.frame = {0, 1, 0, 1, 3, 2, 3, 2, 0, 1, 0, 1, 3, 2, 3, 2};
+            c.step = 2;
+            c.size = 32768ULL;
+            c.goal = 0ULL;
+            ph.parts.push_back(c);
+        }
+        {  // part 2: parity of pieces, 2 values
+            pz::PhasePartSpec c;
+            c.kind = pz::PhasePartSpec::Parity;
+            c.parityOrbits = 1u;
+            c.size = 2ULL;
+            c.goal = 0ULL;
+            ph.parts.push_back(c);
+        }
+        ph.tables = {};
+        // symmetries: identity, turn, flip, turn turn, turn flip, flip turn, turn turn turn, turn turn flip
+        ph.symmetries = {0, 1, 2, 3, 4, 5, 6, 7};
+        ph.symInverse = {0, 6, 2, 3, 4, 5, 1, 7};
+        ph.reduced = {1};
+        ph.rest = {0, 2};
+    }
+    for (auto& p : patterns) p.hash = "0f1e22593b48d4fe";
+    return patterns;
+}
 
 }  // namespace pzgen::rotate4o
