@@ -33,7 +33,9 @@ public:
     using State = typename T::State;
 
     explicit CosetPattern(CosetPatternSpec spec)
-        : spec_(std::move(spec)), tables_(std::vector<PhaseSpec>{spec_.phase}, std::vector<int>{}) {}
+        : spec_(std::move(spec)), tables_(std::vector<PhaseSpec>{spec_.phase}, std::vector<int>{}) {
+        tables_.setTableLabel(std::string("coset pattern table ") + T::kName + "/" + spec_.name);
+    }
 
     std::string fileName() const { return std::string(T::kName) + "-coset-" + spec_.name + "-" + spec_.hash + ".pzt"; }
 

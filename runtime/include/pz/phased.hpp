@@ -491,6 +491,9 @@ public:
 
     double buildSeconds() const { return buildSeconds_; }
     bool loadedFromCache() const { return loaded_; }
+    // What the build's progress lines call the table (default: "symmetry-
+    // reduced phase K table of PUZZLE").
+    void setTableLabel(std::string label) { tableLabel_ = std::move(label); }
     size_t tableBytes() const { return tableWords_ * 8; }
     // Depth distribution of pruning table t of phase k (entries per stored value 0..15).
     std::array<uint64_t, 16> depthCounts(size_t k, size_t t) const { return phases_[k].counts[t]; }
@@ -845,8 +848,9 @@ private:
         if (nS > kMaxSymmetries || spec.symInverse.size() != spec.symmetries.size())
             throw std::logic_error("phased tables: bad symmetry list");
         const uint64_t rawA = product(spec, spec.reduced), bSize = product(spec, spec.rest);
-        Progress progress(std::string("pz: building symmetry-reduced phase ") + std::to_string(k + 1) + " table of " +
-                          T::kName);
+        Progress progress(tableLabel_.empty() ? std::string("pz: building symmetry-reduced phase ") +
+                                                    std::to_string(k + 1) + " table of " + T::kName
+                                              : "pz: building " + tableLabel_);
         // Classes of A.
         std::vector<uint64_t> values(spec.reduced.size() + 1);
         SymClasses sc = computeSymClasses(
@@ -1437,6 +1441,7 @@ private:
     uint64_t tableWords_ = 0;
     bool loaded_ = false;
     double buildSeconds_ = 0;
+    std::string tableLabel_;
     // The search (note [phased threads]).
     int threads_ = 1;
     std::vector<Worker> workers_ = std::vector<Worker>(1);
