@@ -214,6 +214,19 @@ std::string describeModel(const SolverModel& m) {
         for (const auto& part : co.parts)
             s << "    " << part.kind() << " of orbit " << p.orbits[part.orbit].name << ": " << part.size() << "\n";
     }
+    // note [coset patterns]: class counts are pzc check's (or the solver's --tables).
+    for (size_t c = 0; c < m.cosetPatterns.size(); ++c) {
+        const auto& ph = m.cosetPatterns[c];
+        s << "  " << m.cosetPatternNames[c] << ": coset coordinate of " << ph.target << ", "
+          << (m.inverseLookups ? 2 : 1) << " lookups per node\n";
+        for (size_t j = 0; j < ph.parts.size(); ++j) {
+            const bool reduced = std::find(ph.reduced.begin(), ph.reduced.end(), (int)j) != ph.reduced.end();
+            s << "    " << ph.parts[j].describe(p) << ": " << ph.parts[j].size
+              << (ph.symmetries.empty() ? "" : reduced ? " (reduced by symmetry)" : " (conjugated)") << "\n";
+        }
+        if (!ph.symmetries.empty())
+            s << "    " << ph.symmetries.size() << " symmetries; classes and entries: pzc check\n";
+    }
     return s.str();
 }
 
