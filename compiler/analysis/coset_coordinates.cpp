@@ -915,6 +915,16 @@ bool buildCosetPatternPlan(PuzzleAnalysis& analysis, int patternIndex, const std
     if (hasIdenticalPieces(puzzle))
         return fail("the puzzle has identical pieces; coset coordinates need distinct pieces");
     if (auto why = phasedLanesLimit(puzzle); !why.empty()) return fail(why);
+    // The table is a breadth-first search from H with the moves forward: the
+    // distance from H to a coset, which is the distance back to H only when
+    // every move's inverse is a move too.
+    for (int mi : searchMoves) {
+        const int inv = analysis.inverseMove()[mi];
+        if (inv < 0 || std::count(searchMoves.begin(), searchMoves.end(), inv) != 1)
+            return fail("move '" + puzzle.moves[mi].name +
+                        "' has no inverse in the metric; a coset pattern needs every move's inverse to be a move "
+                        "(its table is searched from the subgroup outwards)");
+    }
     PhasePlan phase;
     phase.subgroup = pattern.cosetSubgroup;
     phase.target = puzzle.subgroups[pattern.cosetSubgroup].name;
@@ -937,6 +947,8 @@ bool buildCosetPatternPlan(PuzzleAnalysis& analysis, int patternIndex, const std
     // One table over the whole coordinate: a single part or pair when it
     // fits, which a symmetry-reduced table over every part replaces.
     const int np = (int)phase.parts.size();
+    if (np == 0)  // H = G: every state is in H
+        return fail("subgroup '" + phase.target + "' is the whole group: its coset coordinate has one value and prunes nothing");
     mpz_class values = 1;
     for (const auto& part : phase.parts) values *= (unsigned long)part.size;
     if (np <= 2 && values <= kMaxPhaseTableEntries) {
