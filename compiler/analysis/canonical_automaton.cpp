@@ -369,20 +369,4 @@ std::string CanonicalAutomaton::describe(const ir::Puzzle& puzzle) const {
     return s.str();
 }
 
-bool checkMetricMoves(const ir::Puzzle& puzzle, DiagnosticEngine& diags) {
-    size_t metric = 0;
-    for (const auto& m : puzzle.moves) metric += m.inMetric;
-    if (metric <= kMaxMetricMoves) return true;
-    size_t seen = 0;
-    for (const auto& m : puzzle.moves)
-        if (m.inMetric && ++seen == kMaxMetricMoves + 1) {
-            diags.error(puzzle.file, puzzle.families[m.family].where,
-                        "too many moves in the metric: " + std::to_string(metric) + " (move '" + m.name +
-                            "' is the " + std::to_string(kMaxMetricMoves + 1) + "th); the generated solvers handle at most " +
-                            std::to_string(kMaxMetricMoves) + " (exclude powers from the metric or drop moves)");
-            break;
-        }
-    return false;
-}
-
 }  // namespace pz::analysis

@@ -45,11 +45,4 @@ struct CanonicalAutomaton {
 
 CanonicalAutomaton buildCanonicalAutomaton(const ir::Puzzle& puzzle, PuzzleAnalysis& analysis);
 
-// The generated solvers index the moves in the metric with bit masks of one
-// word: at most kMaxMetricMoves. False, with an error located at the first
-// move over the limit, when the puzzle has more (pzc check and the
-// permutation back end report the same error).
-inline constexpr size_t kMaxMetricMoves = 64;
-bool checkMetricMoves(const ir::Puzzle& puzzle, DiagnosticEngine& diags);
-
 }  // namespace pz::analysis

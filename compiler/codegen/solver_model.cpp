@@ -57,7 +57,6 @@ bool buildSolverModel(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& groups
         return false;
     }
     if (!analysis::computeStateLayout(puzzle, m.layout, diags)) return false;
-    if (!analysis::checkMetricMoves(puzzle, diags)) return false;
     m.canon = analysis::buildCanonicalAutomaton(puzzle, groups);
 
     // The searched patterns: those of the first optimal solver, else all

@@ -722,9 +722,8 @@ int runCheck(const Args& args) {
     std::vector<analysis::Coordinate> coordinates;
     ok = analysis::computeCoordinates(*puzzle, coordinates, diags) && ok;
     // What the permutation back end needs beyond that (check is the contract
-    // of solve/build): the state layout and at most 64 moves in the metric.
+    // of solve/build): the state layout.
     ok = unit.stateLayout(diags) != nullptr && ok;
-    ok = analysis::checkMetricMoves(*puzzle, diags) && ok;
     // Phased solvers: the plan must build (note [coset coordinates]). `check`
     // is the contract of `solve`/`build`: a declared solver the back end
     // cannot build is a located error naming the reason, the same one
