@@ -524,11 +524,16 @@ namespace {
 
 // Random elements of <gens> by product replacement with an accumulator
 // (Celler, Leedham-Green, Murray, Niemeyer, O'Brien 1995, "rattle"), its
-// slots seeded with random subproducts of all generators.
+// slots seeded with random subproducts of all generators. With more
+// generators than slots the slots may generate a proper subgroup (11
+// subproducts cannot span an abelian quotient of rank 13, e.g. the 13 sign
+// bits of an 8x8x8 cube with its centres' colours swapped freely), so then
+// one step in four multiplies a slot by a generator instead of a slot.
 class RandomProducts {
 public:
     RandomProducts(const Algebra& alg, const std::vector<BlockPerm>& gens, uint64_t seed)
         : alg_(alg), rng_(seed), acc_(alg.identity()) {
+        if (gens.size() > 11) gens_ = &gens;
         const size_t slots = 11;
         if (gens.size() <= slots) {
             for (size_t i = 0; i < slots; ++i) slots_.push_back(gens[i % gens.size()]);
@@ -543,16 +548,20 @@ public:
                 slots_.push_back(std::move(x));
             }
         }
-        for (int i = 0; i < 60; ++i) next();
+        // Warm up; with generators mixed in, long enough for each to be
+        // multiplied in about twice.
+        const size_t warmUp = 60 + (gens_ ? 8 * gens.size() : 0);
+        for (size_t i = 0; i < warmUp; ++i) next();
     }
     const BlockPerm& next() {
         const size_t n = slots_.size();
         const size_t i = uniformBelow(rng_, n);
         size_t j = uniformBelow(rng_, n - 1);
         if (j >= i) ++j;
+        const BlockPerm& other = gens_ && (rng_() & 3) == 0 ? (*gens_)[uniformBelow(rng_, gens_->size())] : slots_[j];
         BlockPerm tmp;
-        if (rng_() & 1) alg_.compose(slots_[i], slots_[j], tmp);
-        else alg_.compose(slots_[j], slots_[i], tmp);
+        if (rng_() & 1) alg_.compose(slots_[i], other, tmp);
+        else alg_.compose(other, slots_[i], tmp);
         std::swap(slots_[i], tmp);
         alg_.compose(acc_, slots_[i], tmp);
         std::swap(acc_, tmp);
@@ -563,6 +572,7 @@ private:
     const Algebra& alg_;
     std::mt19937_64 rng_;
     std::vector<BlockPerm> slots_;
+    const std::vector<BlockPerm>* gens_ = nullptr;  // set when the slots alone may not generate
     BlockPerm acc_;
 };
 
@@ -1154,6 +1164,13 @@ void StabilizerChain::build() const {
     if (auto bound = upperBound(c, moduli_, gens, witnesses)) {
         // Every generator must be in the chain's group for the lower bound
         // to be |G| (it is always a lower bound: the chain's elements are in G).
+        // Random elements may stay in a proper subgroup for a while when the
+        // abelian quotient's rank exceeds the slots (big cubes: a sign bit
+        // per orbit); random elements times each generator reach it cheaply,
+        // and the bound says when to stop. A sifted element is in G, so the
+        // order stays a lower bound.
+        for (size_t t = 0; t < 32 * gens.size() && c.order() < *bound; ++t)
+            c.topResidues += c.siftAndAdd(c.alg.compose(random.next(), gens[t % gens.size()]));
         if (*bound == c.order()) {
             c.proof = Proof::UpperBound;
             return;
