@@ -104,6 +104,15 @@ struct Orbit {
     // files use both.
     int orientationIgnored = 0;
     std::vector<int> solvedOrientation;
+    // .tws import only (note [sticker sets]): a set whose Solved block gave
+    // `?` on some pieces only is read as its stickers, `size` = pieces x
+    // modulus unoriented positions; what the file said of its pieces is kept
+    // here for scramble files. Empty (pieces 0) otherwise.
+    struct Stickers {
+        int pieces = 0, modulus = 1;
+        std::vector<int> labels, solvedOri;  // per piece, as in the Solved block
+        std::vector<char> wild;              // per piece: `?` (orientation does not matter)
+    } stickers;
 };
 
 // Solved labels of one orbit; equal labels make pieces indistinguishable.

@@ -199,6 +199,56 @@ ast::Expr refExpr(const std::string& name, SourceRange where) {
     return e;
 }
 
+// Note [sticker sets]. A set of n pieces with m orientations whose Solved
+// block gives `?` on some pieces only (maltese, puck) is read as n x m
+// stickers: a piece at position p with orientation o has its sticker k at
+// slot p*m + (k + o) mod m. A move that sends p's piece to p' with twist t
+// sends slot (p, j) to (p', j + t): a plain permutation. The labels say what
+// can be told apart: sticker k of a piece labelled L is (L, k), and every
+// sticker of a `?` piece is (L, *), so its orientation does not matter.
+// The states are the orbit of that colouring: exactly the puzzle's states
+// with the `?` pieces' orientation forgotten.
+Elem toStickers(const Elem& e, const std::vector<SetDef>& sets, const std::vector<char>& expand) {
+    Elem r;
+    for (size_t s = 0; s < sets.size(); ++s) {
+        if (!expand[s]) {
+            r.perm.push_back(e.perm[s]);
+            r.ori.push_back(e.ori[s]);
+            continue;
+        }
+        const int n = sets[s].size, m = sets[s].omod;
+        std::vector<int> perm(n * m);
+        for (int p = 0; p < n; ++p)
+            for (int i = 0; i < m; ++i) perm[p * m + i] = e.perm[s][p] * m + ((i - e.ori[s][p]) % m + m) % m;
+        r.perm.push_back(std::move(perm));
+        r.ori.emplace_back(n * m, 0);
+    }
+    return r;
+}
+
+// The sticker labels (1-based ids, in order of first appearance in the
+// solved state) of a position given per piece: labels and orientations.
+// False when a label is not one of the solved state's.
+bool stickerLabels(const ast::Orbit::Stickers& st, const std::vector<int>& labels, const std::vector<int>& ori,
+                   std::vector<int>& out) {
+    const int m = st.modulus;
+    std::map<std::pair<int, int>, int> id;  // (label, sticker or -1 for `?`) -> id
+    std::map<int, bool> wild;               // label -> its pieces' orientation does not matter
+    for (int p = 0; p < st.pieces; ++p) wild[st.labels[p]] = st.wild[p];
+    for (int p = 0; p < st.pieces; ++p)
+        for (int j = 0; j < m; ++j) {
+            const int k = st.wild[p] ? -1 : ((j - st.solvedOri[p]) % m + m) % m;
+            id.emplace(std::make_pair(st.labels[p], k), (int)id.size() + 1);
+        }
+    out.assign(st.pieces * m, 0);
+    for (int p = 0; p < st.pieces; ++p) {
+        auto w = wild.find(labels[p]);
+        if (w == wild.end()) return false;
+        for (int j = 0; j < m; ++j) out[p * m + j] = id.at({labels[p], w->second ? -1 : ((j - ori[p]) % m + m) % m});
+    }
+    return true;
+}
+
 // One set's entry in a position block, as written.
 struct SetEntry {
     int set = -1;
@@ -228,6 +278,7 @@ public:
     // orientations when not all 0 (empty otherwise).
     std::vector<char> ignoredOri_;
     std::vector<std::vector<int>> solvedOri_;
+    std::vector<char> stickerSet_;  // note [sticker sets]: read as stickers
 
     bool atEnd() const { return i_ >= toks_.size(); }
     const Tok& peek() const { return toks_[i_]; }
@@ -506,7 +557,7 @@ public:
                 std::vector<std::vector<char>> wild;
                 if (positionOf(b, c == "StartState", labels, ori, wild) && !haveSolved) {
                     solvedLabels = labels;
-                    solvedOrientation(b, ori, wild, out);
+                    solvedOrientation(b, labels, ori, wild, out);
                 }
                 haveSolved = true;
                 solvedAt_ = t.range();
@@ -598,8 +649,12 @@ public:
         // Solved labels, when not the identity.
         for (size_t s = 0; s < sets_.size(); ++s) {
             if (solvedLabels.size() <= s || solvedLabels[s].empty()) continue;
+            if (stickered(s)) {
+                const auto& st = out.orbits[s].stickers;
+                stickerLabels(st, st.labels, st.solvedOri, solvedLabels[s]);
+            }
             bool identity = true;
-            for (int p = 0; p < sets_[s].size; ++p) identity = identity && solvedLabels[s][p] == p + 1;
+            for (size_t p = 0; p < solvedLabels[s].size(); ++p) identity = identity && solvedLabels[s][p] == (int)p + 1;
             if (identity) continue;
             ast::SolvedLabels sl;
             sl.orbit = {sets_[s].name, solvedAt_};
@@ -640,9 +695,11 @@ private:
     //     o_s[p]: conjugation by the element (identity, o_s), so orders,
     //     the group order and optimal lengths are unchanged. Scramble
     //     positions are shifted the same way (ast::Orbit::solvedOrientation).
-    void solvedOrientation(const Block& b, const std::vector<std::vector<int>>& ori,
-                           const std::vector<std::vector<char>>& wild, ast::Puzzle& out) {
+    void solvedOrientation(const Block& b, const std::vector<std::vector<int>>& labels,
+                           const std::vector<std::vector<int>>& ori, const std::vector<std::vector<char>>& wild,
+                           ast::Puzzle& out) {
         ignoredOri_.assign(sets_.size(), 0);
+        stickerSet_.assign(sets_.size(), 0);
         solvedOri_.assign(sets_.size(), {});
         for (const auto& e : b.entries) {
             const int s = e.set;
@@ -657,14 +714,23 @@ private:
                 continue;
             }
             if (nWild > 0) {
-                for (size_t p = 0; p < e.ori.size(); ++p)
-                    if (!wild[s][p]) {
-                        error(e.ori[p].range(), "set '" + sd.name + "' has '?' (orientation does not matter) on " +
-                                                    std::to_string(nWild) + " of its " + std::to_string(sd.size) +
-                                                    " pieces; pzc ignores orientation only for a whole set "
-                                                    "(give '?' for every piece of the set, or none)");
-                        break;
+                // Note [sticker sets]. Identical pieces must agree on `?`.
+                std::map<int, int> wildOf;
+                bool agree = true;
+                for (int p = 0; p < sd.size && agree; ++p) {
+                    auto [it, fresh] = wildOf.emplace(labels[s][p], wild[s][p]);
+                    if (!fresh && it->second != wild[s][p]) {
+                        error(e.perm[p].range(), "set '" + sd.name + "': the pieces labelled " + e.perm[p].text +
+                                                     " are identical but only some have '?' orientations");
+                        agree = false;
                     }
+                }
+                if (!agree) continue;
+                ast::Orbit& o = out.orbits[s];
+                o.stickers = {sd.size, sd.omod, labels[s], ori[s], wild[s]};
+                o.size = sd.size * sd.omod;
+                o.orientation = 1;
+                stickerSet_[s] = 1;
                 continue;
             }
             bool zero = true;
@@ -713,7 +779,14 @@ private:
         ast::MoveDef def;
         def.name = {name.text, name.range()};
         def.isMacro = macro;
-        def.cycles = cyclesOf(e, sets_, name.range());
+        if (std::find(stickerSet_.begin(), stickerSet_.end(), 1) == stickerSet_.end()) {
+            def.cycles = cyclesOf(e, sets_, name.range());
+        } else {
+            std::vector<SetDef> stickers = sets_;
+            for (size_t s = 0; s < sets_.size(); ++s)
+                if (stickered(s)) stickers[s].size *= sets_[s].omod, stickers[s].omod = 1;
+            def.cycles = cyclesOf(toStickers(e, sets_, stickerSet_), stickers, name.range());
+        }
         def.range = name.range();
         finish(name, e, std::move(def), out);
     }
@@ -767,6 +840,8 @@ private:
         return false;
     }
 
+    bool stickered(size_t s) const { return s < stickerSet_.size() && stickerSet_[s]; }
+
     std::set<std::string> broken_;
     std::map<std::string, Elem> known_;
     mutable std::map<std::string, Elem> cache_;
@@ -779,11 +854,17 @@ class ScrambleReader : public Reader {
 public:
     ScrambleReader(const std::string& file, DiagnosticEngine& diags, const ast::Puzzle& def) : Reader(file, diags) {
         for (const auto& o : def.orbits) {
-            sets_.push_back({o.name.text, o.size, o.orientationIgnored ? o.orientationIgnored : o.orientation, o.range});
+            stickers_.push_back(o.stickers);
+            if (o.stickers.pieces > 0)  // note [sticker sets]: the file gives pieces
+                sets_.push_back({o.name.text, o.stickers.pieces, o.stickers.modulus, o.range});
+            else
+                sets_.push_back({o.name.text, o.size, o.orientationIgnored ? o.orientationIgnored : o.orientation, o.range});
             ignored_.push_back(o.orientationIgnored > 1);
             solvedOri_.push_back(o.solvedOrientation);
         }
         solved_ = twsSolvedLabels(def);
+        for (size_t k = 0; k < sets_.size(); ++k)
+            if (stickers_[k].pieces > 0) solved_[k] = stickers_[k].labels;
     }
 
     std::vector<TwsScramble> read(const std::string& text) {
@@ -821,6 +902,21 @@ public:
                     const int k = e.set;
                     int nWild = 0;
                     for (char w : wild[k]) nWild += w;
+                    if (stickers_[k].pieces > 0) {
+                        // Note [sticker sets]: `?` only on pieces whose orientation does not matter.
+                        const auto& st = stickers_[k];
+                        for (int p = 0; p < sets_[k].size && nWild > 0; ++p) {
+                            if (!wild[k][p]) continue;
+                            const auto at = std::find(st.labels.begin(), st.labels.end(), s.labels[k][p]);
+                            if (at != st.labels.end() && !st.wild[at - st.labels.begin()]) {
+                                error(e.ori[p].range(), "'?' (orientation does not matter) on a piece of set '" +
+                                                            sets_[k].name + "' whose orientation matters in the solved state");
+                                ok = false;
+                                break;
+                            }
+                        }
+                        continue;
+                    }
                     // `?` exactly where the definition ignores orientation
                     // (twsearch's rule), or on a set without orientation.
                     if (ignored_[k]) {
@@ -859,6 +955,13 @@ public:
                         ok = false;
                     }
                 }
+                for (size_t k = 0; k < sets_.size() && ok; ++k) {
+                    if (s.labels[k].empty() || stickers_[k].pieces == 0) continue;
+                    std::vector<int> stickerLab;
+                    stickerLabels(stickers_[k], s.labels[k], s.ori[k], stickerLab);  // labels checked above
+                    s.ori[k].assign(stickerLab.size(), 0);
+                    s.labels[k] = std::move(stickerLab);
+                }
                 if (ok) out.push_back(std::move(s));
             } else if (c == "RandomScramble" || c == "MoveLimits") {
                 error(t.range(), "'" + c + "' is not supported by pzc's .tws import (use pzc solve --random N)");
@@ -877,6 +980,7 @@ public:
 private:
     std::vector<std::vector<int>> solved_;
     std::vector<char> ignored_;
+    std::vector<ast::Orbit::Stickers> stickers_;
 };
 
 // A .pz name: an identifier, optionally followed by primes (R').

@@ -24,8 +24,10 @@
 //     `v`), and MoveAlias names, are macros: usable in sequences, not searched.
 //
 // Not supported (located errors naming the limit): Illegal, Ignore, Block,
-// ForbiddenPairs, ForbiddenGroups, MoveLimits, `?` wildcards, a solved
-// state with non-zero orientations.
+// ForbiddenPairs, ForbiddenGroups, MoveLimits, `?` as a piece label.
+// `?` orientations in the Solved block: on every piece of a set, the set is
+// read unoriented; on some pieces only, as stickers (tws_reader.cpp, note
+// [sticker sets]).
 #pragma once
 
 #include <optional>

@@ -23,7 +23,7 @@
 // perm[p] = solved position of the piece at p, or with identical pieces the
 // label at p, then each oriented orbit's orientations). States with
 // identical pieces are distinct states (compared by labels). Meant for small puzzles: the whole group is kept in
-// memory, one 64-bit key per state; the BFS runs once for all SPECs.
+// memory, one 128-bit key per state; the BFS runs once for all SPECs.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -36,6 +36,9 @@
 #include "compiler/ir/lower.hpp"
 
 namespace {
+
+// Up to 128 bits a state (a 2x2x2 read as 24 stickers needs 120).
+using Key = unsigned __int128;
 
 // A state's key. An orbit with identical pieces is keyed by the label at
 // each position (distinct states, as pzc solves them); decode gives a lift
@@ -69,24 +72,24 @@ struct Codec {
             total += orbit.size * (permBits.back() + oriBits.back());
         }
     }
-    uint64_t encode(const pz::ir::Element& e) const {
-        uint64_t k = 0;
+    Key encode(const pz::ir::Element& e) const {
+        Key k = 0;
         for (size_t o = 0; o < orbits->size(); ++o)
             for (int p = 0; p < (*orbits)[o].size; ++p) {
-                k = (k << permBits[o]) | static_cast<uint64_t>(value(o, e.perm[o][p]));
-                if (oriBits[o]) k = (k << oriBits[o]) | static_cast<uint64_t>(e.ori[o][p]);
+                k = (k << permBits[o]) | static_cast<Key>(value(o, e.perm[o][p]));
+                if (oriBits[o]) k = (k << oriBits[o]) | static_cast<Key>(e.ori[o][p]);
             }
         return k;
     }
-    pz::ir::Element decode(uint64_t k) const {
+    pz::ir::Element decode(Key k) const {
         pz::ir::Element e = pz::ir::identity(*orbits);
         for (size_t o = orbits->size(); o-- > 0;)
             for (int p = (*orbits)[o].size; p-- > 0;) {
                 if (oriBits[o]) {
-                    e.ori[o][p] = static_cast<int>(k & ((uint64_t{1} << oriBits[o]) - 1));
+                    e.ori[o][p] = static_cast<int>(k & ((Key{1} << oriBits[o]) - 1));
                     k >>= oriBits[o];
                 }
-                e.perm[o][p] = static_cast<int>(k & ((uint64_t{1} << permBits[o]) - 1));
+                e.perm[o][p] = static_cast<int>(k & ((Key{1} << permBits[o]) - 1));
                 k >>= permBits[o];
             }
         for (size_t o = 0; o < orbits->size(); ++o) {
@@ -144,8 +147,8 @@ int main(int argc, char** argv) {
     }
     const auto& orbits = puzzle->orbits;
     Codec codec(orbits);
-    if (codec.total > 64) {
-        std::fprintf(stderr, "bfs_distances: a state needs %d bits; at most 64 are supported\n", codec.total);
+    if (codec.total > 128) {
+        std::fprintf(stderr, "bfs_distances: a state needs %d bits; at most 128 are supported\n", codec.total);
         return 2;
     }
     std::vector<pz::ir::Element> inverseMoves;
@@ -154,27 +157,27 @@ int main(int argc, char** argv) {
 
     // levels[d]: the sorted keys of the states at distance d to solved;
     // all: the sorted keys of every state seen so far.
-    std::vector<std::vector<uint64_t>> levels{{codec.encode(pz::ir::identity(orbits))}};
-    std::vector<uint64_t> all = levels[0];
+    std::vector<std::vector<Key>> levels{{codec.encode(pz::ir::identity(orbits))}};
+    std::vector<Key> all = levels[0];
     for (;;) {
-        std::vector<uint64_t> next;
-        for (uint64_t k : levels.back()) {
+        std::vector<Key> next;
+        for (Key k : levels.back()) {
             pz::ir::Element e = codec.decode(k);
             for (const auto& mi : inverseMoves) {
-                uint64_t n = codec.encode(pz::ir::compose(e, mi, orbits));
+                Key n = codec.encode(pz::ir::compose(e, mi, orbits));
                 if (!std::binary_search(all.begin(), all.end(), n)) next.push_back(n);
             }
         }
         std::sort(next.begin(), next.end());
         next.erase(std::unique(next.begin(), next.end()), next.end());
         if (next.empty()) break;
-        std::vector<uint64_t> merged;
+        std::vector<Key> merged;
         merged.reserve(all.size() + next.size());
         std::merge(all.begin(), all.end(), next.begin(), next.end(), std::back_inserter(merged));
         all = std::move(merged);
         levels.push_back(std::move(next));
     }
-    auto depthOf = [&](uint64_t k) {
+    auto depthOf = [&](Key k) {
         for (size_t d = 0; d < levels.size(); ++d)
             if (std::binary_search(levels[d].begin(), levels[d].end(), k)) return static_cast<int>(d);
         return -1;
@@ -185,7 +188,7 @@ int main(int argc, char** argv) {
         if (every < 1) return 2;
         long index = 0;
         for (size_t d = 0; d < levels.size(); ++d)
-            for (uint64_t k : levels[d])
+            for (Key k : levels[d])
                 if (index++ % every == 0)
                     std::printf("%zu ;%s\n", d, stateText(*puzzle, codec, codec.decode(k)).c_str());
         return 0;
@@ -197,7 +200,7 @@ int main(int argc, char** argv) {
             std::mt19937_64 rng(static_cast<uint64_t>(number(argv[i + 2])));
             i += 3;
             for (long j = 0; j < n; ++j) {
-                uint64_t k = all[std::uniform_int_distribution<size_t>(0, all.size() - 1)(rng)];
+                Key k = all[std::uniform_int_distribution<size_t>(0, all.size() - 1)(rng)];
                 std::printf("state %d ;%s\n", depthOf(k), stateText(*puzzle, codec, codec.decode(k)).c_str());
             }
             const auto& deepest = levels.back();

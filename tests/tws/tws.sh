@@ -31,7 +31,7 @@ group-orders)
 convert-roundtrip)
     # tws -> pz -> tws and tws -> yaml -> tws give the tws written directly;
     # the converted definitions have the same group order.
-    for f in tests/tws/cube2.tws tests/tws/cube3.tws tests/tws/features.tws; do
+    for f in tests/tws/cube2.tws tests/tws/cube3.tws tests/tws/features.tws tests/tws/cube2_partly_wild.tws; do
         "$pzc" convert "$f" --to tws -o "$tmp/direct.tws" || fail "convert $f --to tws"
         for via in pz yaml; do
             "$pzc" convert "$f" --to $via -o "$tmp/x.$via" || fail "convert $f --to $via"
@@ -113,6 +113,16 @@ solved-orientations)
     echo "$out"
     [ "$(echo "$out" | sed 's/.*"length": \([0-9]*\).*/\1/' | tr '\n' ' ')" = "4 1 " ] || fail "twisted lengths"
     echo "$out" | sed -n 2p | grep -q '"solution": "R'"'"'"' || fail "twisted after_R is solved by R'"
+    # '?' on some pieces only (note [sticker sets]): 7! * 3^5 distinct states;
+    # corners 1 and 2 twisted in place is solved, 3 and 4 is not; '?' on a
+    # piece whose orientation matters is refused, located.
+    "$pzc" check tests/tws/cube2_partly_wild.tws | grep -q '^distinct states: 1224720 ' || fail "partly wild count"
+    out=$("$pzc" solve tests/tws/cube2_partly_wild.tws --tws-scrambles tests/tws/cube2_partly_wild.scr --json) || fail "solve partly wild"
+    echo "$out"
+    [ "$(echo "$out" | sed 's/.*"length": \([0-9]*\).*/\1/' | tr '\n' ' ')" = "4 0 6 1 " ] || fail "partly wild lengths"
+    sed 's/^2 ? 1 ? 1 0 0 2$/? ? 1 ? 1 0 0 2/' tests/tws/cube2_partly_wild.scr > "$tmp/bad.scr"
+    out=$("$pzc" solve tests/tws/cube2_partly_wild.tws --tws-scrambles "$tmp/bad.scr" 2>&1) && fail "a '?' on a piece whose orientation matters was accepted"
+    contains "$out" -q "bad.scr:25:1: error: '?' (orientation does not matter) on a piece of set 'CORNERS' whose orientation matters" || fail "partly wild error: $out"
     # Random states solve to the same optimal lengths in both frames.
     a=$("$pzc" solve tests/tws/cube2.tws --random 5 --seed 7 --json | sed 's/.*"length": \([0-9]*\).*/\1/' | tr '\n' ' ')
     b=$("$pzc" solve tests/tws/cube2_twisted.tws --random 5 --seed 7 --json | sed 's/.*"length": \([0-9]*\).*/\1/' | tr '\n' ' ')
