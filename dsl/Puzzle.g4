@@ -25,6 +25,7 @@ permutationPuzzle : 'puzzle' name '{' item* '}' ;
 item
     : orbitDecl
     | solvedDecl
+    | illegalDecl
     | powersDecl
     | moveDecl
     | symmetryDecl
@@ -39,6 +40,10 @@ orbitDecl : 'orbit' name size=INT ('orient' modulus=INT)? ('{' name* '}')? ';'? 
 // solved tiles { a a b b ... }: equal labels make pieces indistinguishable.
 solvedDecl : 'solved' name '{' label* '}' ';'? ;
 label      : INT | name ;
+
+// illegal slice 3 holds 17; (ksolve's Illegal): no state with a piece
+// labelled 17 at position 3 of slice is ever entered.
+illegalDecl : 'illegal' name position 'holds' label ';' ;
 
 // powers { 1: ""; 2: "2"; -1: "'"; }
 powersDecl : 'powers' '{' powerName* '}' ';'? ;
@@ -122,7 +127,7 @@ name
     | 'puzzle' | 'orbit' | 'orient' | 'solved' | 'powers' | 'uncounted' | 'move' | 'macro'
     | 'symmetry' | 'mirror' | 'subgroup' | 'in' | 'oriented' | 'pattern' | 'positions'
     | 'orientations' | 'unordered' | 'solver' | 'optimal' | 'phased' | 'grid' | 'direction'
-    | 'colour' | 'levels' | 'with' | 'against' | 'map' | 'coset'
+    | 'colour' | 'levels' | 'with' | 'against' | 'map' | 'coset' | 'illegal' | 'holds'
     ;
 
 // ---------------------------------------------------------------- tokens

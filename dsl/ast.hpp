@@ -122,6 +122,15 @@ struct SolvedLabels {
     SourceRange range;
 };
 
+// `illegal ORBIT POSITION holds LABEL;` (ksolve's Illegal): a state with a
+// piece of that solved label at that position is never entered.
+struct IllegalPlacement {
+    Name orbit;
+    PositionRef position;
+    Name label;  // a number or an identifier, as in `solved`
+    SourceRange range;
+};
+
 // A move generator, defined by cycles or by an expression over earlier names.
 // `macro` definitions are named sequences usable in scrambles and generator
 // lists but not searched and not expanded into powers.
@@ -226,6 +235,7 @@ struct Puzzle {
     // permutation puzzles
     std::vector<Orbit> orbits;
     std::vector<SolvedLabels> solved;
+    std::vector<IllegalPlacement> illegal;
     PowerScheme powers;
     std::vector<MoveDef> moves;
     std::vector<SymmetryDef> symmetries;

@@ -150,6 +150,8 @@ std::string printPz(const ast::Puzzle& p) {
         out << ";\n";
     }
     for (const auto& s : p.solved) out << "  solved " << s.orbit.text << " { " << namesText(s.labels, " ") << " }\n";
+    for (const auto& il : p.illegal)
+        out << "  illegal " << il.orbit.text << ' ' << positionText(il.position) << " holds " << il.label.text << ";\n";
     if (!p.powers.names.empty()) {
         out << "  powers {";
         for (const auto& n : p.powers.names)
@@ -249,6 +251,10 @@ std::string printYaml(const ast::Puzzle& p) {
         for (size_t i = 0; i < s.labels.size(); ++i) out << (i ? ", " : "") << quote(s.labels[i].text);
         out << "]\n";
     }
+    if (!p.illegal.empty()) out << "illegal:\n";
+    for (const auto& il : p.illegal)
+        out << "  - {orbit: " << yamlName(il.orbit.text) << ", position: " << quote(positionText(il.position))
+            << ", holds: " << quote(il.label.text) << "}\n";
     if (!p.powers.names.empty()) out << "powers:\n";
     for (const auto& n : p.powers.names) {
         out << "  - {power: " << n.power << ", suffix: " << quote(n.suffix);

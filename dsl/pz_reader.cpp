@@ -328,6 +328,13 @@ public:
             for (auto* l : s->label()) solved.labels.push_back({l->getText(), range(l)});
             solved.range = range(s);
             p.solved.push_back(std::move(solved));
+        } else if (auto* il = ctx->illegalDecl()) {
+            ast::IllegalPlacement ip;
+            ip.orbit = name(il->name());
+            ip.position = position(il->position());
+            ip.label = {il->label()->getText(), range(il->label())};
+            ip.range = range(il);
+            p.illegal.push_back(std::move(ip));
         } else if (auto* pw = ctx->powersDecl()) {
             p.powers.range = range(pw);
             for (auto* pn : pw->powerName()) {

@@ -583,8 +583,41 @@ public:
                 }
                 seqs.push_back({t, rest[0], std::vector<Tok>(rest.begin() + 1, rest.end()), c == "MoveAlias"});
             } else if (c == "Illegal") {
-                restOfLine(t);
-                error(t.range(), "'Illegal' (forbidden piece placements) is not supported by pzc's .tws import");
+                // Illegal SET POSITION PIECE... (1-based position; pieces by
+                // their Solved label): no state with one there is entered.
+                auto rest = restOfLine(t);
+                if (rest.size() < 3) {
+                    error(t.range(), "expected 'Illegal SET POSITION PIECE...' on one line");
+                    continue;
+                }
+                if (!haveSolved) {
+                    error(t.range(), "'Illegal' must come after the solved state");
+                    continue;
+                }
+                const int s = findSet(rest[0].text);
+                if (s < 0) {
+                    error(rest[0].range(), "unknown set '" + rest[0].text + "'");
+                    continue;
+                }
+                const int pos = number(rest[1], 1, sets_[s].size, "position");
+                if (pos < 0) continue;
+                if (stickered(s)) {
+                    error(t.range(), "'Illegal' on set '" + sets_[s].name +
+                                         "', whose '?' orientations on some pieces make it a sticker set, is not "
+                                         "supported by pzc's .tws import");
+                    continue;
+                }
+                for (size_t k = 2; k < rest.size(); ++k) {
+                    const int piece = number(rest[k], 1, 100000, "piece label");
+                    if (piece < 0) continue;
+                    const auto& sl = solvedLabels.size() > (size_t)s ? solvedLabels[s] : std::vector<int>{};
+                    if (sl.empty() ? piece > sets_[s].size : std::find(sl.begin(), sl.end(), piece) == sl.end()) {
+                        error(rest[k].range(), "set '" + sets_[s].name + "' has no piece labelled " + rest[k].text +
+                                                   " in the solved state");
+                        continue;
+                    }
+                    illegal_.push_back({s, pos - 1, piece, rest[k].range()});
+                }
             } else if (kUnsupportedBlocks.count(c)) {
                 error(t.range(), "'" + c + "' is not supported by pzc's .tws import");
                 skipBlock(t);
@@ -661,6 +694,24 @@ public:
             sl.range = solvedAt_;
             for (int v : solvedLabels[s]) sl.labels.push_back({std::to_string(v), solvedAt_});
             out.solved.push_back(std::move(sl));
+        }
+        // Illegal placements: the label as written in `solved`, or the
+        // piece's solved position when the set's labels were left out.
+        for (const auto& il : illegal_) {
+            bool labelled = false;
+            for (const auto& sl : out.solved) labelled = labelled || sl.orbit.text == sets_[il.set].name;
+            int piece = il.piece;
+            if (!labelled) {
+                const auto& sl = solvedLabels[il.set];
+                piece = sl.empty() ? il.piece - 1 : (int)(std::find(sl.begin(), sl.end(), il.piece) - sl.begin());
+            }
+            ast::IllegalPlacement ip;
+            ip.orbit = {sets_[il.set].name, il.range};
+            ip.position.index = il.position;
+            ip.position.range = il.range;
+            ip.label = {std::to_string(piece), il.range};
+            ip.range = il.range;
+            out.illegal.push_back(std::move(ip));
         }
         // Powers: every power of every move, named as twsearch names them,
         // all in the metric. Scheme 1, -1, 2, -2, ...: for a move of order n
@@ -841,6 +892,12 @@ private:
     }
 
     bool stickered(size_t s) const { return s < stickerSet_.size() && stickerSet_[s]; }
+
+    struct Illegal {
+        int set, position, piece;  // position 0-based, piece its Solved label
+        SourceRange range;
+    };
+    std::vector<Illegal> illegal_;
 
     std::set<std::string> broken_;
     std::map<std::string, Elem> known_;

@@ -23,7 +23,8 @@
 //   * Moves named like rotations (x, y, z, x2, x', or capitals followed by
 //     `v`), and MoveAlias names, are macros: usable in sequences, not searched.
 //
-// Not supported (located errors naming the limit): Illegal, Ignore, Block,
+//   * Illegal SET POSITION PIECE: the AST's `illegal` placements.
+// Not supported (located errors naming the limit): Ignore, Block,
 // ForbiddenPairs, ForbiddenGroups, MoveLimits, `?` as a piece label.
 // `?` orientations in the Solved block: on every piece of a set, the set is
 // read unoriented; on some pieces only, as stickers (tws_reader.cpp, note

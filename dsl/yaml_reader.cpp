@@ -42,13 +42,13 @@ public:
         }
         p.range = range(root);
         auto top = fields(root, "the top level",
-                          {"puzzle", "grid", "orbits", "solved", "powers", "moves", "symmetries", "subgroups",
+                          {"puzzle", "grid", "orbits", "solved", "illegal", "powers", "moves", "symmetries", "subgroups",
                            "patterns", "solvers", "directions", "colours", "levels"});
         if (top.count("puzzle") && top.count("grid")) error(top["grid"].key, "a definition is either a 'puzzle' or a 'grid'");
         if (top.count("grid")) {
             p.kind = ast::Puzzle::Kind::Grid;
             p.name = name(top["grid"].value, "grid name");
-            for (auto key : {"orbits", "solved", "powers", "moves", "symmetries", "subgroups", "patterns", "solvers"})
+            for (auto key : {"orbits", "solved", "illegal", "powers", "moves", "symmetries", "subgroups", "patterns", "solvers"})
                 if (top.count(key)) error(top[key].key, std::string("'") + key + "' does not belong in a grid puzzle");
             readGrid(top, p.grid);
             p.grid.range = p.range;
@@ -203,6 +203,25 @@ private:
                         s.labels.push_back({label, range(l)});
                     }
                 p.solved.push_back(std::move(s));
+            }
+        // illegal: [{orbit: slice, position: 3, holds: 17}, ...]
+        if (top.count("illegal") && expect(top["illegal"].value, YAML::NodeType::Sequence, "illegal"))
+            for (const auto& il : top["illegal"].value) {
+                if (!expect(il, YAML::NodeType::Map, "an illegal placement")) continue;
+                auto f = fields(il, "an illegal placement", {"orbit", "position", "holds"});
+                ast::IllegalPlacement ip;
+                ip.range = range(il);
+                if (require(f, "orbit", il, "an illegal placement")) ip.orbit = name(f["orbit"].value, "orbit");
+                if (require(f, "position", il, "an illegal placement")) {
+                    auto ps = positions(f["position"].value, "position");
+                    if (ps.size() == 1) ip.position = ps[0];
+                    else if (f["position"].value.IsScalar()) error(f["position"].value, "position: expected one position");
+                }
+                if (require(f, "holds", il, "an illegal placement")) {
+                    std::string label = scalar(f["holds"].value, "holds");
+                    ip.label = {label, range(f["holds"].value)};
+                }
+                p.illegal.push_back(std::move(ip));
             }
         if (top.count("powers") && expect(top["powers"].value, YAML::NodeType::Sequence, "powers")) {
             p.powers.range = range(top["powers"].value);

@@ -299,15 +299,21 @@ CanonicalAutomaton buildCanonicalAutomaton(const ir::Puzzle& puzzle, PuzzleAnaly
             seen.insert({e.perm, e.ori});
             raw[0][i] = 1 + i;
         }
+        // note [illegal placements]: with states the search may not enter,
+        // a word may only be replaced by one without intermediate states
+        // (the identity or one move): an equal two-move word, or any
+        // look-back word, may pass through an illegal state where it does not.
+        const bool legalAnywhere = puzzle.illegal.empty();
         for (int i = 0; i < moves; ++i)
             for (int j = 0; j < moves; ++j) {
                 ir::Element v = ir::compose(puzzle.moves[a.searchMoves[i]].effect,
                                             puzzle.moves[a.searchMoves[j]].effect, puzzle.orbits);
-                if (seen.insert({v.perm, v.ori}).second) raw[1 + i][j] = 1 + j;
+                if (legalAnywhere ? seen.insert({v.perm, v.ori}).second : !seen.count({v.perm, v.ori}))
+                    raw[1 + i][j] = 1 + j;
             }
     }
     int startRaw = 0;
-    extendWithLookBack(puzzle, a.searchMoves, raw, startRaw);
+    if (puzzle.illegal.empty()) extendWithLookBack(puzzle, a.searchMoves, raw, startRaw);
     const int rawStates = static_cast<int>(raw.size());
     // Moore minimisation: refine classes by (class, classes of successors).
     std::vector<int> cls(rawStates, 0);

@@ -985,6 +985,8 @@ bool buildSolverPlan(PuzzleAnalysis& analysis, int solverIndex, const std::vecto
     if (solver.kind != ir::Solver::Kind::Phased) return fail("not a phased solver");
     if (hasIdenticalPieces(puzzle))  // the phase coordinates read pieces, not labels
         return fail("the puzzle has identical pieces; phased solvers need distinct pieces (use an optimal solver)");
+    if (!puzzle.illegal.empty())  // its phase searches and tables do not know them
+        return fail("the puzzle has illegal placements; phased solvers do not avoid them (use an optimal solver)");
     if (auto why = phasedLanesLimit(puzzle); !why.empty()) return fail(why);
     std::vector<int> targets = solver.phases;
     targets.push_back(-1);  // solved

@@ -73,11 +73,21 @@ std::optional<std::unordered_set<std::string>> enumerateColourings(const ir::Puz
     const ir::Element start = ir::identity(puzzle.orbits);
     seen.insert(labelledKey(puzzle, start));
     queue.push_back(start);
+    // With illegal placements: the states reached by metric moves through
+    // legal states only (a power may jump over an illegal state its
+    // generator would enter).
+    std::vector<const ir::Element*> steps;
+    if (puzzle.illegal.empty())
+        for (const auto& f : puzzle.families) steps.push_back(&f.base);
+    else
+        for (const auto& m : puzzle.moves)
+            if (m.inMetric) steps.push_back(&m.effect);
     while (!queue.empty()) {
         const ir::Element e = std::move(queue.front());
         queue.pop_front();
-        for (const auto& f : puzzle.families) {
-            ir::Element next = ir::compose(e, f.base, puzzle.orbits);
+        for (const ir::Element* step : steps) {
+            ir::Element next = ir::compose(e, *step, puzzle.orbits);
+            if (ir::illegalPlacementIn(puzzle, next)) continue;
             if (!seen.insert(labelledKey(puzzle, next)).second) continue;
             if (seen.size() > limit) return std::nullopt;
             queue.push_back(std::move(next));
@@ -209,6 +219,19 @@ ColouringMembership::~ColouringMembership() = default;
 
 std::optional<bool> ColouringMembership::reachable(const ir::Element& lift, std::string& why) {
     const ir::Puzzle& puzzle = analysis_.puzzle();
+    if (mode_ < 0 && !puzzle.illegal.empty()) {
+        // note [illegal placements]: the states reached through legal ones,
+        // when few enough to enumerate; else group membership, a necessary
+        // condition (the search's depth limit ends the rest).
+        auto states = enumerateColourings(puzzle, affordableStates(puzzle, kMaxEnumeratedStates));
+        if (states) {
+            enumerated_ = std::move(*states);
+            mode_ = 3;
+        } else {
+            mode_ = !hasIdenticalPieces(puzzle) ? 0 : normalisingTestAffordable(puzzle) && colouringNormalises(analysis_) ? 1 : 2;
+            if (mode_ == 1) gy_ = colouringChain(puzzle);
+        }
+    }
     if (mode_ < 0) {
         mode_ = !hasIdenticalPieces(puzzle)                                              ? 0
                 : normalisingTestAffordable(puzzle) && colouringNormalises(analysis_) ? 1
@@ -258,6 +281,20 @@ mpz_class colouringStabiliserOrder(const ir::Puzzle& puzzle) {
 DistinctStates countDistinctStates(PuzzleAnalysis& analysis, size_t enumerationLimit) {
     const ir::Puzzle& puzzle = analysis.puzzle();
     DistinctStates r;
+    if (!puzzle.illegal.empty()) {
+        // note [illegal placements]: the group order counts the unrestricted
+        // puzzle; the legal states reachable are counted by enumeration only.
+        const size_t limit = affordableStates(puzzle, enumerationLimit);
+        if (auto states = enumerateColourings(puzzle, limit)) {
+            r.known = true;
+            r.count = static_cast<unsigned long>(states->size());
+            r.method = "enumerated";
+        } else {
+            r.reason = "illegal placements restrict the states reached, and there are more than " +
+                       std::to_string(limit) + " to enumerate";
+        }
+        return r;
+    }
     if (!hasIdenticalPieces(puzzle)) {
         r.known = true;
         r.count = analysis.groupOrder();

@@ -120,7 +120,7 @@ bool buildSolverModel(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& groups
             for (int i = 2; i <= o.size; ++i) all *= i;
             unoriented = unoriented && o.orient == 1;
         }
-        m.allPermutationsReachable = unoriented && groups.groupOrder() == all;
+        m.allPermutationsReachable = unoriented && groups.groupOrder() == all && puzzle.illegal.empty();
     }
 
     // Symmetries: the whole group; mirrors negate orientations (composeMirrored).

@@ -175,6 +175,13 @@ std::string partText(const ir::Puzzle& puzzle, const ir::PatternPart& part) {
 // With identical pieces: the number of distinct states (note [distinct
 // states]); for distinct pieces it is the group order, not repeated.
 void printDistinctStates(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& out) {
+    if (!p.illegal.empty()) {
+        out << "illegal placements: " << p.illegal.size() << " (states with one are never entered)\n";
+        const auto d = analysis::countDistinctStates(a);
+        if (d.known) out << "reachable states: " << d.count.get_str() << " (enumerated through legal states)\n";
+        else out << "reachable states: unknown (" << d.reason << ")\n";
+        return;
+    }
     if (!analysis::hasIdenticalPieces(p)) return;
     const auto d = analysis::countDistinctStates(a);
     if (d.known)

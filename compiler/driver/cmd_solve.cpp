@@ -143,10 +143,28 @@ std::optional<ir::Element> elementFromNumbers(const ir::Puzzle& p, const std::ve
 // a state pzc chose: PuzzleAnalysis::randomElement, a uniform element of the
 // group (one uniform coset representative per level of the stabiliser chain),
 // and so uniform over distinct states when pieces are identical.
-std::vector<ir::Element> randomPositions(analysis::PuzzleAnalysis& groups, long long count, unsigned long long seed) {
+// With illegal placements a uniform element may not be reachable through
+// legal states: a random walk of 1000 metric moves that never enters an
+// illegal state is drawn instead (reachable by construction; not uniform).
+std::vector<ir::Element> randomPositions(analysis::PuzzleAnalysis& groups, const std::vector<int>& metric,
+                                         long long count, unsigned long long seed) {
     std::mt19937_64 rng(seed);
     std::vector<ir::Element> out;
-    for (long long i = 0; i < count; ++i) out.push_back(groups.randomElement(rng));
+    const ir::Puzzle& puzzle = groups.puzzle();
+    for (long long i = 0; i < count; ++i) {
+        if (puzzle.illegal.empty() || metric.empty()) {
+            out.push_back(groups.randomElement(rng));
+            continue;
+        }
+        ir::Element e = ir::identity(puzzle.orbits);
+        for (int step = 0, tries = 0; step < 1000 && tries < 100000; ++tries) {
+            ir::Element next = ir::compose(e, puzzle.moves[metric[rng() % metric.size()]].effect, puzzle.orbits);
+            if (ir::illegalPlacementIn(puzzle, next)) continue;
+            e = std::move(next);
+            ++step;
+        }
+        out.push_back(std::move(e));
+    }
     return out;
 }
 
@@ -356,7 +374,25 @@ std::optional<int> collectPositions(pipeline::CompilationUnit& unit, const Solve
     }
     if (o.batch())
         if (auto rc = readBatch(unit, o, out)) return rc;
-    if (o.randomCount) out.elements = randomPositions(unit.analysis(), static_cast<long long>(o.randomCount), o.seed);
+    if (o.randomCount)
+        out.elements = randomPositions(unit.analysis(), unit.metricMoves(), static_cast<long long>(o.randomCount), o.seed);
+    // Illegal placements: the search never enters such a state, so it
+    // cannot start from one either, nor from one that only illegal states
+    // lead to (known when the legal states are few enough to enumerate).
+    if (puzzle.illegal.empty()) return std::nullopt;
+    analysis::ColouringMembership reach(unit.analysis());
+    for (size_t i = 0; i < out.elements.size(); ++i) {
+        std::string why;
+        if (const ir::IllegalPlacement* il = ir::illegalPlacementIn(puzzle, out.elements[i])) {
+            std::cerr << "pzc solve: error: position " << i + 1 << " is illegal: " << ir::illegalPlacementText(puzzle, *il)
+                      << "\n";
+            return 1;
+        }
+        if (auto r = reach.reachable(out.elements[i], why); r && !*r) {
+            std::cerr << "pzc solve: error: position " << i + 1 << " cannot be reached through legal states\n";
+            return 1;
+        }
+    }
     return std::nullopt;
 }
 
@@ -528,7 +564,10 @@ private:
         std::string message = r.unreachable ? "the position is not reachable by the puzzle's moves"
                                             : "no solution within the search's depth limit of " +
                                                   std::to_string(r.depthLimit) +
-                                                  " moves (the position is reachable; the search gave up)";
+                                                  (puzzle_.illegal.empty()
+                                                       ? " moves (the position is reachable; the search gave up)"
+                                                       : " moves (through legal states only: the position may be "
+                                                         "unreachable that way)");
         if (o_.batch()) {
             const long line = positions_.line[r.index];
             positions_.errors.insert(positions_.errors.begin() + static_cast<long>(nextError_), {line, message});
@@ -551,6 +590,10 @@ private:
             const auto& mv = puzzle_.moves[solver_.searchMoves[r.moves[i]]];
             state = ir::compose(state, mv.effect, puzzle_.orbits);
             text += (i ? " " : "") + mv.name;
+            if (ir::illegalPlacementIn(puzzle_, state)) {
+                internalError("the solution enters an illegal state after move " + std::to_string(i + 1));
+                return false;
+            }
         }
         if (!analysis::isSolvedColouring(puzzle_, state)) {  // the identity, or with identical pieces the colouring
             internalError("the solution does not solve the position");

@@ -57,6 +57,9 @@ std::optional<std::string> printTws(const ir::Puzzle& p, std::string& why) {
         out << '\n';
     }
     out << "End\n";
+    if (!p.illegal.empty()) out << '\n';
+    for (const auto& il : p.illegal)
+        out << "Illegal " << p.orbits[il.orbit].name << ' ' << il.position + 1 << ' ' << il.label + 1 << '\n';
     for (const auto& f : p.families) {
         out << "\nMove " << f.name << '\n';
         for (size_t o = 0; o < p.orbits.size(); ++o) {

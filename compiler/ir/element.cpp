@@ -118,4 +118,19 @@ long order(const Element& a, const std::vector<Orbit>& orbits) {
     return k;
 }
 
+const IllegalPlacement* illegalPlacementIn(const Puzzle& puzzle, const Element& e) {
+    for (const auto& il : puzzle.illegal)
+        if (puzzle.orbits[il.orbit].solvedLabel[e.perm[il.orbit][il.position]] == il.label) return &il;
+    return nullptr;
+}
+
+std::string illegalPlacementText(const Puzzle& puzzle, const IllegalPlacement& il) {
+    const Orbit& o = puzzle.orbits[il.orbit];
+    const std::string position = o.positionNames.empty() ? std::to_string(il.position) : o.positionNames[il.position];
+    int piece = 0;
+    while (o.solvedLabel[piece] != il.label) ++piece;
+    const std::string at = o.positionNames.empty() ? std::to_string(piece) : o.positionNames[piece];
+    return "orbit " + o.name + " position " + position + " holds the piece solved at " + at;
+}
+
 }  // namespace pz::ir

@@ -24,4 +24,10 @@ bool isIdentity(const Element& a);
 // Smallest k > 0 with a^k = identity.
 long order(const Element& a, const std::vector<Orbit>& orbits);
 
+// The first of the puzzle's illegal placements that state e shows (a piece
+// of that label at that position), or null when e is legal.
+const IllegalPlacement* illegalPlacementIn(const Puzzle& puzzle, const Element& e);
+// "orbit slice position 3 holds a piece labelled 17": for messages.
+std::string illegalPlacementText(const Puzzle& puzzle, const IllegalPlacement& il);
+
 }  // namespace pz::ir

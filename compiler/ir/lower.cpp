@@ -170,6 +170,7 @@ public:
             out_.kind = Puzzle::Kind::Permutation;
             lowerOrbits();
             lowerSolved();
+            lowerIllegal();
             lowerPowerScheme();
             lowerMoves();
             lowerSymmetries();
@@ -247,6 +248,8 @@ private:
     }
 
     // Returns the orbit index, or -1 (reported unless the orbit is broken).
+    std::map<int, std::map<std::string, int>> labelIds_;  // orbit -> solved label text -> id (orbits with `solved`)
+
     int findOrbit(const ast::Name& name) {
         auto it = orbitIndex_.find(name.text);
         if (it != orbitIndex_.end()) return it->second;
@@ -285,11 +288,51 @@ private:
                 continue;
             }
             // Labels are numbered by first appearance.
-            std::map<std::string, int> ids;
+            std::map<std::string, int>& ids = labelIds_[o];
             for (int i = 0; i < orbit.size; ++i) {
                 auto [it, fresh] = ids.emplace(s.labels[i].text, (int)ids.size());
                 orbit.solvedLabel[i] = it->second;
             }
+        }
+    }
+
+    // `illegal ORBIT POSITION holds LABEL;`: LABEL as in the orbit's solved
+    // labels, or without them the position (index or name) the piece is
+    // solved at.
+    void lowerIllegal() {
+        std::set<std::tuple<int, int, int>> seen;
+        for (const auto& il : src_.illegal) {
+            const int o = findOrbit(il.orbit);
+            if (o < 0) continue;
+            const int p = findPosition(o, il.position);
+            int label = -1;
+            auto ids = labelIds_.find(o);
+            if (ids != labelIds_.end()) {
+                auto it = ids->second.find(il.label.text);
+                if (it != ids->second.end()) label = it->second;
+                else
+                    error(il.label.range, "'" + il.label.text + "' is not a solved label of orbit '" + il.orbit.text + "'");
+            } else {
+                ast::PositionRef piece;
+                piece.range = il.label.range;
+                const std::string& t = il.label.text;
+                if (!t.empty() && t.size() <= 9 && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; }))
+                    piece.index = std::stoi(t);
+                else
+                    piece.name = t;
+                label = findPosition(o, piece);
+            }
+            if (p < 0 || label < 0) continue;
+            if (!seen.emplace(o, p, label).second) {
+                error(il.range, "this illegal placement is given twice");
+                continue;
+            }
+            if (out_.orbits[o].solvedLabel[p] == label) {
+                error(il.range, "the solved state has a piece labelled " + il.label.text + " at that position: it "
+                                "cannot be illegal");
+                continue;
+            }
+            out_.illegal.push_back({o, p, label, il.range});
         }
     }
 

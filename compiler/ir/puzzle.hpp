@@ -31,6 +31,13 @@ struct Orbit {
     SourceRange where;
 };
 
+// ksolve's Illegal: no state with a piece of solved label `label` at
+// `position` of `orbit` is entered (by search, scramble or replay).
+struct IllegalPlacement {
+    int orbit = 0, position = 0, label = 0;  // label: a solvedLabel value
+    SourceRange where;
+};
+
 struct Element {
     std::vector<std::vector<int>> perm;  // [orbit][position]
     std::vector<std::vector<int>> ori;   // [orbit][position]
@@ -151,6 +158,7 @@ struct Puzzle {
     Kind kind = Kind::Permutation;
 
     std::vector<Orbit> orbits;
+    std::vector<IllegalPlacement> illegal;
     std::vector<MoveFamily> families;
     std::vector<Move> moves;  // every named power, families in declaration order
     std::vector<Macro> macros;

@@ -22,7 +22,9 @@
 // <state> is the `pzc solve --state` notation (each orbit's permutation,
 // perm[p] = solved position of the piece at p, or with identical pieces the
 // label at p, then each oriented orbit's orientations). States with
-// identical pieces are distinct states (compared by labels). Meant for small puzzles: the whole group is kept in
+// identical pieces are distinct states (compared by labels). With illegal
+// placements, only states reached through legal states count (and random
+// scrambles stay legal). Meant for small puzzles: the whole group is kept in
 // memory, one 128-bit key per state; the BFS runs once for all SPECs.
 #include <algorithm>
 #include <cstdio>
@@ -164,7 +166,9 @@ int main(int argc, char** argv) {
         for (Key k : levels.back()) {
             pz::ir::Element e = codec.decode(k);
             for (const auto& mi : inverseMoves) {
-                Key n = codec.encode(pz::ir::compose(e, mi, orbits));
+                const pz::ir::Element child = pz::ir::compose(e, mi, orbits);
+                if (pz::ir::illegalPlacementIn(*puzzle, child)) continue;  // never entered
+                Key n = codec.encode(child);
                 if (!std::binary_search(all.begin(), all.end(), n)) next.push_back(n);
             }
         }
@@ -216,10 +220,12 @@ int main(int argc, char** argv) {
                 pz::ir::Element e = pz::ir::identity(orbits);
                 std::string text;
                 const long steps = std::uniform_int_distribution<long>(1, std::max(1L, length))(rng);
-                for (long step = 0; step < steps; ++step) {
+                for (long step = 0, tries = 0; step < steps && tries < 100000; ++tries) {
                     const auto& m = moves[std::uniform_int_distribution<size_t>(0, moves.size() - 1)(rng)];
-                    e = pz::ir::compose(e, m.effect, orbits);
-                    text += (step ? " " : "") + m.name;
+                    pz::ir::Element next = pz::ir::compose(e, m.effect, orbits);
+                    if (pz::ir::illegalPlacementIn(*puzzle, next)) continue;  // scrambles stay legal
+                    e = std::move(next);
+                    text += (step++ ? " " : "") + m.name;
                 }
                 // Cross-check the IR evaluator the solver's front end uses.
                 auto parsed = pz::ir::evaluateText(*puzzle, text, "<scramble>", diags);

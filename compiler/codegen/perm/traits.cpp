@@ -77,6 +77,33 @@ void emitTraitsStruct(CodeWriter& w, const SolverModel& m, const std::vector<std
         bytesTable("kSymmetryPositionBytes", false);
         bytesTable("kSymmetryInverseLabelBytes", true);
     }
+    if (!p.illegal.empty()) {
+        // note [illegal placements]: the search never enters such a state.
+        w.line("// Illegal placements: a state with one of these is never entered.");
+        w.line("static inline bool legal(const State& s) {");
+        w.indent();
+        for (const auto& il : p.illegal) {
+            const analysis::OrbitLayout* l = nullptr;
+            for (const auto& o : m.layout.orbits)
+                if (o.orbit == il.orbit) l = &o;
+            if (!l) throw std::logic_error("illegal placement on an orbit without lanes");
+            const ir::Orbit& orbit = p.orbits[il.orbit];
+            int value = il.label;  // a labelled lane holds the label, else the piece
+            if (!l->labelled) {
+                value = 0;
+                while (orbit.solvedLabel[value] != il.label) ++value;
+            }
+            w.set("WORD", std::to_string(l->permWord));
+            w.set("BITS", std::to_string(l->laneBits));
+            w.set("POS", std::to_string(il.position));
+            w.set("VALUE", std::to_string(value));
+            w.set("WHAT", orbit.name + " " + (orbit.positionNames.empty() ? std::to_string(il.position) : orbit.positionNames[il.position]));
+            w.line("if (pz::fieldLane(&s.w[{{WORD}}], {{BITS}}, {{POS}}) == {{VALUE}}) return false;  // {{WHAT}}");
+        }
+        w.line("return true;");
+        w.dedent();
+        w.line("}");
+    }
     w.line();
     emitCanonTable(w, m);
     std::string tuple;
@@ -136,6 +163,7 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
     if (!m.cosetPatterns.empty()) w.line("#include <vector>");
     w.line();
     w.line("#include \"pz/coord.hpp\"");
+    if (!m.puzzle->illegal.empty()) w.line("#include \"pz/lanes.hpp\"");
     if (!m.layout.allNibble()) {
         w.line("#include \"pz/lane_coord.hpp\"");
         w.line("#include \"pz/lanes.hpp\"");

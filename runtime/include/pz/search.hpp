@@ -342,10 +342,14 @@ private:
         for (int m = 0; m < T::kMoves; ++m) {
             int next = T::kCanonNext[canon][m];
             if (next < 0) continue;
-            Child& k = kids[count++];
+            Child& k = kids[count];
+            k.state = T::applyMove(s, m);
+            // Illegal placements (a generated T::legal): never entered.
+            if constexpr (requires { T::legal(k.state); })
+                if (!T::legal(k.state)) continue;
+            ++count;
             k.move = m;
             k.next = next;
-            k.state = T::applyMove(s, m);
             k.inverse = T::premultiplyInverseMove(inv, m);
             indicesOf(k.state, k);
         }
