@@ -111,7 +111,14 @@ bool normalisingTestAffordable(const ir::Puzzle& puzzle) {
                positionsOf(puzzle) <= kMaxColouringWork;
 }
 size_t affordableStates(const ir::Puzzle& puzzle, size_t limit) {
-    double states = kMaxColouringWork / (std::max<size_t>(1, puzzle.families.size()) * positionsOf(puzzle));
+    // The enumeration steps by the generators, or with illegal placements by
+    // every metric move (enumerateColourings).
+    size_t steps = puzzle.families.size();
+    if (!puzzle.illegal.empty()) {
+        steps = 0;
+        for (const auto& m : puzzle.moves) steps += m.inMetric;
+    }
+    double states = kMaxColouringWork / (std::max<size_t>(1, steps) * positionsOf(puzzle));
     return std::min(limit, static_cast<size_t>(states));
 }
 
