@@ -65,32 +65,65 @@ std::unique_ptr<StabilizerChain> colouringChain(const ir::Puzzle& puzzle) {
     return gy;
 }
 
-// The orbit of the colouring, breadth first over labelled states (one
-// element per state); nullopt past `limit` states.
+// The orbit of the colouring, breadth first over labelled states, each
+// kept as its labelledKey (3 bytes a position: label, orientation); nullopt
+// past `limit` states. The steps work on the keys themselves (a key's
+// position i takes the bytes of position src[i], its orientation plus
+// add[i]): no element is built per state.
 std::optional<std::unordered_set<std::string>> enumerateColourings(const ir::Puzzle& puzzle, size_t limit) {
-    std::unordered_set<std::string> seen;
-    std::deque<ir::Element> queue;
-    const ir::Element start = ir::identity(puzzle.orbits);
-    seen.insert(labelledKey(puzzle, start));
-    queue.push_back(start);
     // With illegal placements: the states reached by metric moves through
     // legal states only (a power may jump over an illegal state its
     // generator would enter).
-    std::vector<const ir::Element*> steps;
+    std::vector<const ir::Element*> moves;
     if (puzzle.illegal.empty())
-        for (const auto& f : puzzle.families) steps.push_back(&f.base);
+        for (const auto& f : puzzle.families) moves.push_back(&f.base);
     else
         for (const auto& m : puzzle.moves)
-            if (m.inMetric) steps.push_back(&m.effect);
-    while (!queue.empty()) {
-        const ir::Element e = std::move(queue.front());
-        queue.pop_front();
-        for (const ir::Element* step : steps) {
-            ir::Element next = ir::compose(e, *step, puzzle.orbits);
-            if (ir::illegalPlacementIn(puzzle, next)) continue;
-            if (!seen.insert(labelledKey(puzzle, next)).second) continue;
+            if (m.inMetric) moves.push_back(&m.effect);
+    std::vector<int> offset, modulus;
+    for (const auto& o : puzzle.orbits) {
+        offset.push_back(static_cast<int>(modulus.size()));
+        modulus.insert(modulus.end(), o.size, o.orient);
+    }
+    struct Step {
+        std::vector<int> src, add;
+    };
+    std::vector<Step> steps;
+    for (const ir::Element* m : moves) {
+        Step st;
+        for (size_t o = 0; o < puzzle.orbits.size(); ++o)
+            for (int p = 0; p < puzzle.orbits[o].size; ++p) {
+                st.src.push_back(offset[o] + m->perm[o][p]);
+                st.add.push_back(m->ori[o][p]);
+            }
+        steps.push_back(std::move(st));
+    }
+    std::vector<std::pair<int, int>> illegal;  // (global position, label)
+    for (const auto& il : puzzle.illegal) illegal.push_back({offset[il.orbit] + il.position, il.label});
+
+    std::unordered_set<std::string> seen;
+    std::vector<const std::string*> order;  // BFS queue: set nodes do not move
+    order.push_back(&*seen.insert(labelledKey(puzzle, ir::identity(puzzle.orbits))).first);
+    const size_t n = modulus.size();
+    std::string next(3 * n, '\0');
+    for (size_t head = 0; head < order.size(); ++head) {
+        const std::string& cur = *order[head];
+        for (const Step& st : steps) {
+            for (size_t i = 0; i < n; ++i) {
+                const size_t from = 3 * static_cast<size_t>(st.src[i]);
+                next[3 * i] = cur[from];
+                next[3 * i + 1] = cur[from + 1];
+                const int twist = static_cast<unsigned char>(cur[from + 2]) + st.add[i];  // < 2 * modulus
+                next[3 * i + 2] = static_cast<char>(twist >= modulus[i] ? twist - modulus[i] : twist);
+            }
+            bool legal = true;
+            for (const auto& [g, label] : illegal)
+                legal = legal && (static_cast<unsigned char>(next[3 * g]) | static_cast<unsigned char>(next[3 * g + 1]) << 8) != label;
+            if (!legal) continue;
+            auto [it, fresh] = seen.insert(next);
+            if (!fresh) continue;
             if (seen.size() > limit) return std::nullopt;
-            queue.push_back(std::move(next));
+            order.push_back(&*it);
         }
     }
     return seen;
