@@ -171,21 +171,10 @@ static bool containsAlternatingOn(PuzzleAnalysis& analysis, size_t o) {
     return analysis.contains(three) && analysis.contains(cycle);
 }
 
-// The one orbit that e moves, if e is untwisted, moves one orbit only and
-// is even on it; else -1.
-static int evenOnOneOrbit(const ir::Element& e) {
-    if (e.mirror) return -1;
-    int moved = -1;
-    for (size_t q = 0; q < e.perm.size(); ++q) {
-        for (size_t i = 0; i < e.perm[q].size(); ++i) {
-            if (q < e.ori.size() && !e.ori[q].empty() && e.ori[q][i] != 0) return -1;
-            if (e.perm[q][i] == (int)i) continue;
-            if (moved >= 0 && moved != (int)q) return -1;
-            moved = (int)q;
-        }
-    }
-    if (moved < 0) return -1;
-    const std::vector<int>& p = e.perm[moved];
+// Is the one-orbit element e untwisted and an even permutation?
+static bool untwistedEven(const ir::Element& e) {
+    const std::vector<int>& p = e.perm[0];
+    if (std::any_of(e.ori[0].begin(), e.ori[0].end(), [](int t) { return t != 0; })) return false;
     std::vector<bool> seen(p.size());
     size_t cycles = 0;
     for (size_t i = 0; i < p.size(); ++i) {
@@ -193,7 +182,7 @@ static int evenOnOneOrbit(const ir::Element& e) {
         ++cycles;
         for (size_t j = i; !seen[j]; j = (size_t)p[j]) seen[j] = true;
     }
-    return (p.size() - cycles) % 2 == 0 ? moved : -1;
+    return (p.size() - cycles) % 2 == 0;
 }
 
 bool colouringNormalises(PuzzleAnalysis& analysis) {
@@ -214,8 +203,13 @@ bool colouringNormalises(PuzzleAnalysis& analysis) {
     std::vector<ir::Element> inverses;
     for (const auto& f : puzzle.families) inverses.push_back(ir::inverse(f.base, puzzle.orbits));
     for (const auto& y : colouringStabiliserGenerators(puzzle)) {
-        size_t o = 0;
-        while (y.perm[o] == ir::identity(puzzle.orbits).perm[o]) ++o;
+        size_t o = 0;  // the orbit y moves
+        auto moves = [&](size_t q) {
+            for (size_t p = 0; p < y.perm[q].size(); ++p)
+                if (y.perm[q][p] != static_cast<int>(p)) return true;
+            return false;
+        };
+        while (!moves(o)) ++o;
         const std::vector<ir::Orbit> one{puzzle.orbits[o]};
         const ir::Element yo = restrict(y, o);  // an involution
         for (size_t k = 0; k < puzzle.families.size(); ++k) {
@@ -228,9 +222,9 @@ bool colouringNormalises(PuzzleAnalysis& analysis) {
             if (yNormalisesG) {
                 const ir::Element co = ir::compose(ir::compose(ir::compose(yo, fo, one), yo, one), fInvO, one);
                 if (!(co == ir::identity(one))) {
-                    if (evenOnOneOrbit(co) == 0 && alternating[o] < 0)
-                        alternating[o] = containsAlternatingOn(analysis, o);
-                    if (!(evenOnOneOrbit(co) == 0 && alternating[o] == 1)) {
+                    const bool even = untwistedEven(co);
+                    if (even && alternating[o] < 0) alternating[o] = containsAlternatingOn(analysis, o);
+                    if (!(even && alternating[o] == 1)) {
                         ir::Element c = ir::identity(puzzle.orbits);
                         c.perm[o] = co.perm[0];
                         c.ori[o] = co.ori[0];
@@ -261,15 +255,11 @@ std::optional<bool> ColouringMembership::reachable(const ir::Element& lift, std:
     const ir::Puzzle& puzzle = analysis_.puzzle();
     if (mode_ < 0 && !puzzle.illegal.empty()) {
         // note [illegal placements]: the states reached through legal ones,
-        // when few enough to enumerate; else group membership, a necessary
-        // condition (the search's depth limit ends the rest).
-        auto states = enumerateColourings(puzzle, affordableStates(puzzle, kMaxEnumeratedStates));
-        if (states) {
+        // when few enough to enumerate; else as below, a necessary condition
+        // (the search's depth limit ends the rest).
+        if (auto states = enumerateColourings(puzzle, affordableStates(puzzle, kMaxEnumeratedStates))) {
             enumerated_ = std::move(*states);
             mode_ = 3;
-        } else {
-            mode_ = !hasIdenticalPieces(puzzle) ? 0 : normalisingTestAffordable(puzzle) && colouringNormalises(analysis_) ? 1 : 2;
-            if (mode_ == 1) gy_ = colouringChain(puzzle);
         }
     }
     if (mode_ < 0) {
@@ -277,7 +267,7 @@ std::optional<bool> ColouringMembership::reachable(const ir::Element& lift, std:
                 : normalisingTestAffordable(puzzle) && colouringNormalises(analysis_) ? 1
                                                                                       : 2;
         if (mode_ == 1) gy_ = colouringChain(puzzle);
-        if (mode_ == 2) {
+        if (mode_ == 2 && puzzle.illegal.empty()) {  // with them, tried above
             auto states = enumerateColourings(puzzle, affordableStates(puzzle, kMaxEnumeratedStates));
             if (states) {
                 enumerated_ = std::move(*states);
@@ -321,28 +311,17 @@ mpz_class colouringStabiliserOrder(const ir::Puzzle& puzzle) {
 DistinctStates countDistinctStates(PuzzleAnalysis& analysis, size_t enumerationLimit) {
     const ir::Puzzle& puzzle = analysis.puzzle();
     DistinctStates r;
-    if (!puzzle.illegal.empty()) {
-        // note [illegal placements]: the group order counts the unrestricted
-        // puzzle; the legal states reachable are counted by enumeration only.
-        const size_t limit = affordableStates(puzzle, enumerationLimit);
-        if (auto states = enumerateColourings(puzzle, limit)) {
-            r.known = true;
-            r.count = static_cast<unsigned long>(states->size());
-            r.method = "enumerated";
-        } else {
-            r.reason = "illegal placements restrict the states reached, and there are more than " +
-                       std::to_string(limit) + " to enumerate";
-        }
-        return r;
-    }
-    if (!hasIdenticalPieces(puzzle)) {
+    // note [illegal placements]: the group order counts the unrestricted
+    // puzzle; the states reached through legal ones are only enumerated.
+    const bool illegal = !puzzle.illegal.empty();
+    if (!illegal && !hasIdenticalPieces(puzzle)) {
         r.known = true;
         r.count = analysis.groupOrder();
         r.method = "all pieces distinct";
         return r;
     }
     const bool affordable = normalisingTestAffordable(puzzle);
-    if (affordable && colouringNormalises(analysis)) {
+    if (!illegal && affordable && colouringNormalises(analysis)) {
         const mpz_class yOrder = colouringStabiliserOrder(puzzle);
         const mpz_class gyOrder = colouringChain(puzzle)->order();
         r.known = true;
@@ -353,10 +332,12 @@ DistinctStates countDistinctStates(PuzzleAnalysis& analysis, size_t enumerationL
     const size_t limit = affordableStates(puzzle, enumerationLimit);
     auto states = enumerateColourings(puzzle, limit);
     if (!states) {
-        r.reason = std::string(affordable ? "the identical pieces' permutations do not normalise the group"
-                                          : "the definition is too big to test whether the identical pieces' "
-                                            "permutations normalise the group") +
-                   " and there are more than " + std::to_string(limit) + " states to enumerate";
+        r.reason = illegal ? "illegal placements restrict the states reached, and there are more than " +
+                                 std::to_string(limit) + " to enumerate"
+                           : std::string(affordable ? "the identical pieces' permutations do not normalise the group"
+                                                    : "the definition is too big to test whether the identical "
+                                                      "pieces' permutations normalise the group") +
+                                 " and there are more than " + std::to_string(limit) + " states to enumerate";
         return r;
     }
     r.known = true;

@@ -163,7 +163,7 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
     if (!m.cosetPatterns.empty()) w.line("#include <vector>");
     w.line();
     w.line("#include \"pz/coord.hpp\"");
-    if (!m.puzzle->illegal.empty()) w.line("#include \"pz/lanes.hpp\"");
+    if (!m.puzzle->illegal.empty() && m.layout.allNibble()) w.line("#include \"pz/lanes.hpp\"");  // legal()
     if (!m.layout.allNibble()) {
         w.line("#include \"pz/lane_coord.hpp\"");
         w.line("#include \"pz/lanes.hpp\"");
