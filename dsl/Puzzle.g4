@@ -82,11 +82,12 @@ patternCoset : 'coset' name ';' ;
 patternPart  : name positionSet? ':' aspect+ ';' ;
 aspect       : 'positions' | 'orientations' | 'unordered' ;
 
-// solver opt { optimal corners_all, edges_a; }   solver two { phased G1; }
+// solver opt { optimal corners_all, edges_a; }   solver two { phased G1; }   solver quick { sift; }
 solverDecl   : 'solver' name '{' solverBody '}' ;
 solverBody
     : 'optimal' (name (',' name)*)? ';'   # optimalSolver
     | 'phased' (name (',' name)*)? ';'    # phasedSolver
+    | 'sift' ';'                          # siftSolver
     ;
 
 // ---------------------------------------------------------------- grid-actor puzzles
@@ -127,7 +128,7 @@ name
     | 'puzzle' | 'orbit' | 'orient' | 'solved' | 'powers' | 'uncounted' | 'move' | 'macro'
     | 'symmetry' | 'mirror' | 'subgroup' | 'in' | 'oriented' | 'pattern' | 'positions'
     | 'orientations' | 'unordered' | 'solver' | 'optimal' | 'phased' | 'grid' | 'direction'
-    | 'colour' | 'levels' | 'with' | 'against' | 'map' | 'coset' | 'illegal' | 'holds'
+    | 'colour' | 'levels' | 'with' | 'against' | 'map' | 'coset' | 'illegal' | 'holds' | 'sift'
     ;
 
 // ---------------------------------------------------------------- tokens

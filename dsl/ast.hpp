@@ -190,7 +190,7 @@ struct PatternDef {
 };
 
 struct SolverDef {
-    enum class Kind { Optimal, Phased };
+    enum class Kind { Optimal, Phased, Sift };
     Name name;
     Kind kind = Kind::Optimal;
     std::vector<Name> patterns;  // Optimal: heuristic = max over these

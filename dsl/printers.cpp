@@ -202,6 +202,10 @@ std::string printPz(const ast::Puzzle& p) {
         out << " }\n";
     }
     for (const auto& s : p.solvers) {
+        if (s.kind == ast::SolverDef::Kind::Sift) {
+            out << "  solver " << s.name.text << " { sift; }\n";
+            continue;
+        }
         bool optimal = s.kind == ast::SolverDef::Kind::Optimal;
         const auto& names = optimal ? s.patterns : s.phases;
         out << "  solver " << s.name.text << " { " << (optimal ? "optimal" : "phased");
@@ -321,6 +325,10 @@ std::string printYaml(const ast::Puzzle& p) {
     }
     if (!p.solvers.empty()) out << "solvers:\n";
     for (const auto& s : p.solvers) {
+        if (s.kind == ast::SolverDef::Kind::Sift) {
+            out << "  - {name: " << yamlName(s.name.text) << ", sift: true}\n";
+            continue;
+        }
         bool optimal = s.kind == ast::SolverDef::Kind::Optimal;
         out << "  - {name: " << yamlName(s.name.text) << ", " << (optimal ? "optimal: " : "phased: ")
             << yamlNames(optimal ? s.patterns : s.phases) << "}\n";

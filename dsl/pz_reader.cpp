@@ -417,6 +417,11 @@ public:
         for (auto* n : ctx->name()) s.patterns.push_back(name(n));
         return s;
     }
+    antlrcpp::Any visitSiftSolver(PuzzleParser::SiftSolverContext*) override {
+        ast::SolverDef s;
+        s.kind = ast::SolverDef::Kind::Sift;
+        return s;
+    }
     antlrcpp::Any visitPhasedSolver(PuzzleParser::PhasedSolverContext* ctx) override {
         ast::SolverDef s;
         s.kind = ast::SolverDef::Kind::Phased;

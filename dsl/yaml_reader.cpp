@@ -400,12 +400,16 @@ private:
 
     void readSolver(const YAML::Node& node, ast::Puzzle& p) {
         if (!expect(node, YAML::NodeType::Map, "a solver")) return;
-        auto f = fields(node, "a solver", {"name", "optimal", "phased"});
+        auto f = fields(node, "a solver", {"name", "optimal", "phased", "sift"});
         ast::SolverDef s;
         s.range = range(node);
         if (require(f, "name", node, "a solver")) s.name = name(f["name"].value, "solver name");
-        if (f.count("optimal") == f.count("phased")) {
-            error(node, "a solver has exactly one of 'optimal' (patterns) and 'phased' (subgroups)");
+        if (f.count("optimal") + f.count("phased") + f.count("sift") != 1) {
+            error(node, "a solver has exactly one of 'optimal' (patterns), 'phased' (subgroups) and 'sift' (true)");
+        } else if (f.count("sift")) {
+            s.kind = ast::SolverDef::Kind::Sift;
+            const YAML::Node& v = f["sift"].value;
+            if (!v.IsScalar() || v.Scalar() != "true") error(v, "'sift' takes the value true");
         } else if (f.count("optimal")) {
             s.kind = ast::SolverDef::Kind::Optimal;
             s.patterns = nameList(f["optimal"].value, "optimal");

@@ -16,6 +16,7 @@
 #include "compiler/analysis/distinct_states.hpp"
 #include "compiler/analysis/puzzle_analysis.hpp"
 #include "compiler/analysis/puzzle_summary.hpp"
+#include "compiler/analysis/sift_words.hpp"
 #include "compiler/driver/commands.hpp"
 #include "compiler/driver/grid_commands.hpp"
 #include "compiler/driver/options.hpp"
@@ -191,7 +192,14 @@ void printDistinctStates(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::
         out << "distinct states: unknown (" << d.reason << ")\n";
 }
 
-const char* solverKind(ir::Solver::Kind kind) { return kind == ir::Solver::Kind::Optimal ? "optimal" : "phased"; }
+const char* solverKind(ir::Solver::Kind kind) {
+    switch (kind) {
+        case ir::Solver::Kind::Optimal: return "optimal";
+        case ir::Solver::Kind::Phased: return "phased";
+        case ir::Solver::Kind::Sift: return "sift";
+    }
+    return "?";
+}
 
 // A phased solver's plan and its phases' symmetry class counts (note
 // [class counts] in compiler/analysis/coset_coordinates.hpp); no plan when
@@ -373,6 +381,8 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
             for (int i : s.phases) out << ' ' << p.subgroups[i].name;
             out << " solved";
         }
+        if (s.kind == ir::Solver::Kind::Sift)
+            out << ", places the pieces one at a time by stored sequences (bounded, not optimal)";
         out << '\n';
         const size_t index = (size_t)(&s - p.solvers.data());
         if (index >= phased.size() || !phased[index].plan) continue;
@@ -751,6 +761,15 @@ int runCheck(const Args& args) {
                                 " (`pzc solve --solver " + puzzle->solvers[s].name + "` refuses it)");
                 ok = false;
             }
+        }
+    }
+    // Sift solvers: the limits of note [sift words], checked without the table.
+    for (const auto& s : puzzle->solvers) {
+        if (s.kind != ir::Solver::Kind::Sift) continue;
+        if (auto why = analysis::siftRefusal(*puzzle, unit.metricMoves())) {
+            diags.error(puzzle->file, s.where,
+                        "sift solver cannot be built: " + *why + " (`pzc solve --solver " + s.name + "` refuses it)");
+            ok = false;
         }
     }
     // Coset patterns (note [coset patterns]): the plan must build.

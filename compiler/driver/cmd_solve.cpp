@@ -7,6 +7,7 @@
 // prints it in the puzzle's move names. Grid-actor puzzles are handed to
 // solveGridPuzzle.
 #include <algorithm>
+#include <chrono>
 #include <climits>
 #include <cstdio>
 #include <filesystem>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "compiler/analysis/distinct_states.hpp"
+#include "compiler/analysis/sift_words.hpp"
 #include "compiler/driver/commands.hpp"
 #include "compiler/driver/grid_commands.hpp"
 #include "compiler/driver/native_build.hpp"
@@ -47,7 +49,8 @@ const char* kUsage =
     "       pzc solve FILE.tws --tws-scrambles SCRAMBLES.scr...  (a ksolve/twsearch scramble file)\n"
     "  --memory SIZE: budget for pruning tables (512M, 2G, ...; default a quarter of physical memory)\n"
     "  --verify-tables: check cached pruning tables in full, not only their header and a sample\n"
-    "  --solver NAME: a declared solver; a phased one stops at its first solution, or improves\n"
+    "  --solver NAME: a declared solver; a sift one answers at once (bounded, not optimal); a\n"
+    "    phased one stops at its first solution, or improves\n"
     "    it until --max-length N moves or for --budget-ms N (never labelled optimal)\n"
     "  a state is the element's numbers: each orbit's permutation (perm[p] = solved\n"
     "  position of the piece at p), then each oriented orbit's orientations; an orbit\n"
@@ -397,7 +400,7 @@ std::optional<int> collectPositions(pipeline::CompilationUnit& unit, const Solve
 }
 
 // The declared solver to run: -1 for the default build (the first optimal
-// solver), else the index of a phased solver. Nullopt to go on.
+// solver), else the index of a phased or a sift solver. Nullopt to go on.
 std::optional<int> chooseSolver(const ir::Puzzle& puzzle, const SolveOptions& o, int& phased) {
     phased = -1;
     if (!o.solverName.empty()) {
@@ -412,7 +415,7 @@ std::optional<int> chooseSolver(const ir::Puzzle& puzzle, const SolveOptions& o,
                       << "' (declared: " << (names.empty() ? "none" : names) << ")\n";
             return 2;
         }
-        if (puzzle.solvers[index].kind == ir::Solver::Kind::Phased) {
+        if (puzzle.solvers[index].kind != ir::Solver::Kind::Optimal) {
             phased = index;
         } else {
             int firstOptimal = -1;
@@ -425,7 +428,7 @@ std::optional<int> chooseSolver(const ir::Puzzle& puzzle, const SolveOptions& o,
             }
         }
     }
-    if (phased < 0 && (o.maxLength || o.budgetMs)) {
+    if ((phased < 0 || puzzle.solvers[phased].kind != ir::Solver::Kind::Phased) && (o.maxLength || o.budgetMs)) {
         std::cerr << "pzc solve: error: --max-length and --budget-ms need a phased solver (--solver NAME)\n"
                   << kUsage;
         return 2;
@@ -457,17 +460,26 @@ std::optional<IndexedSolver> solverFor(pipeline::CompilationUnit& unit, int phas
     return built;
 }
 
+// Which solver answered: the default optimal one (no name), or a declared
+// phased or sift solver (never labelled optimal).
+struct SolverLabel {
+    std::string name;
+    bool phased = false;
+    bool optimal() const { return name.empty(); }
+};
+
 // Prints one solution (replayed already) in the requested form.
 void printSolution(const SolveOptions& o, const Positions& positions, const PositionResult& r, const std::string& text,
                    const std::string& line, const ir::Puzzle& puzzle, const analysis::StateLayout& layout,
-                   const std::string& phasedName) {
+                   const SolverLabel& label) {
     const bool machine = o.json || o.batch();
     const ir::Element& start = positions.elements[r.index];
     if (machine) {
         pz::json::Line out;
         if (o.batch()) out.field("line", positions.line[r.index]);
-        out.field("solution", text).field("length", r.moves.size()).field("optimal", phasedName.empty());
-        if (!phasedName.empty()) out.field("solver", phasedName).field("phases", phaseLengths(line));
+        out.field("solution", text).field("length", r.moves.size()).field("optimal", label.optimal());
+        if (!label.optimal()) out.field("solver", label.name);
+        if (label.phased) out.field("phases", phaseLengths(line));
         out.field("nodes", r.nodes).field("seconds", r.seconds);
         if (o.randomCount)
             out.field("state", numbersText(elementNumbers(puzzle, codegen::labelledView(puzzle, start, layout))));
@@ -477,13 +489,15 @@ void printSolution(const SolveOptions& o, const Positions& positions, const Posi
     char secs[32];
     std::snprintf(secs, sizeof secs, "%.6f", r.seconds);
     std::cout << (text.empty() ? "(already solved)" : text) << "\n  " << r.moves.size();
-    if (phasedName.empty()) {
+    if (label.optimal()) {
         std::cout << " moves (optimal), ";
+    } else if (!label.phased) {
+        std::cout << " moves (" << label.name << ", sifted; not proven optimal), ";
     } else {
         const std::vector<int> phases = phaseLengths(line);
         std::string lengths;
         for (size_t i = 0; i < phases.size(); ++i) lengths += (i ? ", " : "") + std::to_string(phases[i]);
-        std::cout << " moves (" << phasedName << ", phases " << lengths << "; not proven optimal), ";
+        std::cout << " moves (" << label.name << ", phases " << lengths << "; not proven optimal), ";
     }
     std::cout << r.nodes << " nodes, " << secs << " s\n";
 }
@@ -496,9 +510,8 @@ void printSolution(const SolveOptions& o, const Positions& positions, const Posi
 class ResultReader {
 public:
     ResultReader(const IndexedSolver& solver, const ir::Puzzle& puzzle, const analysis::StateLayout& layout,
-                 const SolveOptions& o, Positions& positions, std::string phasedName)
-        : solver_(solver), puzzle_(puzzle), layout_(layout), o_(o), positions_(positions),
-          phasedName_(std::move(phasedName)) {}
+                 const SolveOptions& o, Positions& positions, SolverLabel label)
+        : solver_(solver), puzzle_(puzzle), layout_(layout), o_(o), positions_(positions), label_(std::move(label)) {}
 
     void onLine(const std::string& line) {
         if (status_ == 3) return;
@@ -513,7 +526,7 @@ public:
         if (r->kind == PositionResult::Kind::NoSolution) return noSolution(*r);
         std::string text;
         if (!replay(*r, text)) return;
-        printSolution(o_, positions_, *r, text, line, puzzle_, layout_, phasedName_);
+        printSolution(o_, positions_, *r, text, line, puzzle_, layout_, label_);
         std::cout.flush();
     }
 
@@ -607,7 +620,7 @@ private:
     const analysis::StateLayout& layout_;
     const SolveOptions& o_;
     Positions& positions_;
-    const std::string phasedName_;
+    const SolverLabel label_;
     int status_ = 0;
     size_t results_ = 0;
     size_t nextError_ = 0;
@@ -617,8 +630,8 @@ private:
 // result line per position on its stdout, read by a ResultReader. Positions
 // are sent as the generated state holds them (identical pieces as labels).
 int runSolver(const IndexedSolver& solver, const ir::Puzzle& puzzle, const analysis::StateLayout& layout,
-              const SolveOptions& o, Positions& positions, const std::string& phasedName) {
-    ResultReader reader(solver, puzzle, layout, o, positions, phasedName);
+              const SolveOptions& o, Positions& positions, const SolverLabel& label) {
+    ResultReader reader(solver, puzzle, layout, o, positions, label);
     if (positions.elements.empty()) return reader.finishLineErrors(0);  // a batch of bad lines only, or empty
     ChildRun run;
     run.argv = {solver.binary, "--machine", "--stdin"};
@@ -635,6 +648,49 @@ int runSolver(const IndexedSolver& solver, const ir::Puzzle& puzzle, const analy
     return reader.finish(runChildOrDie(run));
 }
 
+// note [sift solves]
+// A sift solver (note [sift words] in compiler/analysis/sift_words.hpp) runs
+// inside pzc: its table is built in about a second from the definition
+// alone, so there is no binary to build or cache. Each position is sifted
+// and shortened, then reported as the result line a generated solver
+// prints (note [result protocol]), so replay, printing and a batch's bad
+// lines go through the same ResultReader. "nodes" is the number of levels
+// the position was sifted through.
+int runSiftSolver(pipeline::CompilationUnit& unit, int solver, const analysis::StateLayout& layout,
+                  const SolveOptions& o, Positions& positions) {
+    DiagnosticEngine diags;
+    const analysis::SiftWords* table = unit.siftWords(solver, diags);
+    if (!table) {
+        diags.print(std::cerr);
+        return 1;
+    }
+    const ir::Puzzle& puzzle = unit.puzzle();
+    const analysis::PointAction points(puzzle.orbits);
+    const analysis::WordShortener shortener(puzzle, unit.analysis(), table->metric);
+    std::vector<int> letterOf(puzzle.moves.size(), -1);
+    for (size_t l = 0; l < table->metric.size(); ++l) letterOf[table->metric[l]] = static_cast<int>(l);
+    IndexedSolver indexed{"pzc (sift solver " + puzzle.solvers[solver].name + ")", table->metric};
+    ResultReader reader(indexed, puzzle, layout, o, positions, {puzzle.solvers[solver].name, false});
+    for (size_t i = 0; i < positions.elements.size(); ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        auto moves = analysis::siftSolve(*table, points, positions.elements[i]);
+        pz::json::Line line;
+        if (!moves) {
+            line.field("type", "no-solution").field("index", i).field("unreachable", true);
+        } else {
+            std::vector<int> letters;
+            for (int m : shortener.shorten(*moves)) letters.push_back(letterOf[m]);
+            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            line.field("type", "solution").field("index", i).field("moves", letters);
+            line.field("nodes", table->levels.size()).field("seconds", seconds);
+        }
+        reader.onLine(line.str());
+    }
+    ChildStatus done;
+    done.started = true;  // status 0: exited normally, code 0
+    return reader.finish(done);
+}
+
 }  // namespace
 
 int runSolve(const Args& args) {
@@ -649,15 +705,20 @@ int runSolve(const Args& args) {
     if (auto rc = readSolveOptions(args, options)) return *rc;
     Positions positions;
     if (auto rc = collectPositions(unit, options, positions)) return *rc;
-    if (positions.elements.empty()) return runSolver({}, unit.puzzle(), {}, options, positions, "");
+    if (positions.elements.empty()) return runSolver({}, unit.puzzle(), {}, options, positions, {});
     int phased = -1;
     if (auto rc = chooseSolver(unit.puzzle(), options, phased)) return *rc;
+    if (phased >= 0 && unit.puzzle().solvers[phased].kind == ir::Solver::Kind::Sift) {
+        const analysis::StateLayout* layout = planLayout(unit);
+        if (!layout) return 1;
+        return runSiftSolver(unit, phased, *layout, options, positions);
+    }
     auto solver = solverFor(unit, phased);
     if (!solver) return 1;
     const analysis::StateLayout* layout = planLayout(unit);  // what the generated state holds
     if (!layout) return 1;
     return runSolver(*solver, unit.puzzle(), *layout, options, positions,
-                     phased < 0 ? "" : unit.puzzle().solvers[phased].name);
+                     phased < 0 ? SolverLabel{} : SolverLabel{unit.puzzle().solvers[phased].name, true});
 }
 
 }  // namespace pz::driver

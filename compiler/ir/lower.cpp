@@ -685,7 +685,9 @@ private:
             bool ok = declare(sd.name.text, sd.name.range, "solver");
             Solver solver;
             solver.name = sd.name.text;
-            solver.kind = sd.kind == ast::SolverDef::Kind::Optimal ? Solver::Kind::Optimal : Solver::Kind::Phased;
+            solver.kind = sd.kind == ast::SolverDef::Kind::Optimal  ? Solver::Kind::Optimal
+                          : sd.kind == ast::SolverDef::Kind::Phased ? Solver::Kind::Phased
+                                                                    : Solver::Kind::Sift;
             solver.where = sd.range;
             auto resolve = [&](const std::vector<ast::Name>& names, const std::map<std::string, int>& index,
                                const std::string& kind, std::vector<int>& out) {
@@ -704,7 +706,7 @@ private:
                     error(sd.name.range, "optimal solver '" + sd.name.text + "' needs at least one pattern");
                     ok = false;
                 }
-            } else {
+            } else if (solver.kind == Solver::Kind::Phased) {
                 resolve(sd.phases, subgroupIndex_, "subgroup", solver.phases);
                 if (sd.phases.empty()) {
                     error(sd.name.range, "phased solver '" + sd.name.text + "' needs at least one subgroup");

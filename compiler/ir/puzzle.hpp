@@ -107,7 +107,7 @@ struct Pattern {
 };
 
 struct Solver {
-    enum class Kind { Optimal, Phased };
+    enum class Kind { Optimal, Phased, Sift };
     std::string name;
     Kind kind = Kind::Optimal;
     std::vector<int> patterns;  // indices into Puzzle::patterns

@@ -59,6 +59,16 @@ const analysis::SolverPlan* CompilationUnit::phasedPlan(int solver, DiagnosticEn
     return it->second ? &*it->second : nullptr;
 }
 
+const analysis::SiftWords* CompilationUnit::siftWords(int solver, DiagnosticEngine& diags) {
+    if (!check(diags)) return nullptr;
+    if (!sift_) sift_.emplace(analysis::buildSiftWords(analysis(), metricMoves(), siftWhy_));
+    if (!*sift_) {
+        diags.error(puzzle_->file, puzzle_->solvers[solver].where, "sift solver cannot be built: " + siftWhy_);
+        return nullptr;
+    }
+    return &**sift_;
+}
+
 std::string CompilationUnit::solverSource(int solver) const {
     if (solver < 0) return codegen::emitSolverMain(model_, "", file_);
     return codegen::emitPhasedSolverMain(model_, *plans_.at(solver), file_);

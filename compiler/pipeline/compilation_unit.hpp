@@ -26,6 +26,7 @@
 #include "compiler/analysis/coset_coordinates.hpp"
 #include "compiler/analysis/distinct_states.hpp"
 #include "compiler/analysis/puzzle_analysis.hpp"
+#include "compiler/analysis/sift_words.hpp"
 #include "compiler/codegen/solver_model.hpp"
 #include "compiler/ir/puzzle.hpp"
 #include "dsl/diagnostics.hpp"
@@ -65,6 +66,11 @@ public:
     // check() + the search plan of phased solver `solver`; null on error.
     const analysis::SolverPlan* phasedPlan(int solver, DiagnosticEngine& diags);
 
+    // check() + the word table of sift solver `solver` (note [sift words]:
+    // one table serves every sift solver of the puzzle); null on error,
+    // reported at the solver.
+    const analysis::SiftWords* siftWords(int solver, DiagnosticEngine& diags);
+
     // Emit: the translation unit of the default solver, or of phased solver
     // `solver` (>= 0). Needs solverModel() (and phasedPlan(solver)) to have succeeded.
     std::string solverSource(int solver = -1) const;
@@ -83,6 +89,8 @@ private:
     std::optional<std::vector<int>> metricMoves_;
     codegen::SolverModel model_;
     std::map<int, std::optional<analysis::SolverPlan>> plans_;  // nullopt: failed
+    std::optional<std::optional<analysis::SiftWords>> sift_;    // inner nullopt: failed
+    std::string siftWhy_;
 };
 
 }  // namespace pz::pipeline

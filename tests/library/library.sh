@@ -49,6 +49,21 @@ scrambles() {
     done
 }
 
+# sift_random FILE SOLVER N MAXLEN: N random states solved by the sift solver
+# (pzc replays each), none labelled optimal, each within MAXLEN moves, and
+# the same answers on a second run (the table depends on the definition only).
+sift_random() {
+    local file=$1 solver=$2 n=$3 max=$4 first second
+    first=$("$pzc" solve "$file" --solver "$solver" --random "$n" --seed 7 --json) || fail "sift solve $file"
+    [ "$(echo "$first" | grep -c '"optimal": false, "solver": "'"$solver"'"')" = "$n" ] || fail "$file: $first"
+    echo "$first" | sed 's/.*"length": \([0-9]*\).*/\1/' | awk -v max="$max" -v f="$file" \
+        '{ sum += $1; if ($1 > max || $1 == 0) { print f ": sift length " $1 " (limit " max ")"; bad = 1 } }
+         END { printf "%s: sift mean length %.1f over %d states\n", f, sum / NR, NR; exit bad }' || fail "$file: sift lengths"
+    second=$("$pzc" solve "$file" --solver "$solver" --random "$n" --seed 7 --json) || fail "sift solve $file again"
+    [ "$(echo "$first" | sed 's/"seconds": [0-9.e-]*//')" = "$(echo "$second" | sed 's/"seconds": [0-9.e-]*//')" ] ||
+        fail "$file: the sift solver answered differently on a second run"
+}
+
 # same_on_both_paths FILE SCRAMBLE...: the solver built for this machine
 # (-march=native: vpermb/pshufb lane kernels) and the portable build
 # (PZC_MARCH=x86-64: the loop path of pz/lanes.hpp) print the same solutions.
@@ -104,6 +119,8 @@ loopover5)
     optimal_lengths puzzles/loopover5.pz 4 53
     scrambles puzzles/loopover5.pz 8 "R1 C2 R3' C4 R5 C1' R2 C3'" "C5 C5 R4 R4' C1 R1 C1' R1'"
     same_on_both_paths puzzles/loopover5.pz "R1 C2 R3' C4 R5 C1'" "C3 R2' C1 R5 C4'"
+    # Random states: the sift solver (bounded; about 80 moves).
+    sift_random puzzles/loopover5.pz quick 10 140
     ;;
 topspin)
     # 20 discs in byte lanes: optimal lengths within 7 moves against BFS
@@ -189,6 +206,8 @@ megaminx)
     # short scrambles.
     optimal_lengths puzzles/megaminx.pz 3 13
     scrambles puzzles/megaminx.pz 5 "R U2 F' DBL B2'" "D' BL2 F U"
+    # Random states: the sift solver (bounded; about 270 moves).
+    sift_random puzzles/megaminx.pz quick 10 600
     ;;
 cube4)
     # Identical centres: distances between distinct states within 3 moves

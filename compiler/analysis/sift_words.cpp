@@ -1,0 +1,456 @@
+#include "compiler/analysis/sift_words.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <set>
+#include <unordered_map>
+
+#include "compiler/ir/element.hpp"
+
+namespace pz::analysis {
+
+namespace {
+
+// note [sift budgets]
+// Every budget is a count, never a time, so that the table (and so every
+// solution) depends on the definition alone. Short words: reduced words in
+// length order until kShortWords have been sifted. Random words of
+// kRandomLength letters fill the places no short word reached, at most
+// kRandomWords of them. Pair rounds stop when a round shortens no sequence,
+// after kMaxRounds, and take at most kPairsPerLevel pairs of a level (drawn
+// when it has more).
+constexpr long kShortWords = 150000;
+constexpr int kRandomLength = 40;
+constexpr long kRandomWords = 200000;
+constexpr long kRandomBatch = 2000;
+constexpr int kMaxRounds = 12;
+constexpr long kPairsPerLevel = 10000;
+
+uint64_t hashPerm(const Perm& p) {
+    uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (int x : p) {
+        h ^= static_cast<uint64_t>(x) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+        h *= 0xff51afd7ed558ccdULL;
+    }
+    return h ^ (h >> 31);
+}
+
+// The letters of a word alphabet: the metric moves, their families and
+// powers, how two letters of one family merge, and each letter's inverse.
+class Alphabet {
+public:
+    Alphabet(const ir::Puzzle& puzzle, PuzzleAnalysis& analysis, const std::vector<int>& metric)
+        : metric_(metric), points_(puzzle.orbits) {
+        const auto& orders = analysis.familyOrders();
+        mergeTo_.resize(puzzle.families.size());
+        for (size_t f = 0; f < puzzle.families.size(); ++f) mergeTo_[f].assign(orders[f], -1);
+        for (size_t l = 0; l < metric.size(); ++l) {
+            const ir::Move& m = puzzle.moves[metric[l]];
+            family_.push_back(m.family);
+            power_.push_back(static_cast<int>(((m.power % orders[m.family]) + orders[m.family]) % orders[m.family]));
+            order_.push_back(static_cast<int>(orders[m.family]));
+            perms_.push_back(points_.toPoints(m.effect));
+            if (mergeTo_[m.family][power_.back()] < 0) mergeTo_[m.family][power_.back()] = static_cast<int>(l);
+        }
+        for (size_t l = 0; l < metric.size(); ++l) {
+            const int inv = (order_[l] - power_[l]) % order_[l];
+            Word w;
+            if (mergeTo_[family_[l]][inv] >= 0) {
+                w.push_back(static_cast<uint16_t>(mergeTo_[family_[l]][inv]));
+            } else {  // l^(k-1) = l^-1, k the order of l
+                const int k = order_[l] / std::gcd(order_[l], power_[l]);
+                w.assign(k - 1, static_cast<uint16_t>(l));
+            }
+            inverse_.push_back(std::move(w));
+        }
+        const auto& commutes = analysis.commutes();
+        commutes_.assign(metric.size(), std::vector<bool>(metric.size()));
+        for (size_t a = 0; a < metric.size(); ++a)
+            for (size_t b = 0; b < metric.size(); ++b) commutes_[a][b] = commutes[metric[a]][metric[b]];
+    }
+
+    size_t size() const { return metric_.size(); }
+    int pointCount() const { return points_.pointCount(); }
+    const Perm& perm(int letter) const { return perms_[letter]; }
+    const PointAction& points() const { return points_; }
+
+    // May `next` follow `last` in an enumerated word? Not the same family (a
+    // power of one letter is a letter or two), and commuting families in
+    // one order only.
+    bool canFollow(int last, int next) const {
+        if (family_[last] == family_[next]) return false;
+        return !(commutes_[last][next] && family_[last] > family_[next]);
+    }
+
+    // Appends `letter` to a reduced word: a letter of the same family as the
+    // last merges with it (cancels, or becomes the letter of the summed power).
+    void push(Word& w, int letter) const {
+        while (!w.empty() && family_[w.back()] == family_[letter]) {
+            const int sum = (power_[w.back()] + power_[letter]) % order_[letter];
+            if (sum == 0) {
+                w.pop_back();
+                return;
+            }
+            const int merged = mergeTo_[family_[letter]][sum];
+            if (merged < 0) break;
+            w.pop_back();
+            letter = merged;
+        }
+        w.push_back(static_cast<uint16_t>(letter));
+    }
+
+    Word concat(const Word& a, const Word& b) const {
+        Word out = a;
+        for (uint16_t l : b) push(out, l);
+        return out;
+    }
+
+    Word inverse(const Word& w) const {
+        Word out;
+        for (size_t i = w.size(); i-- > 0;)
+            for (uint16_t l : inverse_[w[i]]) push(out, l);
+        return out;
+    }
+
+    Perm wordPerm(const Word& w) const {
+        Perm p = identityPerm(pointCount());
+        for (uint16_t l : w) p = composePerm(p, perms_[l]);
+        return p;
+    }
+
+    // Every enumerated word of 1..maxLength letters, in length order, until
+    // visit returns false.
+    template <typename Visit>
+    void enumerate(int maxLength, Visit&& visit) const {
+        Word w;
+        std::vector<Perm> stack;
+        for (int length = 1; length <= maxLength; ++length) {
+            stack.assign(1, identityPerm(pointCount()));
+            if (!extend(w, stack, length, visit)) return;
+        }
+    }
+
+private:
+    template <typename Visit>
+    bool extend(Word& w, std::vector<Perm>& stack, int length, Visit& visit) const {
+        if (static_cast<int>(w.size()) == length) return visit(w, stack.back());
+        for (size_t l = 0; l < size(); ++l) {
+            if (!w.empty() && !canFollow(w.back(), static_cast<int>(l))) continue;
+            w.push_back(static_cast<uint16_t>(l));
+            stack.push_back(composePerm(stack.back(), perms_[l]));
+            const bool go = extend(w, stack, length, visit);
+            stack.pop_back();
+            w.pop_back();
+            if (!go) return false;
+        }
+        return true;
+    }
+
+    std::vector<int> metric_;
+    PointAction points_;
+    std::vector<int> family_, power_, order_;
+    std::vector<Perm> perms_;
+    std::vector<std::vector<int>> mergeTo_;  // [family][power] -> letter, -1
+    std::vector<Word> inverse_;
+    std::vector<std::vector<bool>> commutes_;
+};
+
+class SiftBuilder {
+public:
+    SiftBuilder(const Alphabet& letters, SiftWords& table) : letters_(letters), table_(table) {}
+
+    // Sifts the word w (effect g) from level `from`: an empty place takes
+    // the inverse of what is left; a shorter one replaces the kept
+    // sequence, and what is left of the longer goes on; residues longer
+    // than `limit` are dropped.
+    void sift(Word w, Perm g, size_t from, size_t limit) {
+        ++table_.stats.sifted;
+        for (size_t i = from; i < table_.levels.size(); ++i) {
+            SiftLevel& level = table_.levels[i];
+            const int x = g[level.base];
+            if (x == level.base) continue;
+            const int e = level.slot[x];
+            if (e < 0) {
+                level.slot[x] = static_cast<int>(table_.entries.size());
+                table_.entries.push_back({letters_.inverse(w), inversePerm(g)});
+                ++level.count;
+                return;
+            }
+            Word back;
+            if (w.size() < table_.entries[e].word.size() + 8) back = letters_.inverse(w);
+            if (!back.empty() && back.size() < table_.entries[e].word.size()) {
+                SiftEntry old = std::move(table_.entries[e]);
+                table_.entries[e] = {std::move(back), inversePerm(g)};
+                w = letters_.concat(w, old.word);
+                g = composePerm(g, old.perm);
+            } else {
+                w = letters_.concat(w, table_.entries[e].word);
+                g = composePerm(g, table_.entries[e].perm);
+            }
+            if (w.size() > limit) return;
+        }
+    }
+
+    bool complete(const mpz_class& order) const {
+        mpz_class product = 1;
+        for (const auto& level : table_.levels) product *= level.count;
+        return product == order;
+    }
+
+    size_t totalLength() const {
+        size_t sum = 0;
+        for (const auto& e : table_.entries) sum += e.word.size();
+        return sum;
+    }
+
+    size_t longest() const {
+        size_t most = 0;
+        for (const auto& e : table_.entries) most = std::max(most, e.word.size());
+        return most;
+    }
+
+    // One round of pair products per level; true when it shortened anything.
+    bool pairRound(std::mt19937_64& rng, size_t limit) {
+        const size_t before = totalLength();
+        for (size_t i = 0; i < table_.levels.size(); ++i) {
+            std::vector<int> entries;
+            for (int e : table_.levels[i].slot)
+                if (e >= 0) entries.push_back(e);
+            const long n = static_cast<long>(entries.size());
+            auto pair = [&](int a, int b) {
+                const SiftEntry& ea = table_.entries[a];
+                const SiftEntry& eb = table_.entries[b];
+                sift(letters_.concat(ea.word, eb.word), composePerm(ea.perm, eb.perm), i, limit);
+            };
+            if (n * n <= kPairsPerLevel) {
+                for (long a = 0; a < n; ++a)
+                    for (long b = 0; b < n; ++b) pair(entries[a], entries[b]);
+            } else {
+                for (long k = 0; k < kPairsPerLevel; ++k)
+                    pair(entries[uniformBelow(rng, n)], entries[uniformBelow(rng, n)]);
+            }
+        }
+        return totalLength() < before;
+    }
+
+private:
+    const Alphabet& letters_;
+    SiftWords& table_;
+};
+
+}  // namespace
+
+std::optional<std::string> siftRefusal(const ir::Puzzle& puzzle, const std::vector<int>& metric) {
+    for (const auto& orbit : puzzle.orbits)
+        if (std::set<int>(orbit.solvedLabel.begin(), orbit.solvedLabel.end()).size() != orbit.solvedLabel.size())
+            return "orbit '" + orbit.name + "' has identical pieces; a sift solver places distinct pieces";
+    if (!puzzle.illegal.empty())
+        return std::string("the puzzle declares illegal placements; a sift solver's sequences may pass through them");
+    if (metric.empty()) return std::string("the puzzle has no moves in its metric");
+    long points = 0;
+    for (const auto& orbit : puzzle.orbits) points += static_cast<long>(orbit.size) * orbit.orient;
+    if (points > kMaxSiftPoints)
+        return "the puzzle has " + std::to_string(points) + " points (pieces x orientations); a sift solver handles at most " +
+               std::to_string(kMaxSiftPoints);
+    return std::nullopt;
+}
+
+// note [placement order]
+// The order pieces are placed in decides the table's lengths: a piece
+// placed while most moves still leave the placed ones alone needs a short
+// sequence, one placed when every move disturbs something needs a long
+// commutator. So pieces are placed block by block, as people solve: next
+// the piece whose placing forbids the fewest move families not forbidden
+// yet (a family is forbidden once it moves a placed piece), ties to the
+// first in declaration order. Cube: an edge, then a corner beside it, then
+// the edges between them — a growing block.
+std::vector<std::pair<int, int>> placementOrder(const ir::Puzzle& puzzle, const std::vector<int>& metric) {
+    std::vector<std::pair<int, int>> pieces;
+    std::vector<std::vector<int>> families;  // per piece: the metric families that move it
+    for (size_t o = 0; o < puzzle.orbits.size(); ++o)
+        for (int q = 0; q < puzzle.orbits[o].size; ++q) {
+            pieces.push_back({static_cast<int>(o), q});
+            std::set<int> moving;
+            for (int m : metric) {
+                const ir::Element& e = puzzle.moves[m].effect;
+                // The piece solved at q is moved when the position q holds another, or twisted.
+                if (e.perm[o][q] != q || e.ori[o][q] != 0) moving.insert(puzzle.moves[m].family);
+            }
+            families.push_back(std::vector<int>(moving.begin(), moving.end()));
+        }
+    std::vector<bool> forbidden(puzzle.families.size(), false), placed(pieces.size(), false);
+    std::vector<std::pair<int, int>> order;
+    for (size_t step = 0; step < pieces.size(); ++step) {
+        size_t best = pieces.size();
+        int bestCost = 0;
+        for (size_t i = 0; i < pieces.size(); ++i) {
+            if (placed[i]) continue;
+            int cost = 0;
+            for (int f : families[i]) cost += forbidden[f] ? 0 : 1;
+            if (best == pieces.size() || cost < bestCost) best = i, bestCost = cost;
+        }
+        placed[best] = true;
+        for (int f : families[best]) forbidden[f] = true;
+        order.push_back(pieces[best]);
+    }
+    return order;
+}
+
+std::optional<SiftWords> buildSiftWords(PuzzleAnalysis& analysis, const std::vector<int>& metric, std::string& why) {
+    const ir::Puzzle& puzzle = analysis.puzzle();
+    if (auto refused = siftRefusal(puzzle, metric)) {
+        why = *refused;
+        return std::nullopt;
+    }
+    const Alphabet letters(puzzle, analysis, metric);
+    SiftWords table;
+    table.metric = metric;
+    for (const auto& [orbit, piece] : placementOrder(puzzle, metric)) {
+        SiftLevel level;
+        level.orbit = orbit;
+        level.piece = piece;
+        level.base = letters.points().point(orbit, piece, 0);
+        level.slot.assign(letters.pointCount(), -1);
+        table.levels.push_back(std::move(level));
+    }
+
+    SiftBuilder builder(letters, table);
+    const mpz_class& groupOrder = analysis.groupOrder();
+    // Short words first, in length order, residues kept up to `limit`.
+    size_t limit = 0;
+    long shortWords = 0;
+    letters.enumerate(64, [&](const Word& w, const Perm& g) {
+        limit = 2 * w.size() + 8;
+        builder.sift(w, g, 0, limit);
+        return ++shortWords < kShortWords;
+    });
+    // Then random words until every place is reached, with pair rounds in
+    // between; a batch that reaches no new place raises the limit by half
+    // (an unbounded residue would double its length at every level).
+    std::mt19937_64 rng(0x5157);
+    for (long k = 0; !builder.complete(groupOrder); k += kRandomBatch) {
+        if (k >= kRandomWords) {
+            why = "the sift table was not filled by " + std::to_string(kRandomWords) + " random words";
+            return std::nullopt;
+        }
+        const size_t before = table.entries.size();
+        for (long i = 0; i < kRandomBatch; ++i) {
+            Word w;
+            for (int j = 0; j < kRandomLength; ++j) {
+                int l;
+                do l = static_cast<int>(uniformBelow(rng, letters.size()));
+                while (!w.empty() && !letters.canFollow(w.back(), l));
+                w.push_back(static_cast<uint16_t>(l));
+            }
+            builder.sift(w, letters.wordPerm(w), 0, limit);
+        }
+        builder.pairRound(rng, limit);
+        if (table.entries.size() == before) limit += limit / 2;
+    }
+    limit = std::max(limit, builder.longest());
+    while (table.stats.rounds < kMaxRounds) {
+        ++table.stats.rounds;
+        if (!builder.pairRound(rng, limit)) break;
+    }
+    for (const auto& level : table.levels) {
+        size_t most = 0, sum = 0, n = 0;
+        for (int e : level.slot)
+            if (e >= 0) {
+                most = std::max(most, table.entries[e].word.size());
+                sum += table.entries[e].word.size();
+                ++n;
+            }
+        table.stats.bound += most;
+        // The mean over the level's places, home (no moves) included.
+        table.stats.meanBound += static_cast<double>(sum) / static_cast<double>(n + 1);
+    }
+    return table;
+}
+
+std::optional<std::vector<int>> siftSolve(const SiftWords& table, const PointAction& points, const ir::Element& state) {
+    Perm g = points.toPoints(state);
+    std::vector<int> moves;
+    for (const auto& level : table.levels) {
+        const int x = g[level.base];
+        if (x == level.base) continue;
+        const int e = level.slot[x];
+        if (e < 0) return std::nullopt;
+        for (uint16_t l : table.entries[e].word) moves.push_back(table.metric[l]);
+        g = composePerm(g, table.entries[e].perm);
+    }
+    for (size_t x = 0; x < g.size(); ++x)
+        if (g[x] != static_cast<int>(x)) return std::nullopt;
+    return moves;
+}
+
+WordShortener::WordShortener(const ir::Puzzle& puzzle, PuzzleAnalysis& analysis, const std::vector<int>& metric)
+    : metric_(metric), letterOf_(puzzle.moves.size(), -1) {
+    const Alphabet letters(puzzle, analysis, metric);
+    for (size_t l = 0; l < metric.size(); ++l) {
+        letterOf_[metric[l]] = static_cast<int>(l);
+        perms_.push_back(letters.perm(static_cast<int>(l)));
+    }
+    // The deepest length whose words all fit: count them first.
+    std::unordered_map<uint64_t, Word> known;
+    long count = 0;
+    int deepest = 0;
+    letters.enumerate(64, [&](const Word& w, const Perm&) {
+        if (++count > static_cast<long>(kMaxShortWords)) return false;
+        deepest = static_cast<int>(w.size());
+        return true;
+    });
+    depth_ = count > static_cast<long>(kMaxShortWords) ? deepest - 1 : deepest;
+    letters.enumerate(depth_, [&](const Word& w, const Perm& g) {
+        known.emplace(hashPerm(g), w);  // length order: the first is the shortest
+        return true;
+    });
+    known_.assign(known.begin(), known.end());
+    std::sort(known_.begin(), known_.end());
+}
+
+std::vector<int> WordShortener::shorten(std::vector<int> moves) const {
+    if (perms_.empty()) return moves;
+    const int n = static_cast<int>(perms_[0].size());
+    std::vector<int> w;
+    for (int m : moves) w.push_back(letterOf_[m]);
+    auto isIdentity = [&](const Perm& g) {
+        for (int x = 0; x < n; ++x)
+            if (g[x] != x) return false;
+        return true;
+    };
+    size_t i = 0;
+    while (i < w.size()) {
+        Perm g = identityPerm(n);
+        bool replaced = false;
+        for (size_t j = i; j < w.size() && j < i + kWindow && !replaced; ++j) {
+            g = composePerm(g, perms_[w[j]]);
+            const size_t length = j - i + 1;
+            if (length < 2) continue;
+            if (isIdentity(g)) {
+                w.erase(w.begin() + static_cast<long>(i), w.begin() + static_cast<long>(j) + 1);
+                replaced = true;
+                break;
+            }
+            const uint64_t h = hashPerm(g);
+            auto it = std::lower_bound(known_.begin(), known_.end(), std::make_pair(h, Word{}));
+            for (; it != known_.end() && it->first == h && !replaced; ++it) {
+                if (it->second.size() >= length) continue;
+                Perm check = identityPerm(n);
+                for (uint16_t l : it->second) check = composePerm(check, perms_[l]);
+                if (check != g) continue;  // a hash collision
+                std::vector<int> with(it->second.begin(), it->second.end());
+                w.erase(w.begin() + static_cast<long>(i), w.begin() + static_cast<long>(j) + 1);
+                w.insert(w.begin() + static_cast<long>(i), with.begin(), with.end());
+                replaced = true;
+            }
+        }
+        i = replaced ? (i >= static_cast<size_t>(kWindow) ? i - kWindow : 0) : i + 1;
+    }
+    std::vector<int> out;
+    for (int l : w) out.push_back(metric_[l]);
+    return out;
+}
+
+}  // namespace pz::analysis

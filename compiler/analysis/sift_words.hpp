@@ -1,0 +1,104 @@
+// Short words for a stabiliser chain: a bounded (non-optimal) solver for
+// puzzles too big to solve optimally or by phases (Megaminx, 5x5 Loopover).
+//
+// note [sift words]
+// The chain places one piece a level: level i is the piece b_i at home with
+// orientation 0 (a point, note [points] in schreier_sims.hpp), G_i the
+// subgroup fixing b_1 .. b_i. For every place x that G_{i-1} can take b_i
+// to, the table keeps a move sequence in G_{i-1} that brings the piece at x
+// home (with orientation 0) and leaves b_1 .. b_{i-1} where they are. A
+// state is solved by sifting: for each level, look up where b_i is and
+// apply that level's sequence — at most one sequence a level, and the
+// solution's length is bounded by the sum of each level's longest one.
+// The sequences are made short the way Minkwitz does it ("An algorithm for
+// solving the factorization problem in permutation groups", 1998): sift
+// many short words through the table, keeping the shorter word wherever two
+// reach the same place and sifting what is left; fill the places no short
+// word reached from random words; then sift the products of every pair of
+// a level's sequences (each in G_{i-1}) until a round shortens nothing. All
+// of it is seeded: the same definition gives the same table and the same
+// solutions. A solution is then shortened by replacing any stretch of at
+// most kWindow moves that equals a shorter word (WordShortener).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/analysis/puzzle_analysis.hpp"
+#include "compiler/analysis/schreier_sims.hpp"
+
+namespace pz::analysis {
+
+using Word = std::vector<uint16_t>;  // letters: indices into SiftWords::metric
+
+struct SiftLevel {
+    int orbit = 0, piece = 0;  // the piece placed (its solved position)
+    int base = 0;              // its point at home, orientation 0
+    std::vector<int> slot;     // point -> index into SiftWords::entries, -1 none
+    int count = 1;             // places reached, home included
+};
+
+struct SiftEntry {
+    Word word;  // brings the piece at its place home
+    Perm perm;  // the word's point permutation
+};
+
+struct SiftStats {
+    long sifted = 0;        // words sifted while building
+    int rounds = 0;         // pair rounds until nothing shortened
+    size_t bound = 0;       // sum over levels of the longest sequence
+    double meanBound = 0;   // sum over levels of the mean sequence length
+};
+
+struct SiftWords {
+    std::vector<int> metric;  // letters -> puzzle move indices
+    std::vector<SiftLevel> levels;
+    std::vector<SiftEntry> entries;
+    SiftStats stats;
+};
+
+// The most points (pieces x orientations over every orbit) a sift table is
+// built for (its size grows as points^2 per level); docs/language.md.
+constexpr int kMaxSiftPoints = 512;
+
+// Why the puzzle cannot have a sift solver (identical pieces, illegal
+// placements, more than kMaxSiftPoints points, no moves), or nullopt.
+std::optional<std::string> siftRefusal(const ir::Puzzle& puzzle, const std::vector<int>& metric);
+
+// The pieces (orbit, solved position) in the order the table places them
+// (note [placement order] in the .cpp).
+std::vector<std::pair<int, int>> placementOrder(const ir::Puzzle& puzzle, const std::vector<int>& metric);
+
+// The table for the puzzle's group over the metric moves `metric`. Nullopt
+// with `why` when it cannot be built (identical pieces, too many points, a
+// table not filled).
+std::optional<SiftWords> buildSiftWords(PuzzleAnalysis& analysis, const std::vector<int>& metric, std::string& why);
+
+// A move sequence (puzzle move indices) that solves `state`, or nullopt
+// when the state is not in the group.
+std::optional<std::vector<int>> siftSolve(const SiftWords& table, const PointAction& points,
+                                          const ir::Element& state);
+
+// Replaces stretches of a sequence by shorter words with the same effect:
+// every reduced word of up to `depth` moves (at most kMaxShortWords) is
+// known by its effect, and every stretch of up to kWindow moves is looked up.
+class WordShortener {
+public:
+    static constexpr int kWindow = 12;
+    static constexpr size_t kMaxShortWords = 1 << 18;
+    WordShortener(const ir::Puzzle& puzzle, PuzzleAnalysis& analysis, const std::vector<int>& metric);
+    // moves: puzzle move indices, all in the metric.
+    std::vector<int> shorten(std::vector<int> moves) const;
+    int depth() const { return depth_; }
+
+private:
+    std::vector<int> metric_;
+    std::vector<int> letterOf_;  // puzzle move -> letter, -1
+    std::vector<Perm> perms_;    // per letter
+    std::vector<std::pair<uint64_t, Word>> known_;  // sorted by hash
+    int depth_ = 0;
+};
+
+}  // namespace pz::analysis
