@@ -385,6 +385,65 @@ std::optional<std::vector<int>> siftSolve(const SiftWords& table, const PointAct
     return moves;
 }
 
+std::vector<SiftDirection> siftDirections(PuzzleAnalysis& analysis, const std::vector<int>& metric, size_t most) {
+    const ir::Puzzle& puzzle = analysis.puzzle();
+    std::vector<bool> inMetric(puzzle.moves.size(), false);
+    for (int m : metric) inMetric[m] = true;
+    bool invertible = true;
+    for (int m : metric) invertible = invertible && analysis.inverseMove()[m] >= 0 && inMetric[analysis.inverseMove()[m]];
+    std::vector<SiftDirection> plain;
+    for (const ir::Element& s : analysis.symmetries().elements) {
+        SiftDirection d;
+        d.by = s;
+        d.back = ir::inverse(s, puzzle.orbits);
+        d.moveMap.assign(puzzle.moves.size(), -1);
+        bool maps = true;
+        for (int m : metric) {
+            auto image = analysis.findMove(ir::compose(ir::compose(d.by, puzzle.moves[m].effect, puzzle.orbits), d.back, puzzle.orbits));
+            if (!image || !inMetric[*image]) {
+                maps = false;
+                break;
+            }
+            d.moveMap[m] = *image;
+        }
+        if (maps) plain.push_back(std::move(d));
+    }
+    std::vector<SiftDirection> out;
+    for (const auto& d : plain)
+        for (int inverse = 0; inverse < (invertible ? 2 : 1); ++inverse) {
+            if (out.size() >= most) return out;
+            out.push_back(d);
+            out.back().inverse = inverse == 1;
+        }
+    return out;
+}
+
+std::optional<std::vector<int>> siftSolveBest(const SiftWords& table, const PointAction& points,
+                                              const WordShortener& shortener,
+                                              const std::vector<SiftDirection>& directions, const ir::Puzzle& puzzle,
+                                              const ir::Element& state) {
+    std::optional<std::vector<int>> best;
+    const ir::Element inverse = ir::inverse(state, puzzle.orbits);
+    for (const auto& d : directions) {
+        const ir::Element& from = d.inverse ? inverse : state;
+        const ir::Element seen = ir::compose(ir::compose(d.back, from, puzzle.orbits), d.by, puzzle.orbits);
+        auto moves = siftSolve(table, points, seen);
+        if (!moves) return std::nullopt;  // not in the group, from any direction
+        std::vector<int> mapped = shortener.shorten(*moves);
+        if (best && mapped.size() >= best->size()) continue;
+        for (int& m : mapped) m = d.moveMap[m];
+        if (d.inverse) {
+            std::reverse(mapped.begin(), mapped.end());
+            for (int& m : mapped) m = shortener.inverseOf(m);
+        }
+        ir::Element check = state;
+        for (int m : mapped) check = m < 0 ? check : ir::compose(check, puzzle.moves[m].effect, puzzle.orbits);
+        if (std::find(mapped.begin(), mapped.end(), -1) != mapped.end() || !ir::isIdentity(check)) continue;
+        best = std::move(mapped);
+    }
+    return best;
+}
+
 WordShortener::WordShortener(const ir::Puzzle& puzzle, PuzzleAnalysis& analysis, const std::vector<int>& metric)
     : metric_(metric), letterOf_(puzzle.moves.size(), -1) {
     const Alphabet letters(puzzle, analysis, metric);
@@ -392,6 +451,9 @@ WordShortener::WordShortener(const ir::Puzzle& puzzle, PuzzleAnalysis& analysis,
         letterOf_[metric[l]] = static_cast<int>(l);
         perms_.push_back(letters.perm(static_cast<int>(l)));
     }
+    inverse_.assign(puzzle.moves.size(), -1);
+    for (int m : metric)
+        if (int inv = analysis.inverseMove()[m]; inv >= 0 && letterOf_[inv] >= 0) inverse_[m] = inv;
     // The deepest length whose words all fit: count them first.
     std::unordered_map<uint64_t, Word> known;
     long count = 0;

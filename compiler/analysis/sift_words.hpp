@@ -81,6 +81,33 @@ std::optional<SiftWords> buildSiftWords(PuzzleAnalysis& analysis, const std::vec
 std::optional<std::vector<int>> siftSolve(const SiftWords& table, const PointAction& points,
                                           const ir::Element& state);
 
+// note [sift directions]
+// The table's length depends on where the pieces happen to be, so a
+// position is also sifted as seen through the puzzle's symmetries and
+// backwards, and the shortest answer is kept: the conjugate S^-1 s S by a
+// symmetry S that maps the metric onto itself is solved by w', and then s
+// by w' with each move m replaced by S m S^-1; the inverse s^-1 is solved
+// by v, and then s by v reversed, each move inverted (when every metric
+// move's inverse is one). Cube: 48 symmetries x 2; 5x5 Loopover: 200 x 2.
+struct SiftDirection {
+    ir::Element by, back;  // S and S^-1
+    std::vector<int> moveMap;  // puzzle move -> puzzle move of S m S^-1 (-1 outside the metric)
+    bool inverse = false;
+};
+
+// The identity first, then each symmetry's conjugate, each followed by the
+// same for the inverse; at most `most` directions.
+std::vector<SiftDirection> siftDirections(PuzzleAnalysis& analysis, const std::vector<int>& metric, size_t most);
+
+class WordShortener;
+
+// The shortest of the shortened solutions from every direction; each is
+// checked by replay before it counts. Nullopt when the state is not in the group.
+std::optional<std::vector<int>> siftSolveBest(const SiftWords& table, const PointAction& points,
+                                              const WordShortener& shortener,
+                                              const std::vector<SiftDirection>& directions, const ir::Puzzle& puzzle,
+                                              const ir::Element& state);
+
 // Replaces stretches of a sequence by shorter words with the same effect:
 // every reduced word of up to `depth` moves (at most kMaxShortWords) is
 // known by its effect, and every stretch of up to kWindow moves is looked up.
@@ -92,11 +119,14 @@ public:
     // moves: puzzle move indices, all in the metric.
     std::vector<int> shorten(std::vector<int> moves) const;
     int depth() const { return depth_; }
+    // The metric move that undoes puzzle move m, or -1.
+    int inverseOf(int m) const { return inverse_[m]; }
 
 private:
     std::vector<int> metric_;
     std::vector<int> letterOf_;  // puzzle move -> letter, -1
     std::vector<Perm> perms_;    // per letter
+    std::vector<int> inverse_;   // puzzle move -> its inverse in the metric, -1
     std::vector<std::pair<uint64_t, Word>> known_;  // sorted by hash
     int depth_ = 0;
 };

@@ -54,6 +54,10 @@ void checkEntries(const ir::Puzzle& p, const analysis::SiftWords& t) {
 void solveRandom(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const analysis::SiftWords& t, int count) {
     analysis::PointAction points(p.orbits);
     analysis::WordShortener shortener(p, a, t.metric);
+    const auto directions = analysis::siftDirections(a, t.metric, 96);
+    REQUIRE(!directions.empty());
+    REQUIRE(ir::isIdentity(directions[0].by));
+    REQUIRE(!directions[0].inverse);
     std::mt19937_64 rng(42);
     for (int k = 0; k < count; ++k) {
         ir::Element e = a.randomElement(rng);
@@ -63,6 +67,11 @@ void solveRandom(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const analysi
         auto shorter = shortener.shorten(*moves);
         REQUIRE(shorter.size() <= moves->size());
         REQUIRE(ir::isIdentity(replay(p, e, shorter)));
+        // From every direction (note [sift directions]): never longer than the plain answer.
+        auto best = analysis::siftSolveBest(t, points, shortener, directions, p, e);
+        REQUIRE(best);
+        REQUIRE(best->size() <= shorter.size());
+        REQUIRE(ir::isIdentity(replay(p, e, *best)));
     }
 }
 
@@ -100,6 +109,9 @@ TEST_CASE("sift words solve 5x5 Loopover and Megaminx random states", "[sift]") 
         if (p.orbits.size() == 1) std::swap(odd.perm[0][0], odd.perm[0][1]);
         else odd.ori[1][0] = 1;
         REQUIRE(!analysis::siftSolve(*t, analysis::PointAction(p.orbits), odd));
+        analysis::WordShortener shortener(p, a, t->metric);
+        REQUIRE(!analysis::siftSolveBest(*t, analysis::PointAction(p.orbits), shortener,
+                                         analysis::siftDirections(a, t->metric, 96), p, odd));
     }
 }
 
@@ -144,6 +156,23 @@ TEST_CASE("pieces are placed block by block", "[sift]") {
         auto f = families(order[k]);  // the edges between the three faces
         for (int x : f) REQUIRE(seen.count(x));
     }
+}
+
+TEST_CASE("sift directions: the symmetries that map the metric onto itself, then the inverse", "[sift]") {
+    // 5x5 Loopover declares 200 symmetries, all mapping moves to moves; every move has its inverse.
+    const ir::Puzzle p = load("puzzles/loopover5.pz");
+    analysis::PuzzleAnalysis a(p);
+    const auto all = analysis::siftDirections(a, metricOf(p), 1000);
+    REQUIRE(all.size() == 400);
+    REQUIRE(!all[0].inverse);
+    REQUIRE(all[1].inverse);
+    REQUIRE(all[1].by == all[0].by);
+    REQUIRE(!(all[2].by == all[0].by));
+    REQUIRE(analysis::siftDirections(a, metricOf(p), 96).size() == 96);
+    // Megaminx declares none: itself and its inverse.
+    const ir::Puzzle mega = load("puzzles/megaminx.pz");
+    analysis::PuzzleAnalysis ma(mega);
+    REQUIRE(analysis::siftDirections(ma, metricOf(mega), 96).size() == 2);
 }
 
 TEST_CASE("the shortener replaces stretches by shorter words", "[sift]") {

@@ -656,6 +656,9 @@ int runSolver(const IndexedSolver& solver, const ir::Puzzle& puzzle, const analy
 // prints (note [result protocol]), so replay, printing and a batch's bad
 // lines go through the same ResultReader. "nodes" is the number of levels
 // the position was sifted through.
+// The most directions a position is sifted from (note [sift directions]).
+constexpr size_t kSiftDirections = 96;
+
 int runSiftSolver(pipeline::CompilationUnit& unit, int solver, const analysis::StateLayout& layout,
                   const SolveOptions& o, Positions& positions) {
     DiagnosticEngine diags;
@@ -667,19 +670,20 @@ int runSiftSolver(pipeline::CompilationUnit& unit, int solver, const analysis::S
     const ir::Puzzle& puzzle = unit.puzzle();
     const analysis::PointAction points(puzzle.orbits);
     const analysis::WordShortener shortener(puzzle, unit.analysis(), table->metric);
+    const auto directions = analysis::siftDirections(unit.analysis(), table->metric, kSiftDirections);
     std::vector<int> letterOf(puzzle.moves.size(), -1);
     for (size_t l = 0; l < table->metric.size(); ++l) letterOf[table->metric[l]] = static_cast<int>(l);
     IndexedSolver indexed{"pzc (sift solver " + puzzle.solvers[solver].name + ")", table->metric};
     ResultReader reader(indexed, puzzle, layout, o, positions, {puzzle.solvers[solver].name, false});
     for (size_t i = 0; i < positions.elements.size(); ++i) {
         const auto start = std::chrono::steady_clock::now();
-        auto moves = analysis::siftSolve(*table, points, positions.elements[i]);
+        auto moves = analysis::siftSolveBest(*table, points, shortener, directions, puzzle, positions.elements[i]);
         pz::json::Line line;
         if (!moves) {
             line.field("type", "no-solution").field("index", i).field("unreachable", true);
         } else {
             std::vector<int> letters;
-            for (int m : shortener.shorten(*moves)) letters.push_back(letterOf[m]);
+            for (int m : *moves) letters.push_back(letterOf[m]);
             const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             line.field("type", "solution").field("index", i).field("moves", letters);
             line.field("nodes", table->levels.size()).field("seconds", seconds);

@@ -119,8 +119,8 @@ loopover5)
     optimal_lengths puzzles/loopover5.pz 4 53
     scrambles puzzles/loopover5.pz 8 "R1 C2 R3' C4 R5 C1' R2 C3'" "C5 C5 R4 R4' C1 R1 C1' R1'"
     same_on_both_paths puzzles/loopover5.pz "R1 C2 R3' C4 R5 C1'" "C3 R2' C1 R5 C4'"
-    # Random states: the sift solver (bounded; about 80 moves).
-    sift_random puzzles/loopover5.pz quick 10 140
+    # Random states: the sift solver (bounded; about 62 moves).
+    sift_random puzzles/loopover5.pz quick 10 120
     ;;
 topspin)
     # 20 discs in byte lanes: optimal lengths within 7 moves against BFS
@@ -206,8 +206,8 @@ megaminx)
     # short scrambles.
     optimal_lengths puzzles/megaminx.pz 3 13
     scrambles puzzles/megaminx.pz 5 "R U2 F' DBL B2'" "D' BL2 F U"
-    # Random states: the sift solver (bounded; about 270 moves).
-    sift_random puzzles/megaminx.pz quick 10 600
+    # Random states: the sift solver (bounded; about 275 moves).
+    sift_random puzzles/megaminx.pz quick 10 450
     ;;
 cube4)
     # Identical centres: distances between distinct states within 3 moves
