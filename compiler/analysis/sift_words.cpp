@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <random>
 #include <set>
 #include <unordered_map>
 
+#include "compiler/analysis/distinct_states.hpp"
 #include "compiler/ir/element.hpp"
 
 namespace pz::analysis {
@@ -27,6 +29,8 @@ constexpr long kRandomWords = 200000;
 constexpr long kRandomBatch = 2000;
 constexpr int kMaxRounds = 12;
 constexpr long kPairsPerLevel = 10000;
+// note [sift labels]: random lifts tried after the shortest choices fail.
+constexpr int kLabelAttempts = 256;
 
 uint64_t hashPerm(const Perm& p) {
     uint64_t h = 0x9e3779b97f4a7c15ULL;
@@ -243,9 +247,6 @@ private:
 }  // namespace
 
 std::optional<std::string> siftRefusal(const ir::Puzzle& puzzle, const std::vector<int>& metric) {
-    for (const auto& orbit : puzzle.orbits)
-        if (std::set<int>(orbit.solvedLabel.begin(), orbit.solvedLabel.end()).size() != orbit.solvedLabel.size())
-            return "orbit '" + orbit.name + "' has identical pieces; a sift solver places distinct pieces";
     if (!puzzle.illegal.empty())
         return std::string("the puzzle declares illegal placements; a sift solver's sequences may pass through them");
     if (metric.empty()) return std::string("the puzzle has no moves in its metric");
@@ -265,7 +266,11 @@ std::optional<std::string> siftRefusal(const ir::Puzzle& puzzle, const std::vect
 // the piece whose placing forbids the fewest move families not forbidden
 // yet (a family is forbidden once it moves a placed piece), ties to the
 // first in declaration order. Cube: an edge, then a corner beside it, then
-// the edges between them — a growing block.
+// the edges between them — a growing block. Orbits of identical pieces come
+// after all the others (while they are free, the chain can make up for a
+// parity of the distinct pieces with them), and each ends with two
+// positions of one label, so that its last pieces need no parity at all
+// (note [sift labels]).
 std::vector<std::pair<int, int>> placementOrder(const ir::Puzzle& puzzle, const std::vector<int>& metric) {
     std::vector<std::pair<int, int>> pieces;
     std::vector<std::vector<int>> families;  // per piece: the metric families that move it
@@ -280,20 +285,50 @@ std::vector<std::pair<int, int>> placementOrder(const ir::Puzzle& puzzle, const 
             }
             families.push_back(std::vector<int>(moving.begin(), moving.end()));
         }
+    auto identical = [&](int o) {
+        const auto& labels = puzzle.orbits[o].solvedLabel;
+        return std::set<int>(labels.begin(), labels.end()).size() != labels.size();
+    };
     std::vector<bool> forbidden(puzzle.families.size(), false), placed(pieces.size(), false);
     std::vector<std::pair<int, int>> order;
-    for (size_t step = 0; step < pieces.size(); ++step) {
-        size_t best = pieces.size();
-        int bestCost = 0;
-        for (size_t i = 0; i < pieces.size(); ++i) {
-            if (placed[i]) continue;
-            int cost = 0;
-            for (int f : families[i]) cost += forbidden[f] ? 0 : 1;
-            if (best == pieces.size() || cost < bestCost) best = i, bestCost = cost;
+    for (bool second : {false, true}) {  // orbits of distinct pieces first
+        for (;;) {
+            size_t best = pieces.size();
+            int bestCost = 0;
+            for (size_t i = 0; i < pieces.size(); ++i) {
+                if (placed[i] || identical(pieces[i].first) != second) continue;
+                int cost = 0;
+                for (int f : families[i]) cost += forbidden[f] ? 0 : 1;
+                if (best == pieces.size() || cost < bestCost) best = i, bestCost = cost;
+            }
+            if (best == pieces.size()) break;
+            placed[best] = true;
+            for (int f : families[best]) forbidden[f] = true;
+            order.push_back(pieces[best]);
         }
-        placed[best] = true;
-        for (int f : families[best]) forbidden[f] = true;
-        order.push_back(pieces[best]);
+    }
+    // An orbit of identical pieces ends with two positions of one label.
+    for (size_t o = 0; o < puzzle.orbits.size(); ++o) {
+        if (!identical(static_cast<int>(o))) continue;
+        const auto& labels = puzzle.orbits[o].solvedLabel;
+        std::vector<size_t> at;  // the orbit's slots in `order`
+        for (size_t k = 0; k < order.size(); ++k)
+            if (order[k].first == static_cast<int>(o)) at.push_back(k);
+        std::map<int, int> count;
+        for (int l : labels) ++count[l];
+        int label = labels[order[at.back()].second];
+        if (count[label] < 2)
+            for (const auto& [l, n] : count)
+                if (n >= 2) label = l;
+        // The orbit's pieces in placing order, the two latest of that label moved to the end.
+        std::vector<std::pair<int, int>> kept, last;
+        for (size_t k = at.size(); k-- > 0;) {
+            const auto& piece = order[at[k]];
+            if (last.size() < 2 && labels[piece.second] == label) last.insert(last.begin(), piece);
+            else kept.insert(kept.begin(), piece);
+        }
+        kept.insert(kept.end(), last.begin(), last.end());
+        for (size_t k = 0; k < at.size(); ++k) order[at[k]] = kept[k];
     }
     return order;
 }
@@ -369,19 +404,39 @@ std::optional<SiftWords> buildSiftWords(PuzzleAnalysis& analysis, const std::vec
     return table;
 }
 
-std::optional<std::vector<int>> siftSolve(const SiftWords& table, const PointAction& points, const ir::Element& state) {
+std::optional<std::vector<int>> siftSolve(const SiftWords& table, const PointAction& points, const ir::Element& state,
+                                          const ir::Puzzle& puzzle, std::mt19937_64* randomChoice) {
     Perm g = points.toPoints(state);
     std::vector<int> moves;
+    std::vector<std::vector<bool>> fixed;  // positions placed so far, per orbit
+    for (const auto& orbit : puzzle.orbits) fixed.emplace_back(orbit.size, false);
     for (const auto& level : table.levels) {
-        const int x = g[level.base];
-        if (x == level.base) continue;
-        const int e = level.slot[x];
-        if (e < 0) return std::nullopt;
-        for (uint16_t l : table.entries[e].word) moves.push_back(table.metric[l]);
-        g = composePerm(g, table.entries[e].perm);
+        // note [sift labels]: any piece of the level's label that is not at
+        // a placed position may come home; the shortest sequence wins.
+        const auto& labels = puzzle.orbits[level.orbit].solvedLabel;
+        const int m = puzzle.orbits[level.orbit].orient;
+        int best = -2;  // -1: one is home already
+        std::vector<int> choices;  // randomChoice: every candidate's entry (-1 home)
+        for (int c = 0; c < puzzle.orbits[level.orbit].size && (best != -1 || randomChoice); ++c) {
+            if (labels[c] != labels[level.piece]) continue;
+            const int x = g[points.point(level.orbit, c, 0)];
+            if (fixed[level.orbit][(x - points.point(level.orbit, 0, 0)) / m]) continue;
+            if (x == level.base) best = -1, choices.push_back(-1);
+            else if (const int e = level.slot[x]; e >= 0) {
+                choices.push_back(e);
+                if (best == -2 || (best >= 0 && table.entries[e].word.size() < table.entries[best].word.size())) best = e;
+            }
+        }
+        if (randomChoice && !choices.empty()) best = choices[uniformBelow(*randomChoice, choices.size())];
+        fixed[level.orbit][level.piece] = true;
+        if (best == -1) continue;
+        if (best == -2) return std::nullopt;
+        for (uint16_t l : table.entries[best].word) moves.push_back(table.metric[l]);
+        g = composePerm(g, table.entries[best].perm);
     }
-    for (size_t x = 0; x < g.size(); ++x)
-        if (g[x] != static_cast<int>(x)) return std::nullopt;
+    // Every position holds a piece of its label at orientation 0: with
+    // distinct pieces, g is the identity.
+    if (!isSolvedColouring(puzzle, points.toElement(g))) return std::nullopt;
     return moves;
 }
 
@@ -391,8 +446,12 @@ std::vector<SiftDirection> siftDirections(PuzzleAnalysis& analysis, const std::v
     for (int m : metric) inMetric[m] = true;
     bool invertible = true;
     for (int m : metric) invertible = invertible && analysis.inverseMove()[m] >= 0 && inMetric[analysis.inverseMove()[m]];
+    // With identical pieces a conjugate or an inverse is not a state of the
+    // same colouring: the position itself only.
+    if (hasIdenticalPieces(puzzle)) invertible = false;
     std::vector<SiftDirection> plain;
     for (const ir::Element& s : analysis.symmetries().elements) {
+        if (hasIdenticalPieces(puzzle) && !plain.empty()) break;
         SiftDirection d;
         d.by = s;
         d.back = ir::inverse(s, puzzle.orbits);
@@ -427,8 +486,14 @@ std::optional<std::vector<int>> siftSolveBest(const SiftWords& table, const Poin
     for (const auto& d : directions) {
         const ir::Element& from = d.inverse ? inverse : state;
         const ir::Element seen = ir::compose(ir::compose(d.back, from, puzzle.orbits), d.by, puzzle.orbits);
-        auto moves = siftSolve(table, points, seen);
-        if (!moves) return std::nullopt;  // not in the group, from any direction
+        auto moves = siftSolve(table, points, seen, puzzle);
+        if (!moves && !hasIdenticalPieces(puzzle)) return std::nullopt;  // not in the group, from any direction
+        // note [sift labels]: a dead end of the shortest choices; random
+        // choices pick other lifts (seeded by the position: the same answer every run).
+        std::mt19937_64 rng(hashPerm(points.toPoints(seen)));
+        for (int attempt = 0; !moves && attempt < kLabelAttempts; ++attempt)
+            moves = siftSolve(table, points, seen, puzzle, &rng);
+        if (!moves) continue;
         std::vector<int> mapped = shortener.shorten(*moves);
         if (best && mapped.size() >= best->size()) continue;
         for (int& m : mapped) m = d.moveMap[m];
@@ -438,7 +503,7 @@ std::optional<std::vector<int>> siftSolveBest(const SiftWords& table, const Poin
         }
         ir::Element check = state;
         for (int m : mapped) check = m < 0 ? check : ir::compose(check, puzzle.moves[m].effect, puzzle.orbits);
-        if (std::find(mapped.begin(), mapped.end(), -1) != mapped.end() || !ir::isIdentity(check)) continue;
+        if (std::find(mapped.begin(), mapped.end(), -1) != mapped.end() || !isSolvedColouring(puzzle, check)) continue;
         best = std::move(mapped);
     }
     return best;

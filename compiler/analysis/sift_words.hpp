@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -63,8 +64,8 @@ struct SiftWords {
 // built for (its size grows as points^2 per level); docs/language.md.
 constexpr int kMaxSiftPoints = 512;
 
-// Why the puzzle cannot have a sift solver (identical pieces, illegal
-// placements, more than kMaxSiftPoints points, no moves), or nullopt.
+// Why the puzzle cannot have a sift solver (illegal placements, more than
+// kMaxSiftPoints points, no moves), or nullopt.
 std::optional<std::string> siftRefusal(const ir::Puzzle& puzzle, const std::vector<int>& metric);
 
 // The pieces (orbit, solved position) in the order the table places them
@@ -76,10 +77,26 @@ std::vector<std::pair<int, int>> placementOrder(const ir::Puzzle& puzzle, const 
 // table not filled).
 std::optional<SiftWords> buildSiftWords(PuzzleAnalysis& analysis, const std::vector<int>& metric, std::string& why);
 
+// note [sift labels]
+// With identical pieces a level places any piece of its label that is not
+// at a position placed before (the one with the shortest sequence, none if
+// one is home already), and the state is solved when every position holds
+// a piece of its label at orientation 0. The choices pick one lift of the
+// position (a state of the distinct pieces showing the same labels); when
+// that lift is not in the group (a parity or twist the chain cannot undo),
+// a later level finds no sequence. Then the choices are made at random, up
+// to kLabelAttempts times (seeded by the position): a random lift is in the
+// group with probability 1 / [lifts : lifts in the group], small numbers
+// such as 2 or 24 for real puzzles. Still nothing is reported, never
+// papered over.
+//
 // A move sequence (puzzle move indices) that solves `state`, or nullopt
-// when the state is not in the group.
+// when the state is not in the group (or, with identical pieces, when a
+// level found no sequence).
+// randomChoice: choose among a level's candidates at random.
 std::optional<std::vector<int>> siftSolve(const SiftWords& table, const PointAction& points,
-                                          const ir::Element& state);
+                                          const ir::Element& state, const ir::Puzzle& puzzle,
+                                          std::mt19937_64* randomChoice = nullptr);
 
 // note [sift directions]
 // The table's length depends on where the pieces happen to be, so a
@@ -96,7 +113,8 @@ struct SiftDirection {
 };
 
 // The identity first, then each symmetry's conjugate, each followed by the
-// same for the inverse; at most `most` directions.
+// same for the inverse; at most `most` directions; with identical pieces
+// the identity only.
 std::vector<SiftDirection> siftDirections(PuzzleAnalysis& analysis, const std::vector<int>& metric, size_t most);
 
 class WordShortener;

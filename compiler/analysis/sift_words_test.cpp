@@ -7,6 +7,7 @@
 
 #include <set>
 
+#include "compiler/analysis/distinct_states.hpp"
 #include "compiler/ir/element.hpp"
 #include "compiler/ir/lower.hpp"
 
@@ -61,7 +62,7 @@ void solveRandom(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const analysi
     std::mt19937_64 rng(42);
     for (int k = 0; k < count; ++k) {
         ir::Element e = a.randomElement(rng);
-        auto moves = analysis::siftSolve(t, points, e);
+        auto moves = analysis::siftSolve(t, points, e, p);
         REQUIRE(moves);
         REQUIRE(ir::isIdentity(replay(p, e, *moves)));
         auto shorter = shortener.shorten(*moves);
@@ -92,7 +93,7 @@ TEST_CASE("sift words solve the 2x2x2 and refuse what is not in its group", "[si
     // One corner twisted in place is not a state of the cube.
     ir::Element twisted = ir::identity(p.orbits);
     twisted.ori[0][0] = 1;
-    REQUIRE(!analysis::siftSolve(*t, analysis::PointAction(p.orbits), twisted));
+    REQUIRE(!analysis::siftSolve(*t, analysis::PointAction(p.orbits), twisted, p));
 }
 
 TEST_CASE("sift words solve 5x5 Loopover and Megaminx random states", "[sift]") {
@@ -108,11 +109,46 @@ TEST_CASE("sift words solve 5x5 Loopover and Megaminx random states", "[sift]") 
         ir::Element odd = ir::identity(p.orbits);
         if (p.orbits.size() == 1) std::swap(odd.perm[0][0], odd.perm[0][1]);
         else odd.ori[1][0] = 1;
-        REQUIRE(!analysis::siftSolve(*t, analysis::PointAction(p.orbits), odd));
+        REQUIRE(!analysis::siftSolve(*t, analysis::PointAction(p.orbits), odd, p));
         analysis::WordShortener shortener(p, a, t->metric);
         REQUIRE(!analysis::siftSolveBest(*t, analysis::PointAction(p.orbits), shortener,
                                          analysis::siftDirections(a, t->metric, 96), p, odd));
     }
+}
+
+TEST_CASE("sift words solve a puzzle with identical pieces (4x4x4 centres)", "[sift]") {
+    const ir::Puzzle p = load("puzzles/cube4.pz");
+    analysis::PuzzleAnalysis a(p);
+    std::string why;
+    auto t = analysis::buildSiftWords(a, metricOf(p), why);
+    REQUIRE(t);
+    analysis::PointAction points(p.orbits);
+    analysis::WordShortener shortener(p, a, t->metric);
+    const auto directions = analysis::siftDirections(a, t->metric, 96);
+    REQUIRE(directions.size() == 1);  // the position itself only
+    std::mt19937_64 rng(3);
+    for (int k = 0; k < 10; ++k) {
+        ir::Element e = a.randomElement(rng);
+        auto moves = analysis::siftSolveBest(*t, points, shortener, directions, p, e);
+        REQUIRE(moves);
+        REQUIRE(analysis::isSolvedColouring(p, replay(p, e, *moves)));
+    }
+    // Two corners swapped: this lift is not in the group (corner and centre
+    // parities agree in it), but one with two same-coloured centres swapped
+    // is; the choices find one.
+    ir::Element swapped = ir::identity(p.orbits);
+    int corners = -1;
+    for (size_t o = 0; o < p.orbits.size(); ++o)
+        if (p.orbits[o].name == "corners") corners = static_cast<int>(o);
+    std::swap(swapped.perm[corners][0], swapped.perm[corners][1]);
+    REQUIRE(!a.contains(swapped));
+    auto parity = analysis::siftSolveBest(*t, points, shortener, directions, p, swapped);
+    REQUIRE(parity);
+    REQUIRE(analysis::isSolvedColouring(p, replay(p, swapped, *parity)));
+    // One corner twisted is no state at all: no sequence from any choice.
+    ir::Element twisted = ir::identity(p.orbits);
+    twisted.ori[corners][0] = 1;
+    REQUIRE(!analysis::siftSolveBest(*t, points, shortener, directions, p, twisted));
 }
 
 TEST_CASE("the sift table depends on the definition alone", "[sift]") {
@@ -173,6 +209,19 @@ TEST_CASE("sift directions: the symmetries that map the metric onto itself, then
     const ir::Puzzle mega = load("puzzles/megaminx.pz");
     analysis::PuzzleAnalysis ma(mega);
     REQUIRE(analysis::siftDirections(ma, metricOf(mega), 96).size() == 2);
+}
+
+TEST_CASE("identical pieces are placed last, each orbit ending on one label twice", "[sift]") {
+    const ir::Puzzle p = load("puzzles/cube4.pz");
+    auto order = analysis::placementOrder(p, metricOf(p));
+    int centres = -1;
+    for (size_t o = 0; o < p.orbits.size(); ++o)
+        if (p.orbits[o].name == "centres") centres = static_cast<int>(o);
+    REQUIRE(centres >= 0);
+    const size_t n = static_cast<size_t>(p.orbits[centres].size);
+    for (size_t k = 0; k < order.size(); ++k) REQUIRE((order[k].first == centres) == (k >= order.size() - n));
+    const auto& labels = p.orbits[centres].solvedLabel;
+    REQUIRE(labels[order[order.size() - 1].second] == labels[order[order.size() - 2].second]);
 }
 
 TEST_CASE("the shortener replaces stretches by shorter words", "[sift]") {

@@ -52,6 +52,7 @@ const char* kUsage =
     "  --solver NAME: a declared solver; a sift one answers at once (bounded, not optimal); a\n"
     "    phased one stops at its first solution, or improves\n"
     "    it until --max-length N moves or for --budget-ms N (never labelled optimal)\n"
+    "  --sift: a sift solver for any puzzle, declared or not (e.g. a .tws file)\n"
     "  a state is the element's numbers: each orbit's permutation (perm[p] = solved\n"
     "  position of the piece at p), then each oriented orbit's orientations; an orbit\n"
     "  with identical pieces may give each position's label instead (0, 1, ... in\n"
@@ -253,7 +254,7 @@ struct SolveOptions {
     std::vector<std::string> scrambles, states, twsScrambles;
     std::string batchFile;
     unsigned long long randomCount = 0, seed = 1, threads = 0;
-    bool json = false, verifyTables = false;
+    bool json = false, verifyTables = false, sift = false;
     std::string memory;      // bytes, as the solver's --memory; empty = its default
     std::string solverName;  // --solver
     std::optional<unsigned long long> maxLength, budgetMs;
@@ -279,11 +280,15 @@ std::optional<int> readSolveOptions(const Args& args, SolveOptions& o) {
         .value("--memory", memoryText)
         .flag("--verify-tables", o.verifyTables)
         .value("--solver", o.solverName)
+        .flag("--sift", o.sift)
         .number("--max-length", maxLength, 0, 1000)
         .number("--budget-ms", budgetMs, 0, 86400000ULL)
         .exclusive({"--scramble", "--random", "--scrambles"})
         .exclusive({"--tws-scrambles", "--random", "--scrambles"})
-        .exclusive({"--state", "--random", "--scrambles"});
+        .exclusive({"--state", "--random", "--scrambles"})
+        .exclusive({"--sift", "--solver"})
+        .exclusive({"--sift", "--max-length"})
+        .exclusive({"--sift", "--budget-ms"});
     if (auto rc = options.parse(args)) return *rc;
     o.file = positional[0];
     if (options.given("--seed") && !options.given("--random")) return options.fail("--seed needs --random");
@@ -574,7 +579,8 @@ private:
     }
 
     void noSolution(const PositionResult& r) {
-        std::string message = r.unreachable ? "the position is not reachable by the puzzle's moves"
+        std::string message = !r.reason.empty() ? r.reason
+                              : r.unreachable ? "the position is not reachable by the puzzle's moves"
                                             : "no solution within the search's depth limit of " +
                                                   std::to_string(r.depthLimit) +
                                                   (puzzle_.illegal.empty()
@@ -659,32 +665,44 @@ int runSolver(const IndexedSolver& solver, const ir::Puzzle& puzzle, const analy
 // The most directions a position is sifted from (note [sift directions]).
 constexpr size_t kSiftDirections = 96;
 
+// `solver` is a declared sift solver, or -1 for --sift.
 int runSiftSolver(pipeline::CompilationUnit& unit, int solver, const analysis::StateLayout& layout,
                   const SolveOptions& o, Positions& positions) {
-    DiagnosticEngine diags;
-    const analysis::SiftWords* table = unit.siftWords(solver, diags);
+    const ir::Puzzle& puzzle = unit.puzzle();
+    const std::string name = solver < 0 ? "sift" : puzzle.solvers[solver].name;
+    std::string why;
+    const analysis::SiftWords* table = nullptr;
+    if (auto refused = analysis::siftRefusal(puzzle, unit.metricMoves())) why = *refused;
+    else table = unit.siftWords(why);
     if (!table) {
-        diags.print(std::cerr);
+        std::cerr << "pzc solve: error: sift solver cannot be built: " << why << "\n";
         return 1;
     }
-    const ir::Puzzle& puzzle = unit.puzzle();
     const analysis::PointAction points(puzzle.orbits);
     const analysis::WordShortener shortener(puzzle, unit.analysis(), table->metric);
     const auto directions = analysis::siftDirections(unit.analysis(), table->metric, kSiftDirections);
     std::vector<int> letterOf(puzzle.moves.size(), -1);
     for (size_t l = 0; l < table->metric.size(); ++l) letterOf[table->metric[l]] = static_cast<int>(l);
-    IndexedSolver indexed{"pzc (sift solver " + puzzle.solvers[solver].name + ")", table->metric};
-    ResultReader reader(indexed, puzzle, layout, o, positions, {puzzle.solvers[solver].name, false});
+    IndexedSolver indexed{"pzc (sift solver " + name + ")", table->metric};
+    ResultReader reader(indexed, puzzle, layout, o, positions, {name, false});
     for (size_t i = 0; i < positions.elements.size(); ++i) {
         const auto start = std::chrono::steady_clock::now();
         auto moves = analysis::siftSolveBest(*table, points, shortener, directions, puzzle, positions.elements[i]);
         pz::json::Line line;
-        if (!moves) {
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (!moves && analysis::hasIdenticalPieces(puzzle)) {
+            // note [sift labels]: the position may well be reachable, but no
+            // choice of pieces of a label led every level to a sequence.
+            line.field("type", "no-solution").field("index", i).field(
+                "reason", "the sift solver found no sequence for this position: no choice among identical pieces "
+                          "reached a lift in the group (note [sift labels]); try an optimal solver");
+            line.field("nodes", table->levels.size()).field("seconds", seconds);
+        } else if (!moves) {
             line.field("type", "no-solution").field("index", i).field("unreachable", true);
+            line.field("nodes", table->levels.size()).field("seconds", seconds);
         } else {
             std::vector<int> letters;
             for (int m : *moves) letters.push_back(letterOf[m]);
-            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             line.field("type", "solution").field("index", i).field("moves", letters);
             line.field("nodes", table->levels.size()).field("seconds", seconds);
         }
@@ -712,7 +730,7 @@ int runSolve(const Args& args) {
     if (positions.elements.empty()) return runSolver({}, unit.puzzle(), {}, options, positions, {});
     int phased = -1;
     if (auto rc = chooseSolver(unit.puzzle(), options, phased)) return *rc;
-    if (phased >= 0 && unit.puzzle().solvers[phased].kind == ir::Solver::Kind::Sift) {
+    if (options.sift || (phased >= 0 && unit.puzzle().solvers[phased].kind == ir::Solver::Kind::Sift)) {
         const analysis::StateLayout* layout = planLayout(unit);
         if (!layout) return 1;
         return runSiftSolver(unit, phased, *layout, options, positions);

@@ -321,7 +321,11 @@ std::optional<PositionResult> parsePositionResult(const std::string& line, std::
             if (u->kind != JsonValue::Kind::Bool) return why = "field \"unreachable\" is not a boolean", std::nullopt;
             r.unreachable = u->boolean;
         }
-        if (!r.unreachable) {
+        if (const JsonValue* reason = v->get("reason")) {  // a solver that gives up for its own reason
+            if (reason->kind != JsonValue::Kind::String) return why = "field \"reason\" is not a string", std::nullopt;
+            r.reason = reason->text;
+        }
+        if (!r.unreachable && r.reason.empty()) {
             int64_t d = 0;
             if (!f.integer("depth-limit", 0, 1 << 20, d)) return std::nullopt;
             r.depthLimit = static_cast<int>(d);

@@ -41,6 +41,7 @@ struct PositionResult {
     double seconds = 0;
     bool unreachable = false;  // NoSolution: a pattern proves it; else the depth limit
     int depthLimit = 0;
+    std::string reason;        // NoSolution: why, when neither of the above
     std::string message;       // Error
 };
 std::optional<PositionResult> parsePositionResult(const std::string& line, std::string& why);

@@ -70,6 +70,12 @@ TEST_CASE("position results: solution, no solution, error") {
     r = parsePositionResult(R"({"type": "no-solution", "index": 0, "unreachable": true, "nodes": 5, "seconds": 1.0})", why);
     REQUIRE(r);
     CHECK(r->unreachable);
+    // A solver's own reason stands in for the depth limit; it must be a string.
+    r = parsePositionResult(R"({"type": "no-solution", "index": 0, "reason": "gave up", "nodes": 5, "seconds": 1.0})", why);
+    REQUIRE(r);
+    CHECK(r->reason == "gave up");
+    CHECK(!parsePositionResult(R"({"type": "no-solution", "index": 0, "reason": 3, "nodes": 5, "seconds": 1.0})", why));
+    CHECK(!parsePositionResult(R"({"type": "no-solution", "index": 0, "nodes": 5, "seconds": 1.0})", why));
     r = parsePositionResult(R"({"type": "error", "index": 2, "message": "bad state"})", why);
     REQUIRE(r);
     CHECK(r->message == "bad state");

@@ -59,11 +59,10 @@ const analysis::SolverPlan* CompilationUnit::phasedPlan(int solver, DiagnosticEn
     return it->second ? &*it->second : nullptr;
 }
 
-const analysis::SiftWords* CompilationUnit::siftWords(int solver, DiagnosticEngine& diags) {
-    if (!check(diags)) return nullptr;
+const analysis::SiftWords* CompilationUnit::siftWords(std::string& why) {
     if (!sift_) sift_.emplace(analysis::buildSiftWords(analysis(), metricMoves(), siftWhy_));
     if (!*sift_) {
-        diags.error(puzzle_->file, puzzle_->solvers[solver].where, "sift solver cannot be built: " + siftWhy_);
+        why = siftWhy_;
         return nullptr;
     }
     return &**sift_;

@@ -66,10 +66,9 @@ public:
     // check() + the search plan of phased solver `solver`; null on error.
     const analysis::SolverPlan* phasedPlan(int solver, DiagnosticEngine& diags);
 
-    // check() + the word table of sift solver `solver` (note [sift words]:
-    // one table serves every sift solver of the puzzle); null on error,
-    // reported at the solver.
-    const analysis::SiftWords* siftWords(int solver, DiagnosticEngine& diags);
+    // The word table of the puzzle's sift solvers (note [sift words]: one
+    // table serves them all, and `pzc solve --sift`); null with the reason in `why`.
+    const analysis::SiftWords* siftWords(std::string& why);
 
     // Emit: the translation unit of the default solver, or of phased solver
     // `solver` (>= 0). Needs solverModel() (and phasedPlan(solver)) to have succeeded.

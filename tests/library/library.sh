@@ -214,6 +214,8 @@ cube4)
     # (every 7th); short scrambles.
     optimal_lengths puzzles/cube4.pz 3 7
     scrambles puzzles/cube4.pz 5 "r U f' R u2" "F2 b' l"
+    # Random states: the sift solver over identical centres (about 200 moves).
+    sift_random puzzles/cube4.pz quick 10 350
     ;;
 *)
     fail "unknown case $case_name"

@@ -150,6 +150,23 @@ illegal)
     "$pzc" solve $f --random 5 --seed 3 --json > "$tmp/r" || fail "random"
     [ "$(wc -l < "$tmp/r")" = 5 ] || fail "5 random answers"
     ;;
+sift)
+    # pzc solve --sift: a sift solver for an undeclared puzzle (note [sift
+    # words]), here over sticker sets ('?' pieces: identical stickers, note
+    # [sift labels]); every answer replayed by pzc, solved in one run and
+    # the same in the next; a scramble file's positions too; illegal
+    # placements refused with the reason.
+    f=tests/tws/cube2_partly_wild.tws
+    "$pzc" solve $f --sift --random 5 --seed 2 --json > "$tmp/a" || fail "sift random"
+    [ "$(grep -c '"optimal": false, "solver": "sift"' "$tmp/a")" = 5 ] || fail "5 sift answers: $(cat "$tmp/a")"
+    "$pzc" solve $f --sift --random 5 --seed 2 --json > "$tmp/b" || fail "sift random again"
+    [ "$(sed 's/"seconds": [0-9.e-]*//' "$tmp/a")" = "$(sed 's/"seconds": [0-9.e-]*//' "$tmp/b")" ] || fail "sift answers differ"
+    out=$("$pzc" solve $f --sift --tws-scrambles tests/tws/cube2_partly_wild.scr) || fail "sift scramble file: $out"
+    contains "$out" -q "(already solved)" || fail "twist12 is solved: $out"
+    out=$("$pzc" solve tests/tws/cube2_illegal.tws --sift --random 1 2>&1) && fail "sift over illegal placements"
+    contains "$out" -q "sift solver cannot be built: the puzzle declares illegal placements" || fail "illegal message: $out"
+    out=$("$pzc" solve $f --sift --solver x --random 1 2>&1) && fail "--sift with --solver"
+    ;;
 *)
     fail "unknown case $case_name"
     ;;
