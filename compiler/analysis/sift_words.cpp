@@ -20,15 +20,20 @@ namespace {
 // solution) depends on the definition alone. Short words: reduced words in
 // length order until kShortWords have been sifted. Random words of
 // kRandomLength letters fill the places no short word reached, at most
-// kRandomWords of them. Pair rounds stop when a round shortens no sequence,
-// after kMaxRounds, and take at most kPairsPerLevel pairs of a level (drawn
-// when it has more).
+// kRandomWords of them, in batches; a batch that reaches no new place is
+// followed by a light pair round (a quarter of the pairs) and, if that
+// reaches none either, a longer residue limit. Pair rounds stop when a
+// round shortens no sequence, after kMaxRounds; a round takes at most
+// kPairsPerRound pairs, shared by the levels (at most kPairsPerLevel and at
+// least kMinPairsPerLevel each, drawn when a level has more).
 constexpr long kShortWords = 150000;
 constexpr int kRandomLength = 40;
 constexpr long kRandomWords = 200000;
 constexpr long kRandomBatch = 2000;
 constexpr int kMaxRounds = 12;
 constexpr long kPairsPerLevel = 10000;
+constexpr long kPairsPerRound = 400000;
+constexpr long kMinPairsPerLevel = 200;
 // note [sift labels]: random lifts tried after the shortest choices fail.
 constexpr int kLabelAttempts = 256;
 
@@ -216,7 +221,7 @@ public:
     }
 
     // One round of pair products per level; true when it shortened anything.
-    bool pairRound(std::mt19937_64& rng, size_t limit) {
+    bool pairRound(std::mt19937_64& rng, size_t limit, long pairsPerLevel) {
         const size_t before = totalLength();
         for (size_t i = 0; i < table_.levels.size(); ++i) {
             std::vector<int> entries;
@@ -228,11 +233,11 @@ public:
                 const SiftEntry& eb = table_.entries[b];
                 sift(letters_.concat(ea.word, eb.word), composePerm(ea.perm, eb.perm), i, limit);
             };
-            if (n * n <= kPairsPerLevel) {
+            if (n * n <= pairsPerLevel) {
                 for (long a = 0; a < n; ++a)
                     for (long b = 0; b < n; ++b) pair(entries[a], entries[b]);
             } else {
-                for (long k = 0; k < kPairsPerLevel; ++k)
+                for (long k = 0; k < pairsPerLevel; ++k)
                     pair(entries[uniformBelow(rng, n)], entries[uniformBelow(rng, n)]);
             }
         }
@@ -365,6 +370,8 @@ std::optional<SiftWords> buildSiftWords(PuzzleAnalysis& analysis, const std::vec
     // between; a batch that reaches no new place raises the limit by half
     // (an unbounded residue would double its length at every level).
     std::mt19937_64 rng(0x5157);
+    const long pairsPerLevel = std::clamp(kPairsPerRound / static_cast<long>(std::max<size_t>(table.levels.size(), 1)),
+                                          kMinPairsPerLevel, kPairsPerLevel);
     for (long k = 0; !builder.complete(groupOrder); k += kRandomBatch) {
         if (k >= kRandomWords) {
             why = "the sift table was not filled by " + std::to_string(kRandomWords) + " random words";
@@ -381,13 +388,14 @@ std::optional<SiftWords> buildSiftWords(PuzzleAnalysis& analysis, const std::vec
             }
             builder.sift(w, letters.wordPerm(w), 0, limit);
         }
-        builder.pairRound(rng, limit);
+        if (table.entries.size() > before) continue;
+        builder.pairRound(rng, limit, pairsPerLevel / 4);
         if (table.entries.size() == before) limit += limit / 2;
     }
     limit = std::max(limit, builder.longest());
     while (table.stats.rounds < kMaxRounds) {
         ++table.stats.rounds;
-        if (!builder.pairRound(rng, limit)) break;
+        if (!builder.pairRound(rng, limit, pairsPerLevel)) break;
     }
     for (const auto& level : table.levels) {
         size_t most = 0, sum = 0, n = 0;
