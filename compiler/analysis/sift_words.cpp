@@ -6,6 +6,8 @@
 #include <numeric>
 #include <random>
 #include <set>
+#include <sstream>
+#include <cstdio>
 #include <unordered_map>
 
 #include "compiler/analysis/distinct_states.hpp"
@@ -250,6 +252,41 @@ private:
 };
 
 }  // namespace
+
+std::string describeSiftWords(const ir::Puzzle& puzzle, const SiftWords& table, size_t directions) {
+    std::ostringstream out;
+    size_t filled = 0;
+    for (const auto& level : table.levels) filled += static_cast<size_t>(level.count - 1);
+    out << "sift table: " << table.levels.size() << " levels, " << filled << " sequences over " << table.metric.size()
+        << " metric moves (" << table.stats.sifted << " words sifted, " << table.stats.rounds << " pair rounds)\n";
+    out << "placement order (piece: places, longest and mean sequence):\n";
+    for (const auto& level : table.levels) {
+        const ir::Orbit& orbit = puzzle.orbits[level.orbit];
+        size_t most = 0, sum = 0, n = 0;
+        for (int e : level.slot)
+            if (e >= 0) {
+                most = std::max(most, table.entries[e].word.size());
+                sum += table.entries[e].word.size();
+                ++n;
+            }
+        out << "  " << orbit.name << ' '
+            << (level.piece < static_cast<int>(orbit.positionNames.size()) ? orbit.positionNames[level.piece]
+                                                                           : std::to_string(level.piece));
+        if (n == 0) {
+            out << ": in place once the pieces before it are\n";
+            continue;
+        }
+        char mean[32];
+        std::snprintf(mean, sizeof mean, "%.1f", static_cast<double>(sum) / static_cast<double>(n));
+        out << ": " << level.count << " places, longest " << most << ", mean " << mean << '\n';
+    }
+    char mean[32];
+    std::snprintf(mean, sizeof mean, "%.1f", table.stats.meanBound);
+    out << "solution length before shortening: at most " << table.stats.bound << " moves, about " << mean
+        << " on average (sum over the levels, home counted as 0)\n";
+    out << "directions per position: " << directions << " (note [sift directions])\n";
+    return out.str();
+}
 
 std::optional<std::string> siftRefusal(const ir::Puzzle& puzzle, const std::vector<int>& metric) {
     if (!puzzle.illegal.empty())

@@ -64,6 +64,10 @@ struct SiftWords {
 // built for (its size grows as points^2 per level); docs/language.md.
 constexpr int kMaxSiftPoints = 512;
 
+// The table for `pzc inspect --solver NAME`: per level the piece placed,
+// its places, the longest and the mean sequence; the bounds; the directions.
+std::string describeSiftWords(const ir::Puzzle& puzzle, const SiftWords& table, size_t directions);
+
 // Why the puzzle cannot have a sift solver (illegal placements, more than
 // kMaxSiftPoints points, no moves), or nullopt.
 std::optional<std::string> siftRefusal(const ir::Puzzle& puzzle, const std::vector<int>& metric);
@@ -111,6 +115,9 @@ struct SiftDirection {
     std::vector<int> moveMap;  // puzzle move -> puzzle move of S m S^-1 (-1 outside the metric)
     bool inverse = false;
 };
+
+// The most directions `pzc solve` sifts a position from.
+constexpr size_t kSiftDirections = 96;
 
 // The identity first, then each symmetry's conjugate, each followed by the
 // same for the inverse; at most `most` directions; with identical pieces

@@ -3,10 +3,12 @@
 // tables, the symmetries and the coordinate sizes. --header prints the
 // generated traits header instead (scripts/regenerate.sh uses it).
 // --solver NAME (a phased solver): its search plan, or with --header the
-// generated phase plan (pz::PhaseSpec data).
+// generated phase plan (pz::PhaseSpec data); (a sift solver): its table,
+// level by level.
 #include <iostream>
 
 #include "compiler/analysis/coset_coordinates.hpp"
+#include "compiler/analysis/sift_words.hpp"
 #include "compiler/codegen/phase_plan_emit.hpp"
 #include "compiler/driver/commands.hpp"
 #include "compiler/driver/options.hpp"
@@ -29,6 +31,25 @@ int runInspect(const Args& args) {
         std::cerr << "pzc inspect: error: " << puzzle.name << " is a grid-actor puzzle; inspect shows permutation puzzles\n";
         return 1;
     }
+    for (size_t i = 0; i < puzzle.solvers.size() && !solver.empty(); ++i) {
+        if (puzzle.solvers[i].name != solver || puzzle.solvers[i].kind != ir::Solver::Kind::Sift) continue;
+        // note [sift solves]: no generated code; the table, built as pzc solve builds it.
+        if (header) {
+            std::cerr << "pzc inspect: error: sift solver '" << solver << "' has no generated code (it runs inside pzc solve)\n";
+            return 2;
+        }
+        std::string why;
+        const analysis::SiftWords* table = nullptr;
+        if (auto refused = analysis::siftRefusal(puzzle, unit.metricMoves())) why = *refused;
+        else table = unit.siftWords(why);
+        if (!table) {
+            std::cerr << "pzc inspect: error: sift solver cannot be built: " << why << "\n";
+            return 1;
+        }
+        std::cout << analysis::describeSiftWords(puzzle, *table,
+                                                 analysis::siftDirections(unit.analysis(), table->metric, analysis::kSiftDirections).size());
+        return 0;
+    }
     const codegen::SolverModel* model = planSolver(unit);
     if (!model) return 1;
     if (!solver.empty()) {
@@ -36,7 +57,7 @@ int runInspect(const Args& args) {
         for (size_t i = 0; i < puzzle.solvers.size(); ++i)
             if (puzzle.solvers[i].name == solver && puzzle.solvers[i].kind == ir::Solver::Kind::Phased) index = (int)i;
         if (index < 0) {
-            std::cerr << "pzc inspect: error: " << puzzle.name << " declares no phased solver '" << solver << "'\n";
+            std::cerr << "pzc inspect: error: " << puzzle.name << " declares no phased or sift solver '" << solver << "'\n";
             return 2;
         }
         DiagnosticEngine diags;

@@ -662,9 +662,6 @@ int runSolver(const IndexedSolver& solver, const ir::Puzzle& puzzle, const analy
 // prints (note [result protocol]), so replay, printing and a batch's bad
 // lines go through the same ResultReader. "nodes" is the number of levels
 // the position was sifted through.
-// The most directions a position is sifted from (note [sift directions]).
-constexpr size_t kSiftDirections = 96;
-
 // `solver` is a declared sift solver, or -1 for --sift.
 int runSiftSolver(pipeline::CompilationUnit& unit, int solver, const analysis::StateLayout& layout,
                   const SolveOptions& o, Positions& positions) {
@@ -680,7 +677,7 @@ int runSiftSolver(pipeline::CompilationUnit& unit, int solver, const analysis::S
     }
     const analysis::PointAction points(puzzle.orbits);
     const analysis::WordShortener shortener(puzzle, unit.analysis(), table->metric);
-    const auto directions = analysis::siftDirections(unit.analysis(), table->metric, kSiftDirections);
+    const auto directions = analysis::siftDirections(unit.analysis(), table->metric, analysis::kSiftDirections);
     std::vector<int> letterOf(puzzle.moves.size(), -1);
     for (size_t l = 0; l < table->metric.size(); ++l) letterOf[table->metric[l]] = static_cast<int>(l);
     IndexedSolver indexed{"pzc (sift solver " + name + ")", table->metric};

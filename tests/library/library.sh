@@ -121,6 +121,11 @@ loopover5)
     same_on_both_paths puzzles/loopover5.pz "R1 C2 R3' C4 R5 C1'" "C3 R2' C1 R5 C4'"
     # Random states: the sift solver (bounded; about 62 moves).
     sift_random puzzles/loopover5.pz quick 10 120
+    # Its table, level by level: 25 tiles, the last two in place by then (A25).
+    out=$("$pzc" inspect puzzles/loopover5.pz --solver quick) || fail "inspect --solver quick"
+    echo "$out" | grep -q '^sift table: 25 levels, 299 sequences over 20 metric moves' || fail "inspect: $out"
+    [ "$(echo "$out" | grep -c 'in place once the pieces before it are')" = 2 ] || fail "inspect: $out"
+    echo "$out" | grep -q '^directions per position: 96 ' || fail "inspect directions: $out"
     ;;
 topspin)
     # 20 discs in byte lanes: optimal lengths within 7 moves against BFS
