@@ -251,6 +251,22 @@ private:
     SiftWords& table_;
 };
 
+// A level's longest sequence, their total length and their number.
+struct SequenceLengths {
+    size_t most = 0, sum = 0, count = 0;
+};
+
+SequenceLengths sequenceLengths(const SiftWords& table, const SiftLevel& level) {
+    SequenceLengths r;
+    for (int e : level.slot)
+        if (e >= 0) {
+            r.most = std::max(r.most, table.entries[e].word.size());
+            r.sum += table.entries[e].word.size();
+            ++r.count;
+        }
+    return r;
+}
+
 }  // namespace
 
 std::string describeSiftWords(const ir::Puzzle& puzzle, const SiftWords& table, size_t directions) {
@@ -262,13 +278,7 @@ std::string describeSiftWords(const ir::Puzzle& puzzle, const SiftWords& table, 
     out << "placement order (piece: places, longest and mean sequence):\n";
     for (const auto& level : table.levels) {
         const ir::Orbit& orbit = puzzle.orbits[level.orbit];
-        size_t most = 0, sum = 0, n = 0;
-        for (int e : level.slot)
-            if (e >= 0) {
-                most = std::max(most, table.entries[e].word.size());
-                sum += table.entries[e].word.size();
-                ++n;
-            }
+        const auto [most, sum, n] = sequenceLengths(table, level);
         out << "  " << orbit.name << ' '
             << (level.piece < static_cast<int>(orbit.positionNames.size()) ? orbit.positionNames[level.piece]
                                                                            : std::to_string(level.piece));
@@ -435,13 +445,7 @@ std::optional<SiftWords> buildSiftWords(PuzzleAnalysis& analysis, const std::vec
         if (!builder.pairRound(rng, limit, pairsPerLevel)) break;
     }
     for (const auto& level : table.levels) {
-        size_t most = 0, sum = 0, n = 0;
-        for (int e : level.slot)
-            if (e >= 0) {
-                most = std::max(most, table.entries[e].word.size());
-                sum += table.entries[e].word.size();
-                ++n;
-            }
+        const auto [most, sum, n] = sequenceLengths(table, level);
         table.stats.bound += most;
         // The mean over the level's places, home (no moves) included.
         table.stats.meanBound += static_cast<double>(sum) / static_cast<double>(n + 1);

@@ -39,9 +39,7 @@ int runInspect(const Args& args) {
             return 2;
         }
         std::string why;
-        const analysis::SiftWords* table = nullptr;
-        if (auto refused = analysis::siftRefusal(puzzle, unit.metricMoves())) why = *refused;
-        else table = unit.siftWords(why);
+        const analysis::SiftWords* table = unit.siftWords(why);
         if (!table) {
             std::cerr << "pzc inspect: error: sift solver cannot be built: " << why << "\n";
             return 1;

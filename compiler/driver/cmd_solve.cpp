@@ -668,9 +668,7 @@ int runSiftSolver(pipeline::CompilationUnit& unit, int solver, const analysis::S
     const ir::Puzzle& puzzle = unit.puzzle();
     const std::string name = solver < 0 ? "sift" : puzzle.solvers[solver].name;
     std::string why;
-    const analysis::SiftWords* table = nullptr;
-    if (auto refused = analysis::siftRefusal(puzzle, unit.metricMoves())) why = *refused;
-    else table = unit.siftWords(why);
+    const analysis::SiftWords* table = unit.siftWords(why);
     if (!table) {
         std::cerr << "pzc solve: error: sift solver cannot be built: " << why << "\n";
         return 1;

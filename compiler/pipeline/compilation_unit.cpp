@@ -60,7 +60,15 @@ const analysis::SolverPlan* CompilationUnit::phasedPlan(int solver, DiagnosticEn
 }
 
 const analysis::SiftWords* CompilationUnit::siftWords(std::string& why) {
-    if (!sift_) sift_.emplace(analysis::buildSiftWords(analysis(), metricMoves(), siftWhy_));
+    // buildSiftWords checks siftRefusal first: the limits cost no group analysis.
+    if (!sift_) {
+        if (auto refused = analysis::siftRefusal(*puzzle_, metricMoves())) {
+            siftWhy_ = *refused;
+            sift_.emplace(std::nullopt);
+        } else {
+            sift_.emplace(analysis::buildSiftWords(analysis(), metricMoves(), siftWhy_));
+        }
+    }
     if (!*sift_) {
         why = siftWhy_;
         return nullptr;
