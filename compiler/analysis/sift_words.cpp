@@ -22,9 +22,9 @@ namespace {
 // solution) depends on the definition alone. Short words: reduced words in
 // length order until kShortWords have been sifted. Random words of
 // kRandomLength letters fill the places no short word reached, at most
-// kRandomWords of them, in batches; a batch that reaches no new place is
-// followed by a light pair round (a quarter of the pairs) and, if that
-// reaches none either, a longer residue limit. Pair rounds stop when a
+// kRandomWords of them, in batches; a batch that reaches fewer new places
+// than there are levels is followed by a light pair round (a quarter of the
+// pairs) and, if that does not make up for it, a residue limit half as long again. Pair rounds stop when a
 // round shortens no sequence, after kMaxRounds; a round takes at most
 // kPairsPerRound pairs, shared by the levels (at most kPairsPerLevel and at
 // least kMinPairsPerLevel each, drawn when a level has more).
@@ -435,9 +435,10 @@ std::optional<SiftWords> buildSiftWords(PuzzleAnalysis& analysis, const std::vec
             }
             builder.sift(w, letters.wordPerm(w), 0, limit);
         }
-        if (table.entries.size() > before) continue;
+        // Fewer new places than levels: the residues are cut too short.
+        if (table.entries.size() >= before + table.levels.size()) continue;
         builder.pairRound(rng, limit, pairsPerLevel / 4);
-        if (table.entries.size() == before) limit += limit / 2;
+        if (table.entries.size() < before + table.levels.size()) limit += limit / 2;
     }
     limit = std::max(limit, builder.longest());
     while (table.stats.rounds < kMaxRounds) {

@@ -62,7 +62,7 @@ struct SiftWords {
 
 // The most points (pieces x orientations over every orbit) a sift table is
 // built for (its size grows as points^2 per level); docs/language.md.
-constexpr int kMaxSiftPoints = 512;
+constexpr int kMaxSiftPoints = 1024;
 
 // The table for `pzc inspect --solver NAME`: per level the piece placed,
 // its places, the longest and the mean sequence; the bounds; the directions.
