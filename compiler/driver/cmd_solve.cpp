@@ -720,6 +720,15 @@ int runSolve(const Args& args) {
     if (unit.isGrid()) return solveGridPuzzle(unit.puzzle(), args);
     SolveOptions options;
     if (auto rc = readSolveOptions(args, options)) return *rc;
+    // A sift solver the puzzle cannot have is refused before any position
+    // is drawn or checked (those build the group analysis: seconds on big puzzles).
+    bool sift = options.sift;
+    for (const auto& s : unit.puzzle().solvers)
+        sift = sift || (s.name == options.solverName && s.kind == ir::Solver::Kind::Sift);
+    if (auto refused = sift ? analysis::siftRefusal(unit.puzzle(), unit.metricMoves()) : std::nullopt) {
+        std::cerr << "pzc solve: error: sift solver cannot be built: " << *refused << "\n";
+        return 1;
+    }
     Positions positions;
     if (auto rc = collectPositions(unit, options, positions)) return *rc;
     if (positions.elements.empty()) return runSolver({}, unit.puzzle(), {}, options, positions, {});
