@@ -551,9 +551,11 @@ std::optional<std::vector<int>> siftSolveBest(const SiftWords& table, const Poin
             std::reverse(mapped.begin(), mapped.end());
             for (int& m : mapped) m = shortener.inverseOf(m);
         }
+        // Every direction maps metric moves to metric moves, and inverse ones
+        // exist only when every move's inverse is one: no -1 can appear here.
         ir::Element check = state;
-        for (int m : mapped) check = m < 0 ? check : ir::compose(check, puzzle.moves[m].effect, puzzle.orbits);
-        if (std::find(mapped.begin(), mapped.end(), -1) != mapped.end() || !isSolvedColouring(puzzle, check)) continue;
+        for (int m : mapped) check = ir::compose(check, puzzle.moves[m].effect, puzzle.orbits);
+        if (!isSolvedColouring(puzzle, check)) continue;
         best = std::move(mapped);
     }
     return best;
