@@ -162,14 +162,16 @@ inline void invertLanes(const uint64_t* src, uint64_t* dst) {
 }
 
 // Lane p of a field of `bits`-bit lanes (4, 8 or 16) starting at word w.
+// Lanes never straddle words (bits divides 64), so the lane's first bit
+// p * bits locates it without a division.
 inline unsigned fieldLane(const uint64_t* w, int bits, int p) {
-    const int per = 64 / bits;
-    return static_cast<unsigned>((w[p / per] >> (bits * (p % per))) & ((1ULL << bits) - 1));
+    const unsigned at = static_cast<unsigned>(bits * p);
+    return static_cast<unsigned>((w[at >> 6] >> (at & 63)) & ((1ULL << bits) - 1));
 }
 inline void setFieldLane(uint64_t* w, int bits, int p, unsigned v) {
-    const int per = 64 / bits, shift = bits * (p % per);
+    const unsigned at = static_cast<unsigned>(bits * p), shift = at & 63;
     const uint64_t mask = ((1ULL << bits) - 1) << shift;
-    w[p / per] = (w[p / per] & ~mask) | (static_cast<uint64_t>(v) << shift & mask);
+    w[at >> 6] = (w[at >> 6] & ~mask) | (static_cast<uint64_t>(v) << shift & mask);
 }
 
 }  // namespace pz

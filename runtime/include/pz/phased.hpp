@@ -44,6 +44,10 @@
 #include "pz/sym_classes.hpp"
 #include "pz/table_blob.hpp"
 
+#if defined(__BMI2__)
+#include <immintrin.h>
+#endif
+
 namespace pz {
 
 // Positions of an orbit a phased plan can read (note [phased lanes]).
@@ -110,11 +114,30 @@ struct PhasedResult {
 
 namespace phased_detail {
 
-inline uint64_t binom(unsigned n, unsigned k) {
-    if (k > n) return 0;
-    uint64_t r = 1;
-    for (unsigned i = 1; i <= k; ++i) r = r * (n - k + i) / i;
+// C(n, k) for n, k <= 64 from a table: ranks run in the optimal search's
+// inner loop for coset patterns (pz/coset_pattern.hpp), where a division per
+// term cost more than the rest of a node.
+struct BinomTable {
+    uint64_t c[65][65] = {};
+    constexpr BinomTable() {
+        for (int n = 0; n <= 64; ++n) {
+            c[n][0] = 1;
+            for (int k = 1; k <= n; ++k) c[n][k] = c[n - 1][k - 1] + (k < n ? c[n - 1][k] : 0);
+        }
+    }
+};
+inline constexpr BinomTable kBinom{};
+inline uint64_t binom(unsigned n, unsigned k) { return k > n ? 0 : kBinom.c[n][k]; }
+
+// The bits of x at the positions set in mask, packed to the bottom.
+inline uint64_t compressBits(uint64_t x, uint64_t mask) {
+#if defined(__BMI2__)
+    return _pext_u64(x, mask);
+#else
+    uint64_t r = 0;
+    for (int b = 0; mask; mask &= mask - 1, ++b) r |= (x >> std::countr_zero(mask) & 1) << b;
     return r;
+#endif
 }
 
 // Lane p of the labels / orientations of orbit shape `shape` (4-, 8- or
@@ -171,26 +194,24 @@ uint64_t rankPart(const PhasePartSpec& part, const typename T::State& s) {
     using namespace phased_detail;
     switch (part.kind) {
         case PhasePartSpec::Membership: {
+            // Set i's positions as a mask; its rank is the colex rank of that
+            // mask among the positions no earlier set took.
             const auto& shape = T::kOrbitShapes[part.orbit];
             const int n = shape.size;
-            uint64_t taken = 0;
+            uint64_t maskOf[kMaxPhasedLanes];
+            std::fill_n(maskOf, part.sets, uint64_t{0});
+            for (int p = 0; p < n; ++p) maskOf[part.setOf[labelAt(s, shape, p)]] |= uint64_t{1} << p;
+            uint64_t free = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
             uint64_t r = 0;
-            int remaining = n;
+            unsigned remaining = static_cast<unsigned>(n);
             for (int i = 0; i + 1 < part.sets; ++i) {
-                int k = 0;
-                for (int q = 0; q < n; ++q) k += part.setOf[q] == i;
+                uint64_t m = compressBits(maskOf[i], free);
+                const unsigned k = static_cast<unsigned>(std::popcount(m));
                 uint64_t rank = 0;
-                int j = 0, t = 0;
-                for (int p = 0; p < n; ++p) {
-                    if (taken >> p & 1) continue;
-                    if (part.setOf[labelAt(s, shape, p)] == i) {
-                        rank += binom(static_cast<unsigned>(j), static_cast<unsigned>(++t));
-                        taken |= uint64_t{1} << p;
-                    }
-                    ++j;
-                }
-                r = r * binom(static_cast<unsigned>(remaining), static_cast<unsigned>(k)) + rank;
+                for (unsigned t = 1; m; m &= m - 1, ++t) rank += kBinom.c[std::countr_zero(m)][t];
+                r = r * kBinom.c[remaining][k] + rank;
                 remaining -= k;
+                free &= ~maskOf[i];
             }
             return r;
         }
@@ -199,9 +220,13 @@ uint64_t rankPart(const PhasePartSpec& part, const typename T::State& s) {
             const int digits = shape.size - (part.sumConstrained ? 1 : 0);
             const int m = part.modulus;
             uint64_t r = 0;
+            const uint64_t radix = static_cast<uint64_t>(m / part.step);
             for (int p = 0; p < digits; ++p) {
-                const int x = (static_cast<int>(oriAt(s, shape, p)) + m - part.frame[p] + part.frame[labelAt(s, shape, p)]) % m;
-                r = r * static_cast<uint64_t>(m / part.step) + static_cast<uint64_t>(x / part.step);
+                // ori, frame < m: the sum is below 3m, no division needed.
+                int x = static_cast<int>(oriAt(s, shape, p)) + m - part.frame[p] + part.frame[labelAt(s, shape, p)];
+                if (x >= m) x -= m;
+                if (x >= m) x -= m;
+                r = r * radix + static_cast<uint64_t>(part.step == 1 ? x : x / part.step);
             }
             return r;
         }
