@@ -963,8 +963,30 @@ bool buildCosetPatternPlan(PuzzleAnalysis& analysis, int patternIndex, const std
                     std::to_string(np) + " parts; a coset pattern needs one table over all of them, at most " +
                     std::to_string(kMaxPhaseTableEntries) +
                     " entries (after reduction by the symmetries that keep the subgroup and the moves)");
+    phase.lookups = symmetryCosetRepresentatives(analysis, phase.subgroup, searchMoves, kMaxCosetPatternLookups);
     out = std::move(phase);
     return true;
+}
+
+std::vector<int> symmetryCosetRepresentatives(PuzzleAnalysis& analysis, int subgroup, const std::vector<int>& searchMoves,
+                                              size_t limit) {
+    const auto& group = analysis.symmetries();
+    if (group.product.empty()) return {0};
+    const auto& keep = analysis.subgroupSymmetries(subgroup);
+    std::vector<bool> covered(group.elements.size(), false);
+    std::vector<int> representatives;
+    for (size_t sym = 0; sym < group.elements.size() && representatives.size() < limit; ++sym) {
+        if (covered[sym]) continue;
+        bool mapsMoves = true;
+        for (int mi : searchMoves) {
+            const int image = group.moveMap[sym][mi];
+            mapsMoves = mapsMoves && image >= 0 && std::count(searchMoves.begin(), searchMoves.end(), image) == 1;
+        }
+        if (!mapsMoves) continue;
+        representatives.push_back((int)sym);
+        for (int k : keep) covered[group.product[sym][k]] = true;
+    }
+    return representatives;
 }
 
 uint64_t PhasePlan::tableEntries(size_t t) const {
@@ -1098,24 +1120,9 @@ bool buildSolverPlan(PuzzleAnalysis& analysis, int solverIndex, const std::vecto
         previous = targets[k];
     }
     // Directions: symmetry coset representatives, and inverses.
-    std::vector<int> representatives{0};
-    const auto& group = analysis.symmetries();
-    if (!solver.phases.empty() && !group.product.empty()) {
-        const auto& keep = analysis.subgroupSymmetries(solver.phases[0]);
-        std::vector<bool> covered(group.elements.size(), false);
-        representatives.clear();
-        for (size_t sym = 0; sym < group.elements.size(); ++sym) {
-            if (covered[sym]) continue;
-            bool mapsMoves = true;
-            for (int mi : searchMoves) {
-                const int image = group.moveMap[sym][mi];
-                mapsMoves = mapsMoves && image >= 0 && std::count(searchMoves.begin(), searchMoves.end(), image) == 1;
-            }
-            if (!mapsMoves) continue;
-            representatives.push_back((int)sym);
-            for (int k : keep) covered[group.product[sym][k]] = true;
-        }
-    }
+    const std::vector<int> representatives =
+        solver.phases.empty() ? std::vector<int>{0}
+                              : symmetryCosetRepresentatives(analysis, solver.phases[0], searchMoves, kMaxPhaseDirections);
     bool inverses = true;
     for (int mi : searchMoves) {
         const int inv = analysis.inverseMove()[mi];

@@ -129,6 +129,9 @@ struct PhasePlan {
     std::vector<int> rest;           // parts conjugated value by value
     uint64_t reducedSize = 1;        // product of the reduced parts' sizes
     uint64_t restSize = 1;           // product of the other parts' sizes
+    // Coset patterns: the symmetries whose conjugates the table is read at
+    // (note [coset pattern lookups]); [0] = 0, the identity.
+    std::vector<int> lookups;
 };
 
 // note [phase symmetries]
@@ -225,6 +228,22 @@ bool buildSolverPlan(PuzzleAnalysis& analysis, int solver, const std::vector<int
 // full state. One table must cover the whole coordinate: the symmetry-
 // reduced one, or without symmetries a single part or pair of parts, at most
 // kMaxPhaseTableEntries entries; else `pzc check` says so at the pattern.
+//
+// note [coset pattern lookups]
+// A symmetry S that maps the search moves onto themselves preserves
+// distance, so the table read at the conjugate S^-1 x S is a lower bound
+// too, and a different one when S moves H to another subgroup (S H S^-1 !=
+// H: the cube's G1 read along its three axes, as Kociemba's optimal solver
+// does). S and S U give the same entry when U keeps H, so one lookup per
+// coset of those symmetries: symmetryCosetRepresentatives, the same choice
+// as a phased solver's directions. At most kMaxCosetPatternLookups per
+// pattern (each costs a conjugation, a rank and a table line).
+inline constexpr size_t kMaxCosetPatternLookups = 8;
+// Representatives (0, the identity, first) of the cosets S K of the
+// symmetries K keeping subgroup H, among the symmetries S that map
+// `searchMoves` onto themselves; at most `limit` of them.
+std::vector<int> symmetryCosetRepresentatives(PuzzleAnalysis& analysis, int subgroup, const std::vector<int>& searchMoves,
+                                              size_t limit);
 // The plan of coset pattern `pattern` (an index into puzzle.patterns, with
 // cosetSubgroup >= 0) over `searchMoves`; on failure a located error at the
 // pattern.

@@ -249,3 +249,39 @@ TEST_CASE("phase symmetries: the flip needs the slice, the combined unrank ranks
     }
     CHECK(flipAloneFails);
 }
+
+TEST_CASE("coset pattern lookups: one per coset of the symmetries keeping the subgroup (the cube's G1 on 3 axes)") {
+    ir::Puzzle p = load("puzzles/cube3.pz");
+    PuzzleAnalysis a(p);
+    const std::vector<int> moves = allMoves(p);
+    const auto& group = a.symmetries();
+    REQUIRE(group.elements.size() == 48);
+    // H48 is kept by all 48 symmetries: the state itself only.
+    CHECK(symmetryCosetRepresentatives(a, subgroupIndex(p, "H48"), moves, 8) == std::vector<int>{0});
+    // Kociemba's G1 by the 16 that keep the U-D axis: 3 lookups, one per axis.
+    const int h = subgroupIndex(p, "domino");
+    const std::vector<int> reps = symmetryCosetRepresentatives(a, h, moves, 8);
+    REQUIRE(reps.size() == 3);
+    CHECK(reps[0] == 0);
+    CHECK(symmetryCosetRepresentatives(a, h, moves, 2).size() == 2);  // the limit
+    // Read as the search does (S^-1 x S): U is in G1; its conjugates by the
+    // other two representatives are quarter turns of other axes (not in G1)
+    // and lie in different cosets of G1.
+    CosetCoordinate c = cosetCoordinate(a, h);
+    const ir::Element solved = ir::identity(p.orbits);
+    const uint64_t goal = rankAll(c.parts, solved);
+    int u = -1;
+    for (size_t m = 0; m < p.moves.size(); ++m)
+        if (p.moves[m].name == "U") u = (int)m;
+    REQUIRE(u >= 0);
+    std::vector<uint64_t> ranks;
+    for (int s : reps) {
+        const ir::Element& S = group.elements[s];
+        const ir::Element x = ir::compose(ir::compose(ir::inverse(S, p.orbits), p.moves[u].effect, p.orbits), S, p.orbits);
+        ranks.push_back(rankAll(c.parts, x));
+    }
+    CHECK(ranks[0] == goal);
+    CHECK(ranks[1] != goal);
+    CHECK(ranks[2] != goal);
+    CHECK(ranks[1] != ranks[2]);
+}

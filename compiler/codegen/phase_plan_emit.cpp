@@ -181,6 +181,10 @@ std::string emitCosetPatterns(const SolverModel& m, const std::string& hashedBef
     // The tables' cache key: every pattern's plan and the traits it runs on.
     const std::string hash = contentHash(hashedBefore + s.str());
     s << "    for (auto& p : patterns) p.hash = \"" << hash << "\";\n";
+    // Read at these conjugates (note [coset pattern lookups]); not part of
+    // the tables' key: the table is the same however it is read.
+    for (size_t i = 0; i < m.cosetPatterns.size(); ++i)
+        s << "    patterns[" << i << "].lookups = {" << list(m.cosetPatterns[i].lookups) << "};\n";
     s << "    return patterns;\n";
     s << "}\n";
     return s.str();

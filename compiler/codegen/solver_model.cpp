@@ -217,7 +217,13 @@ std::string describeModel(const SolverModel& m) {
     for (size_t c = 0; c < m.cosetPatterns.size(); ++c) {
         const auto& ph = m.cosetPatterns[c];
         s << "  " << m.cosetPatternNames[c] << ": coset coordinate of " << ph.target << ", "
-          << (m.inverseLookups ? 2 : 1) << " lookups per node\n";
+          << ph.lookups.size() * (m.inverseLookups ? 2 : 1) << " lookups per node";
+        if (ph.lookups.size() > 1) {
+            s << " (read at the conjugates by";
+            for (size_t i = 0; i < ph.lookups.size(); ++i) s << (i ? ", " : " ") << m.symmetryNames[ph.lookups[i]];
+            s << ")";
+        }
+        s << "\n";
         for (size_t j = 0; j < ph.parts.size(); ++j) {
             const bool reduced = std::find(ph.reduced.begin(), ph.reduced.end(), (int)j) != ph.reduced.end();
             s << "    " << ph.parts[j].describe(p) << ": " << ph.parts[j].size

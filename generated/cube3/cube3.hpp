@@ -442,6 +442,8 @@ struct Traits {
     using Patterns = std::tuple<Pattern_corners_all>;
     // Coset patterns (note [coset patterns]): defined after the struct.
     static constexpr int kCosetPatterns = 1;
+    // Their lookups per state, over every pattern (note [coset pattern lookups]).
+    static constexpr int kCosetLookups = 1;
     static std::vector<pz::CosetPatternSpec> cosetPatterns();
 
     static constexpr State solved() { return kSolved; }
@@ -518,7 +520,8 @@ inline std::vector<pz::CosetPatternSpec> Traits::cosetPatterns() {
         ph.reduced = {0, 1};
         ph.rest = {2};
     }
-    for (auto& p : patterns) p.hash = "b1a176cd9c480511";
+    for (auto& p : patterns) p.hash = "020e5c5a9086d0d5";
+    patterns[0].lookups = {0};
     return patterns;
 }
 

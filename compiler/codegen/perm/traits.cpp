@@ -114,6 +114,11 @@ void emitTraitsStruct(CodeWriter& w, const SolverModel& m, const std::vector<std
         w.set("NCOSET", std::to_string(m.cosetPatterns.size()));
         w.line("// Coset patterns (note [coset patterns]): defined after the struct.");
         w.line("static constexpr int kCosetPatterns = {{NCOSET}};");
+        size_t lookups = 0;
+        for (const auto& ph : m.cosetPatterns) lookups += ph.lookups.size();
+        w.set("NCOSETLOOKUPS", std::to_string(lookups));
+        w.line("// Their lookups per state, over every pattern (note [coset pattern lookups]).");
+        w.line("static constexpr int kCosetLookups = {{NCOSETLOOKUPS}};");
         w.line("static std::vector<pz::CosetPatternSpec> cosetPatterns();");
     }
     w.line();

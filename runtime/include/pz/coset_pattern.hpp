@@ -12,6 +12,7 @@
 // the state needs to reach H at least, a lower bound on its distance.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <utility>
@@ -25,6 +26,11 @@ struct CosetPatternSpec {
     std::string name;  // the declared pattern
     std::string hash;  // of the plan and the traits it runs on (cache key)
     PhaseSpec phase;   // into the subgroup, every search move
+    // Traits symmetries S whose conjugates S^-1 x S the table is read at
+    // (note [coset pattern lookups] in compiler/analysis/coset_coordinates.hpp:
+    // one per coset of the symmetries keeping the subgroup); empty = {0},
+    // the state itself.
+    std::vector<int> lookups;
 };
 
 template <class T>
@@ -35,6 +41,7 @@ public:
     explicit CosetPattern(CosetPatternSpec spec)
         : spec_(std::move(spec)), tables_(std::vector<PhaseSpec>{spec_.phase}, std::vector<int>{}) {
         tables_.setTableLabel(std::string("coset pattern table ") + T::kName + "/" + spec_.name);
+        if (spec_.lookups.empty()) spec_.lookups = {0};
     }
 
     std::string fileName() const { return std::string(T::kName) + "-coset-" + spec_.name + "-" + spec_.hash + ".pzt"; }
@@ -48,6 +55,20 @@ public:
     bool makeResident(std::string& why) { return tables_.makeResident(why); }
 
     uint64_t index(const State& s) const { return tables_.stateTableIndex(0, s); }
+    // The symmetries to read the table at, 0 (the state itself) first.
+    const std::vector<int>& lookups() const { return spec_.lookups; }
+    // The table index of the conjugate S^-1 s S, S = traits symmetry `sym`.
+    uint64_t indexAt(const State& s, int sym) const {
+        if constexpr (requires { T::conjugate(s, sym); })
+            if (sym != 0) return index(T::conjugate(s, sym));
+        return index(s);
+    }
+    // The largest entry over every lookup of s.
+    unsigned bound(const State& s) const {
+        unsigned best = 0;
+        for (int sym : spec_.lookups) best = std::max(best, get(indexAt(s, sym)));
+        return best;
+    }
     void prefetch(uint64_t i) const { tables_.prefetchTableEntry(0, i); }
     unsigned get(uint64_t i) const { return tables_.tableEntry(0, i); }
 

@@ -93,6 +93,11 @@ public:
                 coset_.back()->loadOrBuild(tableDir, threads);
             }
             if (resident) makeCosetResident();
+            for (const auto& c : coset_)
+                for (int sym : c->lookups()) cosetSlots_.push_back({c.get(), sym});
+            if (static_cast<int>(cosetSlots_.size()) != kCosetLookups)
+                throw std::logic_error("coset pattern lookups: the traits count " + std::to_string(kCosetLookups) +
+                                       ", the patterns list " + std::to_string(cosetSlots_.size()));
         }
         setSearchThreads(threads);
     }
@@ -104,6 +109,12 @@ public:
         else return 0;
     }
     static constexpr int kCoset = cosetPatternCount();
+    // Their lookups per state (note [coset pattern lookups]).
+    static constexpr int cosetLookupCount() {
+        if constexpr (requires { T::kCosetLookups; }) return T::kCosetLookups;
+        return kCoset;
+    }
+    static constexpr int kCosetLookups = cosetLookupCount();
     const std::vector<std::unique_ptr<CosetPattern<T>>>& cosetPatterns() const { return coset_; }
 
     static constexpr int kMaxSearchThreads = 64;
@@ -158,8 +169,8 @@ public:
                    tables_);
         for (const auto& c : coset_) {
             if (done) break;
-            best = std::max(best, c->get(c->index(s)));
-            if constexpr (T::kInverseLookups) best = std::max(best, c->get(c->index(inv)));
+            best = std::max(best, c->bound(s));
+            if constexpr (T::kInverseLookups) best = std::max(best, c->bound(inv));
             done = best > limit;
         }
         return best;
@@ -302,24 +313,25 @@ private:
         State state, inverse;
         int move, next;
         uint64_t index[kLookups > 0 ? kLookups : 1];
-        uint64_t coset[kCoset > 0 ? kCoset : 1];  // the coset patterns' entries
+        uint64_t coset[kCosetLookups > 0 ? kCosetLookups : 1];  // the coset patterns' table indices
     };
     // Every table index of x (the child's state, later its inverse) into k,
     // each table line prefetched.
     void indicesOf(const State& x, Child& k) const {
         computeIndices(x, k.index, std::make_index_sequence<kTableCount>{});
-        if constexpr (kCoset > 0)
-            for (int i = 0; i < kCoset; ++i) {
-                k.coset[i] = coset_[i]->index(x);
-                coset_[i]->prefetch(k.coset[i]);
+        if constexpr (kCosetLookups > 0)
+            for (int i = 0; i < kCosetLookups; ++i) {
+                const CosetSlot& slot = cosetSlots_[static_cast<size_t>(i)];
+                k.coset[i] = slot.pattern->indexAt(x, slot.symmetry);
+                slot.pattern->prefetch(k.coset[i]);
             }
     }
     // Whether some lookup of k exceeds `limit` (the child can be pruned).
     bool prunes(const Child& k, unsigned limit) const {
         if (exceeds(k.index, limit, std::make_index_sequence<kTableCount>{})) return true;
-        if constexpr (kCoset > 0)
-            for (int i = 0; i < kCoset; ++i)
-                if (coset_[i]->get(k.coset[i]) > limit) return true;
+        if constexpr (kCosetLookups > 0)
+            for (int i = 0; i < kCosetLookups; ++i)
+                if (cosetSlots_[static_cast<size_t>(i)].pattern->get(k.coset[i]) > limit) return true;
         return false;
     }
 
@@ -572,6 +584,12 @@ private:
     };
     typename TablesFor<typename T::Patterns>::type tables_;
     std::vector<std::unique_ptr<CosetPattern<T>>> coset_;
+    // Every coset pattern lookup: the pattern and the symmetry it is read at.
+    struct CosetSlot {
+        const CosetPattern<T>* pattern;
+        int symmetry;
+    };
+    std::vector<CosetSlot> cosetSlots_;
     int searchThreads_ = 1;
     uint64_t parallelFrom_ = kParallelFromNodes;
     bool reverseSubtrees_ = false;
