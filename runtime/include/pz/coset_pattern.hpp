@@ -63,6 +63,16 @@ public:
             if (sym != 0) return index(T::conjugate(s, sym));
         return index(s);
     }
+    // indexAt in stages (PhasedSearch::startIndex): many at once overlap
+    // their cache misses.
+    using Probe = typename PhasedSearch<T>::IndexProbe;
+    void startAt(const State& s, int sym, Probe& p) const {
+        if constexpr (requires { T::conjugate(s, sym); })
+            if (sym != 0) return tables_.startIndex(0, T::conjugate(s, sym), p);
+        tables_.startIndex(0, s, p);
+    }
+    void classify(Probe& p) const { tables_.classifyIndex(0, p); }
+    uint64_t finish(const Probe& p) const { return tables_.finishIndex(0, p); }
     // The largest entry over every lookup of s.
     unsigned bound(const State& s) const {
         unsigned best = 0;

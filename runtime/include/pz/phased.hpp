@@ -628,6 +628,48 @@ public:
         const uint64_t a = rankPart<T>(spec.parts[t.a], s);
         return t.b < 0 ? a : a * t.stride + rankPart<T>(spec.parts[t.b], s);
     }
+    // The same index in three stages, so that a caller with many states
+    // (the optimal search's children) overlaps their cache misses: start
+    // ranks the parts and prefetches the class entry, classify reads it and
+    // prefetches the conjugation entries, index combines them.
+    struct IndexProbe {
+        // Left uninitialised: the search keeps arrays of them on its stack.
+        uint64_t raw;  // the reduced parts' raw value (no symmetries: the index)
+        uint32_t e;    // its class entry (class << 6 | symmetry)
+        uint32_t c[kMaxPhaseParts];
+    };
+    void startIndex(size_t k, const State& s, IndexProbe& p) const {
+        const Phase& ph = phases_[k];
+        const PhaseSpec& spec = spec_[k];
+        if (!ph.sym) {
+            p.raw = stateTableIndex(k, s);
+            return;
+        }
+        for (int j : spec.rest) p.c[j] = static_cast<uint32_t>(rankPart<T>(spec.parts[j], s));
+        p.raw = rankParts(spec, spec.reduced, s);
+        __builtin_prefetch(ph.classOf + p.raw);
+    }
+    void classifyIndex(size_t k, IndexProbe& p) const {
+        const Phase& ph = phases_[k];
+        if (!ph.sym) return;
+        p.e = ph.classOf[p.raw];
+        const uint32_t sym = p.e & 63;
+        const PhaseSpec& spec = spec_[k];
+        for (size_t i = 0; i < spec.rest.size(); ++i)
+            __builtin_prefetch(ph.conjB[i] + static_cast<uint64_t>(p.c[spec.rest[i]]) * ph.nS + sym);
+    }
+    uint64_t finishIndex(size_t k, const IndexProbe& p) const {
+        const Phase& ph = phases_[k];
+        if (!ph.sym) return p.raw;
+        const PhaseSpec& spec = spec_[k];
+        const uint32_t sym = p.e & 63;
+        uint64_t b = 0;
+        for (size_t i = 0; i < spec.rest.size(); ++i) {
+            const int j = spec.rest[i];
+            b = b * spec.parts[j].size + ph.conjB[i][static_cast<uint64_t>(p.c[j]) * ph.nS + sym];
+        }
+        return static_cast<uint64_t>(p.e >> 6) * ph.bSize + b;
+    }
     void prefetchTableEntry(size_t k, uint64_t i) const {
         const Phase& ph = phases_[k];
         if (ph.sym) __builtin_prefetch(ph.symWords + (i >> 4));

@@ -317,14 +317,45 @@ private:
     };
     // Every table index of x (the child's state, later its inverse) into k,
     // each table line prefetched.
-    void indicesOf(const State& x, Child& k) const {
+    // The coset patterns' indices come in stages (note [staged coset
+    // lookups]): indicesOf only starts them in `probes`, and
+    // finishCosetIndices completes them for a batch of children.
+    using CosetProbe = typename CosetPattern<T>::Probe;
+    static constexpr int kProbeSlots = kCosetLookups > 0 ? kCosetLookups : 1;
+    void indicesOf(const State& x, Child& k, CosetProbe* probes) const {
         computeIndices(x, k.index, std::make_index_sequence<kTableCount>{});
         if constexpr (kCosetLookups > 0)
             for (int i = 0; i < kCosetLookups; ++i) {
                 const CosetSlot& slot = cosetSlots_[static_cast<size_t>(i)];
-                k.coset[i] = slot.pattern->indexAt(x, slot.symmetry);
-                slot.pattern->prefetch(k.coset[i]);
+                slot.pattern->startAt(x, slot.symmetry, probes[i]);
             }
+        (void)probes;
+    }
+    // Note [staged coset lookups]
+    // ~~~~~~~~~~~~~~~~~~~~~~~~~~~
+    // A symmetry-reduced coset table is read through two smaller tables
+    // first (the class of the reduced parts, then the conjugation of the
+    // others by that class's symmetry): three dependent cache misses per
+    // lookup. Each stage runs for every child of a node before the next
+    // (ranks and class prefetch; class read and conjugation prefetch; index
+    // and table prefetch), so the misses of one stage overlap across the
+    // children instead of adding up.
+    void finishCosetIndices(Child* kids, const int* list, int n, CosetProbe (*probes)[kProbeSlots]) const {
+        if constexpr (kCosetLookups > 0) {
+            for (int j = 0; j < n; ++j) {
+                const int c = list ? list[j] : j;
+                for (int i = 0; i < kCosetLookups; ++i) cosetSlots_[static_cast<size_t>(i)].pattern->classify(probes[c][i]);
+            }
+            for (int j = 0; j < n; ++j) {
+                const int c = list ? list[j] : j;
+                for (int i = 0; i < kCosetLookups; ++i) {
+                    const CosetPattern<T>& pattern = *cosetSlots_[static_cast<size_t>(i)].pattern;
+                    kids[c].coset[i] = pattern.finish(probes[c][i]);
+                    pattern.prefetch(kids[c].coset[i]);
+                }
+            }
+        }
+        (void)kids, (void)list, (void)n, (void)probes;
     }
     // Whether some lookup of k exceeds `limit` (the child can be pruned).
     bool prunes(const Child& k, unsigned limit) const {
@@ -350,6 +381,7 @@ private:
     // canonical automaton allows, with their table indices computed and
     // prefetched; returns how many.
     int children(const State& s, const State& inv, int canon, Child* kids) const {
+        CosetProbe probes[T::kMoves][kProbeSlots];
         int count = 0;
         for (int m = 0; m < T::kMoves; ++m) {
             int next = T::kCanonNext[canon][m];
@@ -363,8 +395,9 @@ private:
             k.move = m;
             k.next = next;
             k.inverse = T::premultiplyInverseMove(inv, m);
-            indicesOf(k.state, k);
+            indicesOf(k.state, k, probes[count - 1]);
         }
+        finishCosetIndices(kids, nullptr, count, probes);
         return count;
     }
 
@@ -393,7 +426,9 @@ private:
         for (int i = 0; i < count; ++i)
             if (!prunes(kids[i], remaining)) alive[n++] = i;
         if constexpr (T::kInverseLookups) {
-            for (int j = 0; j < n; ++j) indicesOf(kids[alive[j]].inverse, kids[alive[j]]);
+            CosetProbe probes[T::kMoves][kProbeSlots];
+            for (int j = 0; j < n; ++j) indicesOf(kids[alive[j]].inverse, kids[alive[j]], probes[alive[j]]);
+            finishCosetIndices(kids, alive, n, probes);
             int kept = 0;
             for (int j = 0; j < n; ++j)
                 if (!prunes(kids[alive[j]], remaining)) alive[kept++] = alive[j];
