@@ -199,8 +199,22 @@ uint64_t rankPart(const PhasePartSpec& part, const typename T::State& s) {
             const auto& shape = T::kOrbitShapes[part.orbit];
             const int n = shape.size;
             uint64_t maskOf[kMaxPhasedLanes];
-            std::fill_n(maskOf, part.sets, uint64_t{0});
-            for (int p = 0; p < n; ++p) maskOf[part.setOf[labelAt(s, shape, p)]] |= uint64_t{1} << p;
+#if defined(__SSSE3__)
+            if (shape.laneBits == 4 && n <= 16) {
+                // Every lane's set at once: labels spread to bytes, mapped
+                // through setOf by one shuffle, compared per set (a loop of
+                // read-modify-writes on maskOf[set] is a chain through memory).
+                const __m128i sets = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(part.setOf.data())),
+                                                      unpackLanesSse(s.w[shape.permWord]));
+                const uint64_t lanes = (uint64_t{1} << n) - 1;
+                for (int i = 0; i < part.sets; ++i)
+                    maskOf[i] = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(sets, _mm_set1_epi8(static_cast<char>(i))))) & lanes;
+            } else
+#endif
+            {
+                std::fill_n(maskOf, part.sets, uint64_t{0});
+                for (int p = 0; p < n; ++p) maskOf[part.setOf[labelAt(s, shape, p)]] |= uint64_t{1} << p;
+            }
             uint64_t free = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
             uint64_t r = 0;
             unsigned remaining = static_cast<unsigned>(n);
