@@ -144,8 +144,21 @@ std::string CoordinatePart::kind() const {
     else if (positions)
         s = ordered ? "partial permutation (" + std::to_string(k) + " of " + std::to_string(n) + ")"
                     : "combination (" + std::to_string(k) + " of " + std::to_string(n) + ")";
-    if (oriMod > 1) s += std::string(s.empty() ? "" : " x ") + "orientations (" + std::to_string(k) + " mod " + std::to_string(oriMod) + ")";
+    if (oriMod > 1)
+        s += std::string(s.empty() ? "" : " x ") + "orientations (" + std::to_string(k) + " mod " + std::to_string(oriMod) +
+             (oriSumFixed ? ", sum fixed" : "") + ")";
     return s;
+}
+
+bool orientationSumFixed(const ir::Puzzle& puzzle, int orbit) {
+    const int m = puzzle.orbits[orbit].orient;
+    if (m <= 1) return false;
+    for (const auto& move : puzzle.moves) {
+        int sum = 0;
+        for (int t : move.effect.ori[orbit]) sum += t;
+        if (sum % m != 0) return false;
+    }
+    return true;
 }
 
 bool computeCoordinates(const ir::Puzzle& puzzle, std::vector<Coordinate>& out, DiagnosticEngine& diags) {
@@ -227,8 +240,10 @@ bool computeCoordinates(const ir::Puzzle& puzzle, std::vector<Coordinate>& out, 
                             }
                 }
             }
+            p.oriSumFixed = !p.labelled && p.oriMod > 1 && p.k == p.n && p.n >= 2 && orientationSumFixed(puzzle, p.orbit);
             if (p.oriMod > 1)
-                mpz_ui_pow_ui(orientSize.get_mpz_t(), static_cast<unsigned long>(p.oriMod), static_cast<unsigned long>(p.k));
+                mpz_ui_pow_ui(orientSize.get_mpz_t(), static_cast<unsigned long>(p.oriMod),
+                              static_cast<unsigned long>(p.oriSumFixed ? p.k - 1 : p.k));
             size *= positionSize * orientSize;
             if (positionSize * orientSize <= kMaxPatternValues) {
                 p.positionSize = positionSize.get_ui();
@@ -271,7 +286,9 @@ uint64_t referenceRank(const Coordinate& c, const ir::Element& e) {
         }
         if (p.oriMod > 1) {
             uint64_t o = 0;
-            if (p.positions) {
+            if (p.oriSumFixed) {
+                for (int pos = 0; pos + 1 < p.n; ++pos) o = o * p.oriMod + e.ori[p.orbit][pos];
+            } else if (p.positions) {
                 for (int pos : pl.positions) o = o * p.oriMod + e.ori[p.orbit][pos];
             } else {
                 // Orientations at the tracked positions (coord.hpp).
@@ -295,10 +312,13 @@ ir::Element referenceUnrank(const Coordinate& c, uint64_t rank, const std::vecto
         if (p.oriMod > 1) {
             uint64_t o = v % p.orientSize;
             v /= p.orientSize;
-            for (int i = p.k; i-- > 0;) {
+            int sum = 0;
+            for (int i = p.oriSumFixed ? p.k - 1 : p.k; i-- > 0;) {
                 oriDigit[i] = static_cast<int>(o % p.oriMod);
+                sum += oriDigit[i];
                 o /= p.oriMod;
             }
+            if (p.oriSumFixed) oriDigit[p.k - 1] = (p.oriMod - sum % p.oriMod) % p.oriMod;
         }
         auto& perm = e.perm[p.orbit];
         auto& ori = e.ori[p.orbit];

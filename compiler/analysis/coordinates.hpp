@@ -34,7 +34,10 @@ struct CoordinatePart {
     bool ordered = true;
     int oriMod = 1;            // > 1: orientations tracked
     uint64_t positionSize = 1; // C(n,k) * (ordered ? k! : 1), or 1
-    uint64_t orientSize = 1;   // oriMod^k, or 1
+    uint64_t orientSize = 1;   // oriMod^k (oriMod^(k-1) when oriSumFixed), or 1
+    // Every piece's orientation tracked and every move keeps the orbit's
+    // orientation sum at 0: the last position's is implied, not stored.
+    bool oriSumFixed = false;
     // An orbit with identical pieces, positions tracked (note [labelled
     // lanes]): the part tracks whole label classes, `trackedLabels` (a mask
     // of labels; `tracked` still names the pieces), ranked as
@@ -57,6 +60,10 @@ struct Coordinate {
 // encoded (two parts on one orbit, too many values: sizes are computed
 // exactly, never wrapped; some but not all of a label's identical pieces).
 bool computeCoordinates(const ir::Puzzle& puzzle, std::vector<Coordinate>& out, DiagnosticEngine& diags);
+
+// Whether every move keeps orbit `orbit`'s orientation sum at 0 (mod its
+// modulus), so every state does.
+bool orientationSumFixed(const ir::Puzzle& puzzle, int orbit);
 
 // Reference implementations over IR elements (slow, obviously correct).
 uint64_t referenceRank(const Coordinate& c, const ir::Element& e);

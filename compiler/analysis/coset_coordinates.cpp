@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "compiler/analysis/coordinates.hpp"
 #include "compiler/analysis/distinct_states.hpp"
 #include "compiler/analysis/schreier_sims.hpp"
 #include "compiler/ir/element.hpp"
@@ -51,23 +52,12 @@ std::vector<std::vector<int>> setMembers(const PhasePart& part) {
     return members;
 }
 
-// Every move keeps the orbit's orientation sum at 0 (so every state does).
-bool orientationSumKept(const ir::Puzzle& puzzle, int orbit) {
-    const int m = puzzle.orbits[orbit].orient;
-    for (const auto& mv : puzzle.moves) {
-        int sum = 0;
-        for (int v : mv.effect.ori[orbit]) sum += v;
-        if (sum % m != 0) return false;
-    }
-    return true;
-}
-
 PhasePart orientationPart(const ir::Puzzle& puzzle, int orbit) {
     PhasePart part;
     part.kind = PhasePart::Kind::Orientation;
     part.orbit = orbit;
     part.modulus = puzzle.orbits[orbit].orient;
-    part.sumConstrained = orientationSumKept(puzzle, orbit);
+    part.sumConstrained = orientationSumFixed(puzzle, orbit);
     const int digits = puzzle.orbits[orbit].size - (part.sumConstrained ? 1 : 0);
     part.size = 1;
     for (int i = 0; i < digits; ++i) part.size *= (uint64_t)part.modulus;

@@ -166,6 +166,7 @@ bool buildSolverModel(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& groups
             // cached table of the old encoding from matching.
             if (!p.positions && p.oriMod > 1) def << " ori-at-positions";
             if (p.labelled) def << " labels " << hex64(p.solvedLanes()) << " " << p.trackedLabels;
+            if (p.oriSumFixed) def << " ori-sum-fixed";
             def << "\n";
         }
         m.patternHashes.push_back(contentHash(def.str() + kernelText));

@@ -369,12 +369,12 @@ inline State composeMirrored(const State& a, const State& b) {
 inline constexpr bool kSymmetryMirror[48] = {false, false, false, false, true, false, false, false, true, false, false, true, false, false, false, true, true, true, false, false, true, false, false, true, false, false, true, true, true, false, false, false, false, false, true, true, true, true, true, true, true, true, false, true, true, true, true, true};
 
 // ---- pattern coordinates (see runtime/include/pz/coord.hpp) ----
-// pattern corners_all: 264539520 values
+// pattern corners_all: 88179840 values
 struct Pattern_corners_all {
     static constexpr const char* kName = "corners_all";
-    static constexpr const char* kHash = "a53aa0bc32585cfe";
-    using Part0 = pz::PieceCoordinate<8, 0x00FF, true, true, 3>;  // partial permutation (8 of 8) x orientations (8 mod 3) of orbit corners
-    static constexpr uint64_t kSize = 264539520ULL;
+    static constexpr const char* kHash = "fd172d3f1ead8085";
+    using Part0 = pz::PieceCoordinate<8, 0x00FF, true, true, 3, true>;  // partial permutation (8 of 8) x orientations (8 mod 3, sum fixed) of orbit corners
+    static constexpr uint64_t kSize = 88179840ULL;
     // Symmetries whose conjugates track distinct pieces (-1 = the state itself).
     static constexpr std::array<int, 1> kSymmetryLookups = {-1};
     static inline uint64_t rank(const State& s) {
@@ -520,7 +520,7 @@ inline std::vector<pz::CosetPatternSpec> Traits::cosetPatterns() {
         ph.reduced = {0, 1};
         ph.rest = {2};
     }
-    for (auto& p : patterns) p.hash = "020e5c5a9086d0d5";
+    for (auto& p : patterns) p.hash = "384c5a9aa8eeaf86";
     patterns[0].lookups = {0};
     return patterns;
 }

@@ -22,7 +22,8 @@ std::string partType(const analysis::CoordinatePart& part, const analysis::Orbit
     else
         std::snprintf(tracked, sizeof tracked, "0x%llXULL", static_cast<unsigned long long>(part.tracked));
     const std::string args = std::to_string(part.n) + ", " + tracked + ", " + (part.ordered ? "true" : "false") + ", " +
-                             (part.positions ? "true" : "false") + ", " + std::to_string(part.oriMod);
+                             (part.positions ? "true" : "false") + ", " + std::to_string(part.oriMod) +
+                             (part.oriSumFixed ? ", true" : "");
     if (pl.nibble()) return "pz::PieceCoordinate<" + args + ">";
     return "pz::BytePieceCoordinate<" + std::to_string(pl.lanes()) + ", " + args + ">";
 }

@@ -119,12 +119,17 @@ inline void lehmerUnrank(uint64_t r, unsigned k, uint8_t* out) {
 //   N: positions; Tracked: bitmask of tracked solved labels; Ordered:
 //   distinguish the tracked pieces; Positions: track where they are;
 //   OriMod: track orientations modulo OriMod (1 = no).
-template <unsigned N, uint32_t Tracked, bool Ordered, bool Positions, unsigned OriMod>
+//   OriSumFixed: every piece tracked and every move keeps the orbit's
+//   orientation sum at 0 mod OriMod, so the last position's orientation is
+//   implied and not stored (OriMod^(N-1) values, the cube corners' 3^7).
+template <unsigned N, uint32_t Tracked, bool Ordered, bool Positions, unsigned OriMod, bool OriSumFixed = false>
 struct PieceCoordinate {
     static constexpr unsigned kTracked = static_cast<unsigned>(std::popcount(Tracked));
+    static_assert(!OriSumFixed || (OriMod > 1 && kTracked == N && N >= 2), "an implied orientation needs every piece tracked");
+    static constexpr unsigned kOriDigits = OriSumFixed ? kTracked - 1 : kTracked;
     static constexpr uint64_t kPositionSize =
         Positions ? binomial(N, kTracked) * (Ordered ? factorial(kTracked) : 1) : 1;
-    static constexpr uint64_t kOrientSize = OriMod > 1 ? ipow(OriMod, kTracked) : 1;
+    static constexpr uint64_t kOrientSize = OriMod > 1 ? ipow(OriMod, kOriDigits) : 1;
     static constexpr uint64_t kSize = kPositionSize * kOrientSize;
     static constexpr uint32_t kFieldMask = N >= 32 ? ~0u : ((1u << N) - 1);
 
@@ -189,7 +194,12 @@ struct PieceCoordinate {
             r = CombinationRanks<N>::get().rank[occupied];
             if constexpr (Ordered) r = r * factorial(kTracked) + lehmerRankFixed<kTracked>(order);
         }
-        if constexpr (OriMod > 1) {
+        if constexpr (OriSumFixed) {
+            // Every position is tracked: the digits of positions 0..N-2.
+            uint64_t o = 0;
+            for (unsigned p = 0; p + 1 < N; ++p) o = o * OriMod + lane(ori, p);
+            r = r * kOrientSize + o;
+        } else if constexpr (OriMod > 1) {
             uint64_t o = 0;
             if constexpr (Positions) {
                 for (uint32_t m = occupied; m; m &= m - 1) o = o * OriMod + lane(ori, std::countr_zero(m));
@@ -207,10 +217,13 @@ struct PieceCoordinate {
         if constexpr (OriMod > 1) {
             uint64_t o = r % kOrientSize;
             r /= kOrientSize;
-            for (unsigned i = kTracked; i-- > 0;) {
+            unsigned sum = 0;
+            for (unsigned i = kOriDigits; i-- > 0;) {
                 oriDigit[i] = static_cast<uint8_t>(o % OriMod);
+                sum += oriDigit[i];
                 o /= OriMod;
             }
+            if constexpr (OriSumFixed) oriDigit[kTracked - 1] = static_cast<uint8_t>((OriMod - sum % OriMod) % OriMod);
         }
         uint8_t trackedLabel[16], untrackedLabel[16];
         unsigned nt = 0, nu = 0;

@@ -49,14 +49,17 @@ inline uint64_t colexUnrank(uint64_t r, unsigned n, unsigned k) {
 
 // The coordinate of one pattern part on a byte-lane orbit of N positions in
 // a field of NL lanes; Tracked is the bitmask of tracked solved labels.
-template <unsigned NL, unsigned N, uint64_t Tracked, bool Ordered, bool Positions, unsigned OriMod>
+// OriSumFixed: as PieceCoordinate's (pz/coord.hpp), the last orientation implied.
+template <unsigned NL, unsigned N, uint64_t Tracked, bool Ordered, bool Positions, unsigned OriMod, bool OriSumFixed = false>
 struct BytePieceCoordinate {
     static_assert(N <= 64 && N <= NL);
     static constexpr unsigned kTracked = static_cast<unsigned>(std::popcount(Tracked));
+    static_assert(!OriSumFixed || (OriMod > 1 && kTracked == N && N >= 2), "an implied orientation needs every piece tracked");
+    static constexpr unsigned kOriDigits = OriSumFixed ? kTracked - 1 : kTracked;
     static_assert(!(Positions && Ordered) || kTracked <= 16, "a partial permutation of more than 16 pieces");
     static constexpr uint64_t kPositionSize =
         Positions ? kBinomials.c[N][kTracked] * (Ordered ? factorial(kTracked) : 1) : 1;
-    static constexpr uint64_t kOrientSize = OriMod > 1 ? ipow(OriMod, kTracked) : 1;
+    static constexpr uint64_t kOrientSize = OriMod > 1 ? ipow(OriMod, kOriDigits) : 1;
     static constexpr uint64_t kSize = kPositionSize * kOrientSize;
 
     // Lane v: the index of label v among the tracked labels, or 0xFF.
@@ -90,7 +93,11 @@ struct BytePieceCoordinate {
         if constexpr (OriMod > 1) {
             const auto* o8 = lanePtr<uint8_t>(ori);
             uint64_t o = 0;
-            for (uint64_t m = Positions ? occupied : Tracked; m; m &= m - 1) o = o * OriMod + o8[std::countr_zero(m)];
+            if constexpr (OriSumFixed) {
+                for (unsigned p = 0; p + 1 < N; ++p) o = o * OriMod + o8[p];
+            } else {
+                for (uint64_t m = Positions ? occupied : Tracked; m; m &= m - 1) o = o * OriMod + o8[std::countr_zero(m)];
+            }
             r = r * kOrientSize + o;
         } else {
             (void)ori;
@@ -105,10 +112,13 @@ struct BytePieceCoordinate {
         if constexpr (OriMod > 1) {
             uint64_t o = r % kOrientSize;
             r /= kOrientSize;
-            for (unsigned i = kTracked; i-- > 0;) {
+            unsigned sum = 0;
+            for (unsigned i = kOriDigits; i-- > 0;) {
                 oriDigit[i] = static_cast<uint8_t>(o % OriMod);
+                sum += oriDigit[i];
                 o /= OriMod;
             }
+            if constexpr (OriSumFixed) oriDigit[kTracked - 1] = static_cast<uint8_t>((OriMod - sum % OriMod) % OriMod);
         }
         uint8_t trackedLabel[64], untrackedLabel[64];
         unsigned nt = 0, nu = 0;
