@@ -954,6 +954,20 @@ bool buildCosetPatternPlan(PuzzleAnalysis& analysis, int patternIndex, const std
                     std::to_string(kMaxPhaseTableEntries) +
                     " entries (after reduction by the symmetries that keep the subgroup and the moves)");
     phase.lookups = symmetryCosetRepresentatives(analysis, phase.subgroup, searchMoves, kMaxCosetPatternLookups);
+    // note [moves in the subgroup]: S^-1 m S is the move moveMap[S^-1][m].
+    const auto& group = analysis.symmetries();
+    for (int sym : phase.lookups) {
+        std::vector<int> inside;
+        for (size_t i = 0; i < searchMoves.size(); ++i) {
+            const int conj = group.moveMap.empty() ? searchMoves[i] : group.moveMap[group.inverse[sym]][searchMoves[i]];
+            if (conj < 0) continue;
+            bool in = true;
+            for (size_t j = 0; j < phase.parts.size() && in; ++j)
+                in = referencePartRank(phase.parts[j], puzzle.moves[conj].effect) == phase.goal[j];
+            if (in) inside.push_back((int)i);
+        }
+        phase.lookupMovesInSubgroup.push_back(std::move(inside));
+    }
     out = std::move(phase);
     return true;
 }

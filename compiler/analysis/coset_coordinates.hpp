@@ -132,6 +132,9 @@ struct PhasePlan {
     // Coset patterns: the symmetries whose conjugates the table is read at
     // (note [coset pattern lookups]); [0] = 0, the identity.
     std::vector<int> lookups;
+    // Per lookup S: the search moves m (indices into the automaton's search
+    // moves) with S^-1 m S in H (note [moves in the subgroup]).
+    std::vector<std::vector<int>> lookupMovesInSubgroup;
 };
 
 // note [phase symmetries]
@@ -239,6 +242,15 @@ bool buildSolverPlan(PuzzleAnalysis& analysis, int solver, const std::vector<int
 // as a phased solver's directions. At most kMaxCosetPatternLookups per
 // pattern (each costs a conjugation, a rank and a table line).
 inline constexpr size_t kMaxCosetPatternLookups = 8;
+//
+// note [moves in the subgroup]
+// When the table read at the inverse y = x^-1 of a node x (at S^-1 y S) is
+// exactly the number of moves left, no solution of that length starts with
+// a move m whose conjugate S^-1 m S lies in H: y = m r (r the rest of the
+// solution), so S^-1 y S would lie in H (S^-1 r S), one move closer to H
+// than the table says. The search skips those moves there (the H48
+// solver's "tight bound": its H contains the half turns), so the compiler
+// lists them per lookup.
 // Representatives (0, the identity, first) of the cosets S K of the
 // symmetries K keeping subgroup H, among the symmetries S that map
 // `searchMoves` onto themselves; at most `limit` of them.

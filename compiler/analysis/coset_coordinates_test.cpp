@@ -285,3 +285,47 @@ TEST_CASE("coset pattern lookups: one per coset of the symmetries keeping the su
     CHECK(ranks[2] != goal);
     CHECK(ranks[1] != ranks[2]);
 }
+
+TEST_CASE("coset pattern moves in the subgroup: H48 holds the half turns, G1 ten moves per axis") {
+    ir::Puzzle p = load("puzzles/cube3.pz");
+    PuzzleAnalysis a(p);
+    DiagnosticEngine diags;
+    CanonicalAutomaton canon = buildCanonicalAutomaton(p, a);
+    auto planOf = [&](const std::string& pattern) {
+        for (size_t i = 0; i < p.patterns.size(); ++i)
+            if (p.patterns[i].name == pattern) {
+                PhasePlan plan;
+                REQUIRE(buildCosetPatternPlan(a, (int)i, canon.searchMoves, plan, diags));
+                return plan;
+            }
+        FAIL("no pattern " << pattern);
+        return PhasePlan{};
+    };
+    auto names = [&](const std::vector<int>& moves) {
+        std::vector<std::string> v;
+        for (int i : moves) v.push_back(p.moves[canon.searchMoves[i]].name);
+        std::sort(v.begin(), v.end());
+        return v;
+    };
+    PhasePlan h48 = planOf("h48");
+    REQUIRE(h48.lookupMovesInSubgroup.size() == 1);
+    CHECK(names(h48.lookupMovesInSubgroup[0]) == std::vector<std::string>{"B2", "D2", "F2", "L2", "R2", "U2"});
+
+    // A coset pattern of G1 (declared here: cube3.pz's solvers do not use one).
+    p.patterns.push_back(ir::Pattern{});
+    p.patterns.back().name = "g1";
+    p.patterns.back().cosetSubgroup = subgroupIndex(p, "domino");
+    PuzzleAnalysis b(p);
+    PhasePlan g1;
+    REQUIRE(buildCosetPatternPlan(b, (int)p.patterns.size() - 1, canon.searchMoves, g1, diags));
+    REQUIRE(g1.lookupMovesInSubgroup.size() == 3);
+    CHECK(names(g1.lookupMovesInSubgroup[0]) ==
+          std::vector<std::string>{"B2", "D", "D'", "D2", "F2", "L2", "R2", "U", "U'", "U2"});
+    // Read on the other axes, the quarter turns allowed are another face pair's.
+    for (size_t l = 1; l < 3; ++l) {
+        const auto v = names(g1.lookupMovesInSubgroup[l]);
+        CHECK(v.size() == 10);
+        CHECK(std::count(v.begin(), v.end(), "U") == 0);
+    }
+    CHECK(names(g1.lookupMovesInSubgroup[1]) != names(g1.lookupMovesInSubgroup[2]));
+}

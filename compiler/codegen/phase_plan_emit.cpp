@@ -183,8 +183,15 @@ std::string emitCosetPatterns(const SolverModel& m, const std::string& hashedBef
     s << "    for (auto& p : patterns) p.hash = \"" << hash << "\";\n";
     // Read at these conjugates (note [coset pattern lookups]); not part of
     // the tables' key: the table is the same however it is read.
-    for (size_t i = 0; i < m.cosetPatterns.size(); ++i)
-        s << "    patterns[" << i << "].lookups = {" << list(m.cosetPatterns[i].lookups) << "};\n";
+    for (size_t i = 0; i < m.cosetPatterns.size(); ++i) {
+        const auto& ph = m.cosetPatterns[i];
+        s << "    patterns[" << i << "].lookups = {" << list(ph.lookups) << "};\n";
+        // note [moves in the subgroup]
+        s << "    patterns[" << i << "].movesInSubgroup = {";
+        for (size_t l = 0; l < ph.lookupMovesInSubgroup.size(); ++l)
+            s << (l ? ", " : "") << "{" << list(ph.lookupMovesInSubgroup[l]) << "}";
+        s << "};\n";
+    }
     s << "    return patterns;\n";
     s << "}\n";
     return s.str();

@@ -522,6 +522,7 @@ inline std::vector<pz::CosetPatternSpec> Traits::cosetPatterns() {
     }
     for (auto& p : patterns) p.hash = "384c5a9aa8eeaf86";
     patterns[0].lookups = {0};
+    patterns[0].movesInSubgroup = {{1, 4, 7, 10, 13, 16}};
     return patterns;
 }
 

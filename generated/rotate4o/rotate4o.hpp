@@ -1149,6 +1149,7 @@ inline std::vector<pz::CosetPatternSpec> Traits::cosetPatterns() {
     }
     for (auto& p : patterns) p.hash = "03998cc6179bf8ac";
     patterns[0].lookups = {0};
+    patterns[0].movesInSubgroup = {{1, 4, 7, 10, 13, 16, 19, 22, 25}};
     return patterns;
 }
 

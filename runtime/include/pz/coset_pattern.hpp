@@ -31,6 +31,11 @@ struct CosetPatternSpec {
     // one per coset of the symmetries keeping the subgroup); empty = {0},
     // the state itself.
     std::vector<int> lookups;
+    // Per lookup S, the search moves (traits move indices) m with S^-1 m S in
+    // the subgroup: skipped after a node whose inverse reads exactly the
+    // moves left there (note [moves in the subgroup] in
+    // compiler/analysis/coset_coordinates.hpp). Empty: none known.
+    std::vector<std::vector<int>> movesInSubgroup;
 };
 
 template <class T>
@@ -57,6 +62,14 @@ public:
     uint64_t index(const State& s) const { return tables_.stateTableIndex(0, s); }
     // The symmetries to read the table at, 0 (the state itself) first.
     const std::vector<int>& lookups() const { return spec_.lookups; }
+    // Lookup l's moves in the subgroup as a mask over move indices 0..63.
+    uint64_t movesInSubgroupMask(size_t l) const {
+        uint64_t mask = 0;
+        if (l < spec_.movesInSubgroup.size())
+            for (int m : spec_.movesInSubgroup[l])
+                if (m >= 0 && m < 64) mask |= uint64_t{1} << m;
+        return mask;
+    }
     // The table index of the conjugate S^-1 s S, S = traits symmetry `sym`.
     uint64_t indexAt(const State& s, int sym) const {
         if constexpr (requires { T::conjugate(s, sym); })

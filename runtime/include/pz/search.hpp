@@ -94,7 +94,8 @@ public:
             }
             if (resident) makeCosetResident();
             for (const auto& c : coset_)
-                for (int sym : c->lookups()) cosetSlots_.push_back({c.get(), sym});
+                for (size_t l = 0; l < c->lookups().size(); ++l)
+                    cosetSlots_.push_back({c.get(), c->lookups()[l], c->movesInSubgroupMask(l)});
             if (static_cast<int>(cosetSlots_.size()) != kCosetLookups)
                 throw std::logic_error("coset pattern lookups: the traits count " + std::to_string(kCosetLookups) +
                                        ", the patterns list " + std::to_string(cosetSlots_.size()));
@@ -115,6 +116,9 @@ public:
         return kCoset;
     }
     static constexpr int kCosetLookups = cosetLookupCount();
+    // Skipping moves in a coset pattern's subgroup (note [moves in the
+    // subgroup]) needs the inverse lookups and a move mask of 64 bits.
+    static constexpr bool kSkipMoves = kCosetLookups > 0 && T::kInverseLookups && T::kMoves <= 64;
     const std::vector<std::unique_ptr<CosetPattern<T>>>& cosetPatterns() const { return coset_; }
 
     static constexpr int kMaxSearchThreads = 64;
@@ -206,7 +210,7 @@ public:
                     found = parallelIteration(start, inv, bound, w);
                 } else {
                     w.untilResident = &untilResident_;
-                    found = dfs(w, start, inv, bound, 0);
+                    found = dfs(w, start, inv, bound, 0, 0);
                 }
                 r.nodes += w.nodes;
                 previous = w.nodes;
@@ -314,6 +318,7 @@ private:
         int move, next;
         uint64_t index[kLookups > 0 ? kLookups : 1];
         uint64_t coset[kCosetLookups > 0 ? kCosetLookups : 1];  // the coset patterns' table indices
+        uint64_t skip;  // moves its own children need not try (note [moves in the subgroup])
     };
     // Every table index of x (the child's state, later its inverse) into k,
     // each table line prefetched.
@@ -380,12 +385,14 @@ private:
     // The children of s (inverse inv, automaton state canon) that the
     // canonical automaton allows, with their table indices computed and
     // prefetched; returns how many.
-    int children(const State& s, const State& inv, int canon, Child* kids) const {
+    int children(const State& s, const State& inv, int canon, Child* kids, uint64_t skip) const {
         CosetProbe probes[T::kMoves][kProbeSlots];
         int count = 0;
         for (int m = 0; m < T::kMoves; ++m) {
             int next = T::kCanonNext[canon][m];
             if (next < 0) continue;
+            if constexpr (kSkipMoves)
+                if (skip >> m & 1) continue;
             Child& k = kids[count];
             k.state = T::applyMove(s, m);
             // Illegal placements (a generated T::legal): never entered.
@@ -394,6 +401,7 @@ private:
             ++count;
             k.move = m;
             k.next = next;
+            k.skip = 0;
             k.inverse = T::premultiplyInverseMove(inv, m);
             indicesOf(k.state, k, probes[count - 1]);
         }
@@ -433,11 +441,23 @@ private:
             for (int j = 0; j < n; ++j)
                 if (!prunes(kids[alive[j]], remaining)) alive[kept++] = alive[j];
             n = kept;
+            // note [moves in the subgroup]: a coset table read at the
+            // inverse that is exactly the moves left rules out the child's
+            // next moves in the subgroup.
+            if constexpr (kSkipMoves)
+                for (int j = 0; j < n; ++j) {
+                    Child& k = kids[alive[j]];
+                    for (int i = 0; i < kCosetLookups; ++i) {
+                        const CosetSlot& slot = cosetSlots_[static_cast<size_t>(i)];
+                        if (slot.pattern->get(k.coset[i]) == remaining) k.skip |= slot.movesInSubgroup;
+                    }
+                }
         }
         return n;
     }
 
-    bool dfs(Worker& w, const State& s, const State& inv, int bound, int canon) {
+    // skip: moves not to try from s (note [moves in the subgroup]).
+    bool dfs(Worker& w, const State& s, const State& inv, int bound, int canon, uint64_t skip) {
         int depth = static_cast<int>(w.path.size());
         if (depth == bound) return s == T::solved();
         unsigned remaining = static_cast<unsigned>(bound - depth - 1);
@@ -445,6 +465,8 @@ private:
             // Last move: only a child equal to solved matters; no lookups.
             for (int m = 0; m < T::kMoves; ++m) {
                 if (T::kCanonNext[canon][m] < 0) continue;
+                if constexpr (kSkipMoves)
+                    if (skip >> m & 1) continue;
                 ++w.nodes;
                 if (T::applyMove(s, m) == T::solved()) {
                     w.path.push_back(m);
@@ -457,7 +479,7 @@ private:
         // Generate every allowed child and prefetch all its table lines
         // before reading any: the latencies of one node's lookups overlap.
         Child kids[T::kMoves];
-        int count = children(s, inv, canon, kids);
+        int count = children(s, inv, canon, kids, skip);
         w.nodes += static_cast<uint64_t>(count);
         if (w.untilResident && (*w.untilResident -= count) < 0) [[unlikely]]
             makeTablesResident();
@@ -466,7 +488,7 @@ private:
         for (int j = 0; j < n; ++j) {
             Child& k = kids[alive[j]];
             w.path.push_back(k.move);
-            if (dfs(w, k.state, k.inverse, bound, k.next)) return true;
+            if (dfs(w, k.state, k.inverse, bound, k.next, k.skip)) return true;
             w.path.pop_back();
         }
         return false;
@@ -478,24 +500,25 @@ private:
         State state, inverse;
         int canon;
         std::vector<int> path;
+        uint64_t skip = 0;
     };
     bool parallelIteration(const State& start, const State& inv, int bound, Worker& out) {
         if (untilResident_ != INT64_MAX) makeTablesResident();
         const int threads = searchThreads_;
-        std::vector<Subtree> level{Subtree{start, inv, 0, {}}};
+        std::vector<Subtree> level{Subtree{start, inv, 0, {}, 0}};
         // Expand while a level's nodes are above the last ply (remaining >= 1).
         for (int depth = 0; depth + 2 <= bound && level.size() < kSubtreesPerThread * threads; ++depth) {
             const unsigned remaining = static_cast<unsigned>(bound - depth - 1);
             std::vector<Subtree> next;
             Child kids[T::kMoves];
             for (const Subtree& n : level) {
-                int count = children(n.state, n.inverse, n.canon, kids);
+                int count = children(n.state, n.inverse, n.canon, kids, n.skip);
                 out.nodes += static_cast<uint64_t>(count);
                 int alive[T::kMoves];
                 int survived = survivors(kids, count, remaining, alive);
                 for (int j = 0; j < survived; ++j) {
                     const Child& k = kids[alive[j]];
-                    Subtree c{k.state, k.inverse, k.next, n.path};
+                    Subtree c{k.state, k.inverse, k.next, n.path, k.skip};
                     c.path.push_back(k.move);
                     next.push_back(std::move(c));
                 }
@@ -520,7 +543,7 @@ private:
                 const Subtree& n = level[i];
                 w.index = i;
                 w.path = n.path;
-                if (dfs(w, n.state, n.inverse, bound, n.canon)) {
+                if (dfs(w, n.state, n.inverse, bound, n.canon, n.skip)) {
                     std::lock_guard<std::mutex> lock(solutionLock);
                     if (i < lowestSolved.load(std::memory_order_relaxed)) {
                         solution = w.path;
@@ -623,6 +646,7 @@ private:
     struct CosetSlot {
         const CosetPattern<T>* pattern;
         int symmetry;
+        uint64_t movesInSubgroup;  // note [moves in the subgroup]
     };
     std::vector<CosetSlot> cosetSlots_;
     int searchThreads_ = 1;
