@@ -232,6 +232,15 @@ std::string describeModel(const SolverModel& m) {
         }
         if (!ph.symmetries.empty())
             s << "    " << ph.symmetries.size() << " symmetries; classes and entries: pzc check\n";
+        // note [moves in the subgroup]
+        for (size_t l = 0; l < ph.lookupMovesInSubgroup.size(); ++l) {
+            if (ph.lookupMovesInSubgroup[l].empty()) continue;
+            s << "    moves skipped after a tight inverse read";
+            if (ph.lookups.size() > 1) s << " (at " << m.symmetryNames[ph.lookups[l]] << ")";
+            s << ":";
+            for (int i : ph.lookupMovesInSubgroup[l]) s << " " << p.moves[m.canon.searchMoves[i]].name;
+            s << "\n";
+        }
     }
     return s.str();
 }

@@ -61,6 +61,9 @@ axes-optimal)
     "$pzc" inspect "$tmp/axes.pz" > "$tmp/inspect" || fail "inspect"
     grep -q "layers_coset: coset coordinate of layers, 6 lookups per node (read at the conjugates by identity, S_URF, S_URF S_URF)" "$tmp/inspect" ||
         fail "inspect: $(grep layers_coset "$tmp/inspect")"
+    # The moves kept in the layers subgroup, per axis (note [moves in the subgroup]).
+    grep -qx "    moves skipped after a tight inverse read (at identity): U U2 U' D D2 D'" "$tmp/inspect" ||
+        fail "inspect: $(grep skipped "$tmp/inspect")"
     "$pzc" solve "$tmp/axes.pz" --random 60 --seed 11 --json --threads 1 > "$tmp/axes1" || fail "solve axes"
     "$pzc" solve "$tmp/plain.pz" --random 60 --seed 11 --json --threads 1 > "$tmp/plain" || fail "solve plain"
     [ "$(lengths "$tmp/axes1" | wc -l)" = 60 ] || fail "expected 60 results"
