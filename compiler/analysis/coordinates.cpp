@@ -161,6 +161,16 @@ bool orientationSumFixed(const ir::Puzzle& puzzle, int orbit) {
     return true;
 }
 
+bool lastOrientationImplied(const ir::Puzzle& puzzle, const ir::PatternPart& part) {
+    const auto& orbit = puzzle.orbits[part.orbit];
+    const int k = part.pieces.empty() ? orbit.size : (int)part.pieces.size();
+    // Positions over identical pieces are ranked as labels (LabelCoordinate,
+    // M^k orientations): not this rule.
+    const bool labelled = part.positions &&
+                          std::set<int>(orbit.solvedLabel.begin(), orbit.solvedLabel.end()).size() < orbit.solvedLabel.size();
+    return part.orientations && !labelled && k == orbit.size && k >= 2 && orientationSumFixed(puzzle, part.orbit);
+}
+
 bool computeCoordinates(const ir::Puzzle& puzzle, std::vector<Coordinate>& out, DiagnosticEngine& diags) {
     out.clear();
     bool ok = true;
@@ -240,7 +250,7 @@ bool computeCoordinates(const ir::Puzzle& puzzle, std::vector<Coordinate>& out, 
                             }
                 }
             }
-            p.oriSumFixed = !p.labelled && p.oriMod > 1 && p.k == p.n && p.n >= 2 && orientationSumFixed(puzzle, p.orbit);
+            p.oriSumFixed = lastOrientationImplied(puzzle, part);
             if (p.oriMod > 1)
                 mpz_ui_pow_ui(orientSize.get_mpz_t(), static_cast<unsigned long>(p.oriMod),
                               static_cast<unsigned long>(p.oriSumFixed ? p.k - 1 : p.k));

@@ -64,6 +64,10 @@ bool computeCoordinates(const ir::Puzzle& puzzle, std::vector<Coordinate>& out, 
 // Whether every move keeps orbit `orbit`'s orientation sum at 0 (mod its
 // modulus), so every state does.
 bool orientationSumFixed(const ir::Puzzle& puzzle, int orbit);
+// Whether a pattern part stores only n-1 orientations (CoordinatePart::
+// oriSumFixed): it tracks every piece's orientation, not as labels, on an
+// orbit whose orientation sum every move keeps at 0.
+bool lastOrientationImplied(const ir::Puzzle& puzzle, const ir::PatternPart& part);
 
 // Reference implementations over IR elements (slow, obviously correct).
 uint64_t referenceRank(const Coordinate& c, const ir::Element& e);

@@ -41,13 +41,8 @@ mpz_class patternPartSize(const ir::Puzzle& puzzle, const ir::PatternPart& part)
         }
     }
     if (part.orientations) {
-        // The rule of computeCoordinates (CoordinatePart::oriSumFixed): with
-        // every piece tracked and the orientation sum fixed by every move,
-        // the last orientation is implied.
-        const bool labelled = part.positions && distinctLabels(orbit) < orbit.size;
-        const bool sumFixed = !labelled && k == n && n >= 2 && orientationSumFixed(puzzle, part.orbit);
         mpz_class o;
-        mpz_ui_pow_ui(o.get_mpz_t(), (unsigned long)orbit.orient, sumFixed ? k - 1 : k);
+        mpz_ui_pow_ui(o.get_mpz_t(), (unsigned long)orbit.orient, lastOrientationImplied(puzzle, part) ? k - 1 : k);
         size *= o;
     }
     return size;

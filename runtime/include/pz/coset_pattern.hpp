@@ -70,20 +70,18 @@ public:
                 if (m >= 0 && m < 64) mask |= uint64_t{1} << m;
         return mask;
     }
-    // The table index of the conjugate S^-1 s S, S = traits symmetry `sym`.
-    uint64_t indexAt(const State& s, int sym) const {
+    // The conjugate S^-1 s S, S = traits symmetry `sym` (0: s itself).
+    static State conjugated(const State& s, int sym) {
         if constexpr (requires { T::conjugate(s, sym); })
-            if (sym != 0) return index(T::conjugate(s, sym));
-        return index(s);
+            if (sym != 0) return T::conjugate(s, sym);
+        return s;
     }
+    // The table index of that conjugate.
+    uint64_t indexAt(const State& s, int sym) const { return index(conjugated(s, sym)); }
     // indexAt in stages (PhasedSearch::startIndex): many at once overlap
     // their cache misses.
     using Probe = typename PhasedSearch<T>::IndexProbe;
-    void startAt(const State& s, int sym, Probe& p) const {
-        if constexpr (requires { T::conjugate(s, sym); })
-            if (sym != 0) return tables_.startIndex(0, T::conjugate(s, sym), p);
-        tables_.startIndex(0, s, p);
-    }
+    void startAt(const State& s, int sym, Probe& p) const { tables_.startIndex(0, conjugated(s, sym), p); }
     void classify(Probe& p) const { tables_.classifyIndex(0, p); }
     uint64_t finish(const Probe& p) const { return tables_.finishIndex(0, p); }
     // The largest entry over every lookup of s.

@@ -674,15 +674,7 @@ public:
     }
     uint64_t finishIndex(size_t k, const IndexProbe& p) const {
         const Phase& ph = phases_[k];
-        if (!ph.sym) return p.raw;
-        const PhaseSpec& spec = spec_[k];
-        const uint32_t sym = p.e & 63;
-        uint64_t b = 0;
-        for (size_t i = 0; i < spec.rest.size(); ++i) {
-            const int j = spec.rest[i];
-            b = b * spec.parts[j].size + ph.conjB[i][static_cast<uint64_t>(p.c[j]) * ph.nS + sym];
-        }
-        return static_cast<uint64_t>(p.e >> 6) * ph.bSize + b;
+        return ph.sym ? symIndexOfEntry(ph, spec_[k], p.c, p.e) : p.raw;
     }
     void prefetchTableEntry(size_t k, uint64_t i) const {
         const Phase& ph = phases_[k];
@@ -907,7 +899,10 @@ private:
     }
     // The same, given the reduced parts' raw value.
     static uint64_t symIndexOf(const Phase& ph, const PhaseSpec& spec, const uint32_t* c, uint64_t raw) {
-        const uint32_t e = ph.classOf[raw];
+        return symIndexOfEntry(ph, spec, c, ph.classOf[raw]);
+    }
+    // The same, given the reduced parts' class entry e (class << 6 | symmetry).
+    static uint64_t symIndexOfEntry(const Phase& ph, const PhaseSpec& spec, const uint32_t* c, uint32_t e) {
         const uint32_t k = e & 63;
         uint64_t b = 0;
         for (size_t i = 0; i < spec.rest.size(); ++i) {
