@@ -90,6 +90,12 @@ std::string PhasePart::describe(const ir::Puzzle& puzzle) const {
             s << "orientation of " << puzzle.orbits[orbit].name << " mod " << modulus
               << (frame.empty() ? "" : " in a frame") << (step > 1 ? ", multiples of " + std::to_string(step) : "")
               << (sumConstrained ? " (sum fixed)" : "");
+            if (!positions.empty()) {
+                s << " at {";
+                for (size_t i = 0; i < positions.size(); ++i)
+                    s << (i ? " " : "") << positionName(puzzle.orbits[orbit], positions[i]);
+                s << "}";
+            }
             break;
         case Kind::Parity: {
             s << "parity of";
@@ -136,10 +142,12 @@ uint64_t referencePartRank(const PhasePart& part, const ir::Element& e) {
         case PhasePart::Kind::Orientation: {
             const auto& ori = e.ori[part.orbit];
             const auto& perm = e.perm[part.orbit];
-            const int digits = (int)ori.size() - (part.sumConstrained ? 1 : 0);
+            const bool kept = !part.positions.empty();
+            const int digits = kept ? (int)part.positions.size() : (int)ori.size() - (part.sumConstrained ? 1 : 0);
             const int m = part.modulus;
             uint64_t r = 0;
-            for (int p = 0; p < digits; ++p) {
+            for (int i = 0; i < digits; ++i) {
+                const int p = kept ? part.positions[i] : i;
                 int x = ori[p];
                 if (!part.frame.empty()) x = ((x - part.frame[p] + part.frame[perm[p]]) % m + m) % m;
                 if (x % part.step != 0) throw std::logic_error("orientation off its frame's step");
@@ -216,10 +224,12 @@ ir::Element referencePartUnrank(const PhasePart& part, uint64_t rank, const std:
             // Identity permutation: the frame cancels, ori = digit * step.
             auto& ori = e.ori[part.orbit];
             const int n = (int)ori.size();
-            const int digits = n - (part.sumConstrained ? 1 : 0);
+            const bool kept = !part.positions.empty();
+            const int digits = kept ? (int)part.positions.size() : n - (part.sumConstrained ? 1 : 0);
             const uint64_t radix = (uint64_t)(part.modulus / part.step);
             int sum = 0;
-            for (int p = digits - 1; p >= 0; --p) {
+            for (int i = digits - 1; i >= 0; --i) {
+                const int p = kept ? part.positions[i] : i;
                 ori[p] = (int)(rank % radix) * part.step;
                 rank /= radix;
                 sum += ori[p];
@@ -586,11 +596,13 @@ ir::Element referencePartsUnrank(const std::vector<PhasePart>& parts, const std:
         const auto& perm = e.perm[part.orbit];
         auto& ori = e.ori[part.orbit];
         const int n = (int)ori.size(), m = part.modulus;
-        const int digits = n - (part.sumConstrained ? 1 : 0);
+        const bool kept = !part.positions.empty();
+        const int digits = kept ? (int)part.positions.size() : n - (part.sumConstrained ? 1 : 0);
         const uint64_t radix = (uint64_t)(m / part.step);
         uint64_t rank = values[i];
         int sum = 0;
-        for (int p = digits - 1; p >= 0; --p) {
+        for (int d = digits - 1; d >= 0; --d) {
+            const int p = kept ? part.positions[d] : d;
             const int x = (int)(rank % radix) * part.step;
             rank /= radix;
             const int f = part.frame.empty() ? 0 : part.frame[p] - part.frame[perm[p]];
@@ -890,6 +902,81 @@ std::string phasedLanesLimit(const ir::Puzzle& puzzle) {
     return "";
 }
 
+// note [projected coset patterns]: the parts a projected table keeps and
+// its symmetry classes. The subgroup's coordinate without the projected
+// orientation parts (the cube: H48's) must take a symmetry-reduced table as
+// a plain coset pattern would; the orientation parts join the rest, which
+// the runtime ranks from the conjugated state, and the table keeps their
+// digits at the named positions only.
+template <class Fail>
+bool planProjection(PuzzleAnalysis& analysis, const ir::Pattern& pattern, PhasePlan& phase, Fail&& fail) {
+    const ir::Puzzle& puzzle = analysis.puzzle();
+    const int np = (int)phase.parts.size();
+    std::vector<int> projectedPart(np, -1);  // full part -> pattern part that projects it
+    for (size_t q = 0; q < pattern.parts.size(); ++q) {
+        const auto& pp = pattern.parts[q];
+        const std::string orbit = puzzle.orbits[pp.orbit].name;
+        int found = -1;
+        for (int j = 0; j < np; ++j)
+            if (phase.parts[j].kind == PhasePart::Kind::Orientation && phase.parts[j].orbit == pp.orbit) found = j;
+        if (found < 0)
+            return fail("subgroup '" + phase.target + "' does not keep the orientation of '" + orbit +
+                        "', so its coset coordinate has no orientations of '" + orbit + "' to keep");
+        if (projectedPart[found] >= 0) return fail("two parts name the orientations of '" + orbit + "'");
+        projectedPart[found] = (int)q;
+    }
+    // The base: every part but the projected ones.
+    PhasePlan base = phase;
+    base.parts.clear();
+    base.goal.clear();
+    std::vector<int> fullIndex;
+    for (int j = 0; j < np; ++j)
+        if (projectedPart[j] < 0) {
+            fullIndex.push_back(j);
+            base.parts.push_back(phase.parts[j]);
+            base.goal.push_back(phase.goal[j]);
+        }
+    if (base.parts.empty())
+        return fail("the coset coordinate of '" + phase.target +
+                    "' has nothing besides the orientations kept; a projected coset pattern reduces its other parts "
+                    "by symmetry");
+    choosePhaseSymmetries(analysis, base, -1);
+    if (base.symmetries.empty() || base.reduced.size() + base.rest.size() != base.parts.size())
+        return fail("the coset coordinate of '" + phase.target +
+                    "' without the orientations kept has no symmetry-reduced table (a projected coset pattern "
+                    "needs one: symmetries that keep the subgroup and the moves, acting on the parts)");
+    phase.symmetries = base.symmetries;
+    phase.symInverse = base.symInverse;
+    phase.reduced.clear();
+    phase.rest.clear();
+    for (int j : base.reduced) phase.reduced.push_back(fullIndex[j]);
+    for (int j = 0; j < np; ++j)
+        if (std::count(phase.reduced.begin(), phase.reduced.end(), j) == 0) phase.rest.push_back(j);
+    phase.reducedSize = base.reducedSize;
+    phase.restSize = 1;
+    mpz_class keys = phase.reducedSize, entries = (phase.reducedSize + phase.symmetries.size() - 1) / phase.symmetries.size();
+    for (int j : phase.rest) {
+        PhasePart kept = phase.parts[j];
+        keys *= (unsigned long)kept.size;
+        if (projectedPart[j] >= 0) {
+            kept.positions = pattern.parts[projectedPart[j]].pieces;
+            kept.sumConstrained = false;
+            kept.size = 1;
+            for (size_t i = 0; i < kept.positions.size(); ++i) kept.size *= (uint64_t)(kept.modulus / kept.step);
+        }
+        entries *= (unsigned long)kept.size;
+        phase.restSize *= kept.size;
+        phase.kept.push_back(std::move(kept));
+    }
+    if (keys > mpz_class(1) << 62)
+        return fail("the coset coordinate of '" + phase.target + "' has " + keys.get_str() +
+                    " values; a projected coset pattern's build keys them in 62 bits");
+    if (entries > mpz_class(kMaxProjectedTableEntries))
+        return fail("the table keeps about " + entries.get_str() + " entries, over the limit of " +
+                    std::to_string(kMaxProjectedTableEntries) + " for a projected coset pattern");
+    return true;
+}
+
 }  // namespace
 
 bool buildCosetPatternPlan(PuzzleAnalysis& analysis, int patternIndex, const std::vector<int>& searchMoves,
@@ -934,6 +1021,9 @@ bool buildCosetPatternPlan(PuzzleAnalysis& analysis, int patternIndex, const std
                         std::to_string(kMaxPhasePartSize));
     const ir::Element solved = ir::identity(puzzle.orbits);
     for (const auto& part : phase.parts) phase.goal.push_back(referencePartRank(part, solved));
+    if (!pattern.parts.empty()) {
+        if (!planProjection(analysis, pattern, phase, fail)) return false;
+    } else {
     // One table over the whole coordinate: a single part or pair when it
     // fits, which a symmetry-reduced table over every part replaces.
     const int np = (int)phase.parts.size();
@@ -953,6 +1043,7 @@ bool buildCosetPatternPlan(PuzzleAnalysis& analysis, int patternIndex, const std
                     std::to_string(np) + " parts; a coset pattern needs one table over all of them, at most " +
                     std::to_string(kMaxPhaseTableEntries) +
                     " entries (after reduction by the symmetries that keep the subgroup and the moves)");
+    }
     phase.lookups = symmetryCosetRepresentatives(analysis, phase.subgroup, searchMoves, kMaxCosetPatternLookups);
     // note [moves in the subgroup]: S^-1 m S is the move moveMap[S^-1][m].
     const auto& group = analysis.symmetries();

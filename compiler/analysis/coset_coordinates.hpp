@@ -67,7 +67,8 @@ struct PhasePart {
     int orbit = 0;                   // Membership, Orientation, SetPermutation
     std::vector<int> setOf;          // Membership: set of each solved position (label)
     int sets = 0;                    // Membership: number of sets
-    std::vector<int> positions;      // SetPermutation: the set's positions, ascending
+    std::vector<int> positions;      // SetPermutation: the set's positions, ascending;
+                                     // Orientation: the positions whose digits it keeps (empty = all)
     int modulus = 1;                 // Orientation
     bool sumConstrained = false;     // Orientation: the last position is implied
     // Orientation in a frame (note [orientation frames]): the digit at
@@ -135,6 +136,10 @@ struct PhasePlan {
     // Per lookup S: the search moves m (indices into the automaton's search
     // moves) with S^-1 m S in H (note [moves in the subgroup]).
     std::vector<std::vector<int>> lookupMovesInSubgroup;
+    // A projected coset pattern (note [projected coset patterns]): the
+    // parts its table keeps in place of `rest` (the orientation parts
+    // restricted to the named positions); empty = the whole coordinate.
+    std::vector<PhasePart> kept;
 };
 
 // note [phase symmetries]
@@ -242,6 +247,26 @@ bool buildSolverPlan(PuzzleAnalysis& analysis, int solver, const std::vector<int
 // as a phased solver's directions. At most kMaxCosetPatternLookups per
 // pattern (each costs a conjugation, a rank and a table line).
 inline constexpr size_t kMaxCosetPatternLookups = 8;
+//
+// note [projected coset patterns]
+// `pattern P { coset H; ORBIT {POSITIONS}: orientations; }` keeps, of H's
+// coset coordinate, the orientation of ORBIT at POSITIONS only (H must keep
+// ORBIT oriented, so its coordinate has that orientation part): the H48
+// solver's h1..h10, `coset H11; edges {UR UF UL}: orientations;` with H11 =
+// H48 with every edge oriented. A projection of a function of the coset is
+// one too, and the table holds for each kept value the fewest moves over
+// every full value projecting to it: a lower bound. The other parts must
+// take a symmetry-reduced table as a plain coset pattern would (the cube:
+// H48's corner classes, kept by all 48 symmetries); the orientation parts
+// join the rest, ranked from the state conjugated by the class's symmetry
+// (their conjugates depend on the positions' sets too, so value-by-value
+// tables would not do). The full coordinate is too large to search
+// breadth-first, so the runtime (pz/projected_coset.hpp) searches keys
+// breadth-first while they are few and depth-first after: entries are exact
+// up to a depth it reports, larger ones read one more. At most
+// kMaxProjectedTableEntries entries (about: classes are estimated as the
+// reduced values / the symmetries); the memory budget applies when built.
+inline constexpr uint64_t kMaxProjectedTableEntries = 1ull << 36;
 //
 // note [moves in the subgroup]
 // When the table read at the inverse y = x^-1 of a node x (at S^-1 y S) is

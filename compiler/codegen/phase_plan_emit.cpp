@@ -1,4 +1,5 @@
 #include "compiler/codegen/phase_plan_emit.hpp"
+#include "compiler/ir/element.hpp"
 
 #include <sstream>
 
@@ -40,6 +41,50 @@ const char* kindName(analysis::PhasePart::Kind k) {
     return "?";
 }
 
+// One `pz::PhasePartSpec c` pushed onto `into` (a block at 8 spaces).
+void emitPartSpec(std::ostringstream& s, const SolverModel& m, const analysis::PhasePart& part, uint64_t goal,
+                  const std::string& label, const std::string& into) {
+    const ir::Puzzle& p = *m.puzzle;
+    s << "        {  // " << label << ": " << part.describe(p) << ", " << part.size << " values\n";
+    s << "            pz::PhasePartSpec c;\n";
+    s << "            c.kind = pz::PhasePartSpec::" << kindName(part.kind) << ";\n";
+    switch (part.kind) {
+        case analysis::PhasePart::Kind::Membership:
+            s << "            c.orbit = " << shapeIndex(m, part.orbit) << ";\n";
+            s << "            c.setOf = {" << list(part.setOf) << "};\n";
+            s << "            c.sets = " << part.sets << ";\n";
+            break;
+        case analysis::PhasePart::Kind::Orientation:
+            s << "            c.orbit = " << shapeIndex(m, part.orbit) << ";\n";
+            s << "            c.modulus = " << part.modulus << ";\n";
+            s << "            c.sumConstrained = " << (part.sumConstrained ? "true" : "false") << ";\n";
+            if (!part.positions.empty()) {  // the digits it keeps (a projected coset pattern)
+                s << "            c.positions = {" << list(part.positions) << "};\n";
+                s << "            c.count = " << part.positions.size() << ";\n";
+            }
+            if (!part.frame.empty()) {
+                s << "            c.frame = {" << list(part.frame) << "};\n";
+                s << "            c.step = " << part.step << ";\n";
+            }
+            break;
+        case analysis::PhasePart::Kind::Parity: {
+            uint32_t mask = 0;
+            for (int o : part.parityOrbits) mask |= 1u << shapeIndex(m, o);
+            s << "            c.parityOrbits = " << mask << "u;\n";
+            break;
+        }
+        case analysis::PhasePart::Kind::SetPermutation:
+            s << "            c.orbit = " << shapeIndex(m, part.orbit) << ";\n";
+            s << "            c.positions = {" << list(part.positions) << "};\n";
+            s << "            c.count = " << part.positions.size() << ";\n";
+            break;
+    }
+    s << "            c.size = " << part.size << "ULL;\n";
+    s << "            c.goal = " << goal << "ULL;\n";
+    s << "            " << into << ".push_back(c);\n";
+    s << "        }\n";
+}
+
 // The statements filling `pz::PhaseSpec& ph` (a block at 8 spaces) for phase
 // plan `ph` (its moves index the model's search moves). Without
 // `withAutomaton` the canonical automaton is left out (a coset pattern's
@@ -64,43 +109,8 @@ void emitPhaseSpecFields(std::ostringstream& s, const SolverModel& m, const anal
         for (size_t st = 0; st < ph.canon.next.size(); ++st) s << "            " << list(ph.canon.next[st]) << ",\n";
         s << "        };\n";
     }
-    for (size_t j = 0; j < ph.parts.size(); ++j) {
-        const auto& part = ph.parts[j];
-        s << "        {  // part " << j << ": " << part.describe(p) << ", " << part.size << " values\n";
-        s << "            pz::PhasePartSpec c;\n";
-        s << "            c.kind = pz::PhasePartSpec::" << kindName(part.kind) << ";\n";
-        switch (part.kind) {
-            case analysis::PhasePart::Kind::Membership:
-                s << "            c.orbit = " << shapeIndex(m, part.orbit) << ";\n";
-                s << "            c.setOf = {" << list(part.setOf) << "};\n";
-                s << "            c.sets = " << part.sets << ";\n";
-                break;
-            case analysis::PhasePart::Kind::Orientation:
-                s << "            c.orbit = " << shapeIndex(m, part.orbit) << ";\n";
-                s << "            c.modulus = " << part.modulus << ";\n";
-                s << "            c.sumConstrained = " << (part.sumConstrained ? "true" : "false") << ";\n";
-                if (!part.frame.empty()) {
-                    s << "            c.frame = {" << list(part.frame) << "};\n";
-                    s << "            c.step = " << part.step << ";\n";
-                }
-                break;
-            case analysis::PhasePart::Kind::Parity: {
-                uint32_t mask = 0;
-                for (int o : part.parityOrbits) mask |= 1u << shapeIndex(m, o);
-                s << "            c.parityOrbits = " << mask << "u;\n";
-                break;
-            }
-            case analysis::PhasePart::Kind::SetPermutation:
-                s << "            c.orbit = " << shapeIndex(m, part.orbit) << ";\n";
-                s << "            c.positions = {" << list(part.positions) << "};\n";
-                s << "            c.count = " << part.positions.size() << ";\n";
-                break;
-        }
-        s << "            c.size = " << part.size << "ULL;\n";
-        s << "            c.goal = " << ph.goal[j] << "ULL;\n";
-        s << "            ph.parts.push_back(c);\n";
-        s << "        }\n";
-    }
+    for (size_t j = 0; j < ph.parts.size(); ++j)
+        emitPartSpec(s, m, ph.parts[j], ph.goal[j], "part " + std::to_string(j), "ph.parts");
     s << "        ph.tables = {";
     for (size_t t = 0; t < ph.tables.size(); ++t)
         s << (t ? ", " : "") << "{" << ph.tables[t].first << ", " << ph.tables[t].second << "}";
@@ -175,7 +185,15 @@ std::string emitCosetPatterns(const SolverModel& m, const std::string& hashedBef
         s << "    {  // pattern " << m.cosetPatternNames[i] << ": the coset coordinate of " << ph.target << "\n";
         s << "        patterns[" << i << "].name = \"" << m.cosetPatternNames[i] << "\";\n";
         s << "        pz::PhaseSpec& ph = patterns[" << i << "].phase;\n";
-        emitPhaseSpecFields(s, m, ph, /*withAutomaton=*/false);
+        // A projected table's build walks depth first with the automaton.
+        emitPhaseSpecFields(s, m, ph, /*withAutomaton=*/!ph.kept.empty());
+        if (!ph.kept.empty()) {
+            // note [projected coset patterns]: what the table keeps of ph.rest.
+            s << "        std::vector<pz::PhasePartSpec>& kept = patterns[" << i << "].kept;\n";
+            for (size_t j = 0; j < ph.kept.size(); ++j)
+                emitPartSpec(s, m, ph.kept[j], analysis::referencePartRank(ph.kept[j], ir::identity(m.puzzle->orbits)),
+                             "kept " + std::to_string(j), "kept");
+        }
         s << "    }\n";
     }
     // The tables' cache key: every pattern's plan and the traits it runs on.

@@ -230,6 +230,11 @@ std::string describeModel(const SolverModel& m) {
             s << "    " << ph.parts[j].describe(p) << ": " << ph.parts[j].size
               << (ph.symmetries.empty() ? "" : reduced ? " (reduced by symmetry)" : " (conjugated)") << "\n";
         }
+        // note [projected coset patterns]
+        for (const auto& kept : ph.kept)
+            if (kept.kind == analysis::PhasePart::Kind::Orientation && !kept.positions.empty())
+                s << "    the table keeps " << kept.describe(p) << ": " << kept.size
+                  << " values (the least moves over the other orientations; exact up to the depth the build reports)\n";
         if (!ph.symmetries.empty())
             s << "    " << ph.symmetries.size() << " symmetries; classes and entries: pzc check\n";
         // note [moves in the subgroup]

@@ -344,10 +344,13 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
                 if (info.classes.classes) out << info.classes.classes << " classes";
                 else out << "classes " << info.classes.why;
                 if (!plan.rest.empty()) {
+                    // note [projected coset patterns]: the table keeps plan.kept of the rest.
                     out << " x";
                     for (size_t i = 0; i < plan.rest.size(); ++i)
-                        out << (i ? " x " : " ") << plan.parts[plan.rest[i]].describe(p);
+                        out << (i ? " x " : " ")
+                            << (plan.kept.empty() ? plan.parts[plan.rest[i]] : plan.kept[i]).describe(p);
                     out << " (" << plan.restSize << " values)";
+                    if (!plan.kept.empty()) out << ", projected: the least moves over the orientations not kept";
                 }
             }
             out << "; " << (info.classes.classes || plan.symmetries.empty() ? "" : "at least ") << info.entries()
@@ -612,6 +615,11 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
             for (int r : plan.reduced) reduced.push_back(plan.parts[r].describe(p));
             names("cosetParts", parts);
             names("reducedParts", reduced);
+            if (!plan.kept.empty()) {  // note [projected coset patterns]
+                std::vector<std::string> kept;
+                for (const auto& part : plan.kept) kept.push_back(part.describe(p));
+                names("keptParts", kept);
+            }
             j.field("symmetries", (uint64_t)plan.symmetries.size());
             j.field("classes", info.classes.classes);
             j.field("entries", info.entries());

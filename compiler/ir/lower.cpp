@@ -627,12 +627,17 @@ private:
                     if (!brokenRefs_.count(pd.coset->text)) error(pd.coset->range, "unknown subgroup '" + pd.coset->text + "'");
                     ok = false;
                 }
-                if (!pd.parts.empty()) {
-                    error(pd.parts.front().range,
-                          "a coset pattern tracks its subgroup's coset coordinate only; extra parts beside it are not "
-                          "built yet");
-                    ok = false;
-                }
+                // note [projected coset patterns]: parts beside the coset name
+                // the orientations its table keeps; tracking more pieces is not
+                // built.
+                for (const auto& part : pd.parts)
+                    if (part.positions || !part.orientations || part.unordered) {
+                        error(part.range,
+                              "beside 'coset', a pattern part names the orientations the table keeps "
+                              "('ORBIT {POSITIONS}: orientations;'); tracking positions beside a coset coordinate "
+                              "is not built yet");
+                        ok = false;
+                    }
             }
             for (const auto& part : pd.parts) {
                 int o = findOrbit(part.orbit);

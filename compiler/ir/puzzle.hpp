@@ -102,7 +102,9 @@ struct Pattern {
     std::vector<PatternPart> parts;
     SourceRange where;
     // A coset pattern (note [coset patterns] in compiler/analysis/
-    // coset_coordinates.hpp): the coset coordinate of this subgroup, no parts.
+    // coset_coordinates.hpp): the coset coordinate of this subgroup; its
+    // parts, orientations only, are the positions whose orientation the
+    // table keeps (note [projected coset patterns]).
     int cosetSubgroup = -1;
 };
 

@@ -71,6 +71,54 @@ axes-optimal)
     PZ_PARALLEL_FROM_NODES=0 "$pzc" solve "$tmp/axes.pz" --random 60 --seed 11 --json --threads 2 > "$tmp/axes2" || fail "solve 2 threads"
     diff <(lengths "$tmp/axes1") <(lengths "$tmp/axes2") || fail "1 and 2 threads differ"
     ;;
+projected)
+    # A projected coset pattern (note [projected coset patterns]): the tetrad
+    # coset keeping three corners' orientations. Every entry (membership
+    # class, orientations kept) holds the least distance of the cosets that
+    # have them (phase_bfs, which conjugates elements); the same when the
+    # build's breadth-first step stops early and the depth-first one fills
+    # the rest; a depth-first step cut short gives lower bounds that still
+    # find optimal lengths; 1 and 2 threads agree.
+    puzzle=tests/puzzles/cube2_tetrads.pz
+    sed 's/optimal tetrad_coset, top;/optimal tetrad_proj;/' $puzzle > "$tmp/proj.pz"
+    sed 's/optimal tetrad_coset, top;/optimal top;/' $puzzle > "$tmp/plain.pz"
+    grep -q "optimal tetrad_proj;" "$tmp/proj.pz" || fail "projected variant"
+    "$pzc" check "$tmp/proj.pz" > "$tmp/check" || fail "check"
+    grep -q "tetrad_proj: coset coordinate of tetrads, 153090 values, membership of corners in 2 sets (4+4) (70 values) by 48 symmetries: .* x orientation of corners mod 3 at {UFR UFL UBL} (27 values), projected" "$tmp/check" ||
+        fail "check: $(grep tetrad_proj "$tmp/check")"
+    "$oracle" "$tmp/proj.pz" tetrad_proj | sed 's/^phase 1://' > "$tmp/want" || fail "oracle"
+    "$pzc" build "$tmp/proj.pz" -o "$tmp/solver" > /dev/null || fail "build"
+    "$tmp/solver" --tables --table-dir "$tmp/t1" > "$tmp/tables.txt" || fail "--tables"
+    cat "$tmp/tables.txt"
+    sed -n 's/^  [0-9]* classes, [0-9]* entries://p' "$tmp/tables.txt" > "$tmp/got"
+    diff "$tmp/want" "$tmp/got" || fail "projected table differs from the projected coset BFS"
+    # The deepest entry is 5: a depth-first step to 5 or more fills every entry exactly.
+    PZ_PROJECTED_BFS_CANDIDATES=60 PZ_PROJECTED_DFS_NODES=1000000 "$tmp/solver" --tables --table-dir "$tmp/t2" > "$tmp/tables2.txt" ||
+        fail "--tables (depth first)"
+    cat "$tmp/tables2.txt"
+    grep -q "exact up to \([5-9]\|1[0-4]\)," "$tmp/tables2.txt" || fail "the depth-first step did not run to depth 5"
+    sed -n 's/.* entries (exact up to [0-9]*, farther ones read [0-9]*)://p' "$tmp/tables2.txt" > "$tmp/got2"
+    diff "$tmp/want" "$tmp/got2" || fail "the depth-first fill differs from the projected coset BFS"
+    "$tmp/solver" --tables --table-dir "$tmp/t1" | grep -q "table loaded" || fail "table not loaded from the cache"
+    # Cut short: exact to a few moves only, still admissible.
+    PZ_PROJECTED_BFS_CANDIDATES=20 PZ_PROJECTED_DFS_NODES=100 "$tmp/solver" --tables --table-dir "$tmp/t3" > "$tmp/tables3.txt" || fail "--tables (cut)"
+    cut=$(sed -n 's/.*exact up to \([0-9]*\),.*/\1/p' "$tmp/tables3.txt")
+    [ -n "$cut" ] && [ "$cut" -lt 5 ] || fail "cut: $(cat "$tmp/tables3.txt")"
+    # Exactly the BFS's entries with every depth above the cut read as cut + 1.
+    capped=$(tr ' ' '\n' < "$tmp/want" | awk -F: -v c="$cut" 'NF == 2 { d = ($1 > c) ? c + 1 : $1; n[d] += $2 } END { for (d = 0; d <= c + 1; ++d) if (n[d]) printf " %d:%d", d, n[d]; print "" }')
+    got3=$(sed -n 's/.* entries (exact up to [0-9]*, farther ones read [0-9]*)://p' "$tmp/tables3.txt")
+    [ "$capped" = "$got3" ] || fail "cut table: got$got3, want$capped"
+    "$pzc" solve "$tmp/plain.pz" --random 60 --seed 13 --json --threads 1 > "$tmp/plain" || fail "solve plain"
+    "$pzc" solve "$tmp/proj.pz" --random 60 --seed 13 --json --threads 1 > "$tmp/proj1" || fail "solve projected"
+    [ "$(lengths "$tmp/proj1" | wc -l)" = 60 ] || fail "expected 60 results"
+    diff <(lengths "$tmp/plain") <(lengths "$tmp/proj1") || fail "lengths differ from the plain pattern's"
+    PZ_PARALLEL_FROM_NODES=0 "$pzc" solve "$tmp/proj.pz" --random 60 --seed 13 --json --threads 2 > "$tmp/proj2" || fail "solve 2 threads"
+    diff <(lengths "$tmp/proj1") <(lengths "$tmp/proj2") || fail "1 and 2 threads differ"
+    "$tmp/solver" --table-dir "$tmp/t3" --random 30 --seed 13 --json > "$tmp/cut" || fail "solve with the cut table"
+    "$tmp/solver" --table-dir "$tmp/t1" --random 30 --seed 13 --json > "$tmp/full" || fail "solve with the full table"
+    [ "$(lengths "$tmp/cut" | wc -l)" = 30 ] || fail "expected 30 results with the cut table"
+    diff <(lengths "$tmp/full") <(lengths "$tmp/cut") || fail "the cut table changed optimal lengths"
+    ;;
 yaml)
     # The YAML twin and the .pz print agree (coset patterns round-trip).
     puzzle=tests/puzzles/cube2_tetrads.pz

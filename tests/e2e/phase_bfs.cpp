@@ -11,7 +11,11 @@
 // enumerate is left out).
 //
 // SOLVER may also name a coset pattern (note [coset patterns]): its table is
-// phase 1 of a plan into its subgroup with every move, printed the same way.
+// phase 1 of a plan into its subgroup with every move, printed the same way;
+// a projected one (note [projected coset patterns]) prints the distribution
+// of its table's entries: for each class representative of the reduced parts
+// (the smallest raw value of its orbit under the plan's symmetries) and each
+// value of the kept parts, the least distance of the cosets that have them.
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -63,12 +67,30 @@ int main(int argc, char** argv) {
         auto key = [&](const ir::Element& e) {
             return h ? h->canonicalCosetRepresentative(points.toPoints(e)) : points.toPoints(e);
         };
+        // A projected coset pattern (note [projected coset patterns]): the
+        // distance of each (reduced parts, kept parts) value is the least
+        // over the cosets that have it.
+        auto rankOf = [&](const std::vector<analysis::PhasePart>& parts, const std::vector<int>& which,
+                          const ir::Element& e) {
+            uint64_t x = 0;
+            for (int j : which) x = x * parts[j].size + analysis::referencePartRank(parts[j], e);
+            return x;
+        };
+        std::vector<int> allKept;
+        for (size_t j = 0; j < ph.kept.size(); ++j) allKept.push_back((int)j);
+        std::map<std::pair<uint64_t, uint64_t>, int> projected;
+        auto project = [&](const ir::Element& e, int depth) {
+            // the first visit is the least depth
+            projected.emplace(std::make_pair(rankOf(ph.parts, ph.reduced, e), rankOf(ph.kept, allKept, e)), depth);
+        };
         std::set<analysis::Perm> seen;
         std::vector<ir::Element> level{ir::identity(puzzle->orbits)};
         seen.insert(key(level[0]));
-        std::printf("phase %zu:", k + 1);
+        if (ph.kept.empty()) std::printf("phase %zu:", k + 1);
         for (int depth = 0; !level.empty(); ++depth) {
-            std::printf(" %d:%zu", depth, level.size());
+            if (ph.kept.empty()) std::printf(" %d:%zu", depth, level.size());
+            else
+                for (const auto& e : level) project(e, depth);
             std::vector<ir::Element> next;
             for (const auto& e : level)
                 for (int i : ph.moves) {
@@ -76,6 +98,39 @@ int main(int argc, char** argv) {
                     if (seen.insert(key(n)).second) next.push_back(std::move(n));
                 }
             level = std::move(next);
+        }
+        if (!ph.kept.empty()) {
+            // The table's entries: the representatives of the reduced parts'
+            // classes under the plan's symmetries (the smallest raw value of
+            // each orbit, conjugating elements here) by every kept value.
+            const auto& group = a.symmetries();
+            uint64_t rawA = 1, keptSize = 1;
+            for (int j : ph.reduced) rawA *= ph.parts[j].size;
+            for (const auto& part : ph.kept) keptSize *= part.size;
+            std::vector<bool> covered(rawA, false);
+            std::map<int, uint64_t> counts;
+            for (uint64_t v = 0; v < rawA; ++v) {
+                if (covered[v]) continue;
+                std::vector<uint64_t> values(ph.reduced.size());
+                uint64_t r = v;
+                for (size_t i = ph.reduced.size(); i-- > 0;) {
+                    values[i] = r % ph.parts[ph.reduced[i]].size;
+                    r /= ph.parts[ph.reduced[i]].size;
+                }
+                const ir::Element x = analysis::referencePartsUnrank(ph.parts, ph.reduced, values, puzzle->orbits);
+                for (int sym : ph.symmetries) {
+                    const ir::Element& S = group.elements[sym];
+                    const ir::Element y = ir::compose(ir::compose(ir::inverse(S, puzzle->orbits), x, puzzle->orbits), S,
+                                                      puzzle->orbits);
+                    covered[rankOf(ph.parts, ph.reduced, y)] = true;
+                }
+                for (uint64_t b = 0; b < keptSize; ++b) {
+                    auto it = projected.find({v, b});
+                    ++counts[it == projected.end() ? 15 : it->second];
+                }
+            }
+            std::printf("phase %zu:", k + 1);
+            for (const auto& [d, c] : counts) std::printf(" %d:%llu", d, (unsigned long long)c);
         }
         std::printf("\n");
     }

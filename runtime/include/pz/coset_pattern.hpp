@@ -14,11 +14,13 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "pz/phased.hpp"
+#include "pz/projected_coset.hpp"
 
 namespace pz {
 
@@ -36,6 +38,9 @@ struct CosetPatternSpec {
     // moves left there (note [moves in the subgroup] in
     // compiler/analysis/coset_coordinates.hpp). Empty: none known.
     std::vector<std::vector<int>> movesInSubgroup;
+    // A projected coset pattern (note [projected coset patterns]): the parts
+    // its table keeps in place of phase.rest; empty = the whole coordinate.
+    std::vector<PhasePartSpec> kept;
 };
 
 template <class T>
@@ -45,7 +50,9 @@ public:
 
     explicit CosetPattern(CosetPatternSpec spec)
         : spec_(std::move(spec)), tables_(std::vector<PhaseSpec>{spec_.phase}, std::vector<int>{}) {
-        tables_.setTableLabel(std::string("coset pattern table ") + T::kName + "/" + spec_.name);
+        const std::string label = std::string("coset pattern table ") + T::kName + "/" + spec_.name;
+        tables_.setTableLabel(label);
+        if (!spec_.kept.empty()) projected_ = std::make_unique<ProjectedCosetTable<T>>(spec_.phase, spec_.kept, label);
         if (spec_.lookups.empty()) spec_.lookups = {0};
     }
 
@@ -53,13 +60,15 @@ public:
 
     // Loads the table from `dir` (or builds and saves it there; "" = build only).
     void loadOrBuild(const std::string& dir, int threads) {
-        // "-c1": the blob layout's version.
-        tables_.loadOrBuild(dir.empty() ? "" : dir + "/" + fileName(), spec_.hash + "-c1", threads);
+        const std::string path = dir.empty() ? "" : dir + "/" + fileName();
+        // "-c1" / "-p1": the blob layouts' versions.
+        if (projected_) return projected_->loadOrBuild(path, spec_.hash + "-p1", threads);
+        tables_.loadOrBuild(path, spec_.hash + "-c1", threads);
         if (!tables_.hasOneTable(0)) throw std::logic_error("coset pattern " + spec_.name + ": not one table");
     }
-    bool makeResident(std::string& why) { return tables_.makeResident(why); }
+    bool makeResident(std::string& why) { return projected_ ? projected_->makeResident(why) : tables_.makeResident(why); }
 
-    uint64_t index(const State& s) const { return tables_.stateTableIndex(0, s); }
+    uint64_t index(const State& s) const { return projected_ ? projected_->index(s) : tables_.stateTableIndex(0, s); }
     // The symmetries to read the table at, 0 (the state itself) first.
     const std::vector<int>& lookups() const { return spec_.lookups; }
     // Lookup l's moves in the subgroup as a mask over move indices 0..63.
@@ -80,28 +89,80 @@ public:
     uint64_t indexAt(const State& s, int sym) const { return index(conjugated(s, sym)); }
     // indexAt in stages (PhasedSearch::startIndex): many at once overlap
     // their cache misses.
-    using Probe = typename PhasedSearch<T>::IndexProbe;
-    void startAt(const State& s, int sym, Probe& p) const { tables_.startIndex(0, conjugated(s, sym), p); }
-    void classify(Probe& p) const { tables_.classifyIndex(0, p); }
-    uint64_t finish(const Probe& p) const { return tables_.finishIndex(0, p); }
+    // A projected table conjugates the state itself once its class is
+    // known, so its probe carries the state.
+    struct Probe {
+        typename PhasedSearch<T>::IndexProbe p;
+        State s;
+    };
+    void startAt(const State& s, int sym, Probe& p) const {
+        if (projected_) {
+            p.s = conjugated(s, sym);
+            p.p.raw = projected_->rawA(p.s);
+            projected_->prefetchClass(p.p.raw);
+        } else {
+            tables_.startIndex(0, conjugated(s, sym), p.p);
+        }
+    }
+    void classify(Probe& p) const {
+        if (projected_) p.p.e = projected_->classEntry(p.p.raw);
+        else tables_.classifyIndex(0, p.p);
+    }
+    uint64_t finish(const Probe& p) const {
+        return projected_ ? projected_->indexOfEntry(p.s, p.p.e) : tables_.finishIndex(0, p.p);
+    }
     // The largest entry over every lookup of s.
     unsigned bound(const State& s) const {
         unsigned best = 0;
         for (int sym : spec_.lookups) best = std::max(best, get(indexAt(s, sym)));
         return best;
     }
-    void prefetch(uint64_t i) const { tables_.prefetchTableEntry(0, i); }
-    unsigned get(uint64_t i) const { return tables_.tableEntry(0, i); }
+    void prefetch(uint64_t i) const {
+        if (projected_) projected_->prefetch(i);
+        else tables_.prefetchTableEntry(0, i);
+    }
+    unsigned get(uint64_t i) const { return projected_ ? projected_->get(i) : tables_.tableEntry(0, i); }
 
-    // Raw coordinate values (the product of every part's size).
+    // Raw coordinate values (the product of every part's size; of a
+    // projected table, the reduced parts' and the kept ones').
     uint64_t rawValues() const {
+        if (projected_) return projected_->rawValues();
         uint64_t n = 1;
         for (const auto& part : spec_.phase.parts) n *= part.size;
         return n;
     }
+    // What --tables prints: classes (0: not reduced), entries, bytes, depths.
+    struct Summary {
+        uint64_t classes = 0, entries = 0, bytes = 0;
+        std::array<uint64_t, 16> counts{};
+        int exactDepth = -1;  // projected: entries above it read as exactDepth + 1; -1: all exact
+    };
+    Summary summary() const {
+        Summary s;
+        if (projected_) {
+            s.classes = projected_->classes();
+            s.entries = projected_->entries();
+            s.bytes = projected_->tableBytes();
+            s.counts = projected_->depthCounts();
+            if (!projected_->complete()) s.exactDepth = static_cast<int>(projected_->exactDepth());
+        } else if (tables_.hasSymTable(0)) {
+            s.classes = tables_.symClasses(0);
+            s.entries = tables_.symEntries(0);
+            s.bytes = tables_.tableBytes();
+            s.counts = tables_.symDepthCounts(0);
+        } else {
+            s.bytes = tables_.tableBytes();
+            s.counts = tables_.depthCounts(0, 0);
+            for (uint64_t c : s.counts) s.entries += c;
+        }
+        return s;
+    }
+    const ProjectedCosetTable<T>* projected() const { return projected_.get(); }
     // The distribution of the entries over every raw coordinate value, each
     // looked up from a state with that coordinate (what the search does):
-    // for tests against a breadth-first search of the coset space.
+    // for tests against a breadth-first search of the coset space. Not for a
+    // projected table: its kept parts are read after the conjugation, so a
+    // raw value's entry depends on the orientations it does not keep.
     std::array<uint64_t, 16> stateDepthCounts() const {
         const auto& parts = spec_.phase.parts;
         std::vector<int> all(parts.size());
@@ -121,12 +182,13 @@ public:
 
     const std::string& name() const { return spec_.name; }
     const PhasedSearch<T>& tables() const { return tables_; }
-    bool loadedFromCache() const { return tables_.loadedFromCache(); }
-    double buildSeconds() const { return tables_.buildSeconds(); }
+    bool loadedFromCache() const { return projected_ ? projected_->loadedFromCache() : tables_.loadedFromCache(); }
+    double buildSeconds() const { return projected_ ? projected_->buildSeconds() : tables_.buildSeconds(); }
 
 private:
     CosetPatternSpec spec_;
     PhasedSearch<T> tables_;
+    std::unique_ptr<ProjectedCosetTable<T>> projected_;
 };
 
 }  // namespace pz

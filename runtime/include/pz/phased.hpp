@@ -61,8 +61,9 @@ struct PhasePartSpec {
     int orbit = 0;                       // index into T::kOrbitShapes
     std::array<uint8_t, kMaxPhasedLanes> setOf{};     // Membership: label -> set
     int sets = 0;                        // Membership
-    std::array<uint8_t, 16> positions{}; // SetPermutation: the set's positions, ascending
-    int count = 0;                       // SetPermutation: |set|
+    std::array<uint8_t, 16> positions{}; // SetPermutation: the set's positions, ascending;
+                                         // Orientation: the positions whose digits it keeps
+    int count = 0;                       // SetPermutation: |set|; Orientation: kept positions (0 = all)
     int modulus = 1;                     // Orientation
     bool sumConstrained = false;         // Orientation: last position implied
     std::array<uint8_t, kMaxPhasedLanes> frame{};     // Orientation: digit = ((ori - frame[p] + frame[label]) mod modulus) / step
@@ -231,11 +232,12 @@ uint64_t rankPart(const PhasePartSpec& part, const typename T::State& s) {
         }
         case PhasePartSpec::Orientation: {
             const auto& shape = T::kOrbitShapes[part.orbit];
-            const int digits = shape.size - (part.sumConstrained ? 1 : 0);
+            const int digits = part.count > 0 ? part.count : shape.size - (part.sumConstrained ? 1 : 0);
             const int m = part.modulus;
             uint64_t r = 0;
             const uint64_t radix = static_cast<uint64_t>(m / part.step);
-            for (int p = 0; p < digits; ++p) {
+            for (int i = 0; i < digits; ++i) {
+                const int p = part.count > 0 ? part.positions[i] : i;
                 // ori, frame < m: the sum is below 3m, no division needed.
                 int x = static_cast<int>(oriAt(s, shape, p)) + m - part.frame[p] + part.frame[labelAt(s, shape, p)];
                 if (x >= m) x -= m;
@@ -315,10 +317,11 @@ typename T::State unrankPart(const PhasePartSpec& part, uint64_t rank) {
         case PhasePartSpec::Orientation: {
             const auto& shape = T::kOrbitShapes[part.orbit];
             const int n = shape.size;
-            const int digits = n - (part.sumConstrained ? 1 : 0);
+            const int digits = part.count > 0 ? part.count : n - (part.sumConstrained ? 1 : 0);
             int sum = 0;
             const uint64_t radix = static_cast<uint64_t>(part.modulus / part.step);
-            for (int p = digits - 1; p >= 0; --p) {
+            for (int i = digits - 1; i >= 0; --i) {
+                const int p = part.count > 0 ? part.positions[i] : i;
                 const int d = static_cast<int>(rank % radix) * part.step;
                 rank /= radix;
                 sum += d;
@@ -417,11 +420,12 @@ typename T::State unrankParts(const std::vector<PhasePartSpec>& parts, const std
         if (part.kind != PhasePartSpec::Orientation) continue;
         const auto& shape = T::kOrbitShapes[part.orbit];
         const int n = shape.size, m = part.modulus;
-        const int digits = n - (part.sumConstrained ? 1 : 0);
+        const int digits = part.count > 0 ? part.count : n - (part.sumConstrained ? 1 : 0);
         const uint64_t radix = static_cast<uint64_t>(m / part.step);
         uint64_t rank = values[i];
         int sum = 0;
-        for (int p = digits - 1; p >= 0; --p) {
+        for (int d = digits - 1; d >= 0; --d) {
+            const int p = part.count > 0 ? part.positions[d] : d;
             const int x = static_cast<int>(rank % radix) * part.step;
             rank /= radix;
             const int raw = ((x + part.frame[p] - part.frame[labelAt(s, shape, p)]) % m + m) % m;

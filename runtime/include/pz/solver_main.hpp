@@ -304,22 +304,21 @@ int solverMainImpl(int argc, char** argv) {
         // The coset patterns' tables (note [coset patterns]): classes, entries,
         // depths; for small coordinates also every raw value looked up from a state.
         for (const auto& c : search.cosetPatterns()) {
-            const auto& t = c->tables();
+            const auto t = c->summary();
             std::cout << "coset pattern " << c->name() << ": table " << (c->loadedFromCache() ? "loaded" : "built")
-                      << " in " << c->buildSeconds() << " s, " << formatBytes(t.tableBytes()) << "\n";
+                      << " in " << c->buildSeconds() << " s, " << formatBytes(t.bytes) << "\n";
             auto print = [&](const std::array<uint64_t, 16>& counts) {
                 for (int d = 0; d < 16; ++d)
                     if (counts[d]) std::cout << ' ' << d << ':' << counts[d];
                 std::cout << "\n";
             };
-            if (t.hasSymTable(0)) {
-                std::cout << "  " << t.symClasses(0) << " classes, " << t.symEntries(0) << " entries:";
-                print(t.symDepthCounts(0));
-            } else {
-                std::cout << "  entries:";
-                print(t.depthCounts(0, 0));
-            }
-            if (c->rawValues() <= (uint64_t{1} << 26)) {
+            std::cout << "  ";
+            if (t.classes) std::cout << t.classes << " classes, ";
+            std::cout << t.entries << " entries";
+            if (t.exactDepth >= 0) std::cout << " (exact up to " << t.exactDepth << ", farther ones read " << t.exactDepth + 1 << ")";
+            std::cout << ":";
+            print(t.counts);
+            if (!c->projected() && c->rawValues() <= (uint64_t{1} << 26)) {
                 std::cout << "  every coordinate value (" << c->rawValues() << ", looked up from states):";
                 print(c->stateDepthCounts());
             }

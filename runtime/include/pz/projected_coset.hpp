@@ -1,0 +1,454 @@
+// pz/projected_coset.hpp — a coset pattern table that keeps only part of its
+// subgroup's coset coordinate (note [projected coset patterns] in
+// compiler/analysis/coset_coordinates.hpp; the H48 solver's h1..h10 tables).
+//
+// The full coordinate is the coset of H' (the cube: H48 with every edge
+// oriented, 3393 corner classes x 34,650 edge slice values x 2^11 edge
+// orientations, 240 billion values): too many for a table, but each value
+// is a function of the coset, and a projection of it is too. The table keeps
+// the reduced parts A (by symmetry class) and the parts `kept` (the cube:
+// edge slices and the orientations at a few positions), and holds for each
+// kept value the fewest moves over every full value that projects to it: a
+// lower bound on the distance to H', so to H' s solved, so to solved.
+//
+// A state is looked up as: A's raw value -> (class, k) (the class index of
+// pz/sym_classes.hpp), the state conjugated by symmetry k (a state-level
+// conjugation: the orientations of the cube's edges conjugate with their
+// slices, not value by value), its kept parts ranked. A self-symmetric
+// representative's entries are written with their images under its
+// stabiliser, so any such k reads the same value.
+//
+// The build cannot search the full coordinate breadth-first, so it goes in
+// two steps (learned from the H48 solver's table generator):
+//   1. breadth first over full values (keys), one layer at a time, a state
+//      per key, while a layer times the moves stays under kMaxLayerCandidates;
+//      every key of depth <= D0 is kept in a hash set;
+//   2. depth first from every state of layer D0, R more moves (the
+//      canonical automaton of the search moves), R >= 1 the largest with
+//      N(D0) x (canonical sequences of at most R moves) within
+//      kMaxDepthFirstNodes; a node whose key is in the set (depth <= D0) is
+//      not expanded.
+// Every node marks its projected entry with min(entry, depth). Every state
+// at distance <= D0 + R is reached along one of its shortest paths (its
+// prefix of length D0 ends at a key of layer D0, whose stored state differs
+// from the path's by H' and a symmetry, which the marks do not see), so the
+// entries up to D0 + R are exact and the others are set to D0 + R + 1, still
+// a lower bound. The entries are minima, so the bytes do not depend on the
+// thread count or on which state stands for a key.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <bit>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "pz/phased.hpp"
+#include "pz/sym_classes.hpp"
+#include "pz/table_blob.hpp"
+
+namespace pz {
+
+// Build limits (docs/language.md, Coset patterns).
+inline constexpr uint64_t kMaxLayerCandidates = uint64_t{1} << 25;
+inline constexpr uint64_t kMaxDepthFirstNodes = uint64_t{1} << 31;
+
+template <class T>
+class ProjectedCosetTable {
+public:
+    using State = typename T::State;
+
+    // phase: the full coordinate (parts, reduced A, rest B, symmetries,
+    // search moves and their canonical automaton); kept: the parts the table
+    // stores in place of B.
+    ProjectedCosetTable(PhaseSpec phase, std::vector<PhasePartSpec> kept, std::string label)
+        : spec_(std::move(phase)), kept_(std::move(kept)), label_(std::move(label)) {
+        if (spec_.symmetries.empty() || spec_.reduced.empty())
+            throw std::logic_error(label_ + ": a projected coset table needs symmetry-reduced parts");
+        if (spec_.symmetries.size() > 64) throw std::logic_error(label_ + ": more than 64 symmetries");
+        rawA_ = product(spec_.parts, spec_.reduced);
+        bFull_ = product(spec_.parts, spec_.rest);
+        bSize_ = 1;
+        for (const auto& p : kept_) bSize_ *= p.size;
+        // Test knobs: force the depth-first step on a small puzzle (the
+        // cached file does not record them: use a separate table directory).
+        if (const char* v = std::getenv("PZ_PROJECTED_BFS_CANDIDATES")) maxCandidates_ = std::strtoull(v, nullptr, 10);
+        if (const char* v = std::getenv("PZ_PROJECTED_DFS_NODES")) maxDfsNodes_ = std::strtoull(v, nullptr, 10);
+    }
+
+    // Loads the table from the cache file `path` (keyed by `hash`), or builds
+    // it with `threads` threads and saves it there; "" = build, no cache.
+    void loadOrBuild(const std::string& path, const std::string& hash, int threads) {
+        namespace fs = std::filesystem;
+        const auto t0 = std::chrono::steady_clock::now();
+        std::string why;
+        if (!path.empty()) {
+            removeStaleTableTemps(fs::path(path).parent_path().string());
+            if (fs::exists(path)) {
+                uint64_t bytes = 0;
+                if (loadTableBlob(path, hash, mapping_, bytes, why) &&
+                    attach(reinterpret_cast<const uint64_t*>(mapping_.data + kTablePage), bytes / 8, why)) {
+                    loaded_ = true;
+                    buildSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+                    return;
+                }
+                mapping_ = MappedFile();
+                std::fprintf(stderr, "pz: %s %s is unusable (%s); rebuilding\n", label_.c_str(), path.c_str(), why.c_str());
+            }
+        }
+        build(threads);
+        buildSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (!path.empty()) {
+            std::error_code ec;
+            fs::create_directories(fs::path(path).parent_path(), ec);
+            if (!saveTableBlob(path, hash, blob_.data, words_ * 8, why))
+                std::fprintf(stderr, "pz: warning: cannot cache %s %s: %s\n", label_.c_str(), path.c_str(), why.c_str());
+        }
+    }
+
+    // note [table residency] in pz/prune.hpp.
+    bool makeResident(std::string& why) {
+        if (!mapping_.data) return true;
+        const uint64_t bytes = words_ * 8;
+        HugeBuffer b(bytes);
+        std::memcpy(b.data, mapping_.data + kTablePage, bytes);
+        const auto* hashes = reinterpret_cast<const uint64_t*>(mapping_.data + kTablePage + bytes);
+        for (uint64_t blk = 0; blk < blob_detail::blocksOf(bytes); ++blk)
+            if (tableBlockHash(b.data, bytes, blk) != hashes[blk])
+                return (why = "checksum mismatch (data block " + std::to_string(blk) + ")", false);
+        if (!attach(b.data, words_, why)) return false;
+        blob_ = std::move(b);
+        mapping_ = MappedFile();
+        return true;
+    }
+
+    // ---- lookups ----
+    uint64_t rawA(const State& s) const { return rankOf(spec_.reduced, s); }
+    void prefetchClass(uint64_t raw) const { __builtin_prefetch(classOf_ + raw); }
+    uint32_t classEntry(uint64_t raw) const { return classOf_[raw]; }
+    // The entry of s given its class entry e = classOf[rawA(s)].
+    uint64_t indexOfEntry(const State& s, uint32_t e) const {
+        return static_cast<uint64_t>(e >> 6) * bSize_ + rankKept(conj(s, e & 63));
+    }
+    uint64_t index(const State& s) const { return indexOfEntry(s, classOf_[rawA(s)]); }
+    unsigned get(uint64_t i) const { return static_cast<unsigned>(table_[i >> 4] >> ((i & 15) * 4) & 15); }
+    void prefetch(uint64_t i) const { __builtin_prefetch(table_ + (i >> 4)); }
+
+    // ---- what was built ----
+    uint64_t classes() const { return classes_; }
+    uint64_t entries() const { return classes_ * bSize_; }
+    uint64_t rawValues() const { return rawA_ * bSize_; }
+    // Entries are exact up to this depth; larger ones read as exactDepth + 1.
+    unsigned exactDepth() const { return exactDepth_; }
+    // Whether the breadth-first search reached every key (every entry exact).
+    bool complete() const { return complete_; }
+    unsigned breadthFirstDepth() const { return bfsDepth_; }
+    const std::array<uint64_t, 16>& depthCounts() const { return counts_; }
+    uint64_t tableBytes() const { return words_ * 8; }
+    double buildSeconds() const { return buildSeconds_; }
+    bool loadedFromCache() const { return loaded_; }
+    const PhaseSpec& phase() const { return spec_; }
+    const std::vector<PhasePartSpec>& kept() const { return kept_; }
+
+private:
+    static constexpr uint64_t kMagic = 0x3154434A4F525050ULL;  // "PPROJCT1"
+    static constexpr uint64_t kHeaderWords = 8 + 16;
+
+    static uint64_t product(const std::vector<PhasePartSpec>& parts, const std::vector<int>& which) {
+        uint64_t p = 1;
+        for (int j : which) p *= parts[j].size;
+        return p;
+    }
+    uint64_t rankOf(const std::vector<int>& which, const State& s) const {
+        uint64_t x = 0;
+        for (int j : which) x = x * spec_.parts[j].size + rankPart<T>(spec_.parts[j], s);
+        return x;
+    }
+    uint64_t rankKept(const State& s) const {
+        uint64_t x = 0;
+        for (const auto& p : kept_) x = x * p.size + rankPart<T>(p, s);
+        return x;
+    }
+    State conj(const State& s, uint32_t k) const {
+        const int sym = spec_.symmetries[k];
+        return sym == 0 ? s : T::conjugate(s, sym);
+    }
+
+    // Words: the header, classOf (rawA u32), stab (classes u64), the table.
+    static uint64_t classWords(uint64_t rawA) { return (rawA * 4 + 7) / 8; }
+
+    bool attach(const uint64_t* blob, uint64_t words, std::string& why) {
+        if (words < kHeaderWords || blob[0] != kMagic) return (why = "not a projected coset table", false);
+        const uint64_t classes = blob[1], rawA = blob[2], bSize = blob[3];
+        if (rawA != rawA_ || bSize != bSize_) return (why = "its coordinate sizes differ from the spec's", false);
+        if (classes == 0 || classes > rawA) return (why = "bad class count", false);
+        const uint64_t want = kHeaderWords + classWords(rawA) + classes + (classes * bSize + 15) / 16;
+        if (words != want) return (why = "size " + std::to_string(words * 8) + " bytes, expected " + std::to_string(want * 8), false);
+        classes_ = classes;
+        bfsDepth_ = static_cast<unsigned>(blob[4]);
+        exactDepth_ = static_cast<unsigned>(blob[5]);
+        complete_ = blob[6] != 0;
+        for (int d = 0; d < 16; ++d) counts_[d] = blob[8 + d];
+        classOf_ = reinterpret_cast<const uint32_t*>(blob + kHeaderWords);
+        stab_ = blob + kHeaderWords + classWords(rawA);
+        table_ = stab_ + classes;
+        words_ = words;
+        return true;
+    }
+
+    // Open addressing over the keys of depth <= D0 (never removed).
+    struct KeySet {
+        std::vector<uint64_t> slots;
+        uint64_t mask = 0;
+        static constexpr uint64_t kEmpty = ~uint64_t{0};
+        explicit KeySet(uint64_t keys) {
+            uint64_t n = 16;
+            while (n < keys * 2) n <<= 1;
+            slots.assign(n, kEmpty);
+            mask = n - 1;
+        }
+        static uint64_t hash(uint64_t k) { return (k ^ (k >> 31)) * 0x9E3779B97F4A7C15ULL; }
+        void insert(uint64_t k) {
+            for (uint64_t i = hash(k) & mask;; i = (i + 1) & mask)
+                if (slots[i] == kEmpty || slots[i] == k) return void(slots[i] = k);
+        }
+        bool contains(uint64_t k) const {
+            for (uint64_t i = hash(k) & mask;; i = (i + 1) & mask) {
+                if (slots[i] == k) return true;
+                if (slots[i] == kEmpty) return false;
+            }
+        }
+    };
+
+    static void nibbleMin(uint64_t* words, uint64_t i, unsigned d) {
+        std::atomic_ref<uint64_t> w(words[i >> 4]);
+        const unsigned shift = (i & 15) * 4;
+        uint64_t old = w.load(std::memory_order_relaxed);
+        while ((old >> shift & 15) > d &&
+               !w.compare_exchange_weak(old, (old & ~(uint64_t{15} << shift)) | static_cast<uint64_t>(d) << shift,
+                                        std::memory_order_relaxed)) {
+        }
+    }
+
+    void build(int threads) {
+        if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        const PhaseSpec& spec = spec_;
+        const int nS = static_cast<int>(spec.symmetries.size());
+        Progress progress("pz: building " + label_);
+        std::vector<uint64_t> values(spec.reduced.size() + 1);
+        SymClasses sc = computeSymClasses(
+            rawA_, nS, spec.symInverse,
+            [&](uint64_t a) {
+                for (size_t i = spec.reduced.size(); i-- > 0;) {
+                    values[i] = a % spec.parts[spec.reduced[i]].size;
+                    a /= spec.parts[spec.reduced[i]].size;
+                }
+                return unrankParts<T>(spec.parts, spec.reduced, values.data());
+            },
+            [&](const State& x) { return rankOf(spec.reduced, x); },
+            [&](const State& x, int s) { return conj(x, static_cast<uint32_t>(s)); }, label_);
+        const uint64_t classes = sc.classes();
+        const uint64_t tableWords = (classes * bSize_ + 15) / 16;
+        const uint64_t total = kHeaderWords + classWords(rawA_) + classes + tableWords;
+        if (total * 8 > memoryBudget())
+            throw MemoryBudgetError("the " + label_ + " needs " + formatBytes(total * 8) +
+                                    ", more than the memory budget of " + formatBytes(memoryBudget()));
+        blob_ = HugeBuffer(total * 8);
+        uint64_t* blob = blob_.data;
+        std::fill_n(blob, kHeaderWords, uint64_t{0});
+        blob[0] = kMagic;
+        blob[1] = classes;
+        blob[2] = rawA_;
+        blob[3] = bSize_;
+        std::memset(blob + kHeaderWords, 0, classWords(rawA_) * 8);
+        std::memcpy(blob + kHeaderWords, sc.classOf.data(), rawA_ * 4);
+        std::memcpy(blob + kHeaderWords + classWords(rawA_), sc.stab.data(), classes * 8);
+        uint64_t* table = blob + kHeaderWords + classWords(rawA_) + classes;
+        std::fill_n(table, tableWords, ~uint64_t{0});
+        classOf_ = reinterpret_cast<const uint32_t*>(blob + kHeaderWords);
+        stab_ = blob + kHeaderWords + classWords(rawA_);
+        classes_ = classes;
+
+        // The key of a state: its class and the smallest full B value over
+        // the representative's self-symmetries.
+        auto keyOf = [&](const State& x) {
+            const uint32_t e = classOf_[rawA(x)];
+            const uint64_t cls = e >> 6;
+            const State y = conj(x, e & 63);
+            uint64_t b = rankOf(spec.rest, y);
+            for (uint64_t m = stab_[cls] & ~uint64_t{1}; m; m &= m - 1)
+                b = std::min(b, rankOf(spec.rest, conj(y, static_cast<uint32_t>(std::countr_zero(m)))));
+            return cls * bFull_ + b;
+        };
+        auto mark = [&](const State& x, unsigned d) {
+            const uint32_t e = classOf_[rawA(x)];
+            const uint64_t cls = e >> 6;
+            const State y = conj(x, e & 63);
+            d = std::min(d, 15u);
+            nibbleMin(table, cls * bSize_ + rankKept(y), d);
+            for (uint64_t m = stab_[cls] & ~uint64_t{1}; m; m &= m - 1)
+                nibbleMin(table, cls * bSize_ + rankKept(conj(y, static_cast<uint32_t>(std::countr_zero(m)))), d);
+        };
+        auto parallel = [&](uint64_t count, auto&& body) {  // body(begin, end) over chunks
+            std::atomic<uint64_t> next{0};
+            constexpr uint64_t kChunk = 256;
+            auto worker = [&] {
+                for (;;) {
+                    const uint64_t begin = next.fetch_add(kChunk);
+                    if (begin >= count) break;
+                    body(begin, std::min(count, begin + kChunk));
+                }
+            };
+            std::vector<std::thread> pool;
+            for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+            worker();
+            for (auto& t : pool) t.join();
+        };
+        const int n = static_cast<int>(spec.moves.size());
+
+        // 1. Breadth first over keys.
+        struct Candidate {
+            uint64_t key;
+            State state;
+        };
+        std::vector<uint64_t> seen;  // sorted keys of depth <= d
+        std::vector<State> layer{T::solved()};
+        seen.push_back(keyOf(layer[0]));
+        mark(layer[0], 0);
+        unsigned d = 0;
+        bool complete = false;
+        for (;; ++d) {
+            if (layer.empty()) {
+                complete = true;
+                break;
+            }
+            if (layer.size() * static_cast<uint64_t>(n) > maxCandidates_) break;
+            progress.beginLevel();
+            // Every child of the layer, in place (one copy at the peak).
+            std::vector<Candidate> all(layer.size() * static_cast<size_t>(n));
+            parallel(layer.size(), [&](uint64_t b, uint64_t e) {
+                for (uint64_t i = b; i < e; ++i)
+                    for (int m = 0; m < n; ++m) {
+                        const State c = T::applyMove(layer[i], spec.moves[static_cast<size_t>(m)]);
+                        all[i * static_cast<uint64_t>(n) + static_cast<uint64_t>(m)] = {keyOf(c), c};
+                    }
+            });
+            std::sort(all.begin(), all.end(), [](const Candidate& a, const Candidate& b) { return a.key < b.key; });
+            std::vector<State> next;
+            std::vector<uint64_t> fresh;
+            for (size_t i = 0; i < all.size(); ++i) {
+                if (i > 0 && all[i].key == all[i - 1].key) continue;
+                if (std::binary_search(seen.begin(), seen.end(), all[i].key)) continue;
+                fresh.push_back(all[i].key);
+                next.push_back(all[i].state);
+            }
+            std::vector<Candidate>().swap(all);
+            const size_t before = seen.size();
+            seen.insert(seen.end(), fresh.begin(), fresh.end());
+            std::inplace_merge(seen.begin(), seen.begin() + static_cast<std::ptrdiff_t>(before), seen.end());
+            parallel(next.size(), [&](uint64_t b, uint64_t e) {
+                for (uint64_t i = b; i < e; ++i) mark(next[i], d + 1);
+            });
+            layer = std::move(next);
+            progress.level(static_cast<int>(d + 1), layer.size());
+        }
+        unsigned exact = d;
+        if (!complete) {
+            // 2. Depth first from layer d, R more moves: R the largest with
+            // |layer| x (canonical sequences of length <= R) within the
+            // budget (counted on the automaton; the key set prunes more).
+            const int* canon = spec.canonNext.data();
+            const bool hasCanon = !spec.canonNext.empty();
+            const size_t automaton = hasCanon ? spec.canonNext.size() / static_cast<size_t>(n) : 1;
+            std::vector<double> ways(automaton, 0.0);
+            ways[hasCanon ? static_cast<size_t>(spec.canonStart) : 0] = 1;
+            double nodes = 0;
+            unsigned extra = 0;
+            while (extra < 14 - std::min(d, 14u)) {
+                std::vector<double> next(automaton, 0.0);
+                double count = 0;
+                for (size_t q = 0; q < automaton; ++q)
+                    for (int i = 0; i < n && ways[q] > 0; ++i) {
+                        const int q2 = hasCanon ? canon[q * static_cast<size_t>(n) + static_cast<size_t>(i)] : 0;
+                        if (q2 < 0) continue;
+                        next[static_cast<size_t>(q2)] += ways[q];
+                        count += ways[q];
+                    }
+                nodes += count * double(layer.size());
+                if (extra >= 1 && nodes > double(maxDfsNodes_)) break;
+                ways = std::move(next);
+                ++extra;
+            }
+            exact = d + extra;
+            KeySet set(seen.size());
+            for (uint64_t k : seen) set.insert(k);
+            std::vector<uint64_t>().swap(seen);
+            // Walks `left` more moves from x (automaton state q) at depth `depth`.
+            auto dfs = [&](auto&& self, const State& x, int q, unsigned depth, unsigned left) -> void {
+                for (int i = 0; i < n; ++i) {
+                    const int q2 = hasCanon ? canon[static_cast<size_t>(q) * static_cast<size_t>(n) + static_cast<size_t>(i)] : 0;
+                    if (q2 < 0) continue;
+                    const State c = T::applyMove(x, spec.moves[static_cast<size_t>(i)]);
+                    mark(c, depth + 1);
+                    if (left > 1 && !set.contains(keyOf(c))) self(self, c, q2, depth + 1, left - 1);
+                }
+            };
+            progress.beginLevel();
+            std::atomic<uint64_t> done{0};
+            std::mutex drawing;  // Progress is not thread-safe
+            parallel(layer.size(), [&](uint64_t b, uint64_t e) {
+                for (uint64_t i = b; i < e; ++i) dfs(dfs, layer[i], spec.canonStart, d, extra);
+                const uint64_t total = done.fetch_add(e - b) + (e - b);
+                if (std::unique_lock<std::mutex> lock(drawing, std::try_to_lock); lock)
+                    progress.update(static_cast<int>(exact), double(total) / double(layer.size()));
+            });
+            // Unreached entries are farther than `exact`.
+            const uint64_t beyond = exact + 1;
+            for (uint64_t w = 0; w < tableWords; ++w) {
+                uint64_t v = table[w];
+                for (int j = 0; j < 16; ++j)
+                    if ((v >> (4 * j) & 15) == 15) v = (v & ~(uint64_t{15} << (4 * j))) | beyond << (4 * j);
+                table[w] = v;
+            }
+        }
+        // Distribution (the tail of the last word past the entries does not count).
+        std::array<uint64_t, 16> counts{};
+        const uint64_t entries = classes * bSize_;
+        for (uint64_t i = 0; i < entries; ++i) ++counts[table[i >> 4] >> ((i & 15) * 4) & 15];
+        blob[4] = d;
+        blob[5] = complete ? 15 : exact;
+        blob[6] = complete ? 1 : 0;
+        for (int k = 0; k < 16; ++k) blob[8 + k] = counts[k];
+        progress.done();
+        std::string why;
+        if (!attach(blob, total, why)) throw std::logic_error(label_ + ": " + why);
+    }
+
+    PhaseSpec spec_;
+    std::vector<PhasePartSpec> kept_;
+    std::string label_;
+    uint64_t rawA_ = 0, bFull_ = 1, bSize_ = 1;
+    uint64_t maxCandidates_ = kMaxLayerCandidates, maxDfsNodes_ = kMaxDepthFirstNodes;
+    HugeBuffer blob_;
+    MappedFile mapping_;
+    uint64_t words_ = 0, classes_ = 0;
+    const uint32_t* classOf_ = nullptr;
+    const uint64_t* stab_ = nullptr;
+    const uint64_t* table_ = nullptr;
+    unsigned bfsDepth_ = 0, exactDepth_ = 0;
+    bool complete_ = false;
+    std::array<uint64_t, 16> counts_{};
+    bool loaded_ = false;
+    double buildSeconds_ = 0;
+};
+
+}  // namespace pz
