@@ -369,28 +369,6 @@ inline State composeMirrored(const State& a, const State& b) {
 inline constexpr bool kSymmetryMirror[48] = {false, false, false, false, true, false, false, false, true, false, false, true, false, false, false, true, true, true, false, false, true, false, false, true, false, false, true, true, true, false, false, false, false, false, true, true, true, true, true, true, true, true, false, true, true, true, true, true};
 
 // ---- pattern coordinates (see runtime/include/pz/coord.hpp) ----
-// pattern corners_all: 88179840 values
-struct Pattern_corners_all {
-    static constexpr const char* kName = "corners_all";
-    static constexpr const char* kHash = "fd172d3f1ead8085";
-    using Part0 = pz::PieceCoordinate<8, 0x00FF, true, true, 3, true>;  // partial permutation (8 of 8) x orientations (8 mod 3, sum fixed) of orbit corners
-    static constexpr uint64_t kSize = 88179840ULL;
-    // Symmetries whose conjugates track distinct pieces (-1 = the state itself).
-    static constexpr std::array<int, 1> kSymmetryLookups = {-1};
-    static inline uint64_t rank(const State& s) {
-        uint64_t r = 0;
-        r = r * Part0::kSize + Part0::rank(s.w[0], s.w[2]);
-        return r;
-    }
-    static inline State unrank(uint64_t r) {
-        State s = kSolved;
-        uint64_t unusedOri = 0;
-        Part0::unrank(r % Part0::kSize, s.w[0], s.w[2]);
-        r /= Part0::kSize;
-        (void)unusedOri;
-        return s;
-    }
-};
 
 // ---- the traits the runtime (pz::Search, pz::PruneTable) is instantiated with ----
 struct Traits {
@@ -439,7 +417,7 @@ struct Traits {
         {-1, -1, -1, -1, -1, -1, 4, 12, 4, 6, 7, 6, 8, -1, 8, 10, -1, 10},  // state 26
         {1, 22, 1, 2, 3, 2, -1, -1, -1, -1, -1, -1, 8, -1, 8, 10, -1, 10},  // state 27
     };
-    using Patterns = std::tuple<Pattern_corners_all>;
+    using Patterns = std::tuple<>;
     // Coset patterns (note [coset patterns]): defined after the struct.
     static constexpr int kCosetPatterns = 1;
     // Their lookups per state, over every pattern (note [coset pattern lookups]).
@@ -477,12 +455,43 @@ struct Traits {
 // ---- coset patterns (note [coset patterns]; runtime/include/pz/coset_pattern.hpp) ----
 inline std::vector<pz::CosetPatternSpec> Traits::cosetPatterns() {
     std::vector<pz::CosetPatternSpec> patterns(1);
-    {  // pattern h48: the coset coordinate of H48
-        patterns[0].name = "h48";
+    {  // pattern h48h2: the coset coordinate of H11
+        patterns[0].name = "h48h2";
         pz::PhaseSpec& ph = patterns[0].phase;
-        ph.target = "H48";
+        ph.target = "H11";
         // U U2 U' D D2 D' F F2 F' B B2 B' L L2 L' R R2 R'
         ph.moves = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17};
+        ph.canonStart = 0;
+        ph.canonNext = {
+            1, 1, 1, 2, 3, 2, 4, 5, 4, 6, 7, 6, 8, 9, 8, 10, 11, 10,
+            -1, -1, -1, 2, 3, 2, 4, 5, 4, 6, 7, 6, 8, 9, 8, 10, 11, 10,
+            -1, -1, -1, -1, -1, -1, 4, 5, 4, 6, 7, 6, 8, 9, 8, 10, 11, 10,
+            -1, -1, -1, -1, -1, -1, 4, 12, 4, 6, 7, 6, 8, 13, 8, 10, 11, 10,
+            1, 1, 1, 2, 3, 2, -1, -1, -1, 6, 7, 6, 8, 9, 8, 10, 11, 10,
+            1, 1, 1, 2, 3, 2, -1, -1, -1, 6, 14, 6, 8, 9, 8, 10, 11, 10,
+            1, 1, 1, 2, 3, 2, -1, -1, -1, -1, -1, -1, 8, 9, 8, 10, 11, 10,
+            1, 15, 1, 2, 3, 2, -1, -1, -1, -1, -1, -1, 8, 16, 8, 10, 11, 10,
+            1, 1, 1, 2, 3, 2, 4, 5, 4, 6, 7, 6, -1, -1, -1, 10, 11, 10,
+            1, 1, 1, 2, 3, 2, 4, 5, 4, 6, 7, 6, -1, -1, -1, 10, 17, 10,
+            1, 1, 1, 2, 3, 2, 4, 5, 4, 6, 7, 6, -1, -1, -1, -1, -1, -1,
+            1, 18, 1, 2, 3, 2, 4, 19, 4, 6, 7, 6, -1, -1, -1, -1, -1, -1,
+            1, 1, 1, 2, 3, 2, -1, -1, -1, 6, 20, 6, 8, 9, 8, 10, 11, 10,
+            1, 1, 1, 2, 3, 2, 4, 5, 4, 6, 7, 6, -1, -1, -1, 10, 21, 10,
+            1, 22, 1, 2, 3, 2, -1, -1, -1, -1, -1, -1, 8, 16, 8, 10, 11, 10,
+            -1, -1, -1, 2, 23, 2, 4, 5, 4, 6, 7, 6, 8, 9, 8, 10, 11, 10,
+            1, 1, 1, 2, 3, 2, 4, 5, 4, 6, 7, 6, -1, -1, -1, 10, 24, 10,
+            1, 22, 1, 2, 3, 2, 4, 25, 4, 6, 7, 6, -1, -1, -1, -1, -1, -1,
+            -1, -1, -1, 2, 26, 2, 4, 5, 4, 6, 7, 6, 8, 9, 8, 10, 11, 10,
+            1, 1, 1, 2, 3, 2, -1, -1, -1, 6, 27, 6, 8, 9, 8, 10, 11, 10,
+            1, -1, 1, 2, -1, 2, -1, -1, -1, -1, -1, -1, 8, 16, 8, 10, 11, 10,
+            1, -1, 1, 2, -1, 2, 4, 25, 4, 6, 7, 6, -1, -1, -1, -1, -1, -1,
+            -1, -1, -1, 2, -1, 2, 4, 5, 4, 6, 7, 6, 8, 9, 8, 10, 11, 10,
+            -1, -1, -1, -1, -1, -1, 4, -1, 4, 6, -1, 6, 8, 13, 8, 10, 11, 10,
+            1, 22, 1, 2, 3, 2, 4, -1, 4, 6, -1, 6, -1, -1, -1, -1, -1, -1,
+            1, 1, 1, 2, 3, 2, -1, -1, -1, 6, -1, 6, 8, 9, 8, 10, 11, 10,
+            -1, -1, -1, -1, -1, -1, 4, 12, 4, 6, 7, 6, 8, -1, 8, 10, -1, 10,
+            1, 22, 1, 2, 3, 2, -1, -1, -1, -1, -1, -1, 8, -1, 8, 10, -1, 10,
+        };
         {  // part 0: membership of corners in 2 sets (4+4), 70 values
             pz::PhasePartSpec c;
             c.kind = pz::PhasePartSpec::Membership;
@@ -513,14 +522,47 @@ inline std::vector<pz::CosetPatternSpec> Traits::cosetPatterns() {
             c.goal = 3430ULL;
             ph.parts.push_back(c);
         }
+        {  // part 3: orientation of edges mod 2 (sum fixed), 2048 values
+            pz::PhasePartSpec c;
+            c.kind = pz::PhasePartSpec::Orientation;
+            c.orbit = 1;
+            c.modulus = 2;
+            c.sumConstrained = true;
+            c.size = 2048ULL;
+            c.goal = 0ULL;
+            ph.parts.push_back(c);
+        }
         ph.tables = {};
         // symmetries: identity, S_URF, S_F2, S_U4, S_LR2, S_URF S_URF, S_URF S_F2, S_URF S_U4, S_URF S_LR2, S_F2 S_URF, S_F2 S_U4, S_F2 S_LR2, S_U4 S_URF, S_U4 S_F2, S_U4 S_U4, S_U4 S_LR2, S_LR2 S_URF, S_LR2 S_U4, S_URF S_URF S_F2, S_URF S_URF S_U4, S_URF S_URF S_LR2, S_URF S_F2 S_URF, S_URF S_F2 S_U4, S_URF S_F2 S_LR2, S_URF S_U4 S_URF, S_URF S_U4 S_F2, S_URF S_U4 S_LR2, S_URF S_LR2 S_URF, S_URF S_LR2 S_U4, S_F2 S_URF S_URF, S_F2 S_URF S_F2, S_F2 S_URF S_U4, S_F2 S_U4 S_URF, S_F2 S_U4 S_U4, S_F2 S_U4 S_LR2, S_F2 S_LR2 S_U4, S_U4 S_URF S_LR2, S_U4 S_U4 S_LR2, S_U4 S_LR2 S_URF, S_LR2 S_URF S_URF, S_LR2 S_URF S_F2, S_LR2 S_U4 S_URF, S_URF S_URF S_U4 S_F2, S_URF S_F2 S_U4 S_LR2, S_URF S_F2 S_LR2 S_U4, S_URF S_LR2 S_URF S_F2, S_F2 S_U4 S_U4 S_LR2, S_F2 S_U4 S_LR2 S_URF
         ph.symmetries = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47};
         ph.symInverse = {0, 5, 2, 24, 4, 1, 29, 7, 39, 18, 10, 11, 12, 13, 14, 15, 20, 17, 9, 42, 16, 30, 22, 27, 3, 31, 26, 23, 44, 6, 21, 25, 32, 33, 35, 34, 41, 37, 38, 8, 45, 36, 19, 43, 28, 40, 46, 47};
         ph.reduced = {0, 1};
-        ph.rest = {2};
+        ph.rest = {2, 3};
+        std::vector<pz::PhasePartSpec>& kept = patterns[0].kept;
+        {  // kept 0: membership of edges in 3 sets (4+4+4), 34650 values
+            pz::PhasePartSpec c;
+            c.kind = pz::PhasePartSpec::Membership;
+            c.orbit = 1;
+            c.setOf = {1, 0, 1, 0, 1, 0, 1, 0, 2, 2, 2, 2};
+            c.sets = 3;
+            c.size = 34650ULL;
+            c.goal = 3430ULL;
+            kept.push_back(c);
+        }
+        {  // kept 1: orientation of edges mod 2 at {UR UF}, 4 values
+            pz::PhasePartSpec c;
+            c.kind = pz::PhasePartSpec::Orientation;
+            c.orbit = 1;
+            c.modulus = 2;
+            c.sumConstrained = false;
+            c.positions = {0, 1};
+            c.count = 2;
+            c.size = 4ULL;
+            c.goal = 0ULL;
+            kept.push_back(c);
+        }
     }
-    for (auto& p : patterns) p.hash = "384c5a9aa8eeaf86";
+    for (auto& p : patterns) p.hash = "2d8fd01786a0904a";
     patterns[0].lookups = {0};
     patterns[0].movesInSubgroup = {{1, 4, 7, 10, 13, 16}};
     return patterns;

@@ -129,10 +129,10 @@ yaml)
     diff <("$pzc" check $puzzle | sed 1d) <("$pzc" check "$tmp/t.yaml" | sed 1d) || fail "check differs for the YAML twin"
     ;;
 cube3-depths)
-    # Opt-in (PZ_CUBE_OPTIMAL_TEST): cube3's solver (h48 + corners) finds
+    # Opt-in (PZ_CUBE_OPTIMAL_TEST): cube3's solver (h48h2) finds
     # exactly the lengths an independent solver (no coset pattern) proved,
-    # states of 13 to 15 moves (cube3_optimal.txt). Builds the corner and
-    # H48 tables once (about 70 s on 2 cores).
+    # states of 13 to 15 moves (cube3_optimal.txt). Builds the h48h2 table
+    # once (about 100 s on 2 cores).
     grep -v '^#' tests/e2e/cube3_optimal.txt | cut -f1 > "$tmp/scrambles"
     grep -v '^#' tests/e2e/cube3_optimal.txt | cut -f2 > "$tmp/want"
     "$pzc" solve puzzles/cube3.pz --scrambles "$tmp/scrambles" --json > "$tmp/out" || fail "solve"

@@ -314,6 +314,7 @@ private:
             for (auto& t : pool) t.join();
         };
         const int n = static_cast<int>(spec.moves.size());
+        if (n > T::kMoves) throw std::logic_error(label_ + ": more search moves than the traits have");
 
         // 1. Breadth first over keys.
         struct Candidate {
@@ -393,14 +394,34 @@ private:
             for (uint64_t k : seen) set.insert(k);
             std::vector<uint64_t>().swap(seen);
             // Walks `left` more moves from x (automaton state q) at depth `depth`.
+            // The children's entries are found and prefetched first, then
+            // written: the table is far bigger than the caches, and the
+            // writes of one node's children overlap their misses.
             auto dfs = [&](auto&& self, const State& x, int q, unsigned depth, unsigned left) -> void {
+                State kids[T::kMoves], reps[T::kMoves];
+                int next[T::kMoves];
+                uint64_t at[T::kMoves], cls[T::kMoves];
+                int count = 0;
                 for (int i = 0; i < n; ++i) {
                     const int q2 = hasCanon ? canon[static_cast<size_t>(q) * static_cast<size_t>(n) + static_cast<size_t>(i)] : 0;
                     if (q2 < 0) continue;
-                    const State c = T::applyMove(x, spec.moves[static_cast<size_t>(i)]);
-                    mark(c, depth + 1);
-                    if (left > 1 && !set.contains(keyOf(c))) self(self, c, q2, depth + 1, left - 1);
+                    kids[count] = T::applyMove(x, spec.moves[static_cast<size_t>(i)]);
+                    const uint32_t e = classOf_[rawA(kids[count])];
+                    cls[count] = e >> 6;
+                    reps[count] = conj(kids[count], e & 63);
+                    at[count] = cls[count] * bSize_ + rankKept(reps[count]);
+                    __builtin_prefetch(table + (at[count] >> 4));
+                    next[count++] = q2;
                 }
+                const unsigned d1 = std::min(depth + 1, 15u);
+                for (int k = 0; k < count; ++k) {
+                    nibbleMin(table, at[k], d1);
+                    for (uint64_t m = stab_[cls[k]] & ~uint64_t{1}; m; m &= m - 1)
+                        nibbleMin(table, cls[k] * bSize_ + rankKept(conj(reps[k], static_cast<uint32_t>(std::countr_zero(m)))), d1);
+                }
+                if (left > 1)
+                    for (int k = 0; k < count; ++k)
+                        if (!set.contains(keyOf(kids[k]))) self(self, kids[k], next[k], depth + 1, left - 1);
             };
             progress.beginLevel();
             std::atomic<uint64_t> done{0};
