@@ -289,14 +289,25 @@ private:
                 b = std::min(b, rankOf(spec.rest, conj(y, static_cast<uint32_t>(std::countr_zero(m)))));
             return cls * bFull_ + b;
         };
-        auto mark = [&](const State& x, unsigned d) {
+        // The entry of x: its class, x conjugated to the representative (y).
+        auto locate = [&](const State& x, uint64_t& cls, State& y) {
             const uint32_t e = classOf_[rawA(x)];
-            const uint64_t cls = e >> 6;
-            const State y = conj(x, e & 63);
+            cls = e >> 6;
+            y = conj(x, e & 63);
+            return cls * bSize_ + rankKept(y);
+        };
+        // Entry `at` and its images under the representative's self-symmetries.
+        auto markAt = [&](uint64_t at, uint64_t cls, const State& y, unsigned d) {
             d = std::min(d, 15u);
-            nibbleMin(table, cls * bSize_ + rankKept(y), d);
+            nibbleMin(table, at, d);
             for (uint64_t m = stab_[cls] & ~uint64_t{1}; m; m &= m - 1)
                 nibbleMin(table, cls * bSize_ + rankKept(conj(y, static_cast<uint32_t>(std::countr_zero(m)))), d);
+        };
+        auto mark = [&](const State& x, unsigned d) {
+            uint64_t cls;
+            State y;
+            const uint64_t at = locate(x, cls, y);
+            markAt(at, cls, y, d);
         };
         auto parallel = [&](uint64_t count, auto&& body) {  // body(begin, end) over chunks
             std::atomic<uint64_t> next{0};
@@ -406,19 +417,11 @@ private:
                     const int q2 = hasCanon ? canon[static_cast<size_t>(q) * static_cast<size_t>(n) + static_cast<size_t>(i)] : 0;
                     if (q2 < 0) continue;
                     kids[count] = T::applyMove(x, spec.moves[static_cast<size_t>(i)]);
-                    const uint32_t e = classOf_[rawA(kids[count])];
-                    cls[count] = e >> 6;
-                    reps[count] = conj(kids[count], e & 63);
-                    at[count] = cls[count] * bSize_ + rankKept(reps[count]);
+                    at[count] = locate(kids[count], cls[count], reps[count]);
                     __builtin_prefetch(table + (at[count] >> 4));
                     next[count++] = q2;
                 }
-                const unsigned d1 = std::min(depth + 1, 15u);
-                for (int k = 0; k < count; ++k) {
-                    nibbleMin(table, at[k], d1);
-                    for (uint64_t m = stab_[cls[k]] & ~uint64_t{1}; m; m &= m - 1)
-                        nibbleMin(table, cls[k] * bSize_ + rankKept(conj(reps[k], static_cast<uint32_t>(std::countr_zero(m)))), d1);
-                }
+                for (int k = 0; k < count; ++k) markAt(at[k], cls[k], reps[k], depth + 1);
                 if (left > 1)
                     for (int k = 0; k < count; ++k)
                         if (!set.contains(keyOf(kids[k]))) self(self, kids[k], next[k], depth + 1, left - 1);
