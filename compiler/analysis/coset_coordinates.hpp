@@ -263,10 +263,14 @@ inline constexpr size_t kMaxCosetPatternLookups = 8;
 // tables would not do). The full coordinate is too large to search
 // breadth-first, so the runtime (pz/projected_coset.hpp) searches keys
 // breadth-first while they are few and depth-first after: entries are exact
-// up to a depth it reports, larger ones read one more. At most
+// up to a depth it reports, larger ones read one more; it stores them in 2
+// bits over the base with the largest mean bound. At most
 // kMaxProjectedTableEntries entries (about: classes are estimated as the
 // reduced values / the symmetries); the memory budget applies when built.
 inline constexpr uint64_t kMaxProjectedTableEntries = 1ull << 36;
+// Its table is stored in 2-bit entries over a base, 254 to a 64-byte line
+// with the line's minimum (note [two-bit tables] in pz/two_bit_table.hpp).
+inline constexpr uint64_t kTwoBitEntriesPerLine = 254;
 //
 // note [moves in the subgroup]
 // When the table read at the inverse y = x^-1 of a node x (at S^-1 y S) is

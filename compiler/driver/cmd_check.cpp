@@ -221,6 +221,12 @@ struct CosetPatternInfo {
         const uint64_t n = plan->symmetries.size();
         return (classes.classes ? classes.classes : (plan->reducedSize + n - 1) / n) * plan->restSize;
     }
+    // Bytes of its table: 4-bit entries, or a projected table's 2-bit lines
+    // of 254 entries in 64 bytes (note [two-bit tables] in pz/two_bit_table.hpp).
+    uint64_t tableBytes() const {
+        if (plan && !plan->kept.empty()) return (entries() + analysis::kTwoBitEntriesPerLine - 1) / analysis::kTwoBitEntriesPerLine * 64;
+        return (entries() + 1) / 2;
+    }
 };
 
 // "orientation of edges mod 2 (sum fixed) x membership of edges in 2 sets (4+8)"
@@ -354,7 +360,8 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
                 }
             }
             out << "; " << (info.classes.classes || plan.symmetries.empty() ? "" : "at least ") << info.entries()
-                << " entries, table " << tableBytesText(mpz_class((unsigned long)((info.entries() + 1) / 2))) << '\n';
+                << " entries, table " << tableBytesText(mpz_class((unsigned long)info.tableBytes()))
+                << (plan.kept.empty() ? "" : " (2-bit entries)") << '\n';
             continue;
         }
         out << "  " << pat.name << ": " << patternSize(p, pat).get_str() << " values, table "
@@ -623,7 +630,7 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
             j.field("symmetries", (uint64_t)plan.symmetries.size());
             j.field("classes", info.classes.classes);
             j.field("entries", info.entries());
-            j.field("table-bytes", (info.entries() + 1) / 2);
+            j.field("table-bytes", info.tableBytes());
             j.endObject();
             continue;
         }

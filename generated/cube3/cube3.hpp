@@ -455,8 +455,8 @@ struct Traits {
 // ---- coset patterns (note [coset patterns]; runtime/include/pz/coset_pattern.hpp) ----
 inline std::vector<pz::CosetPatternSpec> Traits::cosetPatterns() {
     std::vector<pz::CosetPatternSpec> patterns(1);
-    {  // pattern h48h2: the coset coordinate of H11
-        patterns[0].name = "h48h2";
+    {  // pattern h48h3: the coset coordinate of H11
+        patterns[0].name = "h48h3";
         pz::PhaseSpec& ph = patterns[0].phase;
         ph.target = "H11";
         // U U2 U' D D2 D' F F2 F' B B2 B' L L2 L' R R2 R'
@@ -549,20 +549,20 @@ inline std::vector<pz::CosetPatternSpec> Traits::cosetPatterns() {
             c.goal = 3430ULL;
             kept.push_back(c);
         }
-        {  // kept 1: orientation of edges mod 2 at {UR UF}, 4 values
+        {  // kept 1: orientation of edges mod 2 at {UR UF UL}, 8 values
             pz::PhasePartSpec c;
             c.kind = pz::PhasePartSpec::Orientation;
             c.orbit = 1;
             c.modulus = 2;
             c.sumConstrained = false;
-            c.positions = {0, 1};
-            c.count = 2;
-            c.size = 4ULL;
+            c.positions = {0, 1, 2};
+            c.count = 3;
+            c.size = 8ULL;
             c.goal = 0ULL;
             kept.push_back(c);
         }
     }
-    for (auto& p : patterns) p.hash = "2d8fd01786a0904a";
+    for (auto& p : patterns) p.hash = "b3ee95717dd592ea";
     patterns[0].lookups = {0};
     patterns[0].movesInSubgroup = {{1, 4, 7, 10, 13, 16}};
     return patterns;

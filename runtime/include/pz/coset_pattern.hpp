@@ -61,8 +61,8 @@ public:
     // Loads the table from `dir` (or builds and saves it there; "" = build only).
     void loadOrBuild(const std::string& dir, int threads) {
         const std::string path = dir.empty() ? "" : dir + "/" + fileName();
-        // "-c1" / "-p1": the blob layouts' versions.
-        if (projected_) return projected_->loadOrBuild(path, spec_.hash + "-p1", threads);
+        // "-c1" / "-p2": the blob layouts' versions.
+        if (projected_) return projected_->loadOrBuild(path, spec_.hash + "-p2", threads);
         tables_.loadOrBuild(path, spec_.hash + "-c1", threads);
         if (!tables_.hasOneTable(0)) throw std::logic_error("coset pattern " + spec_.name + ": not one table");
     }
@@ -136,6 +136,7 @@ public:
         uint64_t classes = 0, entries = 0, bytes = 0;
         std::array<uint64_t, 16> counts{};
         int exactDepth = -1;  // projected: entries above it read as exactDepth + 1; -1: all exact
+        int base = -1;        // projected: 2-bit entries over this base (note [two-bit tables]); -1: 4-bit
     };
     Summary summary() const {
         Summary s;
@@ -145,6 +146,7 @@ public:
             s.bytes = projected_->tableBytes();
             s.counts = projected_->depthCounts();
             if (!projected_->complete()) s.exactDepth = static_cast<int>(projected_->exactDepth());
+            s.base = static_cast<int>(projected_->base());
         } else if (tables_.hasSymTable(0)) {
             s.classes = tables_.symClasses(0);
             s.entries = tables_.symEntries(0);

@@ -55,6 +55,7 @@
 #include "pz/phased.hpp"
 #include "pz/sym_classes.hpp"
 #include "pz/table_blob.hpp"
+#include "pz/two_bit_table.hpp"
 
 namespace pz {
 
@@ -140,8 +141,10 @@ public:
         return static_cast<uint64_t>(e >> 6) * bSize_ + rankKept(conj(s, e & 63));
     }
     uint64_t index(const State& s) const { return indexOfEntry(s, classOf_[rawA(s)]); }
-    unsigned get(uint64_t i) const { return static_cast<unsigned>(table_[i >> 4] >> ((i & 15) * 4) & 15); }
-    void prefetch(uint64_t i) const { __builtin_prefetch(table_ + (i >> 4)); }
+    // 2-bit entries with a base and a per-line minimum (note [two-bit
+    // tables] in pz/two_bit_table.hpp).
+    unsigned get(uint64_t i) const { return TwoBitTable::lookupIn(lines_, base_, i); }
+    void prefetch(uint64_t i) const { TwoBitTable::prefetchIn(lines_, i); }
 
     // ---- what was built ----
     uint64_t classes() const { return classes_; }
@@ -152,7 +155,9 @@ public:
     // Whether the breadth-first search reached every key (every entry exact).
     bool complete() const { return complete_; }
     unsigned breadthFirstDepth() const { return bfsDepth_; }
+    // Entries per distance before packing (the build's 4-bit values).
     const std::array<uint64_t, 16>& depthCounts() const { return counts_; }
+    unsigned base() const { return base_; }
     uint64_t tableBytes() const { return words_ * 8; }
     double buildSeconds() const { return buildSeconds_; }
     bool loadedFromCache() const { return loaded_; }
@@ -160,7 +165,7 @@ public:
     const std::vector<PhasePartSpec>& kept() const { return kept_; }
 
 private:
-    static constexpr uint64_t kMagic = 0x3154434A4F525050ULL;  // "PPROJCT1"
+    static constexpr uint64_t kMagic = 0x3254434A4F525050ULL;  // "PPROJCT2"
     static constexpr uint64_t kHeaderWords = 8 + 16;
 
     static uint64_t product(const std::vector<PhasePartSpec>& parts, const std::vector<int>& which) {
@@ -183,24 +188,31 @@ private:
         return sym == 0 ? s : T::conjugate(s, sym);
     }
 
-    // Words: the header, classOf (rawA u32), stab (classes u64), the table.
+    // Words: the header, classOf (rawA u32), stab (classes u64), padding to
+    // a 64-byte line, the 2-bit lines.
     static uint64_t classWords(uint64_t rawA) { return (rawA * 4 + 7) / 8; }
+    static uint64_t linesAt(uint64_t rawA, uint64_t classes) {
+        return (kHeaderWords + classWords(rawA) + classes + TwoBitTable::kLineWords - 1) / TwoBitTable::kLineWords *
+               TwoBitTable::kLineWords;
+    }
 
     bool attach(const uint64_t* blob, uint64_t words, std::string& why) {
         if (words < kHeaderWords || blob[0] != kMagic) return (why = "not a projected coset table", false);
         const uint64_t classes = blob[1], rawA = blob[2], bSize = blob[3];
         if (rawA != rawA_ || bSize != bSize_) return (why = "its coordinate sizes differ from the spec's", false);
         if (classes == 0 || classes > rawA) return (why = "bad class count", false);
-        const uint64_t want = kHeaderWords + classWords(rawA) + classes + (classes * bSize + 15) / 16;
+        const uint64_t want = linesAt(rawA, classes) + TwoBitTable::bytesFor(classes * bSize) / 8;
         if (words != want) return (why = "size " + std::to_string(words * 8) + " bytes, expected " + std::to_string(want * 8), false);
         classes_ = classes;
         bfsDepth_ = static_cast<unsigned>(blob[4]);
         exactDepth_ = static_cast<unsigned>(blob[5]);
         complete_ = blob[6] != 0;
+        base_ = static_cast<unsigned>(blob[7]);
+        if (base_ > 12) return (why = "bad base", false);
         for (int d = 0; d < 16; ++d) counts_[d] = blob[8 + d];
         classOf_ = reinterpret_cast<const uint32_t*>(blob + kHeaderWords);
         stab_ = blob + kHeaderWords + classWords(rawA);
-        table_ = stab_ + classes;
+        lines_ = blob + linesAt(rawA, classes);
         words_ = words;
         return true;
     }
@@ -257,25 +269,19 @@ private:
             [&](const State& x) { return rankOf(spec.reduced, x); },
             [&](const State& x, int s) { return conj(x, static_cast<uint32_t>(s)); }, label_);
         const uint64_t classes = sc.classes();
-        const uint64_t tableWords = (classes * bSize_ + 15) / 16;
-        const uint64_t total = kHeaderWords + classWords(rawA_) + classes + tableWords;
-        if (total * 8 > memoryBudget())
-            throw MemoryBudgetError("the " + label_ + " needs " + formatBytes(total * 8) +
-                                    ", more than the memory budget of " + formatBytes(memoryBudget()));
-        blob_ = HugeBuffer(total * 8);
-        uint64_t* blob = blob_.data;
-        std::fill_n(blob, kHeaderWords, uint64_t{0});
-        blob[0] = kMagic;
-        blob[1] = classes;
-        blob[2] = rawA_;
-        blob[3] = bSize_;
-        std::memset(blob + kHeaderWords, 0, classWords(rawA_) * 8);
-        std::memcpy(blob + kHeaderWords, sc.classOf.data(), rawA_ * 4);
-        std::memcpy(blob + kHeaderWords + classWords(rawA_), sc.stab.data(), classes * 8);
-        uint64_t* table = blob + kHeaderWords + classWords(rawA_) + classes;
+        const uint64_t entries = classes * bSize_;
+        // The build fills 4-bit entries, then packs them into 2-bit lines.
+        const uint64_t tableWords = (entries + 15) / 16;
+        const uint64_t total = linesAt(rawA_, classes) + TwoBitTable::bytesFor(entries) / 8;
+        if ((total + tableWords) * 8 > memoryBudget())
+            throw MemoryBudgetError("the " + label_ + " needs " + formatBytes(total * 8) + " (" +
+                                    formatBytes((total + tableWords) * 8) + " while built), more than the memory budget of " +
+                                    formatBytes(memoryBudget()));
+        HugeBuffer nibbles(tableWords * 8);
+        uint64_t* table = nibbles.data;
         std::fill_n(table, tableWords, ~uint64_t{0});
-        classOf_ = reinterpret_cast<const uint32_t*>(blob + kHeaderWords);
-        stab_ = blob + kHeaderWords + classWords(rawA_);
+        classOf_ = sc.classOf.data();
+        stab_ = sc.stab.data();
         classes_ = classes;
 
         // The key of a state: its class and the smallest full B value over
@@ -446,12 +452,31 @@ private:
         }
         // Distribution (the tail of the last word past the entries does not count).
         std::array<uint64_t, 16> counts{};
-        const uint64_t entries = classes * bSize_;
-        for (uint64_t i = 0; i < entries; ++i) ++counts[table[i >> 4] >> ((i & 15) * 4) & 15];
+        auto nibble = [&](uint64_t i) { return static_cast<unsigned>(table[i >> 4] >> ((i & 15) * 4) & 15); };
+        for (uint64_t i = 0; i < entries; ++i) ++counts[nibble(i)];
+        // The base with the largest mean bound (the cube's h48h3: 8, so the
+        // 2-bit reads keep 9, 10 and "11 or more" exactly; the 0.7% of
+        // entries at or below 8 read their line's minimum).
+        const unsigned base = TwoBitTable::chooseBase(counts);
+        blob_ = HugeBuffer(total * 8);
+        uint64_t* blob = blob_.data;
+        std::memset(blob, 0, total * 8);
+        blob[0] = kMagic;
+        blob[1] = classes;
+        blob[2] = rawA_;
+        blob[3] = bSize_;
         blob[4] = d;
         blob[5] = complete ? 15 : exact;
         blob[6] = complete ? 1 : 0;
+        blob[7] = base;
         for (int k = 0; k < 16; ++k) blob[8 + k] = counts[k];
+        std::memcpy(blob + kHeaderWords, sc.classOf.data(), rawA_ * 4);
+        std::memcpy(blob + kHeaderWords + classWords(rawA_), sc.stab.data(), classes * 8);
+        uint64_t* lines = blob + linesAt(rawA_, classes);
+        parallel((entries + TwoBitTable::kPerLine - 1) / TwoBitTable::kPerLine, [&](uint64_t b, uint64_t e) {
+            for (uint64_t line = b; line < e; ++line)
+                TwoBitTable::packLineInto(lines + line * TwoBitTable::kLineWords, line, entries, base, nibble);
+        });
         progress.done();
         std::string why;
         if (!attach(blob, total, why)) throw std::logic_error(label_ + ": " + why);
@@ -467,7 +492,8 @@ private:
     uint64_t words_ = 0, classes_ = 0;
     const uint32_t* classOf_ = nullptr;
     const uint64_t* stab_ = nullptr;
-    const uint64_t* table_ = nullptr;
+    const uint64_t* lines_ = nullptr;
+    unsigned base_ = 0;
     unsigned bfsDepth_ = 0, exactDepth_ = 0;
     bool complete_ = false;
     std::array<uint64_t, 16> counts_{};

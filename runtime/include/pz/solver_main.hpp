@@ -306,7 +306,8 @@ int solverMainImpl(int argc, char** argv) {
         for (const auto& c : search.cosetPatterns()) {
             const auto t = c->summary();
             std::cout << "coset pattern " << c->name() << ": table " << (c->loadedFromCache() ? "loaded" : "built")
-                      << " in " << c->buildSeconds() << " s, " << formatBytes(t.bytes) << "\n";
+                      << " in " << c->buildSeconds() << " s, " << formatBytes(t.bytes)
+                      << (t.base >= 0 ? " (2-bit entries over base " + std::to_string(t.base) + ")" : std::string()) << "\n";
             auto print = [&](const std::array<uint64_t, 16>& counts) {
                 for (int d = 0; d < 16; ++d)
                     if (counts[d]) std::cout << ' ' << d << ':' << counts[d];

@@ -82,19 +82,36 @@ public:
     }
 
     // The lower bound of entry i.
-    unsigned lookup(uint64_t i) const {
+    unsigned lookup(uint64_t i) const { return lookupIn(buf_.data, base_, i); }
+    // The same over lines held elsewhere (64-byte aligned).
+    static unsigned lookupIn(const uint64_t* lines, unsigned base, uint64_t i) {
         const uint64_t line = i / kPerLine, j = i % kPerLine;
-        const uint64_t* w = buf_.data + line * kLineWords;
+        const uint64_t* w = lines + line * kLineWords;
         const unsigned v = static_cast<unsigned>(w[j >> 5] >> ((j & 31) * 2) & 3);
-        if (v) return base_ + v;
+        if (v) return base + v;
         return static_cast<unsigned>(w[7] >> 60);
+    }
+    static void prefetchIn(const uint64_t* lines, uint64_t i) { __builtin_prefetch(lines + i / kPerLine * kLineWords); }
+    // Writes line `line` of `entries` entries at w (zeroed, kLineWords words).
+    template <class Dist>
+    static void packLineInto(uint64_t* w, uint64_t line, uint64_t entries, unsigned base, Dist& dist) {
+        const uint64_t first = line * kPerLine, last = std::min(entries, first + kPerLine);
+        unsigned lineMin = 15;
+        for (uint64_t i = first; i < last; ++i) {
+            const unsigned d = static_cast<unsigned>(dist(i));
+            lineMin = std::min(lineMin, d);
+            const unsigned v = d <= base ? 0 : std::min(d - base, 3u);
+            const uint64_t j = i - first;
+            w[j >> 5] |= static_cast<uint64_t>(v) << ((j & 31) * 2);
+        }
+        w[7] |= static_cast<uint64_t>(lineMin) << 60;
     }
     // The raw 2-bit read of entry i (0..3).
     unsigned raw(uint64_t i) const {
         const uint64_t line = i / kPerLine, j = i % kPerLine;
         return static_cast<unsigned>(buf_.data[line * kLineWords + (j >> 5)] >> ((j & 31) * 2) & 3);
     }
-    void prefetch(uint64_t i) const { __builtin_prefetch(buf_.data + i / kPerLine * kLineWords); }
+    void prefetch(uint64_t i) const { prefetchIn(buf_.data, i); }
 
     uint64_t entries() const { return entries_; }
     uint64_t lines() const { return lines_; }
@@ -108,17 +125,7 @@ public:
 private:
     template <class Dist>
     void packLine(uint64_t line, Dist& dist) {
-        uint64_t* w = buf_.data + line * kLineWords;
-        const uint64_t first = line * kPerLine, last = std::min(entries_, first + kPerLine);
-        unsigned lineMin = 15;
-        for (uint64_t i = first; i < last; ++i) {
-            const unsigned d = static_cast<unsigned>(dist(i));
-            lineMin = std::min(lineMin, d);
-            const unsigned v = d <= base_ ? 0 : std::min(d - base_, 3u);
-            const uint64_t j = i - first;
-            w[j >> 5] |= static_cast<uint64_t>(v) << ((j & 31) * 2);
-        }
-        w[7] |= static_cast<uint64_t>(lineMin) << 60;
+        packLineInto(buf_.data + line * kLineWords, line, entries_, base_, dist);
     }
 
     HugeBuffer buf_;
