@@ -65,6 +65,7 @@ void emitPartSpec(std::ostringstream& s, const SolverModel& m, const analysis::P
             if (!part.frame.empty()) {
                 s << "            c.frame = {" << list(part.frame) << "};\n";
                 s << "            c.step = " << part.step << ";\n";
+                s << "            c.framed = true;\n";
             }
             break;
         case analysis::PhasePart::Kind::Parity: {

@@ -1128,6 +1128,7 @@ inline std::vector<pz::CosetPatternSpec> Traits::cosetPatterns() {
             c.sumConstrained = true;
             c.frame = {0, 1, 0, 1, 3, 2, 3, 2, 0, 1, 0, 1, 3, 2, 3, 2};
             c.step = 2;
+            c.framed = true;
             c.size = 32768ULL;
             c.goal = 0ULL;
             ph.parts.push_back(c);
@@ -1147,7 +1148,7 @@ inline std::vector<pz::CosetPatternSpec> Traits::cosetPatterns() {
         ph.reduced = {1};
         ph.rest = {0, 2};
     }
-    for (auto& p : patterns) p.hash = "03998cc6179bf8ac";
+    for (auto& p : patterns) p.hash = "cb9afeaacb4fa976";
     patterns[0].lookups = {0};
     patterns[0].movesInSubgroup = {{1, 4, 7, 10, 13, 16, 19, 22, 25}};
     return patterns;

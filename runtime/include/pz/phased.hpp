@@ -68,6 +68,7 @@ struct PhasePartSpec {
     bool sumConstrained = false;         // Orientation: last position implied
     std::array<uint8_t, kMaxPhasedLanes> frame{};     // Orientation: digit = ((ori - frame[p] + frame[label]) mod modulus) / step
     int step = 1;
+    bool framed = false;                 // Orientation: frame not all 0 (else the digits are the lanes)
     uint32_t parityOrbits = 0;           // Parity: bitmask over kOrbitShapes
     uint64_t size = 1;
     uint64_t goal = 0;                   // the rank of the solved state
@@ -236,6 +237,12 @@ uint64_t rankPart(const PhasePartSpec& part, const typename T::State& s) {
             const int m = part.modulus;
             uint64_t r = 0;
             const uint64_t radix = static_cast<uint64_t>(m / part.step);
+            if (!part.framed && part.step == 1) {
+                // The digits are the orientation lanes (a coset pattern's
+                // lookup ranks these at every node).
+                for (int i = 0; i < digits; ++i) r = r * radix + oriAt(s, shape, part.count > 0 ? part.positions[i] : i);
+                return r;
+            }
             for (int i = 0; i < digits; ++i) {
                 const int p = part.count > 0 ? part.positions[i] : i;
                 // ori, frame < m: the sum is below 3m, no division needed.
