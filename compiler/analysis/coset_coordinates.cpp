@@ -902,6 +902,31 @@ std::string phasedLanesLimit(const ir::Puzzle& puzzle) {
     return "";
 }
 
+// note [coset patterns]: one table over the whole coordinate, a single part
+// or pair when it fits, which a symmetry-reduced table over every part
+// replaces.
+template <class Fail>
+bool planWholeTable(PuzzleAnalysis& analysis, PhasePlan& phase, Fail&& fail) {
+    const int np = (int)phase.parts.size();
+    if (np == 0)  // H = G: every state is in H
+        return fail("subgroup '" + phase.target + "' is the whole group: its coset coordinate has one value and prunes nothing");
+    mpz_class values = 1;
+    for (const auto& part : phase.parts) values *= (unsigned long)part.size;
+    if (np <= 2 && values <= kMaxPhaseTableEntries) {
+        if (np == 1) phase.tables.emplace_back(0, -1);
+        else if (phase.parts[0].size >= phase.parts[1].size) phase.tables.emplace_back(0, 1);
+        else phase.tables.emplace_back(1, 0);
+    }
+    choosePhaseSymmetries(analysis, phase, -1);
+    const bool symCoversAll = !phase.symmetries.empty() && (int)(phase.reduced.size() + phase.rest.size()) == np;
+    if (!(symCoversAll && phase.tables.empty()) && !(phase.symmetries.empty() && phase.tables.size() == 1))
+        return fail("the coset coordinate of '" + phase.target + "' has " + values.get_str() + " values in " +
+                    std::to_string(np) + " parts; a coset pattern needs one table over all of them, at most " +
+                    std::to_string(kMaxPhaseTableEntries) +
+                    " entries (after reduction by the symmetries that keep the subgroup and the moves)");
+    return true;
+}
+
 // note [projected coset patterns]: the parts a projected table keeps and
 // its symmetry classes. The subgroup's coordinate without the projected
 // orientation parts (the cube: H48's) must take a symmetry-reduced table as
@@ -923,6 +948,9 @@ bool planProjection(PuzzleAnalysis& analysis, const ir::Pattern& pattern, PhaseP
             return fail("subgroup '" + phase.target + "' does not keep the orientation of '" + orbit +
                         "', so its coset coordinate has no orientations of '" + orbit + "' to keep");
         if (projectedPart[found] >= 0) return fail("two parts name the orientations of '" + orbit + "'");
+        if (pp.pieces.size() > kMaxKeptOrientations)
+            return fail("the part keeps " + std::to_string(pp.pieces.size()) + " orientations of '" + orbit +
+                        "', over the limit of " + std::to_string(kMaxKeptOrientations));
         projectedPart[found] = (int)q;
     }
     // The base: every part but the projected ones.
@@ -1021,29 +1049,9 @@ bool buildCosetPatternPlan(PuzzleAnalysis& analysis, int patternIndex, const std
                         std::to_string(kMaxPhasePartSize));
     const ir::Element solved = ir::identity(puzzle.orbits);
     for (const auto& part : phase.parts) phase.goal.push_back(referencePartRank(part, solved));
-    if (!pattern.parts.empty()) {
-        if (!planProjection(analysis, pattern, phase, fail)) return false;
-    } else {
-    // One table over the whole coordinate: a single part or pair when it
-    // fits, which a symmetry-reduced table over every part replaces.
-    const int np = (int)phase.parts.size();
-    if (np == 0)  // H = G: every state is in H
-        return fail("subgroup '" + phase.target + "' is the whole group: its coset coordinate has one value and prunes nothing");
-    mpz_class values = 1;
-    for (const auto& part : phase.parts) values *= (unsigned long)part.size;
-    if (np <= 2 && values <= kMaxPhaseTableEntries) {
-        if (np == 1) phase.tables.emplace_back(0, -1);
-        else if (phase.parts[0].size >= phase.parts[1].size) phase.tables.emplace_back(0, 1);
-        else phase.tables.emplace_back(1, 0);
-    }
-    choosePhaseSymmetries(analysis, phase, -1);
-    const bool symCoversAll = !phase.symmetries.empty() && (int)(phase.reduced.size() + phase.rest.size()) == np;
-    if (!(symCoversAll && phase.tables.empty()) && !(phase.symmetries.empty() && phase.tables.size() == 1))
-        return fail("the coset coordinate of '" + phase.target + "' has " + values.get_str() + " values in " +
-                    std::to_string(np) + " parts; a coset pattern needs one table over all of them, at most " +
-                    std::to_string(kMaxPhaseTableEntries) +
-                    " entries (after reduction by the symmetries that keep the subgroup and the moves)");
-    }
+    const bool planned = pattern.parts.empty() ? planWholeTable(analysis, phase, fail)
+                                               : planProjection(analysis, pattern, phase, fail);
+    if (!planned) return false;
     phase.lookups = symmetryCosetRepresentatives(analysis, phase.subgroup, searchMoves, kMaxCosetPatternLookups);
     // note [moves in the subgroup]: S^-1 m S is the move moveMap[S^-1][m].
     const auto& group = analysis.symmetries();

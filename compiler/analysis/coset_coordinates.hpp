@@ -268,6 +268,7 @@ inline constexpr size_t kMaxCosetPatternLookups = 8;
 // kMaxProjectedTableEntries entries (about: classes are estimated as the
 // reduced values / the symmetries); the memory budget applies when built.
 inline constexpr uint64_t kMaxProjectedTableEntries = 1ull << 36;
+inline constexpr size_t kMaxKeptOrientations = 16;  // positions kept per part (the runtime's part arrays)
 // Its table is stored in 2-bit entries over a base, 254 to a 64-byte line
 // with the line's minimum (note [two-bit tables] in pz/two_bit_table.hpp).
 inline constexpr uint64_t kTwoBitEntriesPerLine = 254;

@@ -1,10 +1,10 @@
 #include "compiler/codegen/phase_plan_emit.hpp"
-#include "compiler/ir/element.hpp"
 
 #include <sstream>
+#include <stdexcept>
 
 #include "compiler/codegen/content_hash.hpp"
-#include <stdexcept>
+#include "compiler/ir/element.hpp"
 
 namespace pz::codegen {
 

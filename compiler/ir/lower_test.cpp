@@ -169,9 +169,21 @@ TEST_CASE("cube3 moves and element algebra", "[lower]") {
     CHECK(compose(compose(lr.effect, move(p, "R").effect, p.orbits), inverse(lr.effect, p.orbits), p.orbits) ==
           move(p, "L'").effect);
     CHECK(closureSize(symmetryElements(p), p.orbits) == 48);
-    REQUIRE(p.subgroups.size() == 3);
+    REQUIRE(p.subgroups.size() == 4);
     CHECK(p.subgroups[0].generatorText == std::vector<std::string>{"U", "D", "R2", "L2", "F2", "B2"});
     CHECK(p.subgroups[1].keepIn.size() == 2);
+    // H11 = H48 with every edge oriented (both orbits oriented, every position).
+    REQUIRE(p.subgroups[2].name == "H11");
+    CHECK(p.subgroups[2].keepIn.size() == 2);
+    CHECK(p.subgroups[2].oriented.size() == 2);
+    // A projected coset pattern: H11's coordinate keeping three edge orientations.
+    const auto h3 = std::find_if(p.patterns.begin(), p.patterns.end(), [](const Pattern& x) { return x.name == "h48h3"; });
+    REQUIRE(h3 != p.patterns.end());
+    CHECK(h3->cosetSubgroup == 2);
+    REQUIRE(h3->parts.size() == 1);
+    CHECK(h3->parts[0].orientations);
+    CHECK_FALSE(h3->parts[0].positions);
+    CHECK(h3->parts[0].pieces == std::vector<int>{0, 1, 2});  // UR UF UL
     CHECK(p.solvers.size() == 2);
 }
 
