@@ -100,6 +100,13 @@ projected)
     sed -n 's/.* entries (exact up to [0-9]*, farther ones read [0-9]*)://p' "$tmp/tables2.txt" > "$tmp/got2"
     diff "$tmp/want" "$tmp/got2" || fail "the depth-first fill differs from the projected coset BFS"
     "$tmp/solver" --tables --table-dir "$tmp/t1" | grep -q "table loaded" || fail "table not loaded from the cache"
+    # A damaged file is refused, rebuilt and replaced (the cache protocol of pz/table_blob.hpp).
+    file=$(ls "$tmp"/t1/*.pzt)
+    printf '\x5a' | dd of="$file" bs=1 seek=4200 conv=notrunc status=none
+    "$tmp/solver" --verify-tables --tables --table-dir "$tmp/t1" > "$tmp/tables4.txt" 2> "$tmp/err" || fail "damaged: $(cat "$tmp/err")"
+    grep -q "unusable (checksum mismatch" "$tmp/err" || fail "damage not reported: $(cat "$tmp/err")"
+    grep -q "table built" "$tmp/tables4.txt" || fail "damaged table not rebuilt"
+    "$tmp/solver" --tables --table-dir "$tmp/t1" | grep -q "table loaded" || fail "rebuilt table not cached"
     # Cut short: exact to a few moves only, still admissible.
     PZ_PROJECTED_BFS_CANDIDATES=20 PZ_PROJECTED_DFS_NODES=100 "$tmp/solver" --tables --table-dir "$tmp/t3" > "$tmp/tables3.txt" || fail "--tables (cut)"
     cut=$(sed -n 's/.*exact up to \([0-9]*\),.*/\1/p' "$tmp/tables3.txt")

@@ -494,31 +494,15 @@ public:
     // Loads the tables from the cache file `path` (keyed by `hash`), or builds
     // them with `threads` threads and saves them there; "" = build, no cache.
     void loadOrBuild(const std::string& path, const std::string& hash, int threads) {
-        namespace fs = std::filesystem;
-        auto t0 = std::chrono::steady_clock::now();
-        std::string why;
-        if (!path.empty()) {
-            removeStaleTableTemps(fs::path(path).parent_path().string());
-            if (fs::exists(path)) {
-                uint64_t bytes = 0;
-                if (loadTableBlob(path, hash, mapping_, bytes, why) &&
-                    attach(reinterpret_cast<const uint64_t*>(mapping_.data + kTablePage), bytes / 8, why)) {
-                    loaded_ = true;
-                    buildSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-                    return;
-                }
-                mapping_ = MappedFile();
-                std::fprintf(stderr, "pz: phased tables %s are unusable (%s); rebuilding\n", path.c_str(), why.c_str());
-            }
-        }
-        build(threads);
+        const auto t0 = std::chrono::steady_clock::now();
+        loaded_ = loadOrBuildBlob(
+            path, hash, "phased tables", mapping_,
+            [&](const uint64_t* words, uint64_t count, std::string& why) { return attach(words, count, why); },
+            [&] {
+                build(threads);
+                return std::make_pair(static_cast<const uint64_t*>(blob_.data), tableWords_ * 8);
+            });
         buildSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (!path.empty()) {
-            std::error_code ec;
-            fs::create_directories(fs::path(path).parent_path(), ec);
-            if (!saveTableBlob(path, hash, blob_.data, tableWords_ * 8, why))
-                std::fprintf(stderr, "pz: warning: cannot cache phased tables %s: %s\n", path.c_str(), why.c_str());
-        }
     }
 
     // note [table residency] in pz/prune.hpp: a process that solves several
@@ -526,14 +510,8 @@ public:
     // checking every block's hash on the way.
     bool makeResident(std::string& why) {
         if (!mapping_.data) return true;
-        const uint64_t bytes = tableWords_ * 8;
-        HugeBuffer b(bytes);
-        std::memcpy(b.data, mapping_.data + kTablePage, bytes);
-        const auto* hashes = reinterpret_cast<const uint64_t*>(mapping_.data + kTablePage + bytes);
-        for (uint64_t blk = 0; blk < blob_detail::blocksOf(bytes); ++blk)
-            if (tableBlockHash(b.data, bytes, blk) != hashes[blk])
-                return (why = "checksum mismatch (data block " + std::to_string(blk) + ")", false);
-        if (!attach(b.data, tableWords_, why)) return false;
+        HugeBuffer b;
+        if (!residentBlobCopy(mapping_, tableWords_ * 8, b, why) || !attach(b.data, tableWords_, why)) return false;
         resident_ = std::move(b);
         mapping_ = MappedFile();
         return true;

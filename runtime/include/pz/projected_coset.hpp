@@ -89,44 +89,22 @@ public:
     // Loads the table from the cache file `path` (keyed by `hash`), or builds
     // it with `threads` threads and saves it there; "" = build, no cache.
     void loadOrBuild(const std::string& path, const std::string& hash, int threads) {
-        namespace fs = std::filesystem;
         const auto t0 = std::chrono::steady_clock::now();
-        std::string why;
-        if (!path.empty()) {
-            removeStaleTableTemps(fs::path(path).parent_path().string());
-            if (fs::exists(path)) {
-                uint64_t bytes = 0;
-                if (loadTableBlob(path, hash, mapping_, bytes, why) &&
-                    attach(reinterpret_cast<const uint64_t*>(mapping_.data + kTablePage), bytes / 8, why)) {
-                    loaded_ = true;
-                    buildSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-                    return;
-                }
-                mapping_ = MappedFile();
-                std::fprintf(stderr, "pz: %s %s is unusable (%s); rebuilding\n", label_.c_str(), path.c_str(), why.c_str());
-            }
-        }
-        build(threads);
+        loaded_ = loadOrBuildBlob(
+            path, hash, label_, mapping_,
+            [&](const uint64_t* words, uint64_t count, std::string& why) { return attach(words, count, why); },
+            [&] {
+                build(threads);
+                return std::make_pair(static_cast<const uint64_t*>(blob_.data), words_ * 8);
+            });
         buildSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (!path.empty()) {
-            std::error_code ec;
-            fs::create_directories(fs::path(path).parent_path(), ec);
-            if (!saveTableBlob(path, hash, blob_.data, words_ * 8, why))
-                std::fprintf(stderr, "pz: warning: cannot cache %s %s: %s\n", label_.c_str(), path.c_str(), why.c_str());
-        }
     }
 
     // note [table residency] in pz/prune.hpp.
     bool makeResident(std::string& why) {
         if (!mapping_.data) return true;
-        const uint64_t bytes = words_ * 8;
-        HugeBuffer b(bytes);
-        std::memcpy(b.data, mapping_.data + kTablePage, bytes);
-        const auto* hashes = reinterpret_cast<const uint64_t*>(mapping_.data + kTablePage + bytes);
-        for (uint64_t blk = 0; blk < blob_detail::blocksOf(bytes); ++blk)
-            if (tableBlockHash(b.data, bytes, blk) != hashes[blk])
-                return (why = "checksum mismatch (data block " + std::to_string(blk) + ")", false);
-        if (!attach(b.data, words_, why)) return false;
+        HugeBuffer b;
+        if (!residentBlobCopy(mapping_, words_ * 8, b, why) || !attach(b.data, words_, why)) return false;
         blob_ = std::move(b);
         mapping_ = MappedFile();
         return true;

@@ -12,6 +12,8 @@
 // sample of data blocks (every block with --verify-tables).
 #pragma once
 
+#include <filesystem>
+
 #include "pz/prune.hpp"
 
 namespace pz {
@@ -106,6 +108,49 @@ inline bool loadTableBlob(const std::string& path, const std::string& hash, Mapp
     if (!bad.empty()) return (why = bad, false);
     out = std::move(m);
     return true;
+}
+
+// note [table residency] in pz/prune.hpp: the `bytes` of the blob mapped in
+// `mapping` copied into 2 MiB pages, every block's hash checked on the way.
+inline bool residentBlobCopy(const MappedFile& mapping, uint64_t bytes, HugeBuffer& out, std::string& why) {
+    HugeBuffer b(bytes);
+    std::memcpy(b.data, mapping.data + kTablePage, bytes);
+    const auto* hashes = reinterpret_cast<const uint64_t*>(mapping.data + kTablePage + bytes);
+    for (uint64_t blk = 0; blk < blob_detail::blocksOf(bytes); ++blk)
+        if (tableBlockHash(b.data, bytes, blk) != hashes[blk])
+            return (why = "checksum mismatch (data block " + std::to_string(blk) + ")", false);
+    out = std::move(b);
+    return true;
+}
+
+// The cache protocol of a table blob: load `path` (keyed by `hash`) and hand
+// its words to attach(words, count, why); when it is missing or unusable
+// (said on stderr, naming `what`), build() and save it there ("" = build
+// only). Returns whether it was loaded.
+template <class Attach, class Build>
+bool loadOrBuildBlob(const std::string& path, const std::string& hash, const std::string& what, MappedFile& mapping,
+                     Attach&& attach, Build&& build) {
+    namespace fs = std::filesystem;
+    std::string why;
+    if (!path.empty()) {
+        removeStaleTableTemps(fs::path(path).parent_path().string());
+        if (fs::exists(path)) {
+            uint64_t bytes = 0;
+            if (loadTableBlob(path, hash, mapping, bytes, why) &&
+                attach(reinterpret_cast<const uint64_t*>(mapping.data + kTablePage), bytes / 8, why))
+                return true;
+            mapping = MappedFile();
+            std::fprintf(stderr, "pz: %s %s are unusable (%s); rebuilding\n", what.c_str(), path.c_str(), why.c_str());
+        }
+    }
+    const auto [data, bytes] = build();
+    if (!path.empty()) {
+        std::error_code ec;
+        fs::create_directories(fs::path(path).parent_path(), ec);
+        if (!saveTableBlob(path, hash, data, bytes, why))
+            std::fprintf(stderr, "pz: warning: cannot cache %s %s: %s\n", what.c_str(), path.c_str(), why.c_str());
+    }
+    return false;
 }
 
 }  // namespace pz
