@@ -132,15 +132,12 @@ public:
     unsigned exactDepth() const { return exactDepth_; }
     // Whether the breadth-first search reached every key (every entry exact).
     bool complete() const { return complete_; }
-    unsigned breadthFirstDepth() const { return bfsDepth_; }
     // Entries per distance before packing (the build's 4-bit values).
     const std::array<uint64_t, 16>& depthCounts() const { return counts_; }
     unsigned base() const { return base_; }
     uint64_t tableBytes() const { return words_ * 8; }
     double buildSeconds() const { return buildSeconds_; }
     bool loadedFromCache() const { return loaded_; }
-    const PhaseSpec& phase() const { return spec_; }
-    const std::vector<PhasePartSpec>& kept() const { return kept_; }
 
 private:
     static constexpr uint64_t kMagic = 0x3254434A4F525050ULL;  // "PPROJCT2"
@@ -182,7 +179,6 @@ private:
         const uint64_t want = linesAt(rawA, classes) + TwoBitTable::bytesFor(classes * bSize) / 8;
         if (words != want) return (why = "size " + std::to_string(words * 8) + " bytes, expected " + std::to_string(want * 8), false);
         classes_ = classes;
-        bfsDepth_ = static_cast<unsigned>(blob[4]);
         exactDepth_ = static_cast<unsigned>(blob[5]);
         complete_ = blob[6] != 0;
         base_ = static_cast<unsigned>(blob[7]);
@@ -262,23 +258,26 @@ private:
         stab_ = sc.stab.data();
         classes_ = classes;
 
-        // The key of a state: its class and the smallest full B value over
-        // the representative's self-symmetries.
-        auto keyOf = [&](const State& x) {
-            const uint32_t e = classOf_[rawA(x)];
-            const uint64_t cls = e >> 6;
-            const State y = conj(x, e & 63);
-            uint64_t b = rankOf(spec.rest, y);
-            for (uint64_t m = stab_[cls] & ~uint64_t{1}; m; m &= m - 1)
-                b = std::min(b, rankOf(spec.rest, conj(y, static_cast<uint32_t>(std::countr_zero(m)))));
-            return cls * bFull_ + b;
-        };
         // The entry of x: its class, x conjugated to the representative (y).
         auto locate = [&](const State& x, uint64_t& cls, State& y) {
             const uint32_t e = classOf_[rawA(x)];
             cls = e >> 6;
             y = conj(x, e & 63);
             return cls * bSize_ + rankKept(y);
+        };
+        // The key of a state located at (cls, y): its class and the smallest
+        // full B value over the representative's self-symmetries.
+        auto keyAt = [&](uint64_t cls, const State& y) {
+            uint64_t b = rankOf(spec.rest, y);
+            for (uint64_t m = stab_[cls] & ~uint64_t{1}; m; m &= m - 1)
+                b = std::min(b, rankOf(spec.rest, conj(y, static_cast<uint32_t>(std::countr_zero(m)))));
+            return cls * bFull_ + b;
+        };
+        auto keyOf = [&](const State& x) {
+            uint64_t cls;
+            State y;
+            locate(x, cls, y);
+            return keyAt(cls, y);
         };
         // Entry `at` and its images under the representative's self-symmetries.
         auto markAt = [&](uint64_t at, uint64_t cls, const State& y, unsigned d) {
@@ -408,7 +407,7 @@ private:
                 for (int k = 0; k < count; ++k) markAt(at[k], cls[k], reps[k], depth + 1);
                 if (left > 1)
                     for (int k = 0; k < count; ++k)
-                        if (!set.contains(keyOf(kids[k]))) self(self, kids[k], next[k], depth + 1, left - 1);
+                        if (!set.contains(keyAt(cls[k], reps[k]))) self(self, kids[k], next[k], depth + 1, left - 1);
             };
             progress.beginLevel();
             std::atomic<uint64_t> done{0};
@@ -472,7 +471,7 @@ private:
     const uint64_t* stab_ = nullptr;
     const uint64_t* lines_ = nullptr;
     unsigned base_ = 0;
-    unsigned bfsDepth_ = 0, exactDepth_ = 0;
+    unsigned exactDepth_ = 0;
     bool complete_ = false;
     std::array<uint64_t, 16> counts_{};
     bool loaded_ = false;
