@@ -21,27 +21,9 @@
 #include "compiler/driver/commands.hpp"
 #include "compiler/driver/options.hpp"
 
-namespace pz::driver {
-int runCheck(const Args&);
-int runConvert(const Args&);
-int runRun(const Args&);
-int runSolveLevels(const Args&);
-int runBuild(const Args&);
-int runSolve(const Args&);
-int runInspect(const Args&);
-}  // namespace pz::driver
-
 namespace {
 
 using namespace pz::driver;
-
-struct Entry {
-    const char* name;
-    int (*run)(const Args&);
-};
-const Entry kCommands[] = {{"check", runCheck}, {"convert", runConvert}, {"run", runRun},
-                           {"solve-dir", runSolveLevels}, {"build", runBuild}, {"solve", runSolve},
-                           {"inspect", runInspect}};
 
 const char* const kDefinitions[] = {PZ_SOURCE_DIR "/tests/puzzles/loopover3.pz",
                                     PZ_SOURCE_DIR "/tests/puzzles/three_cycle.pz",
@@ -67,10 +49,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         else words.back() += (char)data[i];
     }
     if (words.size() > 64) words.resize(64);
-    const Entry* command = nullptr;
-    for (const auto& c : kCommands)
+    const auto all = commands();
+    const Command* command = nullptr;
+    for (const auto& c : all)
         if (words[0] == c.name) command = &c;
-    if (!command) command = &kCommands[(words[0].empty() ? 0 : (uint8_t)words[0][0]) % std::size(kCommands)];
+    if (!command) command = &all[(words[0].empty() ? 0 : (uint8_t)words[0][0]) % all.size()];
     Args args(words.begin() + 1, words.end());
     // The definition: a fixed one, unless the word is an option or --help.
     if (!args.empty() && args[0].rfind("-", 0) != 0)

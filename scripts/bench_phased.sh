@@ -9,7 +9,7 @@
 # same solutions, so the lengths agree and only the times differ, except
 # under --budget-ms, where the threads search more in the same time).
 # Random positions are drawn by pzc uniformly over the group
-# (note [random positions] in cmd_solve.cpp). Per-solve times are the
+# (note [random positions] in compiler/driver/perm/solve.cpp). Per-solve times are the
 # solver's own wall clock (search only; tables are loaded once per process
 # and reported separately); "cpu" is the user + system time of the whole
 # pzc run (pzc, the solver process, table load, every solve) divided by the

@@ -1,11 +1,10 @@
 // pzc build FILE -o BIN: generate the specialised solver for FILE, compile it
-// with the system compiler against the runtime headers, and write BIN.
+// with the system compiler against the runtime headers, and write BIN (the
+// back end's build, note [back ends]).
 #include <iostream>
 
-#include "compiler/driver/commands.hpp"
-#include "compiler/driver/native_build.hpp"
+#include "compiler/driver/backend.hpp"
 #include "compiler/driver/options.hpp"
-#include "compiler/driver/perm_build.hpp"
 
 namespace pz::driver {
 
@@ -20,15 +19,7 @@ int runBuild(const Args& args) {
     if (sameFile(file, output)) return options.fail("-o " + output + " would overwrite the definition " + file);
     pipeline::CompilationUnit unit(file);
     if (!loadUnit(unit)) return 1;
-    if (unit.isGrid()) {
-        std::cerr << "pzc build: error: " << unit.puzzle().name
-                  << " is a grid-actor puzzle; use 'pzc solve FILE --level LEVEL'\n";
-        return 1;
-    }
-    // Plan, emit C++ and compile it with the runtime in one step.
-    if (!compileSolver(unit, -1, output)) return 1;
-    std::cout << "wrote " << output << " (run '" << output << " --help' for its options)\n";
-    return 0;
+    return backendFor(unit).build(unit, output);
 }
 
 }  // namespace pz::driver

@@ -6,7 +6,7 @@
 
 #include "compiler/driver/commands.hpp"
 #include "compiler/driver/options.hpp"
-#include "compiler/driver/tws_support.hpp"
+#include "compiler/driver/perm/tws_support.hpp"
 #include "compiler/ir/lower.hpp"
 #include "dsl/frontend.hpp"
 #include "dsl/tws_reader.hpp"

@@ -10,12 +10,13 @@
 //                                      canonical automaton, coordinates, symmetries)
 //   phasedPlan(i)   plan of phased solver i  analysis::buildSolverPlan
 //   solverSource()  emit               compiler/codegen
-//   build           compiler/driver/perm_build (native_build: g++, cached)
+//   build           compiler/driver/perm/perm_build (native_build: g++, cached)
 // Every later stage runs the earlier ones it needs, so a command asks for
 // what it prints and nothing more: `pzc solve` on a cached solver stops after
 // load() (note [solver index]); `pzc check` never plans. One PuzzleAnalysis
 // serves every stage (it caches Schreier–Sims, the symmetry closure, ...).
-// Grid-actor puzzles stop after load(); their back end is compiler/driver/cmd_grid.
+// Grid-actor puzzles stop after load(); their back end is compiler/driver/grid
+// (note [back ends] in compiler/driver/backend.hpp).
 #pragma once
 
 #include <map>

@@ -165,6 +165,16 @@ bad-input)
     expect_error "cannot be reached" -- "$pzc" solve $puzzle --state "1 0 2 3 4 5 6 7 8"
     expect_error "usage" -- "$pzc" solve $puzzle
     expect_error "cannot read" -- "$pzc" solve tests/e2e/no-such-puzzle.pz --scramble "R1"
+    # A command the puzzle's family lacks (note [back ends]): one error naming
+    # the family and what to use instead, exit code 1, nothing built.
+    for cmd in "build puzzles/anima.pz -o $tmp/anima-bin" "inspect puzzles/anima.pz" "run puzzles/anima.pz"; do
+        $pzc $cmd > /dev/null 2> "$tmp/err"; rc=$?
+        [ $rc = 1 ] || fail "pzc $cmd: exit code $rc, expected 1"
+        grep -q "error: anima is a grid-actor puzzle; " "$tmp/err" || { cat "$tmp/err"; fail "pzc $cmd: no family error"; }
+    done
+    [ ! -e "$tmp/anima-bin" ] || fail "pzc build wrote a binary for a grid puzzle"
+    expect_error "pzc solve-dir: error: loopover3 is a permutation puzzle; 'pzc solve-dir' solves grid-actor level folders" -- \
+        "$pzc" solve-dir $puzzle "$tmp"
     ;;
 corrupt-cache)
     export PZC_CACHE_DIR=$tmp/cache

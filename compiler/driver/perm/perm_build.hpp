@@ -9,9 +9,6 @@
 
 namespace pz::driver {
 
-// Parse + lower. Prints diagnostics; false on error.
-bool loadUnit(pipeline::CompilationUnit& unit);
-
 // The state layout alone (no group analysis). Prints diagnostics; null on error.
 const analysis::StateLayout* planLayout(pipeline::CompilationUnit& unit);
 

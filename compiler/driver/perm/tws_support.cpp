@@ -1,4 +1,4 @@
-#include "compiler/driver/tws_support.hpp"
+#include "compiler/driver/perm/tws_support.hpp"
 
 #include "compiler/analysis/distinct_states.hpp"
 

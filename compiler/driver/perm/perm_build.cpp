@@ -1,19 +1,12 @@
 // The stages of pzc build / solve / inspect for permutation puzzles
-// (declared in perm_build.hpp).
-#include "compiler/driver/perm_build.hpp"
+// (perm_build.hpp).
+#include "compiler/driver/perm/perm_build.hpp"
 
 #include <iostream>
 
 #include "compiler/driver/native_build.hpp"
 
 namespace pz::driver {
-
-bool loadUnit(pipeline::CompilationUnit& unit) {
-    DiagnosticEngine diags;
-    bool ok = unit.load(diags);
-    diags.print(std::cerr);
-    return ok;
-}
 
 const analysis::StateLayout* planLayout(pipeline::CompilationUnit& unit) {
     DiagnosticEngine diags;

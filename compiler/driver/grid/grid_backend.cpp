@@ -1,4 +1,4 @@
-// Grid-actor puzzles (Anima) in the driver:
+// The grid-actor back end (Anima; note [back ends] in compiler/driver/backend.hpp):
 //   pzc check DEF --level FILE            validate one level file
 //   pzc solve DEF --level FILE [--json]   print an optimal solution
 //   pzc solve DEF --levels DIR            solve a folder, print a table
@@ -29,7 +29,7 @@
 
 #include "compiler/analysis/grid_layout.hpp"
 #include "compiler/codegen/grid_emit.hpp"
-#include "compiler/driver/grid_commands.hpp"
+#include "compiler/driver/grid/grid_backend.hpp"
 #include "compiler/driver/native_build.hpp"
 #include "compiler/driver/options.hpp"
 #include "compiler/driver/result_protocol.hpp"
@@ -392,7 +392,9 @@ int solveLevels(const ir::Puzzle& puzzle, const GridOptions& options) {
 
 }  // namespace
 
-int checkGridPuzzle(const ir::Puzzle& puzzle, const Args& args) {
+int GridBackend::check(pipeline::CompilationUnit& unit, DiagnosticEngine& loaded, const Args& args) const {
+    loaded.print(std::cerr);
+    const ir::Puzzle& puzzle = unit.puzzle();
     GridOptions options;
     if (auto rc = parseOptions("check", args, options)) return *rc;
     if (options.levelFiles.empty() && options.levelDirs.empty()) {
@@ -414,6 +416,8 @@ int checkGridPuzzle(const ir::Puzzle& puzzle, const Args& args) {
     return 0;
 }
 
+namespace {
+
 int solveGridPuzzle(const ir::Puzzle& puzzle, const Args& args) {
     GridOptions options;
     if (auto rc = parseOptions("solve", args, options)) return *rc;
@@ -429,26 +433,17 @@ int solveGridPuzzle(const ir::Puzzle& puzzle, const Args& args) {
     return solveLevels(puzzle, options);
 }
 
-// pzc solve-dir DEF DIR [options]
-int runSolveLevels(const Args& args) {
-    if (args.size() < 2 || args[0] == "--help") {
-        std::cerr << "usage: pzc solve-dir DEF (DIR | LEVEL_FILE...) [--json] [--bfs] [--interp] [--max-states N] [--repeat N]\n"
-                     "                     [--emit FILE|- [--no-main] [--namespace NAME]] [--hall]\n";
-        return args.size() == 1 && args[0] == "--help" ? 0 : 2;
-    }
-    DiagnosticEngine diags;
-    pipeline::CompilationUnit unit(args[0]);
-    const bool loaded = unit.load(diags);
-    diags.print(std::cerr);
-    if (!loaded) return 1;
-    const ir::Puzzle* puzzle = &unit.puzzle();
-    if (!unit.isGrid()) {
-        std::cerr << "pzc: error: " << args[0] << " is not a grid-actor puzzle\n";
-        return 1;
-    }
+}  // namespace
+
+int GridBackend::solve(pipeline::CompilationUnit& unit, const Args& args) const {
+    return solveGridPuzzle(unit.puzzle(), args);
+}
+
+// pzc solve-dir DEF DIR [options]: `args` after DEF.
+int GridBackend::solveFolder(pipeline::CompilationUnit& unit, const Args& args) const {
     // A folder, or level files named one by one.
     Args rest;
-    size_t i = 1;
+    size_t i = 0;
     for (; i < args.size() && args[i].rfind("--", 0) != 0; ++i) {
         std::error_code ec;  // a name the OS refuses (too long, ...) is read as a level file, which reports it
         rest.push_back(std::filesystem::is_directory(args[i], ec) ? "--levels" : "--level");
@@ -456,7 +451,17 @@ int runSolveLevels(const Args& args) {
     }
     rest.insert(rest.end(), args.begin() + i, args.end());
     rest.push_back("--table");
-    return solveGridPuzzle(*puzzle, rest);
+    return solveGridPuzzle(unit.puzzle(), rest);
+}
+
+const char* GridBackend::solveUsage() const { return kGridUsage; }
+
+int GridBackend::build(pipeline::CompilationUnit& unit, const std::string&) const {
+    return refuse("build", unit, "use 'pzc solve FILE --level LEVEL'");
+}
+
+int GridBackend::inspect(pipeline::CompilationUnit& unit, const InspectRequest&) const {
+    return refuse("inspect", unit, "inspect shows permutation puzzles");
 }
 
 }  // namespace pz::driver

@@ -1,0 +1,81 @@
+// The back-end interface: what a family of puzzles (ir::Puzzle::Kind)
+// implements to be checked, built, solved and inspected by pzc.
+//
+// note [back ends]
+// A command (cmd_<name>.cpp) parses what every family shares (the
+// definition, -o BIN, the sequence of `run`), loads the compilation unit and
+// hands it to the back end registered for the unit's kind (backends.cpp,
+// backendFor). The back end reads the rest of the options, which are its
+// own (`--level` for grid puzzles, `--scramble` for permutation puzzles),
+// and runs the stages of its family: plan and emit (compiler/analysis,
+// compiler/codegen/<family>/), build (native_build), run the generated solver
+// and read its results (result_protocol), print.
+// A command a family does not support answers with one error naming the
+// family and what to use instead (Backend::refuse), exit code 1.
+//
+// The families and their folders:
+//   permutation  compiler/driver/perm/  PermutationBackend  (codegen/perm/, runtime pz/solver_main.hpp)
+//   grid-actor   compiler/driver/grid/  GridBackend         (codegen/grid/, runtime pz/grid_main.hpp)
+// A new family: a Kind in compiler/ir/puzzle.hpp and its lowering, a folder
+// here implementing Backend, one row in backends.cpp (docs/architecture.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "compiler/driver/commands.hpp"
+#include "compiler/ir/puzzle.hpp"
+#include "compiler/pipeline/compilation_unit.hpp"
+
+namespace pz::driver {
+
+// pzc inspect's request: what to show.
+struct InspectRequest {
+    std::string solver;   // a declared solver, or empty for the default one
+    bool header = false;  // the generated code instead of the report
+};
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+    // How messages name the family: "permutation puzzle", "grid-actor puzzle".
+    virtual const char* family() const = 0;
+    // The usage of `pzc solve` for this family (printed by `pzc solve --help`).
+    virtual const char* solveUsage() const = 0;
+
+    // Every method receives a loaded unit (CompilationUnit::load succeeded)
+    // and returns the exit code: 0 success, 1 input rejected, 2 usage error.
+    // `args` are the command's arguments the command did not consume.
+
+    // pzc check: validate what the back end will need and print the summary
+    // (--json: as JSON). `args` are the options without the definition;
+    // `diags` holds the loading's diagnostics (warnings), printed with the
+    // back end's own in one list.
+    virtual int check(pipeline::CompilationUnit& unit, DiagnosticEngine& diags, const Args& args) const;
+    // pzc solve: `args` are the command's arguments, the definition first.
+    virtual int solve(pipeline::CompilationUnit& unit, const Args& args) const;
+    // pzc solve-dir: `args` are the level folders or files and the options.
+    virtual int solveFolder(pipeline::CompilationUnit& unit, const Args& args) const;
+    // pzc build -o BIN: the default solver, compiled and written to `output`.
+    virtual int build(pipeline::CompilationUnit& unit, const std::string& output) const;
+    // pzc inspect: the plan, or the generated code.
+    virtual int inspect(pipeline::CompilationUnit& unit, const InspectRequest& request) const;
+    // pzc run: a move sequence applied to the solved state by the interpreter.
+    // `diags` as for check.
+    virtual int run(pipeline::CompilationUnit& unit, DiagnosticEngine& diags, const std::string& sequence) const;
+
+protected:
+    // The error of a command the family does not support: "pzc COMMAND:
+    // error: NAME is a FAMILY; HINT". Returns 1.
+    int refuse(const char* command, const pipeline::CompilationUnit& unit, const std::string& hint) const;
+};
+
+// The back end registered for a family, and all of them (backends.cpp).
+const Backend& backendFor(ir::Puzzle::Kind kind);
+std::vector<const Backend*> allBackends();
+inline const Backend& backendFor(const pipeline::CompilationUnit& unit) { return backendFor(unit.puzzle().kind); }
+
+// Parse + lower, diagnostics printed to stderr; false on error.
+bool loadUnit(pipeline::CompilationUnit& unit);
+
+}  // namespace pz::driver

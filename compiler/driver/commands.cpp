@@ -1,0 +1,32 @@
+// The table of pzc subcommands (commands.hpp), shared by main.cpp and the
+// command-line fuzzer.
+#include "compiler/driver/commands.hpp"
+
+namespace pz::driver {
+
+// Defined in cmd_<name>.cpp.
+int runCheck(const Args&);
+int runConvert(const Args&);
+int runRun(const Args&);
+int runSolveLevels(const Args&);  // cmd_solve_dir.cpp
+int runBuild(const Args&);
+int runSolve(const Args&);
+int runInspect(const Args&);
+
+namespace {
+
+const Command kCommands[] = {
+    {"check", "parse, validate and analyse a definition; print its summary", runCheck},
+    {"convert", "convert a definition between .pz and YAML (--to yaml|pz)", runConvert},
+    {"run", "apply a move sequence with the reference interpreter; print the state", runRun},
+    {"solve-dir", "solve every level in a folder (grid puzzles); print a table", runSolveLevels},
+    {"build", "generate and compile the specialised solver (-o BIN)", runBuild},
+    {"solve", "solve positions optimally with the generated solver", runSolve},
+    {"inspect", "show the generated layout, kernels, canonical tables, coordinates", runInspect},
+};
+
+}  // namespace
+
+std::span<const Command> commands() { return kCommands; }
+
+}  // namespace pz::driver

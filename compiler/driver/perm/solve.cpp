@@ -1,0 +1,745 @@
+// pzc solve FILE (--scramble "MOVES" | --state "NUMBERS")... [--json] [--threads N]
+// pzc solve FILE --random N [--seed S] [--json] [--threads N]
+// pzc solve FILE --scrambles FILE|- [--threads N]      (a batch; JSON lines)
+//   every form also takes [--memory SIZE] [--verify-tables]
+// The permutation back end's solve (note [back ends]): builds (or reuses)
+// the generated solver for FILE, solves each position optimally (or with a
+// declared phased or sift solver), replays every solution through the IR
+// element algebra and prints it in the puzzle's move names.
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <random>
+#include <set>
+#include <unistd.h>
+
+#include "compiler/analysis/distinct_states.hpp"
+#include "compiler/analysis/sift_words.hpp"
+#include "compiler/driver/commands.hpp"
+#include "compiler/driver/native_build.hpp"
+#include "compiler/driver/options.hpp"
+#include "compiler/driver/perm/tws_support.hpp"
+#include "compiler/driver/perm/perm_build.hpp"
+#include "compiler/driver/perm/perm_backend.hpp"
+#include "compiler/driver/result_protocol.hpp"
+#include "compiler/driver/solver_index.hpp"
+#include "compiler/driver/subprocess.hpp"
+#include "compiler/ir/element.hpp"
+#include "compiler/ir/lower.hpp"
+#include "compiler/pipeline/compilation_unit.hpp"
+#include "pz/memory.hpp"
+#include "pz/result_json.hpp"
+
+namespace pz::driver {
+
+namespace {
+
+// The most positions one run draws (--random) or reads (--scrambles).
+constexpr unsigned long long kMaxRandom = 1000000;
+
+const char* kUsage =
+    "usage: pzc solve FILE (--scramble \"MOVES\" | --state \"NUMBERS\")... [--json] [--threads N]\n"
+    "       pzc solve FILE --random N [--seed S] [--json] [--threads N]      (N from 1 to 1000000)\n"
+    "       pzc solve FILE --scrambles FILE|- [--threads N]   (one scramble or state a line; JSON lines)\n"
+    "       pzc solve FILE.tws --tws-scrambles SCRAMBLES.scr...  (a ksolve/twsearch scramble file)\n"
+    "  --memory SIZE: budget for pruning tables (512M, 2G, ...; default a quarter of physical memory)\n"
+    "  --verify-tables: check cached pruning tables in full, not only their header and a sample\n"
+    "  --solver NAME: a declared solver; a sift one answers at once (bounded, not optimal); a\n"
+    "    phased one stops at its first solution, or improves\n"
+    "    it until --max-length N moves or for --budget-ms N (never labelled optimal)\n"
+    "  --sift: a sift solver for any puzzle, declared or not (e.g. a .tws file)\n"
+    "  a state is the element's numbers: each orbit's permutation (perm[p] = solved\n"
+    "  position of the piece at p), then each oriented orbit's orientations; an orbit\n"
+    "  with identical pieces may give each position's label instead (0, 1, ... in\n"
+    "  order of first appearance in its solved labels)\n";
+
+std::vector<long> elementNumbers(const ir::Puzzle& p, const ir::Element& e) {
+    std::vector<long> v;
+    for (size_t o = 0; o < p.orbits.size(); ++o) v.insert(v.end(), e.perm[o].begin(), e.perm[o].end());
+    for (size_t o = 0; o < p.orbits.size(); ++o)
+        if (p.orbits[o].orient > 1) v.insert(v.end(), e.ori[o].begin(), e.ori[o].end());
+    return v;
+}
+
+bool identicalPieces(const ir::Orbit& orbit) {
+    return std::set<int>(orbit.solvedLabel.begin(), orbit.solvedLabel.end()).size() != orbit.solvedLabel.size();
+}
+
+// An orbit with identical pieces may be given by labels (numbered from 0 by
+// first appearance in `solved`) instead of a permutation: the numbers at
+// v[at..] are then not a permutation, and each label occurs as often as in
+// the solved state. The lift gives each label's pieces in increasing order
+// (any lift shows the same state). nullopt: not labels of this orbit.
+std::optional<std::vector<int>> liftLabels(const ir::Orbit& orbit, const std::vector<long>& v, size_t at) {
+    std::vector<std::vector<int>> pieces;  // label -> pieces solved with it, decreasing
+    for (int q = orbit.size - 1; q >= 0; --q) {
+        if ((int)pieces.size() <= orbit.solvedLabel[q]) pieces.resize(orbit.solvedLabel[q] + 1);
+        pieces[orbit.solvedLabel[q]].push_back(q);
+    }
+    if (!identicalPieces(orbit)) return std::nullopt;
+    std::vector<int> perm(orbit.size);
+    std::vector<bool> seen(orbit.size, false);
+    bool permutation = true;
+    for (int q = 0; q < orbit.size; ++q) {
+        long x = v[at + q];
+        if (x < 0 || x >= orbit.size || seen[x]) permutation = false;
+        else seen[x] = true;
+    }
+    if (permutation) return std::nullopt;
+    for (int q = 0; q < orbit.size; ++q) {
+        long x = v[at + q];
+        if (x < 0 || x >= (long)pieces.size() || pieces[x].empty()) return std::nullopt;
+        perm[q] = pieces[x].back();
+        pieces[x].pop_back();
+    }
+    return perm;
+}
+
+// The inverse of elementNumbers, validated; error text in `why`.
+std::optional<ir::Element> elementFromNumbers(const ir::Puzzle& p, const std::vector<long>& v, std::string& why) {
+    ir::Element e = ir::identity(p.orbits);
+    size_t want = 0;
+    for (const auto& o : p.orbits) want += o.size * (o.orient > 1 ? 2 : 1);
+    if (v.size() != want) {
+        why = "a state of " + p.name + " has " + std::to_string(want) + " numbers, got " + std::to_string(v.size());
+        return std::nullopt;
+    }
+    size_t i = 0;
+    for (size_t o = 0; o < p.orbits.size(); ++o) {
+        if (auto lift = liftLabels(p.orbits[o], v, i)) {  // identical pieces given by their labels
+            e.perm[o] = *lift;
+            i += p.orbits[o].size;
+            continue;
+        }
+        std::vector<bool> seen(p.orbits[o].size, false);
+        for (int q = 0; q < p.orbits[o].size; ++q, ++i) {
+            if (v[i] < 0 || v[i] >= p.orbits[o].size || seen[v[i]]) {
+                why = "orbit " + p.orbits[o].name + " is not a permutation" +
+                      std::string(identicalPieces(p.orbits[o]) ? " nor a rearrangement of its solved labels" : "") +
+                      " (number " + std::to_string(i + 1) + " is " +
+                      std::to_string(v[i]) + ")";
+                return std::nullopt;
+            }
+            seen[v[i]] = true;
+            e.perm[o][q] = static_cast<int>(v[i]);
+        }
+    }
+    for (size_t o = 0; o < p.orbits.size(); ++o) {
+        if (p.orbits[o].orient <= 1) continue;
+        for (int q = 0; q < p.orbits[o].size; ++q, ++i) {
+            if (v[i] < 0 || v[i] >= p.orbits[o].orient) {
+                why = "orientation number " + std::to_string(i + 1) + " is out of range";
+                return std::nullopt;
+            }
+            e.ori[o][q] = static_cast<int>(v[i]);
+        }
+    }
+    return e;
+}
+
+// note [random positions]
+// pzc draws random positions itself, so every solution is replayed against
+// a state pzc chose: PuzzleAnalysis::randomElement, a uniform element of the
+// group (one uniform coset representative per level of the stabiliser chain),
+// and so uniform over distinct states when pieces are identical.
+// With illegal placements a uniform element may not be reachable through
+// legal states: a random walk of 1000 metric moves that never enters an
+// illegal state is drawn instead (reachable by construction; not uniform).
+std::vector<ir::Element> randomPositions(analysis::PuzzleAnalysis& groups, const std::vector<int>& metric,
+                                         long long count, unsigned long long seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<ir::Element> out;
+    const ir::Puzzle& puzzle = groups.puzzle();
+    for (long long i = 0; i < count; ++i) {
+        if (puzzle.illegal.empty() || metric.empty()) {
+            out.push_back(groups.randomElement(rng));
+            continue;
+        }
+        ir::Element e = ir::identity(puzzle.orbits);
+        for (int step = 0, tries = 0; step < 1000 && tries < 100000; ++tries) {
+            ir::Element next = ir::compose(e, puzzle.moves[metric[rng() % metric.size()]].effect, puzzle.orbits);
+            if (ir::illegalPlacementIn(puzzle, next)) continue;
+            e = std::move(next);
+            ++step;
+        }
+        out.push_back(std::move(e));
+    }
+    return out;
+}
+
+// The "phases" field of a phased solver's result line (lengths per phase).
+std::vector<int> phaseLengths(const std::string& line) {
+    std::string why;
+    std::vector<int> out;
+    auto v = parseJson(line, why);
+    if (!v) return out;
+    if (const JsonValue* p = v->get("phases"); p && p->kind == JsonValue::Kind::Array)
+        for (const auto& item : p->items)
+            if (auto n = item.integer()) out.push_back(static_cast<int>(*n));
+    return out;
+}
+
+std::string numbersText(const std::vector<long>& v) {
+    std::string s;
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? " " : "") + std::to_string(v[i]);
+    return s;
+}
+
+// The element of one scramble, or nullopt with the reason in `why`.
+std::optional<ir::Element> scrambleElement(const ir::Puzzle& puzzle, const std::string& text, std::string& why) {
+    DiagnosticEngine diags;
+    auto e = ir::evaluateText(puzzle, text, "<scramble>", diags);
+    if (!e) {
+        std::ostringstream out;
+        diags.print(out);
+        why = out.str();
+        while (!why.empty() && why.back() == '\n') why.pop_back();
+        return std::nullopt;
+    }
+    if (e->mirror) {
+        why = "the scramble evaluates to a mirror symmetry, not a state";
+        return std::nullopt;
+    }
+    return e;
+}
+
+// The element of one state (the element's numbers), checked against the group.
+// The analysis (Schreier–Sims) is built for the first state only: a solve
+// of scrambles on a cached solver never needs it (note [solver index]).
+std::optional<ir::Element> stateElement(pipeline::CompilationUnit& unit, const std::string& text, std::string& why) {
+    const ir::Puzzle& puzzle = unit.puzzle();
+    std::istringstream in(text);
+    std::vector<long> nums;
+    for (std::string tok; in >> tok;) {
+        auto v = parseWholeNumber(tok, 0, 1u << 30);
+        if (!v) {
+            why = "bad state: '" + tok + "' is not a number";
+            return std::nullopt;
+        }
+        nums.push_back(static_cast<long>(*v));
+    }
+    auto e = elementFromNumbers(puzzle, nums, why);
+    if (!e) {
+        why = "bad state: " + why;
+        return std::nullopt;
+    }
+    // With identical pieces: whether any lift is in the group (note [distinct states]).
+    auto reachable = unit.membership().reachable(*e, why);
+    if (!reachable) {
+        why = "bad state: " + why;
+        return std::nullopt;
+    }
+    if (!*reachable) {
+        why = "bad state: it cannot be reached by the moves of " + puzzle.name;
+        return std::nullopt;
+    }
+    return e;
+}
+
+// A batch line is a state when it holds only numbers, else a scramble.
+bool looksLikeState(const std::string& line) {
+    return line.find_first_of("0123456789") != std::string::npos &&
+           line.find_first_not_of("0123456789 \t\r") == std::string::npos;
+}
+
+
+// The options of one `pzc solve` of a permutation puzzle.
+struct SolveOptions {
+    std::string file;
+    std::vector<std::string> scrambles, states, twsScrambles;
+    std::string batchFile;
+    unsigned long long randomCount = 0, seed = 1, threads = 0;
+    bool json = false, verifyTables = false, sift = false;
+    std::string memory;      // bytes, as the solver's --memory; empty = its default
+    std::string solverName;  // --solver
+    std::optional<unsigned long long> maxLength, budgetMs;
+    bool batch() const { return !batchFile.empty(); }
+    std::string batchName() const { return batchFile == "-" ? "<stdin>" : batchFile; }
+};
+
+// Parses the options; nullopt to go on, else the exit code.
+std::optional<int> readSolveOptions(const Args& args, SolveOptions& o) {
+    std::vector<std::string> positional;
+    std::string memoryText;
+    unsigned long long maxLength = 0, budgetMs = 0;
+    OptionParser options("solve", kUsage);
+    options.positionals(positional, 1, 1, "FILE")
+        .values("--scramble", o.scrambles)
+        .values("--state", o.states)
+        .values("--tws-scrambles", o.twsScrambles)
+        .value("--scrambles", o.batchFile)
+        .number("--random", o.randomCount, 1, kMaxRandom)
+        .number("--seed", o.seed, 0, UINT64_MAX)
+        .number("--threads", o.threads, 0, 1024)
+        .flag("--json", o.json)
+        .value("--memory", memoryText)
+        .flag("--verify-tables", o.verifyTables)
+        .value("--solver", o.solverName)
+        .flag("--sift", o.sift)
+        .number("--max-length", maxLength, 0, 1000)
+        .number("--budget-ms", budgetMs, 0, 86400000ULL)
+        .exclusive({"--scramble", "--random", "--scrambles"})
+        .exclusive({"--tws-scrambles", "--random", "--scrambles"})
+        .exclusive({"--state", "--random", "--scrambles"})
+        .exclusive({"--sift", "--solver"})
+        .exclusive({"--sift", "--max-length"})
+        .exclusive({"--sift", "--budget-ms"});
+    if (auto rc = options.parse(args)) return *rc;
+    o.file = positional[0];
+    if (options.given("--seed") && !options.given("--random")) return options.fail("--seed needs --random");
+    if (o.scrambles.empty() && o.states.empty() && o.twsScrambles.empty() && !o.randomCount && o.batchFile.empty())
+        return options.fail("give --scramble, --state, --random, --scrambles or --tws-scrambles");
+    if (options.given("--memory")) {
+        auto bytes = pz::parseMemorySize(memoryText);
+        if (!bytes || *bytes == 0)
+            return options.fail("bad --memory '" + memoryText + "': expected a size such as 512M or 2G");
+        o.memory = std::to_string(*bytes);
+    }
+    if (options.given("--max-length")) o.maxLength = maxLength;
+    if (options.given("--budget-ms")) o.budgetMs = budgetMs;
+    return std::nullopt;
+}
+
+// The positions to solve, and for a batch where each came from.
+struct Positions {
+    std::vector<ir::Element> elements;
+    std::vector<long> line;                          // batch: the line of each position
+    std::vector<std::pair<long, std::string>> errors;  // batch: bad lines, in order
+};
+
+// A batch (--scrambles FILE|-): one scramble or state a line, blank lines
+// and '#' comments skipped; a bad line is kept with its number and the
+// others are solved, all by one solver process (one table load).
+std::optional<int> readBatch(pipeline::CompilationUnit& unit, const SolveOptions& o, Positions& out) {
+    std::ifstream fileIn;
+    std::istream* in = &std::cin;
+    if (o.batchFile != "-") {
+        fileIn.open(o.batchFile);
+        if (!fileIn) {
+            std::cerr << "pzc solve: error: cannot read " << o.batchFile << "\n";
+            return 1;
+        }
+        in = &fileIn;
+    }
+    long number = 0;
+    for (std::string line; std::getline(*in, line);) {
+        ++number;
+        if (number > static_cast<long>(kMaxRandom)) {
+            std::cerr << "pzc solve: error: " << o.batchName() << ": more than " << kMaxRandom << " lines\n";
+            return 1;
+        }
+        size_t first = line.find_first_not_of(" \t\r");
+        if (first == std::string::npos || line[first] == '#') continue;
+        std::string why;
+        auto e = looksLikeState(line) ? stateElement(unit, line, why) : scrambleElement(unit.puzzle(), line, why);
+        if (!e) {
+            // One line per error: the evaluator's caret display is for a terminal.
+            size_t at = why.find("error: ");
+            std::string message = at == std::string::npos ? why : why.substr(at + 7);
+            message = message.substr(0, message.find('\n'));
+            out.errors.push_back({number, message});
+            continue;
+        }
+        out.elements.push_back(*e);
+        out.line.push_back(number);
+    }
+    return std::nullopt;
+}
+
+// Positions: scrambles through the IR evaluator, states checked against the
+// group, scramble files, a batch or random draws. Nullopt to go on.
+std::optional<int> collectPositions(pipeline::CompilationUnit& unit, const SolveOptions& o, Positions& out) {
+    const ir::Puzzle& puzzle = unit.puzzle();
+    for (const auto& s : o.scrambles) {
+        std::string why;
+        auto e = scrambleElement(puzzle, s, why);
+        if (!e) {
+            std::cerr << (why.find("error:") != std::string::npos ? "" : "pzc solve: error: ") << why << "\n";
+            return 1;
+        }
+        out.elements.push_back(*e);
+    }
+    for (const auto& s : o.states) {
+        std::string why;
+        auto e = stateElement(unit, s, why);
+        if (!e) {
+            std::cerr << "pzc solve: error: " << why << "\n";
+            return 1;
+        }
+        out.elements.push_back(*e);
+    }
+    for (const auto& f : o.twsScrambles) {
+        DiagnosticEngine diags;
+        if (!loadTwsScrambleFile(puzzle, unit.analysis(), f, out.elements, diags)) {
+            diags.print(std::cerr);
+            return 1;
+        }
+    }
+    if (o.batch())
+        if (auto rc = readBatch(unit, o, out)) return rc;
+    if (o.randomCount)
+        out.elements = randomPositions(unit.analysis(), unit.metricMoves(), static_cast<long long>(o.randomCount), o.seed);
+    // Illegal placements: the search never enters such a state, so it
+    // cannot start from one either, nor from one that only illegal states
+    // lead to (known when the legal states are few enough to enumerate).
+    if (puzzle.illegal.empty()) return std::nullopt;
+    analysis::ColouringMembership reach(unit.analysis());
+    for (size_t i = 0; i < out.elements.size(); ++i) {
+        std::string why;
+        if (const ir::IllegalPlacement* il = ir::illegalPlacementIn(puzzle, out.elements[i])) {
+            std::cerr << "pzc solve: error: position " << i + 1 << " is illegal: " << ir::illegalPlacementText(puzzle, *il)
+                      << "\n";
+            return 1;
+        }
+        if (auto r = reach.reachable(out.elements[i], why); r && !*r) {
+            std::cerr << "pzc solve: error: position " << i + 1 << " cannot be reached through legal states\n";
+            return 1;
+        }
+    }
+    return std::nullopt;
+}
+
+// The declared solver to run: -1 for the default build (the first optimal
+// solver), else the index of a phased or a sift solver. Nullopt to go on.
+std::optional<int> chooseSolver(const ir::Puzzle& puzzle, const SolveOptions& o, int& phased) {
+    phased = -1;
+    if (!o.solverName.empty()) {
+        int index = -1;
+        std::string names;
+        for (size_t i = 0; i < puzzle.solvers.size(); ++i) {
+            names += (i ? ", " : "") + puzzle.solvers[i].name;
+            if (puzzle.solvers[i].name == o.solverName) index = static_cast<int>(i);
+        }
+        if (index < 0) {
+            std::cerr << "pzc solve: error: " << puzzle.name << " declares no solver '" << o.solverName
+                      << "' (declared: " << (names.empty() ? "none" : names) << ")\n";
+            return 2;
+        }
+        if (puzzle.solvers[index].kind != ir::Solver::Kind::Optimal) {
+            phased = index;
+        } else {
+            int firstOptimal = -1;
+            for (size_t i = 0; i < puzzle.solvers.size() && firstOptimal < 0; ++i)
+                if (puzzle.solvers[i].kind == ir::Solver::Kind::Optimal) firstOptimal = static_cast<int>(i);
+            if (index != firstOptimal) {
+                std::cerr << "pzc solve: error: only the first optimal solver of " << puzzle.name << " is built; '"
+                          << o.solverName << "' is another one\n";
+                return 2;
+            }
+        }
+    }
+    if ((phased < 0 || puzzle.solvers[phased].kind != ir::Solver::Kind::Phased) && (o.maxLength || o.budgetMs)) {
+        std::cerr << "pzc solve: error: --max-length and --budget-ms need a phased solver (--solver NAME)\n"
+                  << kUsage;
+        return 2;
+    }
+    return std::nullopt;
+}
+
+// The solver's binary and move order: from the solver index when the
+// definition's solver is cached and intact (no analysis at all), else
+// planned, emitted and built (or found by its source in the binary cache)
+// and recorded in the index (note [solver index]).
+std::optional<IndexedSolver> solverFor(pipeline::CompilationUnit& unit, int phased) {
+    std::string bytes;
+    {
+        std::ifstream in(unit.file(), std::ios::binary);
+        bytes.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    const std::string variant = phased < 0 ? "default" : "phased " + unit.puzzle().solvers[phased].name;
+    const std::string key = solverIndexKey(unit.file(), bytes, variant);
+    auto hit = lookupIndexedSolver(key);
+    if (hit && hit->searchMoves == unit.metricMoves()) return hit;  // else a damaged entry: rebuilt
+    auto bin = compileSolver(unit, phased);
+    if (!bin) return std::nullopt;
+    DiagnosticEngine planned;  // the model is built already: no diagnostics
+    IndexedSolver built{*bin, unit.solverModel(planned)->canon.searchMoves};
+    // Recorded only if the definition did not change while it was compiled.
+    std::ifstream again(unit.file(), std::ios::binary);
+    if (std::string(std::istreambuf_iterator<char>(again), {}) == bytes) recordIndexedSolver(key, built);
+    return built;
+}
+
+// Which solver answered: the default optimal one (no name), or a declared
+// phased or sift solver (never labelled optimal).
+struct SolverLabel {
+    std::string name;
+    bool phased = false;
+    bool optimal() const { return name.empty(); }
+};
+
+// Prints one solution (replayed already) in the requested form.
+void printSolution(const SolveOptions& o, const Positions& positions, const PositionResult& r, const std::string& text,
+                   const std::string& line, const ir::Puzzle& puzzle, const analysis::StateLayout& layout,
+                   const SolverLabel& label) {
+    const bool machine = o.json || o.batch();
+    const ir::Element& start = positions.elements[r.index];
+    if (machine) {
+        pz::json::Line out;
+        if (o.batch()) out.field("line", positions.line[r.index]);
+        out.field("solution", text).field("length", r.moves.size()).field("optimal", label.optimal());
+        if (!label.optimal()) out.field("solver", label.name);
+        if (label.phased) out.field("phases", phaseLengths(line));
+        out.field("nodes", r.nodes).field("seconds", r.seconds);
+        if (o.randomCount)
+            out.field("state", numbersText(elementNumbers(puzzle, codegen::labelledView(puzzle, start, layout))));
+        std::cout << out.str() << "\n";
+        return;
+    }
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%.6f", r.seconds);
+    std::cout << (text.empty() ? "(already solved)" : text) << "\n  " << r.moves.size();
+    if (label.optimal()) {
+        std::cout << " moves (optimal), ";
+    } else if (!label.phased) {
+        std::cout << " moves (" << label.name << ", sifted; not proven optimal), ";
+    } else {
+        const std::vector<int> phases = phaseLengths(line);
+        std::string lengths;
+        for (size_t i = 0; i < phases.size(); ++i) lengths += (i ? ", " : "") + std::to_string(phases[i]);
+        std::cout << " moves (" << label.name << ", phases " << lengths << "; not proven optimal), ";
+    }
+    std::cout << r.nodes << " nodes, " << secs << " s\n";
+}
+
+// Reads a solver's result lines (note [result protocol]) in order, replays
+// every solution against the position pzc asked about (never one echoed
+// back) and prints it; a batch's bad lines are printed in line order among
+// the results: one JSON object on stdout (so every line has one) and the
+// message on stderr.
+class ResultReader {
+public:
+    ResultReader(const IndexedSolver& solver, const ir::Puzzle& puzzle, const analysis::StateLayout& layout,
+                 const SolveOptions& o, Positions& positions, SolverLabel label)
+        : solver_(solver), puzzle_(puzzle), layout_(layout), o_(o), positions_(positions), label_(std::move(label)) {}
+
+    void onLine(const std::string& line) {
+        if (status_ == 3) return;
+        std::string why;
+        auto r = parsePositionResult(line, why);
+        if (!r) return internalError("the solver printed an unreadable result (" + why + "): " + line.substr(0, 200));
+        if (r->index != static_cast<int64_t>(results_) || results_ >= positions_.elements.size())
+            return internalError("the solver answered out of order (result " + std::to_string(r->index) + ")");
+        ++results_;
+        if (r->kind == PositionResult::Kind::Error) return internalError("the solver rejected a position: " + r->message);
+        if (o_.batch()) flushLineErrors(positions_.line[r->index]);
+        if (r->kind == PositionResult::Kind::NoSolution) return noSolution(*r);
+        std::string text;
+        if (!replay(*r, text)) return;
+        printSolution(o_, positions_, *r, text, line, puzzle_, layout_, label_);
+        std::cout.flush();
+    }
+
+    // The exit code, once the solver has exited with `child`.
+    int finish(const ChildStatus& child) {
+        if (!child.started) {
+            std::cerr << "pzc solve: internal error: cannot run the solver " << solver_.binary << ": "
+                      << child.startError << "\n";
+            return 3;
+        }
+        if (status_ == 3) return 3;
+        if (!child.exited() || (child.exitCode() != 0 && child.exitCode() != 1)) {
+            std::cerr << "pzc solve: " << (child.exited() && child.exitCode() == 4 ? "error" : "internal error")
+                      << ": the solver " << solver_.binary << " " << describeSolverStatus(child) << "\n";
+            return child.exited() && child.exitCode() == 4 ? 1 : 3;
+        }
+        if (results_ != positions_.elements.size()) {
+            std::cerr << "pzc solve: internal error: the solver answered " << results_ << " of "
+                      << positions_.elements.size() << " positions\n";
+            return 3;
+        }
+        return finishLineErrors(status_);
+    }
+
+    // All bad lines printed; the exit code given the solver's `status`.
+    int finishLineErrors(int status) {
+        if (o_.batch()) flushLineErrors(LONG_MAX);
+        return positions_.errors.empty() ? status : std::max(status, 1);
+    }
+
+private:
+    void internalError(const std::string& why) {
+        if (status_ != 3) std::cerr << "pzc solve: internal error: " << why << "\n";
+        status_ = 3;
+    }
+
+    void flushLineErrors(long beforeLine) {
+        const auto& errors = positions_.errors;
+        for (; nextError_ < errors.size() && errors[nextError_].first < beforeLine; ++nextError_) {
+            const auto& [line, message] = errors[nextError_];
+            std::cerr << "pzc solve: error: " << o_.batchName() << ":" << line << ": " << message << "\n";
+            std::cout << pz::json::Line().field("line", line).field("error", message).str() << "\n";
+        }
+        std::cout.flush();
+    }
+
+    void noSolution(const PositionResult& r) {
+        std::string message = !r.reason.empty() ? r.reason
+                              : r.unreachable ? "the position is not reachable by the puzzle's moves"
+                                            : "no solution within the search's depth limit of " +
+                                                  std::to_string(r.depthLimit) +
+                                                  (puzzle_.illegal.empty()
+                                                       ? " moves (the position is reachable; the search gave up)"
+                                                       : " moves (through legal states only: the position may be "
+                                                         "unreachable that way)");
+        if (o_.batch()) {
+            const long line = positions_.line[r.index];
+            positions_.errors.insert(positions_.errors.begin() + static_cast<long>(nextError_), {line, message});
+            flushLineErrors(line + 1);
+        } else {
+            std::cerr << "pzc solve: error: " << message << "\n";
+        }
+        status_ = std::max(status_, 1);
+    }
+
+    // Replays r's moves on the position; their names in `text`. False (an
+    // internal error reported) when a move does not exist or the position is not solved.
+    bool replay(const PositionResult& r, std::string& text) {
+        ir::Element state = positions_.elements[r.index];
+        for (size_t i = 0; i < r.moves.size(); ++i) {
+            if (r.moves[i] < 0 || r.moves[i] >= static_cast<int>(solver_.searchMoves.size())) {
+                internalError("the solver printed move number " + std::to_string(r.moves[i]) + ", which does not exist");
+                return false;
+            }
+            const auto& mv = puzzle_.moves[solver_.searchMoves[r.moves[i]]];
+            state = ir::compose(state, mv.effect, puzzle_.orbits);
+            text += (i ? " " : "") + mv.name;
+            if (ir::illegalPlacementIn(puzzle_, state)) {
+                internalError("the solution enters an illegal state after move " + std::to_string(i + 1));
+                return false;
+            }
+        }
+        if (!analysis::isSolvedColouring(puzzle_, state)) {  // the identity, or with identical pieces the colouring
+            internalError("the solution does not solve the position");
+            return false;
+        }
+        return true;
+    }
+
+    const IndexedSolver& solver_;
+    const ir::Puzzle& puzzle_;
+    const analysis::StateLayout& layout_;
+    const SolveOptions& o_;
+    Positions& positions_;
+    const SolverLabel label_;
+    int status_ = 0;
+    size_t results_ = 0;
+    size_t nextError_ = 0;
+};
+
+// Runs the solver without a shell: positions on its stdin (a pipe), one JSON
+// result line per position on its stdout, read by a ResultReader. Positions
+// are sent as the generated state holds them (identical pieces as labels).
+int runSolver(const IndexedSolver& solver, const ir::Puzzle& puzzle, const analysis::StateLayout& layout,
+              const SolveOptions& o, Positions& positions, const SolverLabel& label) {
+    ResultReader reader(solver, puzzle, layout, o, positions, label);
+    if (positions.elements.empty()) return reader.finishLineErrors(0);  // a batch of bad lines only, or empty
+    ChildRun run;
+    run.argv = {solver.binary, "--machine", "--stdin"};
+    if (o.threads) run.argv.insert(run.argv.end(), {"--threads", std::to_string(o.threads)});
+    if (!o.memory.empty()) run.argv.insert(run.argv.end(), {"--memory", o.memory});
+    if (o.verifyTables) run.argv.push_back("--verify-tables");
+    if (o.maxLength) run.argv.insert(run.argv.end(), {"--max-length", std::to_string(*o.maxLength)});
+    if (o.budgetMs) run.argv.insert(run.argv.end(), {"--budget-ms", std::to_string(*o.budgetMs)});
+    for (const auto& e : positions.elements) {
+        for (long n : elementNumbers(puzzle, codegen::labelledView(puzzle, e, layout))) run.input += std::to_string(n) + ' ';
+        run.input += '\n';
+    }
+    run.onLine = [&](const std::string& line) { reader.onLine(line); };
+    return reader.finish(runChildOrDie(run));
+}
+
+// note [sift solves]
+// A sift solver (note [sift words] in compiler/analysis/sift_words.hpp) runs
+// inside pzc: its table is built in about a second from the definition
+// alone, so there is no binary to build or cache. Each position is sifted
+// and shortened, then reported as the result line a generated solver
+// prints (note [result protocol]), so replay, printing and a batch's bad
+// lines go through the same ResultReader. "nodes" is the number of levels
+// the position was sifted through.
+// `solver` is a declared sift solver, or -1 for --sift.
+int runSiftSolver(pipeline::CompilationUnit& unit, int solver, const analysis::StateLayout& layout,
+                  const SolveOptions& o, Positions& positions) {
+    const ir::Puzzle& puzzle = unit.puzzle();
+    const std::string name = solver < 0 ? "sift" : puzzle.solvers[solver].name;
+    std::string why;
+    const analysis::SiftWords* table = unit.siftWords(why);
+    if (!table) {
+        std::cerr << "pzc solve: error: sift solver cannot be built: " << why << "\n";
+        return 1;
+    }
+    const analysis::PointAction points(puzzle.orbits);
+    const analysis::WordShortener shortener(puzzle, unit.analysis(), table->metric);
+    const auto directions = analysis::siftDirections(unit.analysis(), table->metric, analysis::kSiftDirections);
+    std::vector<int> letterOf(puzzle.moves.size(), -1);
+    for (size_t l = 0; l < table->metric.size(); ++l) letterOf[table->metric[l]] = static_cast<int>(l);
+    IndexedSolver indexed{"pzc (sift solver " + name + ")", table->metric};
+    ResultReader reader(indexed, puzzle, layout, o, positions, {name, false});
+    for (size_t i = 0; i < positions.elements.size(); ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        auto moves = analysis::siftSolveBest(*table, points, shortener, directions, puzzle, positions.elements[i]);
+        pz::json::Line line;
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (!moves && analysis::hasIdenticalPieces(puzzle)) {
+            // note [sift labels]: the position may well be reachable, but no
+            // choice of pieces of a label led every level to a sequence.
+            line.field("type", "no-solution").field("index", i).field(
+                "reason", "the sift solver found no sequence for this position: no choice among identical pieces "
+                          "reached a lift in the group (note [sift labels]); try an optimal solver");
+            line.field("nodes", table->levels.size()).field("seconds", seconds);
+        } else if (!moves) {
+            line.field("type", "no-solution").field("index", i).field("unreachable", true);
+            line.field("nodes", table->levels.size()).field("seconds", seconds);
+        } else {
+            std::vector<int> letters;
+            for (int m : *moves) letters.push_back(letterOf[m]);
+            line.field("type", "solution").field("index", i).field("moves", letters);
+            line.field("nodes", table->levels.size()).field("seconds", seconds);
+        }
+        reader.onLine(line.str());
+    }
+    ChildStatus done;
+    done.started = true;  // status 0: exited normally, code 0
+    return reader.finish(done);
+}
+
+}  // namespace
+
+const char* PermutationBackend::solveUsage() const { return kUsage; }
+
+int PermutationBackend::solve(pipeline::CompilationUnit& unit, const Args& args) const {
+    SolveOptions options;
+    if (auto rc = readSolveOptions(args, options)) return *rc;
+    // A sift solver the puzzle cannot have is refused before any position
+    // is drawn or checked (those build the group analysis: seconds on big puzzles).
+    bool sift = options.sift;
+    for (const auto& s : unit.puzzle().solvers)
+        sift = sift || (s.name == options.solverName && s.kind == ir::Solver::Kind::Sift);
+    if (auto refused = sift ? analysis::siftRefusal(unit.puzzle(), unit.metricMoves()) : std::nullopt) {
+        std::cerr << "pzc solve: error: sift solver cannot be built: " << *refused << "\n";
+        return 1;
+    }
+    Positions positions;
+    if (auto rc = collectPositions(unit, options, positions)) return *rc;
+    if (positions.elements.empty()) return runSolver({}, unit.puzzle(), {}, options, positions, {});
+    int phased = -1;
+    if (auto rc = chooseSolver(unit.puzzle(), options, phased)) return *rc;
+    if (options.sift || (phased >= 0 && unit.puzzle().solvers[phased].kind == ir::Solver::Kind::Sift)) {
+        const analysis::StateLayout* layout = planLayout(unit);
+        if (!layout) return 1;
+        return runSiftSolver(unit, phased, *layout, options, positions);
+    }
+    auto solver = solverFor(unit, phased);
+    if (!solver) return 1;
+    const analysis::StateLayout* layout = planLayout(unit);  // what the generated state holds
+    if (!layout) return 1;
+    return runSolver(*solver, unit.puzzle(), *layout, options, positions,
+                     phased < 0 ? SolverLabel{} : SolverLabel{unit.puzzle().solvers[phased].name, true});
+}
+
+}  // namespace pz::driver
