@@ -364,6 +364,12 @@ public:
             error(t.range(), "'?' (" + what + " wildcard) is not supported by pzc's .tws import");
             return -1;
         }
+        const bool digits = !t.text.empty() && std::all_of(t.text.begin(), t.text.end(),
+                                                           [](char c) { return c >= '0' && c <= '9'; });
+        if (!digits) {
+            error(t.range(), "expected a " + what + " (a number), found '" + t.text + "'");
+            return -1;
+        }
         long v = t.text.size() > 9 ? -1 : std::stol(t.text);
         if (v < lo || v > hi) {
             error(t.range(), what + " " + t.text + " is out of range (" + std::to_string(lo) + ".." +

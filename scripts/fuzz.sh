@@ -6,7 +6,8 @@
 # Builds with clang++-14 in $PZ_FUZZ_BUILD (default build-fuzz), seeds the
 # corpus from puzzles/ and tests/, and keeps the corpus in
 # $PZ_FUZZ_BUILD/corpus between runs. Exits 77 (skipped) without clang++-14,
-# non-zero on a finding (the reproducer is left in $PZ_FUZZ_BUILD/findings).
+# 1 on a finding (the reproducer is left in $PZ_FUZZ_BUILD/findings): libFuzzer's
+# own exit code for a finding is 77, which ctest would read as "skipped".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
@@ -38,7 +39,7 @@ done
 # -rss_limit_mb/-timeout: a slow or huge input counts as a finding.
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 "$build/fuzz/fuzz_frontend" "$corpus" "$seeds" \
-  -max_total_time="$seconds" -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
+  -max_total_time="$seconds" -max_len=16384 -timeout=10 -rss_limit_mb=2048 -error_exitcode=1 -timeout_exitcode=1 \
   -artifact_prefix="$build/findings/" -print_final_stats=1 2>&1 | tail -n 25
 
 # The command line: seeds from tests/fuzz/cli_seeds.txt (tab-separated words
@@ -53,5 +54,5 @@ grep -v '^#' tests/fuzz/cli_seeds.txt | while IFS= read -r line; do
 done
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 "$build/fuzz/fuzz_cli" "$cli_corpus" "$cli_seeds" \
-  -max_total_time="$((seconds / 2))" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+  -max_total_time="$((seconds / 2))" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -error_exitcode=1 -timeout_exitcode=1 \
   -artifact_prefix="$build/findings/cli-" -print_final_stats=1 2>&1 | tail -n 25
