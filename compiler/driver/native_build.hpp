@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/codegen/content_hash.hpp"
+#include "compiler/analysis/content_hash.hpp"
 #include "dsl/diagnostics.hpp"
 
 namespace pz::driver {

@@ -11,7 +11,7 @@
 #include <iterator>
 #include <sstream>
 
-#include "compiler/codegen/content_hash.hpp"
+#include "compiler/analysis/content_hash.hpp"
 #include "compiler/driver/native_build.hpp"
 
 namespace fs = std::filesystem;

@@ -1,7 +1,8 @@
 // The compilation unit (note [compilation unit] in compilation_unit.hpp).
 #include "compiler/pipeline/compilation_unit.hpp"
 
-#include "compiler/codegen/phase_plan_emit.hpp"
+#include "compiler/codegen/code_writer.hpp"
+#include "compiler/codegen/perm/perm_emit.hpp"
 #include "compiler/ir/lower.hpp"
 
 namespace pz::pipeline {
@@ -33,8 +34,8 @@ bool CompilationUnit::check(DiagnosticEngine& diags) {
     return *checked_;
 }
 
-const codegen::SolverModel* CompilationUnit::solverModel(DiagnosticEngine& diags) {
-    if (!modelBuilt_) modelBuilt_ = check(diags) && codegen::buildSolverModel(*puzzle_, analysis(), model_, diags);
+const analysis::SolverModel* CompilationUnit::solverModel(DiagnosticEngine& diags) {
+    if (!modelBuilt_) modelBuilt_ = check(diags) && analysis::buildSolverModel(*puzzle_, analysis(), model_, diags);
     return *modelBuilt_ ? &model_ : nullptr;
 }
 
@@ -82,7 +83,8 @@ std::string CompilationUnit::solverSource(int solver) const {
 }
 
 std::string CompilationUnit::solverStem(int solver) const {
-    return solver < 0 ? model_.identifier : model_.identifier + "_" + plans_.at(solver)->solver;
+    const std::string scope = codegen::scopeIdentifier(puzzle_->name);
+    return solver < 0 ? scope : scope + "_" + plans_.at(solver)->solver;
 }
 
 }  // namespace pz::pipeline

@@ -6,7 +6,7 @@
 //   load()          parse + lower      dsl/frontend, compiler/ir/lower
 //   stateLayout()   bit layout         compiler/analysis/state_layout (no group analysis)
 //   check()         group facts        compiler/analysis (PuzzleAnalysis::check)
-//   solverModel()   plan               codegen::buildSolverModel (layout, kernels,
+//   solverModel()   plan               analysis::buildSolverModel (layout, kernels,
 //                                      canonical automaton, coordinates, symmetries)
 //   phasedPlan(i)   plan of phased solver i  analysis::buildSolverPlan
 //   solverSource()  emit               compiler/codegen
@@ -28,7 +28,7 @@
 #include "compiler/analysis/distinct_states.hpp"
 #include "compiler/analysis/puzzle_analysis.hpp"
 #include "compiler/analysis/sift_words.hpp"
-#include "compiler/codegen/solver_model.hpp"
+#include "compiler/analysis/solver_model.hpp"
 #include "compiler/ir/puzzle.hpp"
 #include "dsl/diagnostics.hpp"
 
@@ -60,7 +60,7 @@ public:
     bool check(DiagnosticEngine& diags);
     // check() + the solver model (layout, kernels, canonical automaton,
     // coordinates); null on error.
-    const codegen::SolverModel* solverModel(DiagnosticEngine& diags);
+    const analysis::SolverModel* solverModel(DiagnosticEngine& diags);
     // The searched moves: the metric's moves in declaration order (a solver's
     // move numbers index this list; it equals the model's canon.searchMoves).
     const std::vector<int>& metricMoves();
@@ -87,7 +87,7 @@ private:
     std::optional<bool> checked_;
     std::optional<bool> modelBuilt_;
     std::optional<std::vector<int>> metricMoves_;
-    codegen::SolverModel model_;
+    analysis::SolverModel model_;
     std::map<int, std::optional<analysis::SolverPlan>> plans_;  // nullopt: failed
     std::optional<std::optional<analysis::SiftWords>> sift_;    // inner nullopt: failed
     std::string siftWhy_;

@@ -22,7 +22,7 @@ TEST_CASE("every stage of a solve shares one PuzzleAnalysis") {
     pz::DiagnosticEngine diags;
     REQUIRE(unit.load(diags));
     REQUIRE(unit.check(diags));
-    const pz::codegen::SolverModel* model = unit.solverModel(diags);
+    const pz::analysis::SolverModel* model = unit.solverModel(diags);
     REQUIRE(model != nullptr);
     CHECK(!unit.solverSource().empty());
     CHECK(unit.analysis().contains(unit.puzzle().moves[0].effect));

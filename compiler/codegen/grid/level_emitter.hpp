@@ -2,7 +2,7 @@
 // writes one level's namespace, one file per section (level.cpp: the state,
 // constants and solvedness; moves.cpp: the move kernels; floor_sets.cpp;
 // heuristic.cpp; key.cpp; space.cpp), and the helpers they share. The
-// public entry points are in compiler/codegen/grid_emit.hpp; solver.cpp
+// public entry points are in compiler/codegen/grid/grid_emit.hpp; solver.cpp
 // writes the translation unit. The layout each level follows is an analysis
 // (compiler/analysis/grid_layout.hpp), as are the goal distances
 // (compiler/analysis/grid_distances.hpp).
@@ -17,7 +17,7 @@
 #include "compiler/analysis/grid_distances.hpp"
 #include "compiler/analysis/grid_layout.hpp"
 #include "compiler/codegen/code_writer.hpp"
-#include "compiler/codegen/grid_emit.hpp"
+#include "compiler/codegen/grid/grid_emit.hpp"
 
 namespace pz::codegen::grid {
 

@@ -1,6 +1,6 @@
 // Internal to the permutation emitters (compiler/codegen/perm/): the
 // sections of the generated traits header, one file each, and the helpers
-// they share. The public entry points are in compiler/codegen/solver_model.hpp.
+// they share. The public entry points are in compiler/codegen/perm/perm_emit.hpp.
 //
 // Every section writes into the caller's CodeWriter, in the order
 // emitTraitsHeader (traits.cpp) calls them; placeholders set by one section
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "compiler/codegen/code_writer.hpp"
-#include "compiler/codegen/solver_model.hpp"
+#include "compiler/codegen/perm/perm_emit.hpp"
 
 namespace pz::codegen::perm {
 

@@ -11,7 +11,7 @@
 // --hall adds Hall's condition to the generated heuristic.
 //
 // Pipeline of a solve: read the levels (compiler/ir/level_reader) -> emit one C++
-// translation unit holding every level's kernels (codegen/grid_emit) ->
+// translation unit holding every level's kernels (codegen/grid/) ->
 // compile it once, cached by content (driver/native_build) -> run it -> replay
 // every solution through the interpreter (interp/grid_interp) -> print.
 // One translation unit per run, not per level: a compile costs seconds, a
@@ -28,7 +28,7 @@
 #include <sstream>
 
 #include "compiler/analysis/grid_layout.hpp"
-#include "compiler/codegen/grid_emit.hpp"
+#include "compiler/codegen/grid/grid_emit.hpp"
 #include "compiler/driver/grid/grid_backend.hpp"
 #include "compiler/driver/native_build.hpp"
 #include "compiler/driver/options.hpp"

@@ -9,7 +9,7 @@
 
 #include "compiler/analysis/coset_coordinates.hpp"
 #include "compiler/analysis/sift_words.hpp"
-#include "compiler/codegen/phase_plan_emit.hpp"
+#include "compiler/codegen/perm/perm_emit.hpp"
 #include "compiler/driver/perm/perm_backend.hpp"
 #include "compiler/driver/perm/perm_build.hpp"
 
@@ -36,7 +36,7 @@ int PermutationBackend::inspect(pipeline::CompilationUnit& unit, const InspectRe
                                                  analysis::siftDirections(unit.analysis(), table->metric, analysis::kSiftDirections).size());
         return 0;
     }
-    const codegen::SolverModel* model = planSolver(unit);
+    const analysis::SolverModel* model = planSolver(unit);
     if (!model) return 1;
     if (!solver.empty()) {
         int index = -1;

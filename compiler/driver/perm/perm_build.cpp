@@ -15,9 +15,9 @@ const analysis::StateLayout* planLayout(pipeline::CompilationUnit& unit) {
     return layout;
 }
 
-const codegen::SolverModel* planSolver(pipeline::CompilationUnit& unit) {
+const analysis::SolverModel* planSolver(pipeline::CompilationUnit& unit) {
     DiagnosticEngine diags;
-    const codegen::SolverModel* model = unit.solverModel(diags);
+    const analysis::SolverModel* model = unit.solverModel(diags);
     diags.print(std::cerr);
     return model;
 }

@@ -14,7 +14,7 @@ const analysis::StateLayout* planLayout(pipeline::CompilationUnit& unit);
 
 // check + plan: the solver model of a loaded permutation puzzle. Prints
 // diagnostics; null on error.
-const codegen::SolverModel* planSolver(pipeline::CompilationUnit& unit);
+const analysis::SolverModel* planSolver(pipeline::CompilationUnit& unit);
 
 // plan + emit + build: the default solver (phased < 0) or the phased solver
 // `phased`, compiled (or reused from the binary cache); copied to

@@ -487,7 +487,7 @@ void printSolution(const SolveOptions& o, const Positions& positions, const Posi
         if (label.phased) out.field("phases", phaseLengths(line));
         out.field("nodes", r.nodes).field("seconds", r.seconds);
         if (o.randomCount)
-            out.field("state", numbersText(elementNumbers(puzzle, codegen::labelledView(puzzle, start, layout))));
+            out.field("state", numbersText(elementNumbers(puzzle, analysis::labelledView(puzzle, start, layout))));
         std::cout << out.str() << "\n";
         return;
     }
@@ -647,7 +647,7 @@ int runSolver(const IndexedSolver& solver, const ir::Puzzle& puzzle, const analy
     if (o.maxLength) run.argv.insert(run.argv.end(), {"--max-length", std::to_string(*o.maxLength)});
     if (o.budgetMs) run.argv.insert(run.argv.end(), {"--budget-ms", std::to_string(*o.budgetMs)});
     for (const auto& e : positions.elements) {
-        for (long n : elementNumbers(puzzle, codegen::labelledView(puzzle, e, layout))) run.input += std::to_string(n) + ' ';
+        for (long n : elementNumbers(puzzle, analysis::labelledView(puzzle, e, layout))) run.input += std::to_string(n) + ' ';
         run.input += '\n';
     }
     run.onLine = [&](const std::string& line) { reader.onLine(line); };

@@ -1,6 +1,6 @@
 // Bitboards for grid-actor puzzles: one bit per board cell (index
 // y * width + x, y = 0 the bottom row), N 64-bit words for boards of up to
-// 64 * N cells. Generated kernels (see compiler/codegen/grid_emit.cpp) move
+// 64 * N cells. Generated kernels (see compiler/codegen/grid/) move
 // all actors of a colour with one shifted<S>() and a few masks; for N = 1
 // every operation is a single machine instruction.
 //
@@ -277,7 +277,7 @@ inline constexpr int kUnreachableByte = 255;
 // appear or vanish, so with F floor cells and k actors of a colour its set
 // is one of C(F, k). Each colour becomes one bit field of a u64 key, in the
 // cheapest form that lets every field fit (note [grid key parts] in
-// compiler/codegen/grid_emit.cpp): its floor bits (pext, F bits), its
+// compiler/codegen/grid/): its floor bits (pext, F bits), its
 // actors' floor indices (k * ceil(log2 F) bits), or its colex rank
 // sum_i C(f_i, i + 1) over the sorted floor indices f_0 < f_1 < ...
 // (ceil(log2 C(F, k)) bits). A stored state then costs 8 bytes of key plus

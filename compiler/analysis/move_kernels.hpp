@@ -27,7 +27,7 @@
 #include "compiler/analysis/state_layout.hpp"
 #include "compiler/ir/puzzle.hpp"
 
-namespace pz::codegen {
+namespace pz::analysis {
 
 struct ShiftTerm {
     int shift = 0;       // in bits; > 0 left, < 0 right
@@ -69,4 +69,4 @@ std::vector<uint64_t> packElement(const ir::Element& e, const analysis::StateLay
 
 std::string hex64(uint64_t v);
 
-}  // namespace pz::codegen
+}  // namespace pz::analysis

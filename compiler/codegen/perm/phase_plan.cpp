@@ -1,9 +1,10 @@
-#include "compiler/codegen/phase_plan_emit.hpp"
+#include "compiler/codegen/code_writer.hpp"
+#include "compiler/codegen/perm/perm_emit.hpp"
 
 #include <sstream>
 #include <stdexcept>
 
-#include "compiler/codegen/content_hash.hpp"
+#include "compiler/analysis/content_hash.hpp"
 #include "compiler/ir/element.hpp"
 
 namespace pz::codegen {
@@ -217,18 +218,19 @@ std::string emitCosetPatterns(const SolverModel& m, const std::string& hashedBef
 }
 
 std::string emitPhasedSolverMain(const SolverModel& m, const analysis::SolverPlan& plan, const std::string& source) {
+    const std::string ns = scopeIdentifier(m.puzzle->name);
     std::ostringstream s;
     s << emitTraitsHeader(m, source);
     s << "#include <vector>\n\n#include \"pz/phased_main.hpp\"\n\n";
-    s << "namespace pzgen::" << m.identifier << " {\n\n";
+    s << "namespace pzgen::" << ns << " {\n\n";
     s << emitPhasePlan(m, plan);
-    s << "\n}  // namespace pzgen::" << m.identifier << "\n\n";
+    s << "\n}  // namespace pzgen::" << ns << "\n\n";
     // The tables' cache key: the plan and the traits (kernels, symmetries) it runs on.
     const std::string tablesHash = contentHash(s.str());
     s << "int main(int argc, char** argv) {\n";
-    s << "    return pz::phasedMain<pzgen::" << m.identifier << "::Traits>(argc, argv, \"" << plan.solver
-      << "\", \"" << tablesHash << "\", pzgen::" << m.identifier << "::phasePlan_" << identifierOf(plan.solver) << "(), pzgen::" << m.identifier
-      << "::moveFamilies(), pzgen::" << m.identifier << "::phaseDirections_" << identifierOf(plan.solver) << "());\n";
+    s << "    return pz::phasedMain<pzgen::" << ns << "::Traits>(argc, argv, \"" << plan.solver
+      << "\", \"" << tablesHash << "\", pzgen::" << ns << "::phasePlan_" << identifierOf(plan.solver) << "(), pzgen::" << ns
+      << "::moveFamilies(), pzgen::" << ns << "::phaseDirections_" << identifierOf(plan.solver) << "());\n";
     s << "}\n";
     return s.str();
 }

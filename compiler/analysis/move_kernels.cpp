@@ -1,9 +1,9 @@
-#include "compiler/codegen/move_kernels.hpp"
+#include "compiler/analysis/move_kernels.hpp"
 
 #include <cstdio>
 #include <map>
 
-namespace pz::codegen {
+namespace pz::analysis {
 
 std::string hex64(uint64_t v) {
     char buf[24];
@@ -126,4 +126,4 @@ std::vector<uint64_t> packElement(const ir::Element& e, const analysis::StateLay
     return w;
 }
 
-}  // namespace pz::codegen
+}  // namespace pz::analysis

@@ -1,6 +1,8 @@
-// Everything the emitters need about one permutation puzzle, computed once:
-// layout, kernels, canonical automaton, coordinates, the symmetry group and
-// which symmetry conjugates each pattern is looked up under.
+// The plan of a permutation puzzle's optimal solver: everything the emitters
+// (compiler/codegen/perm/) need, computed once: layout, kernels, canonical
+// automaton, coordinates, the symmetry group and which symmetry conjugates
+// each pattern is looked up under. Phased solvers' plans are
+// analysis::SolverPlan (coset_coordinates.hpp), over the same model.
 #pragma once
 
 #include <string>
@@ -10,14 +12,13 @@
 #include "compiler/analysis/coordinates.hpp"
 #include "compiler/analysis/coset_coordinates.hpp"
 #include "compiler/analysis/state_layout.hpp"
-#include "compiler/codegen/move_kernels.hpp"
+#include "compiler/analysis/move_kernels.hpp"
 #include "compiler/ir/puzzle.hpp"
 
-namespace pz::codegen {
+namespace pz::analysis {
 
 struct SolverModel {
     const ir::Puzzle* puzzle = nullptr;
-    std::string identifier;  // C++ namespace of the generated code
     analysis::StateLayout layout;
     analysis::CanonicalAutomaton canon;
     std::vector<analysis::Coordinate> coordinates;  // of the searched patterns
@@ -47,11 +48,4 @@ bool buildSolverModel(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& groups
 // [labelled lanes]); pack it with packElement.
 ir::Element labelledView(const ir::Puzzle& puzzle, const ir::Element& e, const analysis::StateLayout& layout);
 
-// The generated traits header (deterministic; `source` is named in the banner).
-std::string emitTraitsHeader(const SolverModel& model, const std::string& source);
-// The solver's main translation unit, including the traits header by `include`.
-std::string emitSolverMain(const SolverModel& model, const std::string& include, const std::string& source);
-// A readable report for `pzc inspect`.
-std::string describeModel(const SolverModel& model);
-
-}  // namespace pz::codegen
+}  // namespace pz::analysis

@@ -1,0 +1,53 @@
+// The permutation back end's emitters (compiler/codegen/perm/), their
+// public entry points: the traits header of a solver model (traits.cpp and
+// the sections of sections.hpp), a solver's main(), phased solvers' plans
+// (phase_plan.cpp: each phase's moves, canonical automaton, coordinate parts
+// and pruning-table pairs as pz::PhaseSpec data, and a main() running
+// pz::phasedMain, runtime/include/pz/phased_main.hpp), and the reports of
+// `pzc inspect` (describe.cpp). The plans themselves are analyses:
+// analysis::SolverModel (compiler/analysis/solver_model.hpp) and
+// analysis::SolverPlan (compiler/analysis/coset_coordinates.hpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "compiler/analysis/coset_coordinates.hpp"
+#include "compiler/analysis/solver_model.hpp"
+
+namespace pz::codegen {
+
+// The plan's types, as the emitters name them.
+using analysis::LaneKernel;
+using analysis::MoveKernel;
+using analysis::ShiftTerm;
+using analysis::SolverModel;
+using analysis::WordKernel;
+using analysis::hex64;
+using analysis::labelledView;
+using analysis::packElement;
+
+// The generated traits header (deterministic; `source` is named in the banner).
+std::string emitTraitsHeader(const SolverModel& model, const std::string& source);
+// The solver's main translation unit, including the traits header by `include`.
+std::string emitSolverMain(const SolverModel& model, const std::string& include, const std::string& source);
+// A readable report for `pzc inspect`.
+std::string describeModel(const SolverModel& model);
+
+// The function `phasePlan_<solver>()` returning the phases (deterministic).
+std::string emitPhasePlan(const SolverModel& model, const analysis::SolverPlan& plan);
+// The definition of `Traits::cosetPatterns()` (note [coset patterns]): one
+// pz::CosetPatternSpec per searched coset pattern, keyed by a hash of
+// `hashedBefore` (the traits) and the plans; "" when there is none.
+std::string emitCosetPatterns(const SolverModel& model, const std::string& hashedBefore);
+// The phased solver's translation unit: the traits header, the plan, main().
+std::string emitPhasedSolverMain(const SolverModel& model, const analysis::SolverPlan& plan, const std::string& source);
+// A readable report of the plan (pzc inspect / check). With `classes`
+// (per phase, analysis::countPhaseClasses) and `symmetryNames`
+// (analysis::SymmetryGroup::names) it gives each symmetry-reduced table's
+// symmetries and exact class count.
+std::string describePlan(const ir::Puzzle& puzzle, const analysis::SolverPlan& plan,
+                         const std::vector<analysis::PhaseClassCount>* classes = nullptr,
+                         const std::vector<std::string>* symmetryNames = nullptr);
+
+}  // namespace pz::codegen
