@@ -46,7 +46,7 @@ bool buildSolverModel(const ir::Puzzle& puzzle, SolverModel& m, DiagnosticEngine
 }
 
 bool buildSolverModel(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& groups, SolverModel& m,
-                      DiagnosticEngine& diags) {
+                      DiagnosticEngine& diags, int solver) {
     m = {};
     m.puzzle = &puzzle;
     if (puzzle.kind != ir::Puzzle::Kind::Permutation) {
@@ -56,16 +56,20 @@ bool buildSolverModel(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& groups
     if (!analysis::computeStateLayout(puzzle, m.layout, diags)) return false;
     m.canon = analysis::buildCanonicalAutomaton(puzzle, groups);
 
-    // The searched patterns: those of the first optimal solver, else all
-    // (coset patterns apart: they are phase tables, note [coset patterns]).
+    // The searched patterns: those of optimal solver `solver`, by default of
+    // the first optimal solver, else all (note [search plans]).
     ir::Puzzle searched = puzzle;
     std::vector<int> searchedIndices;
     for (size_t i = 0; i < puzzle.patterns.size(); ++i) searchedIndices.push_back((int)i);
-    for (const auto& s : puzzle.solvers)
-        if (s.kind == ir::Solver::Kind::Optimal) {
-            searchedIndices = s.patterns;
-            break;
-        }
+    if (solver >= 0) {
+        searchedIndices = puzzle.solvers.at(solver).patterns;
+    } else {
+        for (const auto& s : puzzle.solvers)
+            if (s.kind == ir::Solver::Kind::Optimal) {
+                searchedIndices = s.patterns;
+                break;
+            }
+    }
     searched.patterns.clear();
     for (int i : searchedIndices) {
         if (puzzle.patterns[i].cosetSubgroup < 0) {

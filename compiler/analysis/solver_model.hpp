@@ -40,8 +40,11 @@ struct SolverModel {
 bool buildSolverModel(const ir::Puzzle& puzzle, SolverModel& model, DiagnosticEngine& diags);
 // The same with the puzzle's analysis supplied (and reused) by the caller:
 // a compilation unit builds PuzzleAnalysis once (compiler/pipeline).
+// `solver`: the declared optimal solver whose patterns are searched; -1 for
+// the default (the first optimal solver's, else every declared pattern, else
+// default patterns).
 bool buildSolverModel(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& groups, SolverModel& model,
-                      DiagnosticEngine& diags);
+                      DiagnosticEngine& diags, int solver = -1);
 
 // What the generated state holds for element e: e itself, except that an
 // orbit with identical pieces holds each piece's solved label (note

@@ -56,8 +56,9 @@ public:
     virtual int solve(pipeline::CompilationUnit& unit, const Args& args) const;
     // pzc solve-dir: `args` are the level folders or files and the options.
     virtual int solveFolder(pipeline::CompilationUnit& unit, const Args& args) const;
-    // pzc build -o BIN: the default solver, compiled and written to `output`.
-    virtual int build(pipeline::CompilationUnit& unit, const std::string& output) const;
+    // pzc build -o BIN [--solver NAME]: the default solver (`solver` empty)
+    // or a declared one, compiled and written to `output`.
+    virtual int build(pipeline::CompilationUnit& unit, const std::string& output, const std::string& solver) const;
     // pzc inspect: the plan, or the generated code.
     virtual int inspect(pipeline::CompilationUnit& unit, const InspectRequest& request) const;
     // pzc run: a move sequence applied to the solved state by the interpreter.

@@ -34,9 +34,28 @@ bool CompilationUnit::check(DiagnosticEngine& diags) {
     return *checked_;
 }
 
-const analysis::SolverModel* CompilationUnit::solverModel(DiagnosticEngine& diags) {
-    if (!modelBuilt_) modelBuilt_ = check(diags) && analysis::buildSolverModel(*puzzle_, analysis(), model_, diags);
-    return *modelBuilt_ ? &model_ : nullptr;
+int CompilationUnit::defaultOptimalSolver() const {
+    for (size_t i = 0; i < puzzle_->solvers.size(); ++i)
+        if (puzzle_->solvers[i].kind == ir::Solver::Kind::Optimal) return static_cast<int>(i);
+    return -1;
+}
+
+int CompilationUnit::modelKey(int solver) const {
+    if (solver < 0 || solver == defaultOptimalSolver()) return -1;
+    return puzzle_->solvers.at(solver).kind == ir::Solver::Kind::Optimal ? solver : -1;
+}
+
+const analysis::SolverModel* CompilationUnit::solverModel(DiagnosticEngine& diags, int solver) {
+    const int key = modelKey(solver);
+    auto it = models_.find(key);
+    if (it == models_.end()) {
+        std::optional<analysis::SolverModel> model;
+        analysis::SolverModel built;
+        if (check(diags) && analysis::buildSolverModel(*puzzle_, analysis(), built, diags, key))
+            model = std::move(built);
+        it = models_.emplace(key, std::move(model)).first;
+    }
+    return it->second ? &*it->second : nullptr;
 }
 
 const std::vector<int>& CompilationUnit::metricMoves() {
@@ -78,13 +97,16 @@ const analysis::SiftWords* CompilationUnit::siftWords(std::string& why) {
 }
 
 std::string CompilationUnit::solverSource(int solver) const {
-    if (solver < 0) return codegen::emitSolverMain(model_, "", file_);
-    return codegen::emitPhasedSolverMain(model_, *plans_.at(solver), file_);
+    if (solver < 0 || puzzle_->solvers.at(solver).kind == ir::Solver::Kind::Optimal)
+        return codegen::emitSolverMain(*models_.at(modelKey(solver)), "", file_);
+    return codegen::emitPhasedSolverMain(*models_.at(-1), *plans_.at(solver), file_);
 }
 
 std::string CompilationUnit::solverStem(int solver) const {
     const std::string scope = codegen::scopeIdentifier(puzzle_->name);
-    return solver < 0 ? scope : scope + "_" + plans_.at(solver)->solver;
+    return modelKey(solver) < 0 && (solver < 0 || solver == defaultOptimalSolver())
+               ? scope
+               : scope + "_" + puzzle_->solvers.at(solver).name;
 }
 
 }  // namespace pz::pipeline

@@ -11,6 +11,14 @@
 //   phasedPlan(i)   plan of phased solver i  analysis::buildSolverPlan
 //   solverSource()  emit               compiler/codegen
 //   build           compiler/driver/perm/perm_build (native_build: g++, cached)
+//
+// note [search plans]
+// Each declared solver has its plan: an optimal solver its SolverModel
+// (the patterns it declares, their coordinates and lookups), a phased one
+// its SolverPlan (phases, coordinates, tables) over the default model's
+// state and kernels. The default build is the first optimal solver (or,
+// with none declared, every pattern); `pzc solve|build|inspect --solver
+// NAME` picks another, and each is built, cached and indexed on its own.
 // Every later stage runs the earlier ones it needs, so a command asks for
 // what it prints and nothing more: `pzc solve` on a cached solver stops after
 // load() (note [solver index]); `pzc check` never plans. One PuzzleAnalysis
@@ -58,9 +66,18 @@ public:
     // The analyses' semantic checks (symmetries map moves to moves, subgroups
     // are sound); run once, the verdict kept. Errors go to `diags` the first time.
     bool check(DiagnosticEngine& diags);
-    // check() + the solver model (layout, kernels, canonical automaton,
-    // coordinates); null on error.
-    const analysis::SolverModel* solverModel(DiagnosticEngine& diags);
+    // check() + the plan of an optimal solver (layout, kernels, canonical
+    // automaton, coordinates): of declared optimal solver `solver`, or with
+    // -1 of the default one (note [search plans]); null on error. Phased
+    // solvers use the default model for their state and kernels.
+    const analysis::SolverModel* solverModel(DiagnosticEngine& diags, int solver = -1);
+    // The declared solver that stands for the default build: the first
+    // optimal one, -1 when none is declared (the model then searches every
+    // declared pattern, or default patterns).
+    int defaultOptimalSolver() const;
+    // The key of a solver's model: -1 for the default optimal solver (or
+    // -1), the solver's index for another optimal one.
+    int modelKey(int solver) const;
     // The searched moves: the metric's moves in declaration order (a solver's
     // move numbers index this list; it equals the model's canon.searchMoves).
     const std::vector<int>& metricMoves();
@@ -71,8 +88,9 @@ public:
     // table serves them all, and `pzc solve --sift`); null with the reason in `why`.
     const analysis::SiftWords* siftWords(std::string& why);
 
-    // Emit: the translation unit of the default solver, or of phased solver
-    // `solver` (>= 0). Needs solverModel() (and phasedPlan(solver)) to have succeeded.
+    // Emit: the translation unit of the default solver (-1), or of declared
+    // solver `solver` (optimal or phased). Needs solverModel(diags, solver)
+    // (and for a phased one solverModel() and phasedPlan(solver)) to have succeeded.
     std::string solverSource(int solver = -1) const;
     // A readable name for the solver's binary in the cache.
     std::string solverStem(int solver = -1) const;
@@ -85,9 +103,8 @@ private:
     std::optional<bool> layoutBuilt_;
     analysis::StateLayout layout_;
     std::optional<bool> checked_;
-    std::optional<bool> modelBuilt_;
     std::optional<std::vector<int>> metricMoves_;
-    analysis::SolverModel model_;
+    std::map<int, std::optional<analysis::SolverModel>> models_;  // by modelKey; nullopt: failed
     std::map<int, std::optional<analysis::SolverPlan>> plans_;  // nullopt: failed
     std::optional<std::optional<analysis::SiftWords>> sift_;    // inner nullopt: failed
     std::string siftWhy_;

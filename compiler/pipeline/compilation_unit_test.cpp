@@ -45,3 +45,32 @@ TEST_CASE("every stage of a solve shares one PuzzleAnalysis") {
     CHECK(PuzzleAnalysis::constructed() == afterPlan);
     CHECK(!diags.hasErrors());
 }
+
+TEST_CASE("each declared optimal solver is its own plan; the first is the default one") {
+    // note [search plans]
+    CompilationUnit unit("tests/puzzles/loopover3_solvers.pz");
+    pz::DiagnosticEngine diags;
+    REQUIRE(unit.load(diags));
+    REQUIRE(unit.defaultOptimalSolver() == 0);  // weak
+    const long before = PuzzleAnalysis::constructed();
+    const pz::analysis::SolverModel* byDefault = unit.solverModel(diags);
+    const pz::analysis::SolverModel* weak = unit.solverModel(diags, 0);
+    const pz::analysis::SolverModel* exact = unit.solverModel(diags, 1);
+    REQUIRE(byDefault != nullptr);
+    REQUIRE(exact != nullptr);
+    CHECK(weak == byDefault);
+    CHECK(exact != byDefault);
+    REQUIRE(byDefault->coordinates.size() == 1);
+    REQUIRE(exact->coordinates.size() == 1);
+    CHECK(byDefault->coordinates[0].pattern == "top_row");
+    CHECK(exact->coordinates[0].pattern == "all");
+    CHECK(unit.solverModel(diags, 1) == exact);
+    CHECK(PuzzleAnalysis::constructed() == before + 1);  // one analysis serves both plans
+    // Two binaries: the default keeps the puzzle's name, the other is named after its solver.
+    CHECK(unit.solverStem(-1) == "loopover3_solvers");
+    CHECK(unit.solverStem(0) == "loopover3_solvers");
+    CHECK(unit.solverStem(1) == "loopover3_solvers_exact");
+    CHECK(unit.solverSource(0) == unit.solverSource(-1));
+    CHECK(unit.solverSource(1) != unit.solverSource(-1));
+    CHECK(!diags.hasErrors());
+}

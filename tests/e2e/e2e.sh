@@ -91,6 +91,40 @@ optimal-bfs)
         cmp -s "$tmp/one" "$tmp/two" || { diff "$tmp/one" "$tmp/two" | head >&2; fail "2 threads answer differently from 1 ($lines)"; }
     done
     ;;
+optimal-solvers)
+    # Two declared optimal solvers (note [search plans]): each is its own
+    # plan, binary and table; both answer the BFS distances, and each
+    # searches its own table (the perfect one visits far fewer nodes). A
+    # cache of its own, so that its binaries can be counted.
+    export PZC_CACHE_DIR=$tmp/cache
+    mkdir -p "$PZC_CACHE_DIR"
+    [ -x "$bfs" ] || fail "no bfs_distances binary"
+    "$bfs" "$puzzle" --sample 60 11 > "$tmp/bfs" || fail "bfs"
+    sed -n 's/^state //p' "$tmp/bfs" > "$tmp/states"
+    nodes() { sed 's/.*"nodes": \([0-9]*\).*/\1/' "$tmp/answers" | awk '{ n += $1 } END { print n }'; }
+    check_pzc_lengths --state "$tmp/states"
+    grep -q '"solver"' "$tmp/answers" && fail "the default solver's answers name a solver"
+    weak=$(nodes)
+    check_pzc_lengths --state "$tmp/states" --solver exact
+    [ "$(grep -c '"solver": "exact"' "$tmp/answers")" = "$(wc -l < "$tmp/states")" ] || fail "answers do not name solver exact"
+    exact=$(nodes)
+    [ "$exact" -lt "$weak" ] || fail "solver exact visited $exact nodes, the default $weak: not its own table"
+    # Naming the default solver is the default build (one binary, no "solver" field).
+    check_pzc_lengths --state "$tmp/states" --solver weak
+    grep -q '"solver"' "$tmp/answers" && fail "--solver weak (the default) names a solver"
+    [ "$(ls "$PZC_CACHE_DIR/bin" | grep -c '\.stamp$')" = 2 ] || { ls "$PZC_CACHE_DIR/bin" >&2; fail "expected two solver binaries"; }
+    out=$("$pzc" solve $puzzle --scramble "R1 C2 R3" --solver exact) || fail "text solve"
+    contains "$out" -q "3 moves (optimal, exact)" || fail "text output does not name the solver: $out"
+    # inspect and build follow --solver.
+    "$pzc" inspect $puzzle --solver exact | grep -q "^  all: 362880 values" || fail "inspect --solver exact lacks its pattern"
+    "$pzc" inspect $puzzle | grep -q "^  top_row: 504 values" || fail "inspect lacks the default solver's pattern"
+    "$pzc" inspect $puzzle --solver exact | grep -q "^  top_row" && fail "inspect --solver exact shows the default's pattern"
+    "$pzc" build $puzzle --solver exact -o "$tmp/exact" > /dev/null || fail "build --solver exact"
+    out=$("$tmp/exact" --scramble "R1 C2 R3" --json --table-dir "$tmp/tables") || fail "run the built solver"
+    contains "$out" -q '"length": 3' || fail "built solver: $out"
+    expect_error "declares no solver 'nope'" -- "$pzc" build $puzzle --solver nope -o "$tmp/nope"
+    expect_error "declares no solver 'nope'" -- "$pzc" inspect $puzzle --solver nope
+    ;;
 threads)
     # Solutions split over 1, 2 and 3 threads from the first iteration are
     # the single-threaded ones, move for move (note [parallel IDA*]), on

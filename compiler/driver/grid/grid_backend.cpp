@@ -456,7 +456,7 @@ int GridBackend::solveFolder(pipeline::CompilationUnit& unit, const Args& args) 
 
 const char* GridBackend::solveUsage() const { return kGridUsage; }
 
-int GridBackend::build(pipeline::CompilationUnit& unit, const std::string&) const {
+int GridBackend::build(pipeline::CompilationUnit& unit, const std::string&, const std::string&) const {
     return refuse("build", unit, "use 'pzc solve FILE --level LEVEL'");
 }
 

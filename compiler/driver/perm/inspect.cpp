@@ -2,7 +2,8 @@
 // generator decided for FILE: the state layout, each move's kernel with its
 // constants, the canonical tables, the symmetries and the coordinate sizes. --header prints the
 // generated traits header instead (scripts/regenerate.sh uses it).
-// --solver NAME (a phased solver): its search plan, or with --header the
+// --solver NAME (an optimal solver): its model and traits header, as for
+// the default one; (a phased solver): its search plan, or with --header the
 // generated phase plan (pz::PhaseSpec data); (a sift solver): its table,
 // level by level.
 #include <iostream>
@@ -36,16 +37,19 @@ int PermutationBackend::inspect(pipeline::CompilationUnit& unit, const InspectRe
                                                  analysis::siftDirections(unit.analysis(), table->metric, analysis::kSiftDirections).size());
         return 0;
     }
-    const analysis::SolverModel* model = planSolver(unit);
+    // The declared solver named: an optimal one is its own model (note
+    // [search plans]); a phased one a plan over the default model.
+    int index = -1;
+    for (size_t i = 0; i < puzzle.solvers.size() && !solver.empty(); ++i)
+        if (puzzle.solvers[i].name == solver) index = (int)i;
+    if (!solver.empty() && index < 0) {
+        std::cerr << "pzc inspect: error: " << puzzle.name << " declares no solver '" << solver << "'\n";
+        return 2;
+    }
+    const bool phased = index >= 0 && puzzle.solvers[index].kind == ir::Solver::Kind::Phased;
+    const analysis::SolverModel* model = planSolver(unit, phased ? -1 : index);
     if (!model) return 1;
-    if (!solver.empty()) {
-        int index = -1;
-        for (size_t i = 0; i < puzzle.solvers.size(); ++i)
-            if (puzzle.solvers[i].name == solver && puzzle.solvers[i].kind == ir::Solver::Kind::Phased) index = (int)i;
-        if (index < 0) {
-            std::cerr << "pzc inspect: error: " << puzzle.name << " declares no phased or sift solver '" << solver << "'\n";
-            return 2;
-        }
+    if (phased) {
         DiagnosticEngine diags;
         const analysis::SolverPlan* plan = unit.phasedPlan(index, diags);
         if (!plan) {

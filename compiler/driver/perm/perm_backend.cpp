@@ -10,9 +10,23 @@
 
 namespace pz::driver {
 
-int PermutationBackend::build(pipeline::CompilationUnit& unit, const std::string& output) const {
+int PermutationBackend::build(pipeline::CompilationUnit& unit, const std::string& output,
+                              const std::string& solver) const {
+    const ir::Puzzle& puzzle = unit.puzzle();
+    int index = -1;
+    for (size_t i = 0; i < puzzle.solvers.size() && !solver.empty(); ++i)
+        if (puzzle.solvers[i].name == solver) index = (int)i;
+    if (!solver.empty() && index < 0) {
+        std::cerr << "pzc build: error: " << puzzle.name << " declares no solver '" << solver << "'\n";
+        return 2;
+    }
+    if (index >= 0 && puzzle.solvers[index].kind == ir::Solver::Kind::Sift) {
+        // note [sift solves]
+        std::cerr << "pzc build: error: sift solver '" << solver << "' has no binary (it runs inside pzc solve)\n";
+        return 2;
+    }
     // Plan, emit C++ and compile it with the runtime in one step.
-    if (!compileSolver(unit, -1, output)) return 1;
+    if (!compileSolver(unit, index, output)) return 1;
     std::cout << "wrote " << output << " (run '" << output << " --help' for its options)\n";
     return 0;
 }

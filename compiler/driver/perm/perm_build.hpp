@@ -12,14 +12,15 @@ namespace pz::driver {
 // The state layout alone (no group analysis). Prints diagnostics; null on error.
 const analysis::StateLayout* planLayout(pipeline::CompilationUnit& unit);
 
-// check + plan: the solver model of a loaded permutation puzzle. Prints
-// diagnostics; null on error.
-const analysis::SolverModel* planSolver(pipeline::CompilationUnit& unit);
+// check + plan: the model of optimal solver `solver` (-1: the default one,
+// note [search plans]) of a loaded permutation puzzle. Prints diagnostics;
+// null on error.
+const analysis::SolverModel* planSolver(pipeline::CompilationUnit& unit, int solver = -1);
 
-// plan + emit + build: the default solver (phased < 0) or the phased solver
-// `phased`, compiled (or reused from the binary cache); copied to
-// `outputPath` when given. Prints diagnostics; returns the binary's path.
-std::optional<std::string> compileSolver(pipeline::CompilationUnit& unit, int phased = -1,
+// plan + emit + build: the default solver (solver < 0) or declared solver
+// `solver` (optimal or phased), compiled (or reused from the binary cache);
+// copied to `outputPath` when given. Prints diagnostics; returns the binary's path.
+std::optional<std::string> compileSolver(pipeline::CompilationUnit& unit, int solver = -1,
                                          const std::string& outputPath = "");
 
 }  // namespace pz::driver

@@ -405,9 +405,10 @@ std::optional<int> collectPositions(pipeline::CompilationUnit& unit, const Solve
 }
 
 // The declared solver to run: -1 for the default build (the first optimal
-// solver), else the index of a phased or a sift solver. Nullopt to go on.
-std::optional<int> chooseSolver(const ir::Puzzle& puzzle, const SolveOptions& o, int& phased) {
-    phased = -1;
+// solver), else the index of another optimal solver, a phased or a sift
+// solver (note [search plans]). Nullopt to go on.
+std::optional<int> chooseSolver(const ir::Puzzle& puzzle, const SolveOptions& o, int& solver) {
+    solver = -1;
     if (!o.solverName.empty()) {
         int index = -1;
         std::string names;
@@ -420,20 +421,12 @@ std::optional<int> chooseSolver(const ir::Puzzle& puzzle, const SolveOptions& o,
                       << "' (declared: " << (names.empty() ? "none" : names) << ")\n";
             return 2;
         }
-        if (puzzle.solvers[index].kind != ir::Solver::Kind::Optimal) {
-            phased = index;
-        } else {
-            int firstOptimal = -1;
-            for (size_t i = 0; i < puzzle.solvers.size() && firstOptimal < 0; ++i)
-                if (puzzle.solvers[i].kind == ir::Solver::Kind::Optimal) firstOptimal = static_cast<int>(i);
-            if (index != firstOptimal) {
-                std::cerr << "pzc solve: error: only the first optimal solver of " << puzzle.name << " is built; '"
-                          << o.solverName << "' is another one\n";
-                return 2;
-            }
-        }
+        int firstOptimal = -1;
+        for (size_t i = 0; i < puzzle.solvers.size() && firstOptimal < 0; ++i)
+            if (puzzle.solvers[i].kind == ir::Solver::Kind::Optimal) firstOptimal = static_cast<int>(i);
+        solver = index == firstOptimal ? -1 : index;
     }
-    if ((phased < 0 || puzzle.solvers[phased].kind != ir::Solver::Kind::Phased) && (o.maxLength || o.budgetMs)) {
+    if ((solver < 0 || puzzle.solvers[solver].kind != ir::Solver::Kind::Phased) && (o.maxLength || o.budgetMs)) {
         std::cerr << "pzc solve: error: --max-length and --budget-ms need a phased solver (--solver NAME)\n"
                   << kUsage;
         return 2;
@@ -445,32 +438,37 @@ std::optional<int> chooseSolver(const ir::Puzzle& puzzle, const SolveOptions& o,
 // definition's solver is cached and intact (no analysis at all), else
 // planned, emitted and built (or found by its source in the binary cache)
 // and recorded in the index (note [solver index]).
-std::optional<IndexedSolver> solverFor(pipeline::CompilationUnit& unit, int phased) {
+std::optional<IndexedSolver> solverFor(pipeline::CompilationUnit& unit, int solver) {
     std::string bytes;
     {
         std::ifstream in(unit.file(), std::ios::binary);
         bytes.assign(std::istreambuf_iterator<char>(in), {});
     }
-    const std::string variant = phased < 0 ? "default" : "phased " + unit.puzzle().solvers[phased].name;
+    const std::string variant =
+        solver < 0 ? "default"
+                   : (unit.puzzle().solvers[solver].kind == ir::Solver::Kind::Optimal ? "optimal " : "phased ") +
+                         unit.puzzle().solvers[solver].name;
     const std::string key = solverIndexKey(unit.file(), bytes, variant);
     auto hit = lookupIndexedSolver(key);
     if (hit && hit->searchMoves == unit.metricMoves()) return hit;  // else a damaged entry: rebuilt
-    auto bin = compileSolver(unit, phased);
+    auto bin = compileSolver(unit, solver);
     if (!bin) return std::nullopt;
     DiagnosticEngine planned;  // the model is built already: no diagnostics
-    IndexedSolver built{*bin, unit.solverModel(planned)->canon.searchMoves};
+    IndexedSolver built{*bin, unit.solverModel(planned, solver)->canon.searchMoves};
     // Recorded only if the definition did not change while it was compiled.
     std::ifstream again(unit.file(), std::ios::binary);
     if (std::string(std::istreambuf_iterator<char>(again), {}) == bytes) recordIndexedSolver(key, built);
     return built;
 }
 
-// Which solver answered: the default optimal one (no name), or a declared
-// phased or sift solver (never labelled optimal).
+// Which solver answered: the default optimal one (no name), another
+// declared optimal one, or a declared phased or sift solver (never
+// labelled optimal).
 struct SolverLabel {
     std::string name;
     bool phased = false;
-    bool optimal() const { return name.empty(); }
+    bool proven = true;  // an optimal solver: the lengths are proven optimal by its search
+    bool optimal() const { return proven; }
 };
 
 // Prints one solution (replayed already) in the requested form.
@@ -483,7 +481,7 @@ void printSolution(const SolveOptions& o, const Positions& positions, const Posi
         pz::json::Line out;
         if (o.batch()) out.field("line", positions.line[r.index]);
         out.field("solution", text).field("length", r.moves.size()).field("optimal", label.optimal());
-        if (!label.optimal()) out.field("solver", label.name);
+        if (!label.name.empty()) out.field("solver", label.name);
         if (label.phased) out.field("phases", phaseLengths(line));
         out.field("nodes", r.nodes).field("seconds", r.seconds);
         if (o.randomCount)
@@ -495,7 +493,7 @@ void printSolution(const SolveOptions& o, const Positions& positions, const Posi
     std::snprintf(secs, sizeof secs, "%.6f", r.seconds);
     std::cout << (text.empty() ? "(already solved)" : text) << "\n  " << r.moves.size();
     if (label.optimal()) {
-        std::cout << " moves (optimal), ";
+        std::cout << " moves (optimal" << (label.name.empty() ? "" : ", " + label.name) << "), ";
     } else if (!label.phased) {
         std::cout << " moves (" << label.name << ", sifted; not proven optimal), ";
     } else {
@@ -679,7 +677,7 @@ int runSiftSolver(pipeline::CompilationUnit& unit, int solver, const analysis::S
     std::vector<int> letterOf(puzzle.moves.size(), -1);
     for (size_t l = 0; l < table->metric.size(); ++l) letterOf[table->metric[l]] = static_cast<int>(l);
     IndexedSolver indexed{"pzc (sift solver " + name + ")", table->metric};
-    ResultReader reader(indexed, puzzle, layout, o, positions, {name, false});
+    ResultReader reader(indexed, puzzle, layout, o, positions, {name, false, false});
     for (size_t i = 0; i < positions.elements.size(); ++i) {
         const auto start = std::chrono::steady_clock::now();
         auto moves = analysis::siftSolveBest(*table, points, shortener, directions, puzzle, positions.elements[i]);
@@ -727,19 +725,23 @@ int PermutationBackend::solve(pipeline::CompilationUnit& unit, const Args& args)
     Positions positions;
     if (auto rc = collectPositions(unit, options, positions)) return *rc;
     if (positions.elements.empty()) return runSolver({}, unit.puzzle(), {}, options, positions, {});
-    int phased = -1;
-    if (auto rc = chooseSolver(unit.puzzle(), options, phased)) return *rc;
-    if (options.sift || (phased >= 0 && unit.puzzle().solvers[phased].kind == ir::Solver::Kind::Sift)) {
+    int declared = -1;
+    if (auto rc = chooseSolver(unit.puzzle(), options, declared)) return *rc;
+    const ir::Puzzle& puzzle = unit.puzzle();
+    const auto kind = declared < 0 ? ir::Solver::Kind::Optimal : puzzle.solvers[declared].kind;
+    if (options.sift || kind == ir::Solver::Kind::Sift) {
         const analysis::StateLayout* layout = planLayout(unit);
         if (!layout) return 1;
-        return runSiftSolver(unit, phased, *layout, options, positions);
+        return runSiftSolver(unit, declared, *layout, options, positions);
     }
-    auto solver = solverFor(unit, phased);
+    auto solver = solverFor(unit, declared);
     if (!solver) return 1;
     const analysis::StateLayout* layout = planLayout(unit);  // what the generated state holds
     if (!layout) return 1;
-    return runSolver(*solver, unit.puzzle(), *layout, options, positions,
-                     phased < 0 ? SolverLabel{} : SolverLabel{unit.puzzle().solvers[phased].name, true});
+    SolverLabel label;
+    if (declared >= 0)
+        label = {puzzle.solvers[declared].name, kind == ir::Solver::Kind::Phased, kind == ir::Solver::Kind::Optimal};
+    return runSolver(*solver, puzzle, *layout, options, positions, label);
 }
 
 }  // namespace pz::driver
