@@ -1007,6 +1007,18 @@ bool planProjection(PuzzleAnalysis& analysis, const ir::Pattern& pattern, PhaseP
 
 }  // namespace
 
+uint64_t cosetPatternEntries(const PhasePlan& plan, const PhaseClassCount& classes) {
+    if (plan.symmetries.empty()) return plan.tableEntries(0);
+    const uint64_t n = plan.symmetries.size();
+    return (classes.classes ? classes.classes : (plan.reducedSize + n - 1) / n) * plan.restSize;
+}
+
+uint64_t cosetPatternTableBytes(const PhasePlan& plan, const PhaseClassCount& classes) {
+    const uint64_t entries = cosetPatternEntries(plan, classes);
+    if (!plan.kept.empty()) return (entries + kTwoBitEntriesPerLine - 1) / kTwoBitEntriesPerLine * 64;
+    return (entries + 1) / 2;
+}
+
 bool buildCosetPatternPlan(PuzzleAnalysis& analysis, int patternIndex, const std::vector<int>& searchMoves,
                            PhasePlan& out, DiagnosticEngine& diags) {
     const ir::Puzzle& puzzle = analysis.puzzle();

@@ -289,6 +289,13 @@ std::vector<int> symmetryCosetRepresentatives(PuzzleAnalysis& analysis, int subg
 // The plan of coset pattern `pattern` (an index into puzzle.patterns, with
 // cosetSubgroup >= 0) over `searchMoves`; on failure a located error at the
 // pattern.
+// Entries of a coset pattern's table: its classes (counted, or estimated as
+// the reduced values / the symmetries when `classes` has none) x the other
+// parts; without symmetries, the plain table's entries.
+uint64_t cosetPatternEntries(const PhasePlan& plan, const PhaseClassCount& classes);
+// Bytes of its table: 4-bit entries, or a projected table's 2-bit lines of
+// kTwoBitEntriesPerLine entries in 64 bytes.
+uint64_t cosetPatternTableBytes(const PhasePlan& plan, const PhaseClassCount& classes);
 bool buildCosetPatternPlan(PuzzleAnalysis& analysis, int pattern, const std::vector<int>& searchMoves, PhasePlan& out,
                            DiagnosticEngine& diags);
 

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "compiler/analysis/coordinates.hpp"
+#include "compiler/analysis/coset_coordinates.hpp"
 
 namespace pz::analysis {
 
@@ -57,6 +58,25 @@ mpz_class patternSize(const ir::Puzzle& puzzle, const ir::Pattern& pattern) {
 mpz_class patternTableBytes(const ir::Puzzle& puzzle, const ir::Pattern& pattern) {
     mpz_class words = (patternSize(puzzle, pattern) + 15) / 16;
     return words * 8;
+}
+
+std::optional<uint64_t> optimalSolverTableBytes(PuzzleAnalysis& groups, int solver,
+                                                const std::vector<int>& metricMoves) {
+    const ir::Puzzle& puzzle = groups.puzzle();
+    uint64_t bytes = 0;
+    for (int i : puzzle.solvers.at(solver).patterns) {
+        const ir::Pattern& pattern = puzzle.patterns[i];
+        if (pattern.cosetSubgroup < 0) {
+            bytes += patternTableBytes(puzzle, pattern).get_ui();
+            continue;
+        }
+        PhasePlan plan;
+        DiagnosticEngine diags;  // pzc check reports a plan that cannot be built
+        if (!buildCosetPatternPlan(groups, i, metricMoves, plan, diags)) return std::nullopt;
+        const PhaseClassCount classes = plan.symmetries.empty() ? PhaseClassCount{} : countPhaseClasses(groups, plan);
+        bytes += cosetPatternTableBytes(plan, classes);
+    }
+    return bytes;
 }
 
 std::vector<std::pair<std::string, std::string>> inducedMoves(const ir::Puzzle& puzzle,

@@ -3,6 +3,8 @@
 // declared symmetry sends each generator, which families commute.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +25,12 @@ mpz_class patternPartSize(const ir::Puzzle& puzzle, const ir::PatternPart& part)
 mpz_class patternSize(const ir::Puzzle& puzzle, const ir::Pattern& pattern);
 // Bytes of the pattern's pruning table (4 bits per value, whole 64-bit words).
 mpz_class patternTableBytes(const ir::Puzzle& puzzle, const ir::Pattern& pattern);
+// Bytes of the tables of optimal solver `solver`, as `pzc check` reports
+// them: its plain patterns' 4-bit tables and its coset patterns' tables
+// (classes counted: note [class counts]). Nullopt when a coset pattern's
+// plan cannot be built.
+std::optional<uint64_t> optimalSolverTableBytes(PuzzleAnalysis& groups, int solver,
+                                                const std::vector<int>& metricMoves);
 
 // Where the declared symmetry `declared` sends each family's generator, as
 // (move, image) names, e.g. ("R", "F"); "?" when the image is no move.

@@ -52,6 +52,27 @@ int readBuildId(dl_phdr_info* info, size_t, void* data) {
 
 std::string indexPath(const std::string& key) { return (fs::path(cacheDirectory()) / "index" / key).string(); }
 
+// Writes an index entry atomically (a temporary file renamed); failures are
+// ignored: the index is only a shortcut.
+void writeEntry(const std::string& key, const std::string& text) {
+    std::error_code ec;
+    const fs::path path = indexPath(key);
+    fs::create_directories(path.parent_path(), ec);
+    if (ec) return;
+    const fs::path tmp = path.string() + "." + std::to_string(::getpid()) + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary);
+        out << text;
+        if (!out.flush()) {
+            out.close();
+            fs::remove(tmp, ec);
+            return;
+        }
+    }
+    fs::rename(tmp, path, ec);
+    if (ec) fs::remove(tmp, ec);
+}
+
 }  // namespace
 
 const std::string& pzcBuildId() {
@@ -103,27 +124,34 @@ std::optional<IndexedSolver> lookupIndexedSolver(const std::string& key) {
 }
 
 void recordIndexedSolver(const std::string& key, const IndexedSolver& solver) {
-    std::error_code ec;
-    const fs::path path = indexPath(key);
-    fs::create_directories(path.parent_path(), ec);
-    if (ec) return;
     std::ostringstream text;
     text << kIndexMagic << "\nbinary " << fs::path(solver.binary).filename().string() << "\nmoves "
          << solver.searchMoves.size();
     for (int m : solver.searchMoves) text << ' ' << m;
     text << "\nend\n";
-    const fs::path tmp = path.string() + "." + std::to_string(::getpid()) + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary);
-        out << text.str();
-        if (!out.flush()) {
-            out.close();
-            fs::remove(tmp, ec);
-            return;
-        }
-    }
-    fs::rename(tmp, path, ec);
-    if (ec) fs::remove(tmp, ec);
+    writeEntry(key, text.str());
+}
+
+std::optional<std::vector<uint64_t>> lookupIndexedNumbers(const std::string& key) {
+    std::ifstream in(indexPath(key));
+    if (!in) return std::nullopt;
+    std::string magic, word;
+    size_t count = 0;
+    if (!std::getline(in, magic) || magic != kIndexMagic) return std::nullopt;
+    if (!(in >> word >> count) || word != "numbers" || count > 4096) return std::nullopt;
+    std::vector<uint64_t> numbers(count);
+    for (auto& n : numbers)
+        if (!(in >> n)) return std::nullopt;
+    if (!(in >> word) || word != "end") return std::nullopt;
+    return numbers;
+}
+
+void recordIndexedNumbers(const std::string& key, const std::vector<uint64_t>& numbers) {
+    std::ostringstream text;
+    text << kIndexMagic << "\nnumbers " << numbers.size();
+    for (uint64_t n : numbers) text << ' ' << n;
+    text << "\nend\n";
+    writeEntry(key, text.str());
 }
 
 }  // namespace pz::driver

@@ -23,6 +23,7 @@
 // replayed against pzc's own position.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,6 +44,12 @@ std::optional<IndexedSolver> lookupIndexedSolver(const std::string& key);
 // Records `solver` under `key` (atomically; failures are ignored: the index
 // is only a shortcut).
 void recordIndexedSolver(const std::string& key, const IndexedSolver& solver);
+
+// Numbers derived from a definition that cost an analysis (the bytes of its
+// optimal solvers' tables, note [memory choice]), kept under `key` like a
+// solver: "pzc-solver-index 1", "numbers N n1 ... nN", "end".
+std::optional<std::vector<uint64_t>> lookupIndexedNumbers(const std::string& key);
+void recordIndexedNumbers(const std::string& key, const std::vector<uint64_t>& numbers);
 
 // This pzc's identity: its GNU build id, else a digest of its executable.
 const std::string& pzcBuildId();

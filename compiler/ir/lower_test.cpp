@@ -184,7 +184,12 @@ TEST_CASE("cube3 moves and element algebra", "[lower]") {
     CHECK(h3->parts[0].orientations);
     CHECK_FALSE(h3->parts[0].positions);
     CHECK(h3->parts[0].pieces == std::vector<int>{0, 1, 2});  // UR UF UL
-    CHECK(p.solvers.size() == 2);
+    REQUIRE(p.solvers.size() == 4);
+    CHECK(p.solvers[0].kind == Solver::Kind::Optimal);  // the default: h48h3
+    CHECK(p.solvers[0].patterns == std::vector<int>{(int)(h3 - p.patterns.begin())});
+    CHECK(p.solvers[1].kind == Solver::Kind::Optimal);  // optimal_h2, optimal_h0: for --memory
+    CHECK(p.solvers[2].kind == Solver::Kind::Optimal);
+    CHECK(p.solvers[3].kind == Solver::Kind::Phased);
 }
 
 TEST_CASE("slide4 symmetries form a group of 128", "[lower]") {

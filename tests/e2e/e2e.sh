@@ -124,6 +124,39 @@ optimal-solvers)
     contains "$out" -q '"length": 3' || fail "built solver: $out"
     expect_error "declares no solver 'nope'" -- "$pzc" build $puzzle --solver nope -o "$tmp/nope"
     expect_error "declares no solver 'nope'" -- "$pzc" inspect $puzzle --solver nope
+    # note [memory choice]: with --memory and no --solver, the solver with the
+    # largest tables that fit (weak: 256 bytes, exact: 181,440 bytes).
+    "$pzc" check $puzzle | grep -q "exact: optimal, heuristic max of all, tables 181440 bytes" || fail "check lacks the solver's table bytes"
+    for budget in 1M 181440 200K; do
+        out=$("$pzc" solve $puzzle --scramble "R1 C2 R3" --json --memory $budget) || fail "solve --memory $budget"
+        contains "$out" -q '"solver": "exact"' || fail "--memory $budget did not choose exact: $out"
+    done
+    out=$("$pzc" solve $puzzle --scramble "R1 C2 R3" --json --memory 181439) || fail "solve --memory 181439"
+    contains "$out" -q '"solver"' && fail "--memory 181439 chose another solver than the default: $out"
+    contains "$out" -q '"length": 3' || fail "--memory 181439: $out"
+    # None fits: the default solver refuses the budget, naming its tables.
+    expect_error "more than the memory budget of 200 bytes" -- "$pzc" solve $puzzle --scramble "R1" --memory 200
+    # --solver wins over the choice.
+    out=$("$pzc" solve $puzzle --scramble "R1 C2 R3" --json --memory 1M --solver weak) || fail "solve --solver weak --memory 1M"
+    contains "$out" -q '"solver"' && fail "--solver weak ran another solver: $out"
+    # A solver needs more than its tables (class and move tables): one that
+    # refuses the budget hands over to the next largest, and the choice is
+    # remembered. cube2_tetrads with two more solvers: the coset tables
+    # (1.7 KiB) need 798 KiB of class tables, the projected one (64 bytes) little.
+    sed 's/^  solver optimal { optimal tetrad_coset, top; }/&\n  solver big { optimal tetrad_coset; }\n  solver small { optimal tetrad_proj; }/' \
+        tests/puzzles/cube2_tetrads.pz > "$tmp/cube2_mem.pz"
+    grep -q "solver small" "$tmp/cube2_mem.pz" || fail "could not derive the definition"
+    out=$("$pzc" solve "$tmp/cube2_mem.pz" --scramble "R U F' R2 U'" --json --memory 100K 2> "$tmp/err") || { cat "$tmp/err"; fail "solve --memory 100K"; }
+    contains "$out" -q '"solver": "small"' || fail "--memory 100K did not end at solver small: $out"
+    contains "$out" -q '"length": 5' || fail "--memory 100K: $out"
+    grep -q "note: solver 'optimal' needs more than --memory; trying 'big'" "$tmp/err" || { cat "$tmp/err"; fail "no hand-over note"; }
+    grep -q "note: solver 'big' needs more than --memory; trying 'small'" "$tmp/err" || { cat "$tmp/err"; fail "no hand-over note"; }
+    out=$("$pzc" solve "$tmp/cube2_mem.pz" --scramble "R U F' R2 U'" --json --memory 100K 2> "$tmp/err") || fail "second solve --memory 100K"
+    contains "$out" -q '"solver": "small"' || fail "second --memory 100K: $out"
+    [ ! -s "$tmp/err" ] || { cat "$tmp/err"; fail "the remembered choice tried the other solvers again"; }
+    # With room for the class tables, the default solver runs.
+    out=$("$pzc" solve "$tmp/cube2_mem.pz" --scramble "R U F' R2 U'" --json --memory 64M) || fail "solve --memory 64M"
+    contains "$out" -q '"solver"' && fail "--memory 64M did not run the default solver: $out"
     ;;
 threads)
     # Solutions split over 1, 2 and 3 threads from the first iteration are

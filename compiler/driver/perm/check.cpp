@@ -213,20 +213,20 @@ struct PhasedSolverInfo {
 struct CosetPatternInfo {
     std::optional<analysis::PhasePlan> plan;
     analysis::PhaseClassCount classes;
-    // Entries of its table: classes x the other parts (or the plain table's).
-    uint64_t entries() const {
-        if (!plan) return 0;
-        if (plan->symmetries.empty()) return plan->tableEntries(0);
-        const uint64_t n = plan->symmetries.size();
-        return (classes.classes ? classes.classes : (plan->reducedSize + n - 1) / n) * plan->restSize;
-    }
-    // Bytes of its table: 4-bit entries, or a projected table's 2-bit lines
-    // of 254 entries in 64 bytes (note [two-bit tables] in pz/two_bit_table.hpp).
-    uint64_t tableBytes() const {
-        if (plan && !plan->kept.empty()) return (entries() + analysis::kTwoBitEntriesPerLine - 1) / analysis::kTwoBitEntriesPerLine * 64;
-        return (entries() + 1) / 2;
-    }
+    uint64_t entries() const { return plan ? analysis::cosetPatternEntries(*plan, classes) : 0; }
+    uint64_t tableBytes() const { return plan ? analysis::cosetPatternTableBytes(*plan, classes) : 0; }
 };
+
+// Bytes of an optimal solver's tables: the sum over its patterns of what
+// the patterns' lines report (analysis::optimalSolverTableBytes computes the
+// same from the plans; pzc solve --memory chooses by it).
+uint64_t solverTableBytes(const ir::Puzzle& p, const ir::Solver& s, const std::vector<CosetPatternInfo>& coset) {
+    uint64_t bytes = 0;
+    for (int i : s.patterns)
+        bytes += p.patterns[i].cosetSubgroup < 0 ? analysis::patternTableBytes(p, p.patterns[i]).get_ui()
+                                                 : coset[i].tableBytes();
+    return bytes;
+}
 
 // "orientation of edges mod 2 (sum fixed) x membership of edges in 2 sets (4+8)"
 std::string reducedPartsText(const ir::Puzzle& p, const analysis::PhasePlan& phase) {
@@ -384,6 +384,7 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
         if (!s.patterns.empty()) {
             out << ", heuristic max of";
             for (int i : s.patterns) out << ' ' << p.patterns[i].name;
+            out << ", tables " << tableBytesText(mpz_class((unsigned long)solverTableBytes(p, s, coset)));
         }
         if (!s.phases.empty()) {
             out << ", phases";
@@ -671,6 +672,8 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
         for (int i : s.phases) phases.push_back(p.subgroups[i].name);
         names("patterns", patterns);
         names("phases", phases);
+        if (s.kind == ir::Solver::Kind::Optimal && !s.patterns.empty())
+            j.field("table-bytes", solverTableBytes(p, s, coset));
         if (shown < phased.size() && phased[shown].plan) {
             // Per phase: the symmetry-reduced parts and their class count (0: left to the table build).
             const auto& plan = *phased[shown].plan;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "compiler/analysis/distinct_states.hpp"
+#include "compiler/analysis/puzzle_summary.hpp"
 #include "compiler/analysis/sift_words.hpp"
 #include "compiler/driver/commands.hpp"
 #include "compiler/driver/native_build.hpp"
@@ -47,7 +48,8 @@ const char* kUsage =
     "       pzc solve FILE --random N [--seed S] [--json] [--threads N]      (N from 1 to 1000000)\n"
     "       pzc solve FILE --scrambles FILE|- [--threads N]   (one scramble or state a line; JSON lines)\n"
     "       pzc solve FILE.tws --tws-scrambles SCRAMBLES.scr...  (a ksolve/twsearch scramble file)\n"
-    "  --memory SIZE: budget for pruning tables (512M, 2G, ...; default a quarter of physical memory)\n"
+    "  --memory SIZE: budget for pruning tables (512M, 2G, ...; default a quarter of physical memory);\n"
+    "    without --solver, runs the declared optimal solver with the largest tables that fit\n"
     "  --verify-tables: check cached pruning tables in full, not only their header and a sample\n"
     "  --solver NAME: a declared solver; a sift one answers at once (bounded, not optimal); a\n"
     "    phased one stops at its first solution, or improves\n"
@@ -434,16 +436,66 @@ std::optional<int> chooseSolver(const ir::Puzzle& puzzle, const SolveOptions& o,
     return std::nullopt;
 }
 
+// The definition's bytes, as the solver index keys them.
+std::string definitionBytes(const pipeline::CompilationUnit& unit) {
+    std::ifstream in(unit.file(), std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// note [memory choice]
+// A definition may declare several optimal solvers over table families of
+// different sizes (cube3: h48h3 226 MiB, h48h2 113 MiB, h48 56 MiB). With
+// --memory and no --solver, pzc solve runs the one with the largest tables
+// that fit the budget. The sizes it ranks by are pzc check's table bytes
+// (analysis::optimalSolverTableBytes; they cost an analysis, so they are
+// kept in the solver index, keyed by the definition's bytes), but a solver
+// needs more than its tables (move and class tables; a projected table is
+// filled in 4 bits before it is packed), and only the solver knows exactly:
+// so the candidates run in turn, largest first, and a solver that refuses
+// the budget before answering (exit status 4, note [result protocol]) hands
+// over to the next. The solver that answered is kept in the index for that
+// budget and tried first next time. With no candidate, the default solver
+// runs and refuses the budget naming its needs.
+std::vector<int> memoryCandidates(pipeline::CompilationUnit& unit, uint64_t budget, const std::string& bytes) {
+    const ir::Puzzle& puzzle = unit.puzzle();
+    std::vector<int> optimal;
+    for (size_t i = 0; i < puzzle.solvers.size(); ++i)
+        if (puzzle.solvers[i].kind == ir::Solver::Kind::Optimal && !puzzle.solvers[i].patterns.empty())
+            optimal.push_back(static_cast<int>(i));
+    if (optimal.size() < 2) return {-1};
+    const std::string key = solverIndexKey(unit.file(), bytes, "optimal table bytes");
+    auto sizes = lookupIndexedNumbers(key);
+    if (!sizes || sizes->size() != puzzle.solvers.size()) {
+        sizes.emplace(puzzle.solvers.size(), 0);
+        for (int i : optimal) {
+            auto b = analysis::optimalSolverTableBytes(unit.analysis(), i, unit.metricMoves());
+            if (!b) return {-1};  // the default solver's build reports it
+            (*sizes)[i] = *b;
+        }
+        recordIndexedNumbers(key, *sizes);
+    }
+    std::vector<int> fit;
+    for (int i : optimal)
+        if ((*sizes)[i] <= budget) fit.push_back(i);
+    std::stable_sort(fit.begin(), fit.end(), [&](int a, int b) { return (*sizes)[a] > (*sizes)[b]; });
+    if (fit.empty()) return {-1};
+    // The solver that answered within this budget before goes first.
+    if (auto chosen = lookupIndexedNumbers(solverIndexKey(unit.file(), bytes, "memory choice " + std::to_string(budget))))
+        if (chosen->size() == 1) {
+            auto it = std::find(fit.begin(), fit.end(), (int)chosen->front());
+            if (it != fit.end()) std::rotate(fit.begin(), it, it + 1);
+        }
+    for (int& i : fit)
+        if (i == unit.defaultOptimalSolver()) i = -1;
+    return fit;
+}
+
 // The solver's binary and move order: from the solver index when the
 // definition's solver is cached and intact (no analysis at all), else
 // planned, emitted and built (or found by its source in the binary cache)
 // and recorded in the index (note [solver index]).
 std::optional<IndexedSolver> solverFor(pipeline::CompilationUnit& unit, int solver) {
-    std::string bytes;
-    {
-        std::ifstream in(unit.file(), std::ios::binary);
-        bytes.assign(std::istreambuf_iterator<char>(in), {});
-    }
+    const std::string bytes = definitionBytes(unit);
     const std::string variant =
         solver < 0 ? "default"
                    : (unit.puzzle().solvers[solver].kind == ir::Solver::Kind::Optimal ? "optimal " : "phased ") +
@@ -531,6 +583,12 @@ public:
         if (!replay(*r, text)) return;
         printSolution(o_, positions_, *r, text, line, puzzle_, layout_, label_);
         std::cout.flush();
+    }
+
+    // The solver exited refusing the memory budget (exit status 4) before
+    // any answer (note [memory choice]).
+    bool refusedBudget(const ChildStatus& child) const {
+        return child.started && child.exited() && child.exitCode() == 4 && results_ == 0 && status_ == 0;
     }
 
     // The exit code, once the solver has exited with `child`.
@@ -633,8 +691,11 @@ private:
 // Runs the solver without a shell: positions on its stdin (a pipe), one JSON
 // result line per position on its stdout, read by a ResultReader. Positions
 // are sent as the generated state holds them (identical pieces as labels).
-int runSolver(const IndexedSolver& solver, const ir::Puzzle& puzzle, const analysis::StateLayout& layout,
-              const SolveOptions& o, Positions& positions, const SolverLabel& label) {
+// `mayRefuse`: nullopt when the solver refused the memory budget before
+// answering anything (note [memory choice]: the caller tries another).
+std::optional<int> runSolver(const IndexedSolver& solver, const ir::Puzzle& puzzle, const analysis::StateLayout& layout,
+                             const SolveOptions& o, Positions& positions, const SolverLabel& label,
+                             bool mayRefuse = false) {
     ResultReader reader(solver, puzzle, layout, o, positions, label);
     if (positions.elements.empty()) return reader.finishLineErrors(0);  // a batch of bad lines only, or empty
     ChildRun run;
@@ -649,7 +710,9 @@ int runSolver(const IndexedSolver& solver, const ir::Puzzle& puzzle, const analy
         run.input += '\n';
     }
     run.onLine = [&](const std::string& line) { reader.onLine(line); };
-    return reader.finish(runChildOrDie(run));
+    const ChildStatus status = runChildOrDie(run);
+    if (mayRefuse && reader.refusedBudget(status)) return std::nullopt;
+    return reader.finish(status);
 }
 
 // note [sift solves]
@@ -724,7 +787,7 @@ int PermutationBackend::solve(pipeline::CompilationUnit& unit, const Args& args)
     }
     Positions positions;
     if (auto rc = collectPositions(unit, options, positions)) return *rc;
-    if (positions.elements.empty()) return runSolver({}, unit.puzzle(), {}, options, positions, {});
+    if (positions.elements.empty()) return *runSolver({}, unit.puzzle(), {}, options, positions, {});
     int declared = -1;
     if (auto rc = chooseSolver(unit.puzzle(), options, declared)) return *rc;
     const ir::Puzzle& puzzle = unit.puzzle();
@@ -734,14 +797,34 @@ int PermutationBackend::solve(pipeline::CompilationUnit& unit, const Args& args)
         if (!layout) return 1;
         return runSiftSolver(unit, declared, *layout, options, positions);
     }
-    auto solver = solverFor(unit, declared);
-    if (!solver) return 1;
-    const analysis::StateLayout* layout = planLayout(unit);  // what the generated state holds
-    if (!layout) return 1;
-    SolverLabel label;
-    if (declared >= 0)
-        label = {puzzle.solvers[declared].name, kind == ir::Solver::Kind::Phased, kind == ir::Solver::Kind::Optimal};
-    return runSolver(*solver, puzzle, *layout, options, positions, label);
+    // note [memory choice]
+    const bool choose = options.solverName.empty() && !options.memory.empty();
+    const std::vector<int> candidates =
+        choose ? memoryCandidates(unit, std::stoull(options.memory), definitionBytes(unit)) : std::vector<int>{declared};
+    for (size_t c = 0; c < candidates.size(); ++c) {
+        const int chosen = candidates[c];
+        auto solver = solverFor(unit, chosen);
+        if (!solver) return 1;
+        const analysis::StateLayout* layout = planLayout(unit);  // what the generated state holds
+        if (!layout) return 1;
+        SolverLabel label;
+        if (chosen >= 0) {
+            const auto k = puzzle.solvers[chosen].kind;
+            label = {puzzle.solvers[chosen].name, k == ir::Solver::Kind::Phased, k == ir::Solver::Kind::Optimal};
+        }
+        const bool last = c + 1 == candidates.size();
+        if (auto rc = runSolver(*solver, puzzle, *layout, options, positions, label, !last)) {
+            if (choose && candidates.size() > 1 && *rc != 3)
+                recordIndexedNumbers(solverIndexKey(unit.file(), definitionBytes(unit), "memory choice " + options.memory),
+                                     {(uint64_t)(chosen < 0 ? unit.defaultOptimalSolver() : chosen)});
+            return *rc;
+        }
+        const int next = candidates[c + 1];
+        std::cerr << "pzc solve: note: solver '" << (chosen < 0 ? puzzle.solvers[unit.defaultOptimalSolver()].name : label.name)
+                  << "' needs more than --memory; trying '"
+                  << (next < 0 ? puzzle.solvers[unit.defaultOptimalSolver()].name : puzzle.solvers[next].name) << "'\n";
+    }
+    return 3;  // not reached: the last candidate's run returns
 }
 
 }  // namespace pz::driver

@@ -951,6 +951,19 @@ private:
         checkSymmetries(k, stab);
         // Breadth-first search over (class, b).
         const uint64_t entries = classes * bSize;
+        {
+            // The budget is refused before the fill (the long part) when
+            // this phase's sections alone exceed it: a lower bound of the
+            // blob that build() checks in full (pzc solve --memory tries a
+            // smaller solver next: note [memory choice]).
+            auto words = [](uint64_t bytes) { return (bytes + 7) / 8; };
+            uint64_t known = (entries + 15) / 16 + words(classOf.size() * 4) + words(reps.size() * 4) + stab.size();
+            for (const auto& t : conjB) known += words(t.size() * 4);
+            for (const auto& m : moveTable) known += words(m.size() * 4);
+            if (known * 8 > memoryBudget())
+                throw MemoryBudgetError("the phased tables need at least " + formatBytes(known * 8) +
+                                        ", more than the memory budget of " + formatBytes(memoryBudget()));
+        }
         std::vector<uint64_t> words((entries + 15) / 16, ~uint64_t{0});
         auto claim = [&](uint64_t i, unsigned d) { return nibbleClaim(words, i, d); };
         auto get = [&](uint64_t i) { return nibbleGet(words, i); };
