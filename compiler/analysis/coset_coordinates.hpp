@@ -237,6 +237,15 @@ bool buildSolverPlan(PuzzleAnalysis& analysis, int solver, const std::vector<int
 // reduced one, or without symmetries a single part or pair of parts, at most
 // kMaxPhaseTableEntries entries; else `pzc check` says so at the pattern.
 //
+// note [coset table keys]
+// A coset pattern's cached table is keyed by what its bytes depend on: the
+// state layout, the move kernels and inverses, the symmetries (the
+// traits' core sections) and the pattern's own plan (name, parts, moves,
+// symmetries, automaton, kept parts), not by the solver's other patterns.
+// So the solvers of one definition that search the same pattern (cube3's
+// optimal solvers, a --solver switch) share its table; a plain pattern's
+// key is its definition and the kernels (SolverModel::patternHashes).
+//
 // note [coset pattern lookups]
 // A symmetry S that maps the search moves onto themselves preserves
 // distance, so the table read at the conjugate S^-1 x S is a lower bound

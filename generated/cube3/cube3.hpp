@@ -561,8 +561,8 @@ inline std::vector<pz::CosetPatternSpec> Traits::cosetPatterns() {
             c.goal = 0ULL;
             kept.push_back(c);
         }
+        patterns[0].hash = "3c730739e5bdcbfa";
     }
-    for (auto& p : patterns) p.hash = "b3ee95717dd592ea";
     patterns[0].lookups = {0};
     patterns[0].movesInSubgroup = {{1, 4, 7, 10, 13, 16}};
     return patterns;

@@ -157,6 +157,11 @@ optimal-solvers)
     # With room for the class tables, the default solver runs.
     out=$("$pzc" solve "$tmp/cube2_mem.pz" --scramble "R U F' R2 U'" --json --memory 64M) || fail "solve --memory 64M"
     contains "$out" -q '"solver"' && fail "--memory 64M did not run the default solver: $out"
+    # note [coset table keys]: solver big searches the default's coset
+    # pattern: it reads the same table file, not one of its own.
+    "$pzc" solve "$tmp/cube2_mem.pz" --scramble "R U F' R2 U'" --solver big > /dev/null || fail "solve --solver big"
+    n=$(ls "$PZC_CACHE_DIR/tables" | grep -c 'coset-tetrad_coset-.*\.pzt$')
+    [ "$n" = 1 ] || { ls "$PZC_CACHE_DIR/tables" >&2; fail "$n tetrad_coset tables for two solvers, expected one"; }
     ;;
 threads)
     # Solutions split over 1, 2 and 3 threads from the first iteration are

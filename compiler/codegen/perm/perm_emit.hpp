@@ -37,9 +37,10 @@ std::string describeModel(const SolverModel& model);
 // The function `phasePlan_<solver>()` returning the phases (deterministic).
 std::string emitPhasePlan(const SolverModel& model, const analysis::SolverPlan& plan);
 // The definition of `Traits::cosetPatterns()` (note [coset patterns]): one
-// pz::CosetPatternSpec per searched coset pattern, keyed by a hash of
-// `hashedBefore` (the traits) and the plans; "" when there is none.
-std::string emitCosetPatterns(const SolverModel& model, const std::string& hashedBefore);
+// pz::CosetPatternSpec per searched coset pattern, each keyed by a hash of
+// `core` (the traits' state, kernels, element tables and group operations)
+// and its own plan (note [coset table keys]); "" when there is none.
+std::string emitCosetPatterns(const SolverModel& model, const std::string& core);
 // The phased solver's translation unit: the traits header, the plan, main().
 std::string emitPhasedSolverMain(const SolverModel& model, const analysis::SolverPlan& plan, const std::string& source);
 // A readable report of the plan (pzc inspect / check). With `classes`

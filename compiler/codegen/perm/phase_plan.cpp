@@ -176,31 +176,40 @@ std::string emitPhasePlan(const SolverModel& m, const analysis::SolverPlan& plan
     return s.str();
 }
 
-std::string emitCosetPatterns(const SolverModel& m, const std::string& hashedBefore) {
+std::string emitCosetPatterns(const SolverModel& m, const std::string& core) {
     if (m.cosetPatterns.empty()) return "";
     std::ostringstream s;
     s << "// ---- coset patterns (note [coset patterns]; runtime/include/pz/coset_pattern.hpp) ----\n";
     s << "inline std::vector<pz::CosetPatternSpec> Traits::cosetPatterns() {\n";
     s << "    std::vector<pz::CosetPatternSpec> patterns(" << m.cosetPatterns.size() << ");\n";
+    std::string inverses;  // the moves' inverses (Traits::kMoveInverse) are read by the builds
+    for (int i : m.moveInverse) inverses += std::to_string(i) + " ";
     for (size_t i = 0; i < m.cosetPatterns.size(); ++i) {
         const auto& ph = m.cosetPatterns[i];
-        s << "    {  // pattern " << m.cosetPatternNames[i] << ": the coset coordinate of " << ph.target << "\n";
-        s << "        patterns[" << i << "].name = \"" << m.cosetPatternNames[i] << "\";\n";
-        s << "        pz::PhaseSpec& ph = patterns[" << i << "].phase;\n";
+        std::ostringstream block;
+        block << "    {  // pattern " << m.cosetPatternNames[i] << ": the coset coordinate of " << ph.target << "\n";
+        block << "        patterns[" << i << "].name = \"" << m.cosetPatternNames[i] << "\";\n";
+        block << "        pz::PhaseSpec& ph = patterns[" << i << "].phase;\n";
         // A projected table's build walks depth first with the automaton.
-        emitPhaseSpecFields(s, m, ph, /*withAutomaton=*/!ph.kept.empty());
+        emitPhaseSpecFields(block, m, ph, /*withAutomaton=*/!ph.kept.empty());
         if (!ph.kept.empty()) {
             // note [projected coset patterns]: what the table keeps of ph.rest.
-            s << "        std::vector<pz::PhasePartSpec>& kept = patterns[" << i << "].kept;\n";
+            block << "        std::vector<pz::PhasePartSpec>& kept = patterns[" << i << "].kept;\n";
             for (size_t j = 0; j < ph.kept.size(); ++j)
-                emitPartSpec(s, m, ph.kept[j], analysis::referencePartRank(ph.kept[j], ir::identity(m.puzzle->orbits)),
+                emitPartSpec(block, m, ph.kept[j], analysis::referencePartRank(ph.kept[j], ir::identity(m.puzzle->orbits)),
                              "kept " + std::to_string(j), "kept");
         }
-        s << "    }\n";
+        // The table's cache key (note [coset table keys]): its plan (the
+        // block without the line naming its index) on the core traits.
+        std::string plan = block.str();
+        for (const std::string index : {"patterns[" + std::to_string(i) + "]"}) {
+            for (size_t at = plan.find(index); at != std::string::npos; at = plan.find(index, at + 1))
+                plan.replace(at, index.size(), "patterns[_]");
+        }
+        block << "        patterns[" << i << "].hash = \"" << contentHash(core + inverses + plan) << "\";\n";
+        block << "    }\n";
+        s << block.str();
     }
-    // The tables' cache key: every pattern's plan and the traits it runs on.
-    const std::string hash = contentHash(hashedBefore + s.str());
-    s << "    for (auto& p : patterns) p.hash = \"" << hash << "\";\n";
     // Read at these conjugates (note [coset pattern lookups]); not part of
     // the tables' key: the table is the same however it is read.
     for (size_t i = 0; i < m.cosetPatterns.size(); ++i) {

@@ -185,10 +185,14 @@ std::string emitTraitsHeader(const SolverModel& m, const std::string& source) {
     perm::emitMoveKernels(w, m);
     perm::emitElementTables(w, m);
     perm::emitGroupOperations(w, m);
+    // note [coset table keys]: each coset table is keyed by what its bytes
+    // depend on (this much of the traits: state, moves, symmetries) and its
+    // own plan, not by the solver's other patterns, so solvers share tables.
+    const std::string core = w.str();
     const std::vector<std::string> patternTypes = perm::emitCoordinates(w, m);
     emitTraitsStruct(w, m, patternTypes);
     if (!m.cosetPatterns.empty()) {
-        w.raw(emitCosetPatterns(m, w.str()));
+        w.raw(emitCosetPatterns(m, core));
         w.line();
     }
     w.line("}  // namespace pzgen::{{NS}}");
