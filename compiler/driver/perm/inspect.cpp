@@ -39,13 +39,9 @@ int PermutationBackend::inspect(pipeline::CompilationUnit& unit, const InspectRe
     }
     // The declared solver named: an optimal one is its own model (note
     // [search plans]); a phased one a plan over the default model.
-    int index = -1;
-    for (size_t i = 0; i < puzzle.solvers.size() && !solver.empty(); ++i)
-        if (puzzle.solvers[i].name == solver) index = (int)i;
-    if (!solver.empty() && index < 0) {
-        std::cerr << "pzc inspect: error: " << puzzle.name << " declares no solver '" << solver << "'\n";
-        return 2;
-    }
+    const auto declared = declaredSolver(puzzle, solver, "inspect");
+    if (!declared) return 2;
+    const int index = *declared;
     const bool phased = index >= 0 && puzzle.solvers[index].kind == ir::Solver::Kind::Phased;
     const analysis::SolverModel* model = planSolver(unit, phased ? -1 : index);
     if (!model) return 1;

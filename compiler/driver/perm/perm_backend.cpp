@@ -13,13 +13,9 @@ namespace pz::driver {
 int PermutationBackend::build(pipeline::CompilationUnit& unit, const std::string& output,
                               const std::string& solver) const {
     const ir::Puzzle& puzzle = unit.puzzle();
-    int index = -1;
-    for (size_t i = 0; i < puzzle.solvers.size() && !solver.empty(); ++i)
-        if (puzzle.solvers[i].name == solver) index = (int)i;
-    if (!solver.empty() && index < 0) {
-        std::cerr << "pzc build: error: " << puzzle.name << " declares no solver '" << solver << "'\n";
-        return 2;
-    }
+    const auto declared = declaredSolver(puzzle, solver, "build");
+    if (!declared) return 2;
+    const int index = *declared;
     if (index >= 0 && puzzle.solvers[index].kind == ir::Solver::Kind::Sift) {
         // note [sift solves]
         std::cerr << "pzc build: error: sift solver '" << solver << "' has no binary (it runs inside pzc solve)\n";

@@ -15,6 +15,18 @@ const analysis::StateLayout* planLayout(pipeline::CompilationUnit& unit) {
     return layout;
 }
 
+std::optional<int> declaredSolver(const ir::Puzzle& puzzle, const std::string& name, const char* command) {
+    if (name.empty()) return -1;
+    std::string names;
+    for (size_t i = 0; i < puzzle.solvers.size(); ++i) {
+        if (puzzle.solvers[i].name == name) return static_cast<int>(i);
+        names += (i ? ", " : "") + puzzle.solvers[i].name;
+    }
+    std::cerr << "pzc " << command << ": error: " << puzzle.name << " declares no solver '" << name
+              << "' (declared: " << (names.empty() ? "none" : names) << ")\n";
+    return std::nullopt;
+}
+
 const analysis::SolverModel* planSolver(pipeline::CompilationUnit& unit, int solver) {
     DiagnosticEngine diags;
     const analysis::SolverModel* model = unit.solverModel(diags, solver);

@@ -12,6 +12,11 @@ namespace pz::driver {
 // The state layout alone (no group analysis). Prints diagnostics; null on error.
 const analysis::StateLayout* planLayout(pipeline::CompilationUnit& unit);
 
+// The index of declared solver `name` (-1 when `name` is empty: the
+// default); nullopt after "pzc COMMAND: error: P declares no solver 'name'
+// (declared: ...)" on stderr (exit code 2).
+std::optional<int> declaredSolver(const ir::Puzzle& puzzle, const std::string& name, const char* command);
+
 // check + plan: the model of optimal solver `solver` (-1: the default one,
 // note [search plans]) of a loaded permutation puzzle. Prints diagnostics;
 // null on error.

@@ -412,17 +412,9 @@ std::optional<int> collectPositions(pipeline::CompilationUnit& unit, const Solve
 std::optional<int> chooseSolver(const ir::Puzzle& puzzle, const SolveOptions& o, int& solver) {
     solver = -1;
     if (!o.solverName.empty()) {
-        int index = -1;
-        std::string names;
-        for (size_t i = 0; i < puzzle.solvers.size(); ++i) {
-            names += (i ? ", " : "") + puzzle.solvers[i].name;
-            if (puzzle.solvers[i].name == o.solverName) index = static_cast<int>(i);
-        }
-        if (index < 0) {
-            std::cerr << "pzc solve: error: " << puzzle.name << " declares no solver '" << o.solverName
-                      << "' (declared: " << (names.empty() ? "none" : names) << ")\n";
-            return 2;
-        }
+        const auto declared = declaredSolver(puzzle, o.solverName, "solve");
+        if (!declared) return 2;
+        const int index = *declared;
         int firstOptimal = -1;
         for (size_t i = 0; i < puzzle.solvers.size() && firstOptimal < 0; ++i)
             if (puzzle.solvers[i].kind == ir::Solver::Kind::Optimal) firstOptimal = static_cast<int>(i);
