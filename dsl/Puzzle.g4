@@ -35,7 +35,8 @@ item
     ;
 
 // orbit corners 8 orient 3 { UFR UFL ... }
-orbitDecl : 'orbit' name size=INT ('orient' modulus=INT)? ('{' name* '}')? ';'? ;
+// orbit edges 12 orient 2 ignored: moves give twists, the states forget them.
+orbitDecl : 'orbit' name size=INT ('orient' modulus=INT ignored='ignored'?)? ('{' name* '}')? ';'? ;
 
 // solved tiles { a a b b ... }: equal labels make pieces indistinguishable.
 solvedDecl : 'solved' name '{' label* '}' ';'? ;
@@ -129,6 +130,7 @@ name
     | 'symmetry' | 'mirror' | 'subgroup' | 'in' | 'oriented' | 'pattern' | 'positions'
     | 'orientations' | 'unordered' | 'solver' | 'optimal' | 'phased' | 'grid' | 'direction'
     | 'colour' | 'levels' | 'with' | 'against' | 'map' | 'coset' | 'illegal' | 'holds' | 'sift'
+    | 'ignored'
     ;
 
 // ---------------------------------------------------------------- tokens

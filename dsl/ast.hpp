@@ -96,12 +96,14 @@ struct Orbit {
     SourceRange orientationRange;
     std::vector<Name> positionNames;  // empty or exactly `size` names
     SourceRange range;
-    // .tws import only (tws_reader.cpp, note [solved orientations]): the
-    // file's orientation modulus when its Solved block gave `?` for every
-    // piece (the orbit is then read unoriented, `orientation` is 1), else
-    // 0; and the solved state's orientations when not all 0 (the import
-    // reads the orbit in the frame where they are 0), else empty. Scramble
-    // files use both.
+    // The declared orientation modulus when the orientation does not matter
+    // (`orient 3 ignored`; a .tws Solved block's `?` on every piece, note
+    // [solved orientations]): the orbit is read unoriented (`orientation`
+    // is 1) and the moves' twists, checked against this modulus, are
+    // dropped (note [ignored orientation] in compiler/ir/lower.cpp); else 0.
+    // .tws import only: the solved state's orientations when not all 0 (the
+    // import reads the orbit in the frame where they are 0), else empty.
+    // Scramble files use both.
     int orientationIgnored = 0;
     std::vector<int> solvedOrientation;
     // .tws import only (note [sticker sets]): a set whose Solved block gave

@@ -145,7 +145,8 @@ std::string printPz(const ast::Puzzle& p) {
     out << "puzzle " << p.name.text << " {\n";
     for (const auto& o : p.orbits) {
         out << "  orbit " << o.name.text << ' ' << o.size;
-        if (o.orientation != 1) out << " orient " << o.orientation;
+        if (o.orientationIgnored > 1) out << " orient " << o.orientationIgnored << " ignored";
+        else if (o.orientation != 1) out << " orient " << o.orientation;
         if (!o.positionNames.empty()) out << " { " << namesText(o.positionNames, " ") << " }";
         out << ";\n";
     }
@@ -245,7 +246,8 @@ std::string printYaml(const ast::Puzzle& p) {
     if (!p.orbits.empty()) out << "orbits:\n";
     for (const auto& o : p.orbits) {
         out << "  - {name: " << yamlName(o.name.text) << ", size: " << o.size;
-        if (o.orientation != 1) out << ", orient: " << o.orientation;
+        if (o.orientationIgnored > 1) out << ", orient: " << o.orientationIgnored << ", orient_ignored: true";
+        else if (o.orientation != 1) out << ", orient: " << o.orientation;
         if (!o.positionNames.empty()) out << ", positions: " << yamlNames(o.positionNames);
         out << "}\n";
     }

@@ -318,6 +318,10 @@ public:
                 orbit.orientation = toInt(o->modulus);
                 orbit.orientationRange = origin_.at(o->modulus->getLine(), o->modulus->getCharPositionInLine(),
                                                     o->modulus->getText().size());
+                if (o->ignored && orbit.orientation > 1) {  // note [ignored orientation] (compiler/ir/lower.cpp)
+                    orbit.orientationIgnored = orbit.orientation;
+                    orbit.orientation = 1;
+                }
             }
             for (size_t i = 1; i < names.size(); ++i) orbit.positionNames.push_back(name(names[i]));
             orbit.range = range(o);

@@ -252,7 +252,7 @@ private:
 
     void readOrbit(const YAML::Node& node, ast::Puzzle& p) {
         if (!expect(node, YAML::NodeType::Map, "an orbit")) return;
-        auto f = fields(node, "an orbit", {"name", "size", "orient", "positions"});
+        auto f = fields(node, "an orbit", {"name", "size", "orient", "orient_ignored", "positions"});
         ast::Orbit o;
         o.range = range(node);
         if (require(f, "name", node, "an orbit")) o.name = name(f["name"].value, "orbit name");
@@ -263,6 +263,11 @@ private:
         if (f.count("orient")) {
             o.orientationRange = range(f["orient"].value);
             if (auto v = integer(f["orient"].value, "orientation modulus")) o.orientation = *v;
+        }
+        if (f.count("orient_ignored")) {  // note [ignored orientation] (compiler/ir/lower.cpp)
+            auto v = boolean(f["orient_ignored"].value, "orient_ignored");
+            if (v && *v && !f.count("orient")) error(f["orient_ignored"].key, "'orient_ignored' needs 'orient'");
+            else if (v && *v && o.orientation > 1) o.orientationIgnored = o.orientation, o.orientation = 1;
         }
         if (f.count("positions")) o.positionNames = nameList(f["positions"].value, "position names");
         p.orbits.push_back(std::move(o));

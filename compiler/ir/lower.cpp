@@ -183,6 +183,13 @@ public:
     }
 
 private:
+    // "; its orientation is ignored (orient 3 ignored)" for such an orbit
+    // (note [ignored orientation]), else "".
+    std::string ignoredNote(int orbit) const {
+        const int m = out_.orbits[orbit].ignoredOrient;
+        return m > 1 ? "; its orientation is declared ignored ('orient " + std::to_string(m) + " ignored')" : "";
+    }
+
     void error(SourceRange where, std::string message) { diags_.error(file_, where, std::move(message)); }
 
     // Every declared name (orbits, moves and their powers, macros,
@@ -208,6 +215,7 @@ private:
             orbit.where = o.range;
             orbit.size = o.size;
             orbit.orient = o.orientation;
+            orbit.ignoredOrient = o.orientationIgnored > 1 ? o.orientationIgnored : 0;
             if (o.size < 1 || o.size > kMaxOrbitSize) {
                 error(o.sizeRange.known() ? o.sizeRange : o.range,
                       "orbit '" + o.name.text + "' has " + std::to_string(o.size) + " pieces; expected 1.." +
@@ -409,9 +417,17 @@ private:
                         cycleOk = false;
                         continue;
                     }
-                    if (el.twist <= -orbit.orient || el.twist >= orbit.orient) {
+                    // note [ignored orientation]
+                    // `orbit corners 8 orient 3 ignored`: the moves give
+                    // twists modulo 3 (checked), the orbit is unoriented, so
+                    // the twists are dropped (mod 1): the states are the
+                    // orbit of the solved state with the orientation erased,
+                    // the image of the group under forgetting it (as a .tws
+                    // Solved block's `?` on every piece).
+                    const int modulus = std::max(orbit.orient, orbit.ignoredOrient);
+                    if (el.twist <= -modulus || el.twist >= modulus) {
                         error(el.range, "orientation change " + std::to_string(el.twist) + " is out of range for orbit '" +
-                                            orbit.name + "' (orientation modulus " + std::to_string(orbit.orient) +
+                                            orbit.name + "' (orientation modulus " + std::to_string(modulus) +
                                             ")");
                         cycleOk = false;
                         continue;
@@ -587,7 +603,7 @@ private:
                     sub.keepIn.push_back(std::move(keep));
                 } else {
                     if (out_.orbits[o].orient == 1) {
-                        error(inv.orbit.range, "orbit '" + inv.orbit.text + "' has no orientation");
+                        error(inv.orbit.range, "orbit '" + inv.orbit.text + "' has no orientation" + ignoredNote(o));
                         ok = false;
                     }
                     std::vector<int> positions;
@@ -655,7 +671,7 @@ private:
                     ok = false;
                 }
                 if (part.orientations && out_.orbits[o].orient == 1) {
-                    error(part.range, "orbit '" + part.orbit.text + "' has no orientation to track");
+                    error(part.range, "orbit '" + part.orbit.text + "' has no orientation to track" + ignoredNote(o));
                     ok = false;
                 }
                 std::set<int> pieces;

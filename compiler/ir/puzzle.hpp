@@ -29,6 +29,7 @@ struct Orbit {
     std::vector<std::string> positionNames;  // empty or `size` names
     std::vector<int> solvedLabel;            // size entries; equal = indistinguishable
     SourceRange where;
+    int ignoredOrient = 0;                   // > 1: declared `orient N ignored` (note [ignored orientation])
 };
 
 // ksolve's Illegal: no state with a piece of solved label `label` at

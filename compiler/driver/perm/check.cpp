@@ -241,8 +241,9 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
     out << "puzzle " << p.name << " (" << p.file << ")\n";
     out << "orbits: " << p.orbits.size() << '\n';
     for (const auto& o : p.orbits) {
-        out << "  " << o.name << ": " << o.size << " positions, orientation " << o.orient << ", "
-            << distinctLabels(o) << " distinct pieces";
+        out << "  " << o.name << ": " << o.size << " positions, orientation " << o.orient;
+        if (o.ignoredOrient > 1) out << " (mod " << o.ignoredOrient << " ignored)";
+        out << ", " << distinctLabels(o) << " distinct pieces";
         if (!o.positionNames.empty()) {
             out << " (";
             for (int i = 0; i < o.size; ++i) out << (i ? " " : "") << o.positionNames[i];
@@ -438,6 +439,7 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
         j.field("name", o.name);
         j.field("size", o.size);
         j.field("orientation", o.orient);
+        if (o.ignoredOrient > 1) j.field("ignoredOrientation", o.ignoredOrient);
         j.field("distinctPieces", distinctLabels(o));
         std::vector<std::string> positions;
         for (int i = 0; i < o.size && i < (int)JsonWriter::kMaxPositions; ++i) positions.push_back(positionName(o, i));
