@@ -522,6 +522,11 @@ public:
     // What the build's progress lines call the table (default: "symmetry-
     // reduced phase K table of PUZZLE").
     void setTableLabel(std::string label) { tableLabel_ = std::move(label); }
+    // How budget errors name the tables: "the phased tables need", or for a
+    // coset pattern "the coset pattern table cube3/h48 needs".
+    std::string tablesNeed() const {
+        return tableLabel_.empty() ? "the phased tables need" : "the " + tableLabel_ + " needs";
+    }
     size_t tableBytes() const { return tableWords_ * 8; }
     // Depth distribution of pruning table t of phase k (entries per stored value 0..15).
     std::array<uint64_t, 16> depthCounts(size_t k, size_t t) const { return phases_[k].counts[t]; }
@@ -790,7 +795,7 @@ private:
         size_t total = 2 + sections.size();
         for (const auto& s : sections) total += s.size();
         if (total * 8 > memoryBudget())
-            throw MemoryBudgetError("the phased tables need " + formatBytes(total * 8) +
+            throw MemoryBudgetError(tablesNeed() + " " + formatBytes(total * 8) +
                                     ", more than the memory budget of " + formatBytes(memoryBudget()));
         // Untouched pages until written, and each section freed once
         // copied: the peak is the blob plus one section, not twice the blob.
@@ -961,7 +966,7 @@ private:
             for (const auto& t : conjB) known += words(t.size() * 4);
             for (const auto& m : moveTable) known += words(m.size() * 4);
             if (known * 8 > memoryBudget())
-                throw MemoryBudgetError("the phased tables need at least " + formatBytes(known * 8) +
+                throw MemoryBudgetError(tablesNeed() + " at least " + formatBytes(known * 8) +
                                         ", more than the memory budget of " + formatBytes(memoryBudget()));
         }
         std::vector<uint64_t> words((entries + 15) / 16, ~uint64_t{0});
