@@ -104,9 +104,7 @@ std::string CompilationUnit::solverSource(int solver) const {
 
 std::string CompilationUnit::solverStem(int solver) const {
     const std::string scope = codegen::scopeIdentifier(puzzle_->name);
-    return modelKey(solver) < 0 && (solver < 0 || solver == defaultOptimalSolver())
-               ? scope
-               : scope + "_" + puzzle_->solvers.at(solver).name;
+    return solver < 0 || solver == defaultOptimalSolver() ? scope : scope + "_" + puzzle_->solvers.at(solver).name;
 }
 
 }  // namespace pz::pipeline

@@ -202,10 +202,9 @@ std::string emitCosetPatterns(const SolverModel& m, const std::string& core) {
         // The table's cache key (note [coset table keys]): its plan (the
         // block without the line naming its index) on the core traits.
         std::string plan = block.str();
-        for (const std::string index : {"patterns[" + std::to_string(i) + "]"}) {
-            for (size_t at = plan.find(index); at != std::string::npos; at = plan.find(index, at + 1))
-                plan.replace(at, index.size(), "patterns[_]");
-        }
+        const std::string index = "patterns[" + std::to_string(i) + "]";
+        for (size_t at = plan.find(index); at != std::string::npos; at = plan.find(index, at))
+            plan.replace(at, index.size(), "patterns[_]");
         block << "        patterns[" << i << "].hash = \"" << contentHash(core + inverses + plan) << "\";\n";
         block << "    }\n";
         s << block.str();

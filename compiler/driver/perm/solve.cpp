@@ -409,16 +409,13 @@ std::optional<int> collectPositions(pipeline::CompilationUnit& unit, const Solve
 // The declared solver to run: -1 for the default build (the first optimal
 // solver), else the index of another optimal solver, a phased or a sift
 // solver (note [search plans]). Nullopt to go on.
-std::optional<int> chooseSolver(const ir::Puzzle& puzzle, const SolveOptions& o, int& solver) {
+std::optional<int> chooseSolver(const pipeline::CompilationUnit& unit, const SolveOptions& o, int& solver) {
+    const ir::Puzzle& puzzle = unit.puzzle();
     solver = -1;
     if (!o.solverName.empty()) {
         const auto declared = declaredSolver(puzzle, o.solverName, "solve");
         if (!declared) return 2;
-        const int index = *declared;
-        int firstOptimal = -1;
-        for (size_t i = 0; i < puzzle.solvers.size() && firstOptimal < 0; ++i)
-            if (puzzle.solvers[i].kind == ir::Solver::Kind::Optimal) firstOptimal = static_cast<int>(i);
-        solver = index == firstOptimal ? -1 : index;
+        solver = *declared == unit.defaultOptimalSolver() ? -1 : *declared;
     }
     if ((solver < 0 || puzzle.solvers[solver].kind != ir::Solver::Kind::Phased) && (o.maxLength || o.budgetMs)) {
         std::cerr << "pzc solve: error: --max-length and --budget-ms need a phased solver (--solver NAME)\n"
@@ -510,9 +507,9 @@ std::optional<IndexedSolver> solverFor(pipeline::CompilationUnit& unit, int solv
 // labelled optimal).
 struct SolverLabel {
     std::string name;
-    bool phased = false;
-    bool proven = true;  // an optimal solver: the lengths are proven optimal by its search
-    bool optimal() const { return proven; }
+    ir::Solver::Kind kind = ir::Solver::Kind::Optimal;
+    bool phased() const { return kind == ir::Solver::Kind::Phased; }
+    bool optimal() const { return kind == ir::Solver::Kind::Optimal; }  // lengths proven by the search
 };
 
 // Prints one solution (replayed already) in the requested form.
@@ -526,7 +523,7 @@ void printSolution(const SolveOptions& o, const Positions& positions, const Posi
         if (o.batch()) out.field("line", positions.line[r.index]);
         out.field("solution", text).field("length", r.moves.size()).field("optimal", label.optimal());
         if (!label.name.empty()) out.field("solver", label.name);
-        if (label.phased) out.field("phases", phaseLengths(line));
+        if (label.phased()) out.field("phases", phaseLengths(line));
         out.field("nodes", r.nodes).field("seconds", r.seconds);
         if (o.randomCount)
             out.field("state", numbersText(elementNumbers(puzzle, analysis::labelledView(puzzle, start, layout))));
@@ -538,7 +535,7 @@ void printSolution(const SolveOptions& o, const Positions& positions, const Posi
     std::cout << (text.empty() ? "(already solved)" : text) << "\n  " << r.moves.size();
     if (label.optimal()) {
         std::cout << " moves (optimal" << (label.name.empty() ? "" : ", " + label.name) << "), ";
-    } else if (!label.phased) {
+    } else if (!label.phased()) {
         std::cout << " moves (" << label.name << ", sifted; not proven optimal), ";
     } else {
         const std::vector<int> phases = phaseLengths(line);
@@ -732,7 +729,7 @@ int runSiftSolver(pipeline::CompilationUnit& unit, int solver, const analysis::S
     std::vector<int> letterOf(puzzle.moves.size(), -1);
     for (size_t l = 0; l < table->metric.size(); ++l) letterOf[table->metric[l]] = static_cast<int>(l);
     IndexedSolver indexed{"pzc (sift solver " + name + ")", table->metric};
-    ResultReader reader(indexed, puzzle, layout, o, positions, {name, false, false});
+    ResultReader reader(indexed, puzzle, layout, o, positions, {name, ir::Solver::Kind::Sift});
     for (size_t i = 0; i < positions.elements.size(); ++i) {
         const auto start = std::chrono::steady_clock::now();
         auto moves = analysis::siftSolveBest(*table, points, shortener, directions, puzzle, positions.elements[i]);
@@ -781,7 +778,7 @@ int PermutationBackend::solve(pipeline::CompilationUnit& unit, const Args& args)
     if (auto rc = collectPositions(unit, options, positions)) return *rc;
     if (positions.elements.empty()) return *runSolver({}, unit.puzzle(), {}, options, positions, {});
     int declared = -1;
-    if (auto rc = chooseSolver(unit.puzzle(), options, declared)) return *rc;
+    if (auto rc = chooseSolver(unit, options, declared)) return *rc;
     const ir::Puzzle& puzzle = unit.puzzle();
     const auto kind = declared < 0 ? ir::Solver::Kind::Optimal : puzzle.solvers[declared].kind;
     if (options.sift || kind == ir::Solver::Kind::Sift) {
@@ -791,8 +788,11 @@ int PermutationBackend::solve(pipeline::CompilationUnit& unit, const Args& args)
     }
     // note [memory choice]
     const bool choose = options.solverName.empty() && !options.memory.empty();
+    const std::string bytes = choose ? definitionBytes(unit) : "";
     const std::vector<int> candidates =
-        choose ? memoryCandidates(unit, std::stoull(options.memory), definitionBytes(unit)) : std::vector<int>{declared};
+        choose ? memoryCandidates(unit, std::stoull(options.memory), bytes) : std::vector<int>{declared};
+    // The declared solver a candidate stands for (-1: the default optimal one).
+    auto declaredIndex = [&](int s) { return s < 0 ? unit.defaultOptimalSolver() : s; };
     for (size_t c = 0; c < candidates.size(); ++c) {
         const int chosen = candidates[c];
         auto solver = solverFor(unit, chosen);
@@ -800,21 +800,17 @@ int PermutationBackend::solve(pipeline::CompilationUnit& unit, const Args& args)
         const analysis::StateLayout* layout = planLayout(unit);  // what the generated state holds
         if (!layout) return 1;
         SolverLabel label;
-        if (chosen >= 0) {
-            const auto k = puzzle.solvers[chosen].kind;
-            label = {puzzle.solvers[chosen].name, k == ir::Solver::Kind::Phased, k == ir::Solver::Kind::Optimal};
-        }
+        if (chosen >= 0) label = {puzzle.solvers[chosen].name, puzzle.solvers[chosen].kind};
         const bool last = c + 1 == candidates.size();
         if (auto rc = runSolver(*solver, puzzle, *layout, options, positions, label, !last)) {
             if (choose && candidates.size() > 1 && *rc != 3)
-                recordIndexedNumbers(solverIndexKey(unit.file(), definitionBytes(unit), "memory choice " + options.memory),
-                                     {(uint64_t)(chosen < 0 ? unit.defaultOptimalSolver() : chosen)});
+                recordIndexedNumbers(solverIndexKey(unit.file(), bytes, "memory choice " + options.memory),
+                                     {(uint64_t)declaredIndex(chosen)});
             return *rc;
         }
-        const int next = candidates[c + 1];
-        std::cerr << "pzc solve: note: solver '" << (chosen < 0 ? puzzle.solvers[unit.defaultOptimalSolver()].name : label.name)
-                  << "' needs more than --memory; trying '"
-                  << (next < 0 ? puzzle.solvers[unit.defaultOptimalSolver()].name : puzzle.solvers[next].name) << "'\n";
+        std::cerr << "pzc solve: note: solver '" << puzzle.solvers[declaredIndex(chosen)].name
+                  << "' needs more than --memory; trying '" << puzzle.solvers[declaredIndex(candidates[c + 1])].name
+                  << "'\n";
     }
     return 3;  // not reached: the last candidate's run returns
 }
