@@ -133,6 +133,8 @@ public:
     // An iteration is split over the threads once the previous one generated
     // at least `nodes` nodes (kParallelFromNodes; 0: every iteration, for tests).
     void parallelFromNodes(uint64_t nodes) { parallelFrom_ = nodes; }
+    // Whether the search may switch sides (note [switching sides]); on by default.
+    void switchSides(bool on) { switching_ = on; }
     // Tests: hand out the subtrees last first (the answer must not change).
     void reverseSubtreesForTests(bool on) { reverseSubtrees_ = on; }
 
@@ -210,13 +212,13 @@ public:
                     found = parallelIteration(start, inv, bound, w);
                 } else {
                     w.untilResident = &untilResident_;
-                    found = dfs(w, start, inv, bound, 0, 0);
+                    found = dfs(w, start, inv, bound, 0, 0, Direction{});
                 }
                 r.nodes += w.nodes;
                 previous = w.nodes;
                 if (found) {
                     r.found = true;
-                    r.moves = std::move(w.path);
+                    r.moves = solutionOf(w.path);
                     break;
                 }
             }
@@ -319,6 +321,8 @@ private:
         uint64_t index[kLookups > 0 ? kLookups : 1];
         uint64_t coset[kCosetLookups > 0 ? kCosetLookups : 1];  // the coset patterns' table indices
         uint64_t skip;  // moves its own children need not try (note [moves in the subgroup])
+        uint64_t tight;  // the moves in the subgroup of the coset reads of `state` that are exactly the moves left
+        bool flip;       // the child's search goes on from the other side (note [switching sides])
     };
     // Every table index of x (the child's state, later its inverse) into k,
     // each table line prefetched.
@@ -402,6 +406,8 @@ private:
             k.move = m;
             k.next = next;
             k.skip = 0;
+            k.tight = 0;
+            k.flip = false;
             k.inverse = T::premultiplyInverseMove(inv, m);
             indicesOf(k.state, k, probes[count - 1]);
         }
@@ -429,11 +435,14 @@ private:
     //
     // Writes the indices (in ascending order) of the children of kids[0..count)
     // that no lookup prunes at `remaining` into alive; returns how many.
-    int survivors(Child* kids, int count, unsigned remaining, int* alive) const {
+    int survivors(Child* kids, int count, unsigned remaining, int* alive, bool mayFlip) const {
         int n = 0;
         for (int i = 0; i < count; ++i)
             if (!prunes(kids[i], remaining)) alive[n++] = i;
         if constexpr (T::kInverseLookups) {
+            if constexpr (kSkipMoves)
+                if (mayFlip)
+                    for (int j = 0; j < n; ++j) kids[alive[j]].tight = tightMoves(kids[alive[j]], remaining);
             CosetProbe probes[T::kMoves][kProbeSlots];
             for (int j = 0; j < n; ++j) indicesOf(kids[alive[j]].inverse, kids[alive[j]], probes[alive[j]]);
             finishCosetIndices(kids, alive, n, probes);
@@ -443,21 +452,66 @@ private:
             n = kept;
             // note [moves in the subgroup]: a coset table read at the
             // inverse that is exactly the moves left rules out the child's
-            // next moves in the subgroup.
+            // next moves in the subgroup; failing that, a tight read at the
+            // state itself does so on the other side (note [switching sides]).
             if constexpr (kSkipMoves)
                 for (int j = 0; j < n; ++j) {
                     Child& k = kids[alive[j]];
-                    for (int i = 0; i < kCosetLookups; ++i) {
-                        const CosetSlot& slot = cosetSlots_[static_cast<size_t>(i)];
-                        if (slot.pattern->get(k.coset[i]) == remaining) k.skip |= slot.movesInSubgroup;
+                    k.skip = tightMoves(k, remaining);
+                    if (k.skip == 0 && k.tight != 0) {
+                        k.flip = true;
+                        k.skip = k.tight;
                     }
                 }
         }
         return n;
     }
+    // The moves in the subgroup of every coset lookup of k (its current
+    // indices) that reads exactly `remaining`.
+    uint64_t tightMoves(const Child& k, unsigned remaining) const {
+        uint64_t moves = 0;
+        for (int i = 0; i < kCosetLookups; ++i) {
+            const CosetSlot& slot = cosetSlots_[static_cast<size_t>(i)];
+            if (slot.pattern->get(k.coset[i]) == remaining) moves |= slot.movesInSubgroup;
+        }
+        return moves;
+    }
+
+    // Note [switching sides]
+    // ~~~~~~~~~~~~~~~~~~~~~~
+    // The search may extend a solution from either end (the H48 solver's
+    // NISS-like switch, after nxopt). A node tracks x = C^-1 s0 A, s0 the
+    // start, A the moves applied on the normal side and C those applied on
+    // the inverse side, and y = x^-1: a normal move m makes x m, an inverse
+    // one makes y m, and x = e means s0 A C^-1 = e, so the solution is A then
+    // C's moves reversed and inverted. A child whose own coset read is
+    // exactly the moves left (and whose inverse read is not) cannot end with
+    // a move in the subgroup (note [moves in the subgroup]); from the other
+    // side that move comes first, so the child's search goes on from there,
+    // skipping those moves. Completeness: the moves tried on a side follow
+    // that side's canonical automaton, which accepts some solution of the
+    // node as long as it was started afresh when the search came to that
+    // side (state 0 accepts every solution's canonical form; later states
+    // accept the continuation of the one they were following). A side the
+    // search comes back to therefore restarts its automaton: its earlier
+    // moves constrain nothing (a non-minimal junction is never a solution at
+    // the bound IDA* is at, it only costs nodes). Path entries are the move
+    // (normal side) or its complement ~move (inverse side).
+    struct Direction {
+        bool inverse = false;  // moves apply to the inverse side
+    };
+    static std::vector<int> solutionOf(const std::vector<int>& path) {
+        std::vector<int> out;
+        for (int m : path)
+            if (m >= 0) out.push_back(m);
+        if constexpr (T::kInverseLookups)
+            for (auto it = path.rbegin(); it != path.rend(); ++it)
+                if (*it < 0) out.push_back(T::kMoveInverse[static_cast<size_t>(~*it)]);
+        return out;
+    }
 
     // skip: moves not to try from s (note [moves in the subgroup]).
-    bool dfs(Worker& w, const State& s, const State& inv, int bound, int canon, uint64_t skip) {
+    bool dfs(Worker& w, const State& s, const State& inv, int bound, int canon, uint64_t skip, Direction dir) {
         int depth = static_cast<int>(w.path.size());
         if (depth == bound) return s == T::solved();
         unsigned remaining = static_cast<unsigned>(bound - depth - 1);
@@ -469,7 +523,7 @@ private:
                     if (skip >> m & 1) continue;
                 ++w.nodes;
                 if (T::applyMove(s, m) == T::solved()) {
-                    w.path.push_back(m);
+                    w.path.push_back(dir.inverse ? ~m : m);
                     return true;
                 }
             }
@@ -484,11 +538,13 @@ private:
         if (w.untilResident && (*w.untilResident -= count) < 0) [[unlikely]]
             makeTablesResident();
         int alive[T::kMoves];
-        int n = survivors(kids, count, remaining, alive);
+        int n = survivors(kids, count, remaining, alive, switching_);
         for (int j = 0; j < n; ++j) {
             Child& k = kids[alive[j]];
-            w.path.push_back(k.move);
-            if (dfs(w, k.state, k.inverse, bound, k.next, k.skip)) return true;
+            w.path.push_back(dir.inverse ? ~k.move : k.move);
+            bool found = k.flip ? dfs(w, k.inverse, k.state, bound, 0, k.skip, Direction{!dir.inverse})
+                                : dfs(w, k.state, k.inverse, bound, k.next, k.skip, dir);
+            if (found) return true;
             w.path.pop_back();
         }
         return false;
@@ -501,11 +557,12 @@ private:
         int canon;
         std::vector<int> path;
         uint64_t skip = 0;
+        Direction dir;
     };
     bool parallelIteration(const State& start, const State& inv, int bound, Worker& out) {
         if (untilResident_ != INT64_MAX) makeTablesResident();
         const int threads = searchThreads_;
-        std::vector<Subtree> level{Subtree{start, inv, 0, {}, 0}};
+        std::vector<Subtree> level{Subtree{start, inv, 0, {}, 0, Direction{}}};
         // Expand while a level's nodes are above the last ply (remaining >= 1).
         for (int depth = 0; depth + 2 <= bound && level.size() < kSubtreesPerThread * threads; ++depth) {
             const unsigned remaining = static_cast<unsigned>(bound - depth - 1);
@@ -515,11 +572,12 @@ private:
                 int count = children(n.state, n.inverse, n.canon, kids, n.skip);
                 out.nodes += static_cast<uint64_t>(count);
                 int alive[T::kMoves];
-                int survived = survivors(kids, count, remaining, alive);
+                int survived = survivors(kids, count, remaining, alive, switching_);
                 for (int j = 0; j < survived; ++j) {
                     const Child& k = kids[alive[j]];
-                    Subtree c{k.state, k.inverse, k.next, n.path, k.skip};
-                    c.path.push_back(k.move);
+                    Subtree c = k.flip ? Subtree{k.inverse, k.state, 0, n.path, k.skip, Direction{!n.dir.inverse}}
+                                       : Subtree{k.state, k.inverse, k.next, n.path, k.skip, n.dir};
+                    c.path.push_back(n.dir.inverse ? ~k.move : k.move);
                     next.push_back(std::move(c));
                 }
             }
@@ -543,7 +601,7 @@ private:
                 const Subtree& n = level[i];
                 w.index = i;
                 w.path = n.path;
-                if (dfs(w, n.state, n.inverse, bound, n.canon, n.skip)) {
+                if (dfs(w, n.state, n.inverse, bound, n.canon, n.skip, n.dir)) {
                     std::lock_guard<std::mutex> lock(solutionLock);
                     if (i < lowestSolved.load(std::memory_order_relaxed)) {
                         solution = w.path;
@@ -652,6 +710,7 @@ private:
     int searchThreads_ = 1;
     uint64_t parallelFrom_ = kParallelFromNodes;
     bool reverseSubtrees_ = false;
+    bool switching_ = true;
 };
 
 }  // namespace pz

@@ -287,6 +287,13 @@ int solverMainImpl(int argc, char** argv) {
         parallelFrom = parseWholeNumber(v, 0, INT64_MAX);
         if (!parallelFrom) return fail("PZ_PARALLEL_FROM_NODES needs a whole number, not '" + std::string(v) + "'");
     }
+    // PZ_SWITCH_SIDES=0: the search never switches sides (note [switching
+    // sides] in pz/search.hpp), for tests and measurements.
+    bool switchSides = true;
+    if (const char* v = std::getenv("PZ_SWITCH_SIDES")) {
+        if (std::string(v) != "0" && std::string(v) != "1") return fail("PZ_SWITCH_SIDES is 0 or 1, not '" + std::string(v) + "'");
+        switchSides = std::string(v) == "1";
+    }
     std::optional<Search<T>> searchHolder;
     try {
         searchHolder.emplace(tableDir, threads, /*resident=*/positions.size() > 1);
@@ -327,6 +334,7 @@ int solverMainImpl(int argc, char** argv) {
         if (positions.empty() && !fromStdin) return 0;
     }
     if (parallelFrom) search.parallelFromNodes(static_cast<uint64_t>(*parallelFrom));
+    search.switchSides(switchSides);
     int status = 0;
     long long index = 0;
     // Solves one position and prints its result line; false on an internal error.
