@@ -79,12 +79,12 @@ optimal-bfs)
     check_pzc_lengths --scramble "$tmp/short"
     sed -n 's/^scramble //p' "$tmp/bfs" | tail -n +61 > "$tmp/long"
     check_pzc_lengths --scramble "$tmp/long"
-    # Split over 2 threads from the first iteration (note [parallel IDA*]):
-    # still the BFS distances, and the very same moves as one thread.
+    # Split from the first iteration (note [parallel IDA*]): still the BFS
+    # distances, and the very same moves on 1 and 2 threads.
     solutions() { sed 's/.*"solution": "\([^"]*\)".*/\1/' "$1"; }
     for lines in states long; do
         option=--scramble; [ $lines = states ] && option=--state
-        check_pzc_lengths $option "$tmp/$lines" --threads 1
+        PZ_PARALLEL_FROM_NODES=0 check_pzc_lengths $option "$tmp/$lines" --threads 1
         solutions "$tmp/answers" > "$tmp/one"
         PZ_PARALLEL_FROM_NODES=0 check_pzc_lengths $option "$tmp/$lines" --threads 2
         solutions "$tmp/answers" > "$tmp/two"
@@ -164,12 +164,16 @@ optimal-solvers)
     [ "$n" = 1 ] || { ls "$PZC_CACHE_DIR/tables" >&2; fail "$n tetrad_coset tables for two solvers, expected one"; }
     ;;
 threads)
-    # Solutions split over 1, 2 and 3 threads from the first iteration are
-    # the single-threaded ones, move for move (note [parallel IDA*]), on
-    # the 2x2x2 (random states 9-11 moves deep: real searches) and 3x3
-    # Loopover; a bad PZ_PARALLEL_FROM_NODES is refused.
+    # Searches split from the first iteration answer the same on 1, 2 and 3
+    # threads, move for move (note [parallel IDA*], [subtree order]), and
+    # as long as the unsplit search, on the 2x2x2 (random states 9-11 moves
+    # deep: real searches) and 3x3 Loopover; a bad PZ_PARALLEL_FROM_NODES
+    # is refused.
     for p in tests/puzzles/cube2_htm.pz tests/puzzles/loopover3.pz; do
-        "$pzc" solve $p --random 12 --seed 5 --json --threads 1 > "$tmp/one" || fail "solve $p, 1 thread"
+        "$pzc" solve $p --random 12 --seed 5 --json --threads 1 > "$tmp/serial" || fail "solve $p, unsplit"
+        PZ_PARALLEL_FROM_NODES=0 "$pzc" solve $p --random 12 --seed 5 --json --threads 1 > "$tmp/one" || fail "solve $p, 1 thread"
+        diff <(sed -n 's/.*"length": \([0-9]*\).*/\1/p' "$tmp/serial") <(sed -n 's/.*"length": \([0-9]*\).*/\1/p' "$tmp/one") ||
+            fail "$p: the split search's lengths differ from the unsplit one's"
         for n in 2 3; do
             PZ_PARALLEL_FROM_NODES=0 "$pzc" solve $p --random 12 --seed 5 --json --threads $n > "$tmp/more" || fail "solve $p, $n threads"
             [ "$(sed 's/, "nodes.*//' "$tmp/one")" = "$(sed 's/, "nodes.*//' "$tmp/more")" ] || {

@@ -23,19 +23,19 @@
 // iteration (bound) whose predecessor generated at least parallelFromNodes()
 // nodes is split: the nodes of the tree down to a split depth are expanded
 // level by level, with the same canonical automaton and the same pruning as
-// the serial search, until there are at least kSubtreesPerThread subtrees per
-// thread (or the split depth reaches bound - 1). Expanding level by level
-// keeps the nodes in the serial search's order, so subtree i is what the serial
-// search visits i-th at that depth. Threads take subtrees from a shared
-// counter; a thread that finds a solution in subtree i records it (the lowest
-// i wins) and every thread abandons subtrees above the lowest solved index,
-// while subtrees below it run to the end. So the answer is the solution of the
-// lowest solved subtree, which is the serial search's first solution: the same
-// moves (not only the same length) for any thread count. Iterations before
-// the split threshold run serially (threads would cost more than they save).
-// Node counts are summed over the threads (they include work on subtrees that
-// a lower solution made useless). Mapped tables are made resident before the
-// first parallel iteration (they are then read for long; note [table
+// the serial search, until there are at least kSplitSubtrees subtrees (or the
+// split depth reaches bound - 1); later iterations split at the same depth.
+// The subtrees are put in an order that depends on the previous iteration's
+// node counts only (note [subtree order]). Threads take subtrees from a
+// shared counter in that order; a thread that finds a solution in subtree i
+// records it (the lowest i wins) and every thread abandons subtrees above
+// the lowest solved index, while subtrees below it run to the end. So the
+// answer is the solution of the lowest solved subtree: the same moves (not
+// only the same length) for any thread count, one thread included. Smaller
+// iterations are not split (threads would cost more than they save). Node
+// counts are summed over the threads (they include work on subtrees that a
+// lower solution made useless). Mapped tables are made resident before the
+// first split iteration (they are then read for long; note [table
 // residency] in pz/prune.hpp), never during one.
 #pragma once
 
@@ -46,6 +46,7 @@
 #include <cstdint>
 #include <ctime>
 #include <exception>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -122,7 +123,9 @@ public:
     const std::vector<std::unique_ptr<CosetPattern<T>>>& cosetPatterns() const { return coset_; }
 
     static constexpr int kMaxSearchThreads = 64;
-    static constexpr size_t kSubtreesPerThread = 64;
+    // An iteration is split into at least this many subtrees (the same for
+    // any thread count: note [subtree order]).
+    static constexpr size_t kSplitSubtrees = 4096;
     static constexpr uint64_t kParallelFromNodes = uint64_t{1} << 16;
     // Threads of one search: n >= 1, or 0 for the online CPUs (at most kMaxSearchThreads).
     void setSearchThreads(int n) {
@@ -204,12 +207,13 @@ public:
         State inv = T::inverse(start);
         if (!provablyUnreachable(start)) {
             uint64_t previous = 0;  // nodes of the previous iteration
+            SplitPlan plan;
             for (int bound = static_cast<int>(heuristic(start, inv, 255)); bound <= maxDepth; ++bound) {
                 Worker w;
                 w.path.reserve(static_cast<size_t>(bound) + 1);
                 bool found;
-                if (searchThreads_ > 1 && previous >= parallelFrom_) {
-                    found = parallelIteration(start, inv, bound, w);
+                if (previous >= parallelFrom_) {
+                    found = splitIteration(start, inv, bound, w, plan);
                 } else {
                     w.untilResident = &untilResident_;
                     found = dfs(w, start, inv, bound, 0, 0, Direction{});
@@ -500,6 +504,12 @@ private:
     struct Direction {
         bool inverse = false;  // moves apply to the inverse side
     };
+    // What one split iteration leaves the next: its split depth and the
+    // nodes of each subtree (by path; note [subtree order]).
+    struct SplitPlan {
+        int depth = -1;
+        std::map<std::vector<int>, uint64_t> nodes;
+    };
     static std::vector<int> solutionOf(const std::vector<int>& path) {
         std::vector<int> out;
         for (int m : path)
@@ -550,8 +560,9 @@ private:
         return false;
     }
 
-    // One iteration split over the threads (note [parallel IDA*]); on
-    // success out.path is the solution. out.nodes: every thread's nodes.
+    // One iteration split into subtrees (note [parallel IDA*]) searched by
+    // the threads in the plan's order (note [subtree order]); on success
+    // out.path is the solution. out.nodes: every thread's nodes.
     struct Subtree {
         State state, inverse;
         int canon;
@@ -559,12 +570,14 @@ private:
         uint64_t skip = 0;
         Direction dir;
     };
-    bool parallelIteration(const State& start, const State& inv, int bound, Worker& out) {
+    bool splitIteration(const State& start, const State& inv, int bound, Worker& out, SplitPlan& plan) {
         if (untilResident_ != INT64_MAX) makeTablesResident();
         const int threads = searchThreads_;
         std::vector<Subtree> level{Subtree{start, inv, 0, {}, 0, Direction{}}};
-        // Expand while a level's nodes are above the last ply (remaining >= 1).
-        for (int depth = 0; depth + 2 <= bound && level.size() < kSubtreesPerThread * threads; ++depth) {
+        // Expand while a level's nodes are above the last ply (remaining >=
+        // 1), to the plan's depth once there is one.
+        int depth = 0;
+        for (; depth + 2 <= bound && (plan.depth >= 0 ? depth < plan.depth : level.size() < kSplitSubtrees); ++depth) {
             const unsigned remaining = static_cast<unsigned>(bound - depth - 1);
             std::vector<Subtree> next;
             Child kids[T::kMoves];
@@ -584,6 +597,33 @@ private:
             level.swap(next);
             if (level.empty()) return false;
         }
+        if (plan.depth < 0) plan.depth = depth;
+        // Note [subtree order]
+        // ~~~~~~~~~~~~~~~~~~~~
+        // The last iteration ends at its first solution, so the sooner the
+        // subtree holding one is searched the better. Subtrees that took
+        // many nodes in the previous iteration (their lookups pruned less:
+        // they are closer to solved than the bounds say) hold solutions more
+        // often (the H48 solver's task sorting), so they go first: by the
+        // previous iteration's nodes, most first, ties and new subtrees in
+        // the serial order. Those counts are the same for any thread count
+        // (an iteration without a solution searches every subtree to the
+        // end), so the order, hence the answer, is too.
+        if (!plan.nodes.empty()) {
+            std::vector<uint64_t> score(level.size(), 0);
+            for (size_t i = 0; i < level.size(); ++i) {
+                auto it = plan.nodes.find(level[i].path);
+                if (it != plan.nodes.end()) score[i] = it->second;
+            }
+            std::vector<size_t> order(level.size());
+            for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+            std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return score[a] > score[b]; });
+            std::vector<Subtree> sorted;
+            sorted.reserve(level.size());
+            for (size_t i : order) sorted.push_back(std::move(level[i]));
+            level.swap(sorted);
+        }
+        std::vector<uint64_t> subtreeNodes(level.size(), 0);
         std::atomic<size_t> nextSubtree{0}, lowestSolved{SIZE_MAX};
         std::atomic<uint64_t> nodes{0};
         std::mutex solutionLock;
@@ -601,7 +641,10 @@ private:
                 const Subtree& n = level[i];
                 w.index = i;
                 w.path = n.path;
-                if (dfs(w, n.state, n.inverse, bound, n.canon, n.skip, n.dir)) {
+                const uint64_t before = w.nodes;
+                const bool solved = dfs(w, n.state, n.inverse, bound, n.canon, n.skip, n.dir);
+                subtreeNodes[i] = w.nodes - before;
+                if (solved) {
                     std::lock_guard<std::mutex> lock(solutionLock);
                     if (i < lowestSolved.load(std::memory_order_relaxed)) {
                         solution = w.path;
@@ -633,7 +676,11 @@ private:
         for (auto& th : pool) th.join();
         if (failure) std::rethrow_exception(failure);
         out.nodes += nodes.load();
-        if (lowestSolved.load() == SIZE_MAX) return false;
+        if (lowestSolved.load() == SIZE_MAX) {
+            plan.nodes.clear();
+            for (size_t i = 0; i < level.size(); ++i) plan.nodes.emplace(std::move(level[i].path), subtreeNodes[i]);
+            return false;
+        }
         out.path = std::move(solution);
         return true;
     }
