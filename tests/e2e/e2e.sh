@@ -185,6 +185,20 @@ threads)
     PZ_PARALLEL_FROM_NODES=x "$pzc" solve tests/puzzles/cube2_htm.pz --random 1 > "$tmp/out" 2> "$tmp/err" && fail "PZ_PARALLEL_FROM_NODES=x accepted"
     grep -q "PZ_PARALLEL_FROM_NODES needs a whole number" "$tmp/err" || { cat "$tmp/err" >&2; fail "no message for PZ_PARALLEL_FROM_NODES=x"; }
     ;;
+progress)
+    # --progress: one stderr line per IDA* iteration, the last one at the
+    # solution's length; refused for a phased solver.
+    "$pzc" solve tests/puzzles/loopover3.pz --random 1 --seed 1 --json --progress > "$tmp/out" 2> "$tmp/err" || fail "solve --progress"
+    length=$(sed -n 's/.*"length": \([0-9]*\).*/\1/p' "$tmp/out")
+    cat "$tmp/err"
+    [ -n "$length" ] && [ "$length" -ge 5 ] || fail "no answer: $(cat "$tmp/out")"
+    grep -q "^search: depth $length solved: [0-9]* nodes in [0-9.]* s" "$tmp/err" || fail "no line for the solving iteration"
+    [ "$(grep -c '^search: depth [0-9]* searched:' "$tmp/err")" -ge 1 ] || fail "no line for an earlier iteration"
+    [ "$(tail -1 "$tmp/err" | sed 's/^search: depth \([0-9]*\).*/\1/')" = "$length" ] || fail "the last line is not the solution's depth"
+    "$pzc" solve tests/puzzles/loopover3.pz --random 1 --seed 1 > /dev/null 2> "$tmp/quiet" || fail "solve"
+    [ ! -s "$tmp/quiet" ] || fail "progress lines without --progress: $(cat "$tmp/quiet")"
+    expect_error "--progress needs an optimal solver; 'two_phase' is not one" -- "$pzc" solve puzzles/cube3.pz --random 1 --solver two_phase --progress
+    ;;
 optimal-lengths)
     # Every fifth state of 3x3 Loopover in BFS order (36,288 states, all depths
     # 0..8) solved with the weak top_row pattern: each length must equal the

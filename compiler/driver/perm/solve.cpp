@@ -51,6 +51,7 @@ const char* kUsage =
     "  --memory SIZE: budget for pruning tables (512M, 2G, ...; default a quarter of physical memory);\n"
     "    without --solver, runs the declared optimal solver with the largest tables that fit\n"
     "  --verify-tables: check cached pruning tables in full, not only their header and a sample\n"
+    "  --progress: a line on stderr after each iteration of an optimal search (depth, nodes, time)\n"
     "  --solver NAME: a declared solver; a sift one answers at once (bounded, not optimal); a\n"
     "    phased one stops at its first solution, or improves\n"
     "    it until --max-length N moves or for --budget-ms N (never labelled optimal)\n"
@@ -256,7 +257,7 @@ struct SolveOptions {
     std::vector<std::string> scrambles, states, twsScrambles;
     std::string batchFile;
     unsigned long long randomCount = 0, seed = 1, threads = 0;
-    bool json = false, verifyTables = false, sift = false;
+    bool json = false, verifyTables = false, sift = false, progress = false;
     std::string memory;      // bytes, as the solver's --memory; empty = its default
     std::string solverName;  // --solver
     std::optional<unsigned long long> maxLength, budgetMs;
@@ -281,6 +282,7 @@ std::optional<int> readSolveOptions(const Args& args, SolveOptions& o) {
         .flag("--json", o.json)
         .value("--memory", memoryText)
         .flag("--verify-tables", o.verifyTables)
+        .flag("--progress", o.progress)
         .value("--solver", o.solverName)
         .flag("--sift", o.sift)
         .number("--max-length", maxLength, 0, 1000)
@@ -290,7 +292,8 @@ std::optional<int> readSolveOptions(const Args& args, SolveOptions& o) {
         .exclusive({"--state", "--random", "--scrambles"})
         .exclusive({"--sift", "--solver"})
         .exclusive({"--sift", "--max-length"})
-        .exclusive({"--sift", "--budget-ms"});
+        .exclusive({"--sift", "--budget-ms"})
+        .exclusive({"--sift", "--progress"});
     if (auto rc = options.parse(args)) return *rc;
     o.file = positional[0];
     if (options.given("--seed") && !options.given("--random")) return options.fail("--seed needs --random");
@@ -420,6 +423,11 @@ std::optional<int> chooseSolver(const pipeline::CompilationUnit& unit, const Sol
     if ((solver < 0 || puzzle.solvers[solver].kind != ir::Solver::Kind::Phased) && (o.maxLength || o.budgetMs)) {
         std::cerr << "pzc solve: error: --max-length and --budget-ms need a phased solver (--solver NAME)\n"
                   << kUsage;
+        return 2;
+    }
+    if (solver >= 0 && puzzle.solvers[solver].kind != ir::Solver::Kind::Optimal && o.progress) {
+        std::cerr << "pzc solve: error: --progress needs an optimal solver; '" << puzzle.solvers[solver].name
+                  << "' is not one\n";
         return 2;
     }
     return std::nullopt;
@@ -692,6 +700,7 @@ std::optional<int> runSolver(const IndexedSolver& solver, const ir::Puzzle& puzz
     if (o.threads) run.argv.insert(run.argv.end(), {"--threads", std::to_string(o.threads)});
     if (!o.memory.empty()) run.argv.insert(run.argv.end(), {"--memory", o.memory});
     if (o.verifyTables) run.argv.push_back("--verify-tables");
+    if (o.progress) run.argv.push_back("--progress");
     if (o.maxLength) run.argv.insert(run.argv.end(), {"--max-length", std::to_string(*o.maxLength)});
     if (o.budgetMs) run.argv.insert(run.argv.end(), {"--budget-ms", std::to_string(*o.budgetMs)});
     for (const auto& e : positions.elements) {

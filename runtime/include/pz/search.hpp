@@ -46,6 +46,7 @@
 #include <cstdint>
 #include <ctime>
 #include <exception>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -138,6 +139,10 @@ public:
     void parallelFromNodes(uint64_t nodes) { parallelFrom_ = nodes; }
     // Whether the search may switch sides (note [switching sides]); on by default.
     void switchSides(bool on) { switching_ = on; }
+    // Called after every iteration of solve(): its bound, its nodes, the
+    // seconds since the solve began, and whether it found a solution.
+    using IterationHook = std::function<void(int bound, uint64_t nodes, double seconds, bool found)>;
+    void onIteration(IterationHook hook) { onIteration_ = std::move(hook); }
     // Tests: hand out the subtrees last first (the answer must not change).
     void reverseSubtreesForTests(bool on) { reverseSubtrees_ = on; }
 
@@ -220,6 +225,9 @@ public:
                 }
                 r.nodes += w.nodes;
                 previous = w.nodes;
+                if (onIteration_)
+                    onIteration_(bound, w.nodes,
+                                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), found);
                 if (found) {
                     r.found = true;
                     r.moves = solutionOf(w.path);
@@ -758,6 +766,7 @@ private:
     uint64_t parallelFrom_ = kParallelFromNodes;
     bool reverseSubtrees_ = false;
     bool switching_ = true;
+    IterationHook onIteration_;
 };
 
 }  // namespace pz

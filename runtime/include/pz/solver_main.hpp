@@ -2,7 +2,7 @@
 //
 //   solver [--scramble "MOVES"] [--state "NUMBERS"] [--random N --seed S]
 //          [--stdin] [--json] [--machine] [--table-dir DIR] [--threads N]
-//          [--memory SIZE] [--verify-tables]
+//          [--memory SIZE] [--verify-tables] [--progress]
 //
 // --threads N: threads for table builds and for each search (note [parallel
 // IDA*] in pz/search.hpp); 0 or absent = every online CPU (search: at most 64).
@@ -13,6 +13,8 @@
 // physical memory); tables that do not fit are refused before allocation.
 // --verify-tables: check every block of every cached table on load (note
 // [table integrity] in pz/prune.hpp), not just the header and a sample.
+// --progress: a line on stderr after every iteration of a search (its depth,
+// nodes, time and rate), for searches that take long.
 //
 // A state is written as the IR element's numbers: for each orbit its
 // permutation (perm[p] = solved position of the piece now at p; for an orbit
@@ -208,7 +210,7 @@ template <class T>
 int solverMainImpl(int argc, char** argv) {
     using State = typename T::State;
     std::vector<State> positions;
-    bool json = false, machine = false, fromStdin = false, showTables = false;
+    bool json = false, machine = false, fromStdin = false, showTables = false, progress = false;
     long long randomCount = 0;
     unsigned long long seed = 1;
     int threads = 0;
@@ -217,7 +219,7 @@ int solverMainImpl(int argc, char** argv) {
         std::cerr << "usage: " << argv[0]
                   << " [--scramble \"MOVES\"] [--state \"NUMBERS\"] [--random N --seed S] [--stdin]"
                      " [--json] [--machine] [--table-dir DIR] [--threads N] [--memory SIZE] [--verify-tables]"
-                     " [--tables]\n";
+                     " [--progress] [--tables]\n";
         return 2;
     };
     auto fail = [&](const std::string& msg) {
@@ -239,6 +241,8 @@ int solverMainImpl(int argc, char** argv) {
             fromStdin = true;
         } else if (a == "--tables") {
             showTables = true;
+        } else if (a == "--progress") {
+            progress = true;
         } else if (a == "--verify-tables") {
             tableVerification() = TableVerification::Full;
         } else if (a == "--scramble" || a == "--state" || a == "--random" || a == "--seed" ||
@@ -335,6 +339,19 @@ int solverMainImpl(int argc, char** argv) {
     }
     if (parallelFrom) search.parallelFromNodes(static_cast<uint64_t>(*parallelFrom));
     search.switchSides(switchSides);
+    if (progress) {
+        double last = 0;  // seconds at the previous iteration's end (a new solve starts from 0)
+        search.onIteration([&last](int bound, uint64_t nodes, double seconds, bool found) {
+            if (seconds < last) last = 0;
+            const double took = seconds - last;
+            last = seconds;
+            char line[160];
+            std::snprintf(line, sizeof line, "search: depth %d %s: %llu nodes in %.2f s (%.1f M nodes/s), %.2f s in all\n",
+                          bound, found ? "solved" : "searched", static_cast<unsigned long long>(nodes), took,
+                          took > 0 ? static_cast<double>(nodes) / took / 1e6 : 0.0, seconds);
+            std::cerr << line << std::flush;
+        });
+    }
     int status = 0;
     long long index = 0;
     // Solves one position and prints its result line; false on an internal error.
