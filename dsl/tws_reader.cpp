@@ -484,7 +484,7 @@ public:
 };
 
 // Unsupported ksolve commands: blocks up to End, and one-line commands.
-const std::set<std::string> kUnsupportedBlocks = {"Ignore", "Block", "ForbiddenPairs", "ForbiddenGroups", "MoveLimits"};
+const std::set<std::string> kUnsupportedBlocks = {"Block", "ForbiddenPairs", "ForbiddenGroups", "MoveLimits"};
 const std::set<std::string> kDeprecatedBlocks = {"Multiplicators", "ParallelMoves"};
 
 class DefinitionReader : public Reader {
@@ -623,6 +623,18 @@ public:
                         continue;
                     }
                     illegal_.push_back({s, pos - 1, piece, rest[k].range()});
+                }
+            } else if (c == "Ignore") {
+                // ksolve's Ignore lists what scrambles may leave out (a `?`
+                // in a Scramble block); it changes neither the puzzle nor a
+                // scramble that leaves nothing out, so it is checked (a set,
+                // 0 or 1 per piece, for the permutation and optionally the
+                // orientations) and has no further effect. Scrambles that do
+                // leave a permutation out are refused where they say so.
+                Block b = readBlock(t);
+                for (const auto& e : b.entries) {
+                    for (const Tok& f : e.perm) number(f, 0, 1, "Ignore flag");
+                    for (const Tok& f : e.ori) number(f, 0, 1, "Ignore flag");
                 }
             } else if (kUnsupportedBlocks.count(c)) {
                 error(t.range(), "'" + c + "' is not supported by pzc's .tws import");
