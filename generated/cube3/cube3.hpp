@@ -423,6 +423,8 @@ struct Traits {
     // Their lookups per state, over every pattern (note [coset pattern lookups]).
     static constexpr int kCosetLookups = 1;
     static std::vector<pz::CosetPatternSpec> cosetPatterns();
+    // A projected coset pattern's parts ranked with every field a constant (note [fixed ranks]).
+    static uint64_t cosetRank(int pattern, pz::CosetRanks which, const State& s);
 
     static constexpr State solved() { return kSolved; }
     static inline State applyMove(const State& s, int m) {
@@ -453,6 +455,59 @@ struct Traits {
 };
 
 // ---- coset patterns (note [coset patterns]; runtime/include/pz/coset_pattern.hpp) ----
+// membership of corners in 2 sets (4+4), 70 values
+inline constexpr pz::PhasePartSpec cosetPart_h48h3_0() {
+    pz::PhasePartSpec c;
+    c.kind = pz::PhasePartSpec::Membership;
+    c.orbit = 0;
+    c.setOf = {0, 1, 0, 1, 1, 0, 1, 0};
+    c.sets = 2;
+    c.size = 70ULL;
+    c.goal = 46ULL;
+    return c;
+}
+// orientation of corners mod 3 (sum fixed), 2187 values
+inline constexpr pz::PhasePartSpec cosetPart_h48h3_1() {
+    pz::PhasePartSpec c;
+    c.kind = pz::PhasePartSpec::Orientation;
+    c.orbit = 0;
+    c.modulus = 3;
+    c.sumConstrained = true;
+    c.size = 2187ULL;
+    c.goal = 0ULL;
+    return c;
+}
+// membership of edges in 3 sets (4+4+4), 34650 values
+inline constexpr pz::PhasePartSpec cosetPart_h48h3_kept_0() {
+    pz::PhasePartSpec c;
+    c.kind = pz::PhasePartSpec::Membership;
+    c.orbit = 1;
+    c.setOf = {1, 0, 1, 0, 1, 0, 1, 0, 2, 2, 2, 2};
+    c.sets = 3;
+    c.size = 34650ULL;
+    c.goal = 3430ULL;
+    return c;
+}
+// orientation of edges mod 2 at {UR UF UL}, 8 values
+inline constexpr pz::PhasePartSpec cosetPart_h48h3_kept_1() {
+    pz::PhasePartSpec c;
+    c.kind = pz::PhasePartSpec::Orientation;
+    c.orbit = 1;
+    c.modulus = 2;
+    c.sumConstrained = false;
+    c.positions = {0, 1, 2};
+    c.count = 3;
+    c.size = 8ULL;
+    c.goal = 0ULL;
+    return c;
+}
+inline uint64_t Traits::cosetRank(int pattern, pz::CosetRanks which, const State& s) {
+    switch (2 * pattern + (which == pz::CosetRanks::Kept ? 1 : 0)) {
+        case 0: return pz::rankFixedParts<Traits, cosetPart_h48h3_0(), cosetPart_h48h3_1()>(s);  // h48h3, reduced parts
+        case 1: return pz::rankFixedParts<Traits, cosetPart_h48h3_kept_0(), cosetPart_h48h3_kept_1()>(s);  // h48h3, kept parts
+    }
+    throw std::logic_error("cosetRank: no generated ranks for coset pattern " + std::to_string(pattern));
+}
 inline std::vector<pz::CosetPatternSpec> Traits::cosetPatterns() {
     std::vector<pz::CosetPatternSpec> patterns(1);
     {  // pattern h48h3: the coset coordinate of H11
@@ -564,6 +619,7 @@ inline std::vector<pz::CosetPatternSpec> Traits::cosetPatterns() {
         patterns[0].hash = "3c730739e5bdcbfa";
     }
     patterns[0].lookups = {0};
+    patterns[0].fixedRanks = 0;  // Traits::cosetRank
     patterns[0].movesInSubgroup = {{1, 4, 7, 10, 13, 16}};
     return patterns;
 }

@@ -41,6 +41,9 @@ std::string emitPhasePlan(const SolverModel& model, const analysis::SolverPlan& 
 // `core` (the traits' state, kernels, element tables and group operations)
 // and its own plan (note [coset table keys]); "" when there is none.
 std::string emitCosetPatterns(const SolverModel& model, const std::string& core);
+// Whether some coset pattern is projected (it then has generated ranks,
+// Traits::cosetRank: note [fixed ranks] in pz/phased.hpp).
+bool hasProjectedCosetPattern(const SolverModel& model);
 // The phased solver's translation unit: the traits header, the plan, main().
 std::string emitPhasedSolverMain(const SolverModel& model, const analysis::SolverPlan& plan, const std::string& source);
 // A readable report of the plan (pzc inspect / check). With `classes`

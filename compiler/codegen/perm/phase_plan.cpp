@@ -42,49 +42,68 @@ const char* kindName(analysis::PhasePart::Kind k) {
     return "?";
 }
 
+// The statements setting the fields of `pz::PhasePartSpec c` for `part`,
+// each line starting with `indent`.
+void emitPartFields(std::ostringstream& s, const SolverModel& m, const analysis::PhasePart& part, uint64_t goal,
+                    const std::string& indent) {
+    s << indent << "c.kind = pz::PhasePartSpec::" << kindName(part.kind) << ";\n";
+    switch (part.kind) {
+        case analysis::PhasePart::Kind::Membership:
+            s << indent << "c.orbit = " << shapeIndex(m, part.orbit) << ";\n";
+            s << indent << "c.setOf = {" << list(part.setOf) << "};\n";
+            s << indent << "c.sets = " << part.sets << ";\n";
+            break;
+        case analysis::PhasePart::Kind::Orientation:
+            s << indent << "c.orbit = " << shapeIndex(m, part.orbit) << ";\n";
+            s << indent << "c.modulus = " << part.modulus << ";\n";
+            s << indent << "c.sumConstrained = " << (part.sumConstrained ? "true" : "false") << ";\n";
+            if (!part.positions.empty()) {  // the digits it keeps (a projected coset pattern)
+                s << indent << "c.positions = {" << list(part.positions) << "};\n";
+                s << indent << "c.count = " << part.positions.size() << ";\n";
+            }
+            if (!part.frame.empty()) {
+                s << indent << "c.frame = {" << list(part.frame) << "};\n";
+                s << indent << "c.step = " << part.step << ";\n";
+                s << indent << "c.framed = true;\n";
+            }
+            break;
+        case analysis::PhasePart::Kind::Parity: {
+            uint32_t mask = 0;
+            for (int o : part.parityOrbits) mask |= 1u << shapeIndex(m, o);
+            s << indent << "c.parityOrbits = " << mask << "u;\n";
+            break;
+        }
+        case analysis::PhasePart::Kind::SetPermutation:
+            s << indent << "c.orbit = " << shapeIndex(m, part.orbit) << ";\n";
+            s << indent << "c.positions = {" << list(part.positions) << "};\n";
+            s << indent << "c.count = " << part.positions.size() << ";\n";
+            break;
+    }
+    s << indent << "c.size = " << part.size << "ULL;\n";
+    s << indent << "c.goal = " << goal << "ULL;\n";
+}
+
 // One `pz::PhasePartSpec c` pushed onto `into` (a block at 8 spaces).
 void emitPartSpec(std::ostringstream& s, const SolverModel& m, const analysis::PhasePart& part, uint64_t goal,
                   const std::string& label, const std::string& into) {
     const ir::Puzzle& p = *m.puzzle;
     s << "        {  // " << label << ": " << part.describe(p) << ", " << part.size << " values\n";
     s << "            pz::PhasePartSpec c;\n";
-    s << "            c.kind = pz::PhasePartSpec::" << kindName(part.kind) << ";\n";
-    switch (part.kind) {
-        case analysis::PhasePart::Kind::Membership:
-            s << "            c.orbit = " << shapeIndex(m, part.orbit) << ";\n";
-            s << "            c.setOf = {" << list(part.setOf) << "};\n";
-            s << "            c.sets = " << part.sets << ";\n";
-            break;
-        case analysis::PhasePart::Kind::Orientation:
-            s << "            c.orbit = " << shapeIndex(m, part.orbit) << ";\n";
-            s << "            c.modulus = " << part.modulus << ";\n";
-            s << "            c.sumConstrained = " << (part.sumConstrained ? "true" : "false") << ";\n";
-            if (!part.positions.empty()) {  // the digits it keeps (a projected coset pattern)
-                s << "            c.positions = {" << list(part.positions) << "};\n";
-                s << "            c.count = " << part.positions.size() << ";\n";
-            }
-            if (!part.frame.empty()) {
-                s << "            c.frame = {" << list(part.frame) << "};\n";
-                s << "            c.step = " << part.step << ";\n";
-                s << "            c.framed = true;\n";
-            }
-            break;
-        case analysis::PhasePart::Kind::Parity: {
-            uint32_t mask = 0;
-            for (int o : part.parityOrbits) mask |= 1u << shapeIndex(m, o);
-            s << "            c.parityOrbits = " << mask << "u;\n";
-            break;
-        }
-        case analysis::PhasePart::Kind::SetPermutation:
-            s << "            c.orbit = " << shapeIndex(m, part.orbit) << ";\n";
-            s << "            c.positions = {" << list(part.positions) << "};\n";
-            s << "            c.count = " << part.positions.size() << ";\n";
-            break;
-    }
-    s << "            c.size = " << part.size << "ULL;\n";
-    s << "            c.goal = " << goal << "ULL;\n";
+    emitPartFields(s, m, part, goal, "            ");
     s << "            " << into << ".push_back(c);\n";
     s << "        }\n";
+}
+
+// Part `part` as a constexpr function `name` (note [fixed ranks] in
+// pz/phased.hpp: its value is a template argument).
+void emitPartFunction(std::ostringstream& s, const SolverModel& m, const analysis::PhasePart& part, uint64_t goal,
+                      const std::string& name) {
+    s << "// " << part.describe(*m.puzzle) << ", " << part.size << " values\n";
+    s << "inline constexpr pz::PhasePartSpec " << name << "() {\n";
+    s << "    pz::PhasePartSpec c;\n";
+    emitPartFields(s, m, part, goal, "    ");
+    s << "    return c;\n";
+    s << "}\n";
 }
 
 // The statements filling `pz::PhaseSpec& ph` (a block at 8 spaces) for phase
@@ -176,10 +195,52 @@ std::string emitPhasePlan(const SolverModel& m, const analysis::SolverPlan& plan
     return s.str();
 }
 
+// Traits::cosetRank (note [fixed ranks] in pz/phased.hpp): each projected
+// coset pattern's reduced and kept parts as constants, ranked by
+// pz::rankFixedParts.
+static void emitFixedRanks(std::ostringstream& s, const SolverModel& m) {
+    if (!hasProjectedCosetPattern(m)) return;
+    std::ostringstream cases;
+    for (size_t i = 0; i < m.cosetPatterns.size(); ++i) {
+        const auto& ph = m.cosetPatterns[i];
+        if (ph.kept.empty()) continue;
+        const std::string stem = "cosetPart_" + identifierOf(m.cosetPatternNames[i]);
+        std::string reduced, kept;
+        for (int j : ph.reduced) {
+            const std::string name = stem + "_" + std::to_string(j);
+            emitPartFunction(s, m, ph.parts[static_cast<size_t>(j)], ph.goal[static_cast<size_t>(j)], name);
+            reduced += ", " + name + "()";
+        }
+        for (size_t j = 0; j < ph.kept.size(); ++j) {
+            const std::string name = stem + "_kept_" + std::to_string(j);
+            emitPartFunction(s, m, ph.kept[j], analysis::referencePartRank(ph.kept[j], ir::identity(m.puzzle->orbits)),
+                             name);
+            kept += ", " + name + "()";
+        }
+        cases << "        case " << 2 * i << ": return pz::rankFixedParts<Traits" << reduced << ">(s);  // "
+              << m.cosetPatternNames[i] << ", reduced parts\n";
+        cases << "        case " << 2 * i + 1 << ": return pz::rankFixedParts<Traits" << kept << ">(s);  // "
+              << m.cosetPatternNames[i] << ", kept parts\n";
+    }
+    s << "inline uint64_t Traits::cosetRank(int pattern, pz::CosetRanks which, const State& s) {\n";
+    s << "    switch (2 * pattern + (which == pz::CosetRanks::Kept ? 1 : 0)) {\n";
+    s << cases.str();
+    s << "    }\n";
+    s << "    throw std::logic_error(\"cosetRank: no generated ranks for coset pattern \" + std::to_string(pattern));\n";
+    s << "}\n";
+}
+
+bool hasProjectedCosetPattern(const SolverModel& m) {
+    for (const auto& ph : m.cosetPatterns)
+        if (!ph.kept.empty()) return true;
+    return false;
+}
+
 std::string emitCosetPatterns(const SolverModel& m, const std::string& core) {
     if (m.cosetPatterns.empty()) return "";
     std::ostringstream s;
     s << "// ---- coset patterns (note [coset patterns]; runtime/include/pz/coset_pattern.hpp) ----\n";
+    emitFixedRanks(s, m);
     s << "inline std::vector<pz::CosetPatternSpec> Traits::cosetPatterns() {\n";
     s << "    std::vector<pz::CosetPatternSpec> patterns(" << m.cosetPatterns.size() << ");\n";
     std::string inverses;  // the moves' inverses (Traits::kMoveInverse) are read by the builds
@@ -214,6 +275,7 @@ std::string emitCosetPatterns(const SolverModel& m, const std::string& core) {
     for (size_t i = 0; i < m.cosetPatterns.size(); ++i) {
         const auto& ph = m.cosetPatterns[i];
         s << "    patterns[" << i << "].lookups = {" << list(ph.lookups) << "};\n";
+        if (!ph.kept.empty()) s << "    patterns[" << i << "].fixedRanks = " << i << ";  // Traits::cosetRank\n";
         // note [moves in the subgroup]
         s << "    patterns[" << i << "].movesInSubgroup = {";
         for (size_t l = 0; l < ph.lookupMovesInSubgroup.size(); ++l)

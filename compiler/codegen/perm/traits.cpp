@@ -120,6 +120,10 @@ void emitTraitsStruct(CodeWriter& w, const SolverModel& m, const std::vector<std
         w.line("// Their lookups per state, over every pattern (note [coset pattern lookups]).");
         w.line("static constexpr int kCosetLookups = {{NCOSETLOOKUPS}};");
         w.line("static std::vector<pz::CosetPatternSpec> cosetPatterns();");
+        if (hasProjectedCosetPattern(m)) {
+            w.line("// A projected coset pattern's parts ranked with every field a constant (note [fixed ranks]).");
+            w.line("static uint64_t cosetRank(int pattern, pz::CosetRanks which, const State& s);");
+        }
     }
     w.line();
     w.line("static constexpr State solved() { return kSolved; }");

@@ -41,6 +41,9 @@ struct CosetPatternSpec {
     // A projected coset pattern (note [projected coset patterns]): the parts
     // its table keeps in place of phase.rest; empty = the whole coordinate.
     std::vector<PhasePartSpec> kept;
+    // The traits' generated ranks of this pattern (note [fixed ranks] in
+    // pz/phased.hpp): T::cosetRank(fixedRanks, ...); -1 = none.
+    int fixedRanks = -1;
 };
 
 template <class T>
@@ -52,7 +55,8 @@ public:
         : spec_(std::move(spec)), tables_(std::vector<PhaseSpec>{spec_.phase}, std::vector<int>{}) {
         const std::string label = std::string("coset pattern table ") + T::kName + "/" + spec_.name;
         tables_.setTableLabel(label);
-        if (!spec_.kept.empty()) projected_ = std::make_unique<ProjectedCosetTable<T>>(spec_.phase, spec_.kept, label);
+        if (!spec_.kept.empty())
+            projected_ = std::make_unique<ProjectedCosetTable<T>>(spec_.phase, spec_.kept, label, spec_.fixedRanks);
         if (spec_.lookups.empty()) spec_.lookups = {0};
     }
 

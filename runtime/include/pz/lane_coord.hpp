@@ -29,7 +29,22 @@ struct BinomialTable {
 inline constexpr BinomialTable kBinomials{};
 
 // Colex rank of a mask of k set bits: sum over the i-th set bit p of C(p, i+1).
+// It does not depend on how many positions there are, so one table of every
+// 16-bit mask (128 KiB; ranks below C(16, 8) = 12870) serves every set of up
+// to 16 positions: a coset pattern's lookup ranks memberships at every node,
+// where the loop of dependent additions was the largest cost (cube3's h48h3).
+inline const std::array<uint16_t, 1 << 16> kColexRank16 = [] {
+    std::array<uint16_t, 1 << 16> t{};
+    for (uint32_t m = 0; m < t.size(); ++m) {
+        uint64_t r = 0;
+        unsigned i = 1;
+        for (uint32_t x = m; x; x &= x - 1, ++i) r += kBinomials.c[std::countr_zero(x)][i];
+        t[m] = static_cast<uint16_t>(r);
+    }
+    return t;
+}();
 inline uint64_t colexRank(uint64_t mask) {
+    if (mask < kColexRank16.size()) return kColexRank16[mask];
     uint64_t r = 0;
     for (unsigned i = 1; mask; mask &= mask - 1, ++i) r += kBinomials.c[std::countr_zero(mask)][i];
     return r;

@@ -39,6 +39,7 @@
 #include <utility>
 #include <vector>
 
+#include "pz/lane_coord.hpp"
 #include "pz/lanes.hpp"
 #include "pz/state.hpp"
 #include "pz/sym_classes.hpp"
@@ -130,6 +131,7 @@ struct BinomTable {
 };
 inline constexpr BinomTable kBinom{};
 inline uint64_t binom(unsigned n, unsigned k) { return k > n ? 0 : kBinom.c[n][k]; }
+
 
 // The bits of x at the positions set in mask, packed to the bottom.
 inline uint64_t compressBits(uint64_t x, uint64_t mask) {
@@ -223,9 +225,7 @@ uint64_t rankPart(const PhasePartSpec& part, const typename T::State& s) {
             for (int i = 0; i + 1 < part.sets; ++i) {
                 uint64_t m = compressBits(maskOf[i], free);
                 const unsigned k = static_cast<unsigned>(std::popcount(m));
-                uint64_t rank = 0;
-                for (unsigned t = 1; m; m &= m - 1, ++t) rank += kBinom.c[std::countr_zero(m)][t];
-                r = r * kBinom.c[remaining][k] + rank;
+                r = r * kBinom.c[remaining][k] + colexRank(m);
                 remaining -= k;
                 free &= ~maskOf[i];
             }
@@ -275,6 +275,25 @@ uint64_t rankPart(const PhasePartSpec& part, const typename T::State& s) {
         }
     }
     return 0;
+}
+
+// note [fixed ranks]
+// ~~~~~~~~~~~~~~~~~~
+// rankPart reads its part from a spec at run time: a switch, loops over
+// the spec's bounds and a call per part. A coset pattern's lookup ranks its
+// parts at every node (a third of a cube3 node), so the generator also
+// emits each coset pattern's parts as constants (Traits::cosetRank) and
+// this template ranks them: rankPart inlined with every field of the part
+// known to the compiler, so the switch, the bounds and the shapes fold
+// away. The encoding is rankPart's own, by construction.
+// Which parts of a coset pattern Traits::cosetRank ranks: its reduced parts
+// (their mixed-radix value) or a projected pattern's kept ones.
+enum class CosetRanks { Reduced, Kept };
+template <class T, PhasePartSpec... Parts>
+[[gnu::flatten]] inline uint64_t rankFixedParts(const typename T::State& s) {
+    uint64_t x = 0;
+    ((x = x * Parts.size + rankPart<T>(Parts, s)), ...);
+    return x;
 }
 
 template <class T>

@@ -71,8 +71,10 @@ public:
     // phase: the full coordinate (parts, reduced A, rest B, symmetries,
     // search moves and their canonical automaton); kept: the parts the table
     // stores in place of B.
-    ProjectedCosetTable(PhaseSpec phase, std::vector<PhasePartSpec> kept, std::string label)
-        : spec_(std::move(phase)), kept_(std::move(kept)), label_(std::move(label)) {
+    // fixedRanks: the traits' generated ranks of these parts (note [fixed
+    // ranks] in pz/phased.hpp), T::cosetRank(fixedRanks, ...); -1 = none.
+    ProjectedCosetTable(PhaseSpec phase, std::vector<PhasePartSpec> kept, std::string label, int fixedRanks = -1)
+        : spec_(std::move(phase)), kept_(std::move(kept)), label_(std::move(label)), fixed_(fixedRanks) {
         if (spec_.symmetries.empty() || spec_.reduced.empty())
             throw std::logic_error(label_ + ": a projected coset table needs symmetry-reduced parts");
         if (spec_.symmetries.size() > 64) throw std::logic_error(label_ + ": more than 64 symmetries");
@@ -149,15 +151,41 @@ private:
         return p;
     }
     uint64_t rankOf(const std::vector<int>& which, const State& s) const {
+        if constexpr (requires { T::cosetRank(0, CosetRanks::Reduced, s); })
+            if (fixed_ >= 0 && &which == &spec_.reduced) return T::cosetRank(fixed_, CosetRanks::Reduced, s);
+        return plainRankOf(which, s);
+    }
+    uint64_t rankKept(const State& s) const {
+        if constexpr (requires { T::cosetRank(0, CosetRanks::Kept, s); })
+            if (fixed_ >= 0) return T::cosetRank(fixed_, CosetRanks::Kept, s);
+        return plainRankKept(s);
+    }
+    uint64_t plainRankOf(const std::vector<int>& which, const State& s) const {
         uint64_t x = 0;
         for (int j : which) x = x * spec_.parts[j].size + rankPart<T>(spec_.parts[j], s);
         return x;
     }
-    uint64_t rankKept(const State& s) const {
+    uint64_t plainRankKept(const State& s) const {
         uint64_t x = 0;
         for (const auto& p : kept_) x = x * p.size + rankPart<T>(p, s);
         return x;
     }
+
+public:
+    // Whether the generated ranks (note [fixed ranks]) agree with the plan's
+    // on `states`: --tables checks them on random states.
+    bool fixedRanksAgree(const std::vector<State>& states) const {
+        if (fixed_ < 0) return true;
+        for (const State& s : states)
+            if (rankOf(spec_.reduced, s) != plainRankOf(spec_.reduced, s) || rankKept(s) != plainRankKept(s)) return false;
+        return true;
+    }
+    bool hasFixedRanks() const {
+        if constexpr (requires(const State& s) { T::cosetRank(0, CosetRanks::Reduced, s); }) return fixed_ >= 0;
+        return false;
+    }
+
+private:
     State conj(const State& s, uint32_t k) const {
         const int sym = spec_.symmetries[k];
         return sym == 0 ? s : T::conjugate(s, sym);
@@ -462,6 +490,7 @@ private:
     PhaseSpec spec_;
     std::vector<PhasePartSpec> kept_;
     std::string label_;
+    int fixed_ = -1;  // T::cosetRank index (note [fixed ranks]); -1 = none
     uint64_t rawA_ = 0, bFull_ = 1, bSize_ = 1;
     uint64_t maxCandidates_ = kMaxLayerCandidates, maxDfsNodes_ = kMaxDepthFirstNodes;
     HugeBuffer blob_;
