@@ -616,7 +616,7 @@ inline std::vector<pz::CosetPatternSpec> Traits::cosetPatterns() {
             c.goal = 0ULL;
             kept.push_back(c);
         }
-        patterns[0].hash = "3c730739e5bdcbfa";
+        patterns[0].hash = "201436e1a09d342d";
     }
     patterns[0].lookups = {0};
     patterns[0].fixedRanks = 0;  // Traits::cosetRank

@@ -1147,7 +1147,7 @@ inline std::vector<pz::CosetPatternSpec> Traits::cosetPatterns() {
         ph.symInverse = {0, 6, 2, 3, 4, 5, 1, 7};
         ph.reduced = {1};
         ph.rest = {0, 2};
-        patterns[0].hash = "c2bcb438c6c647ce";
+        patterns[0].hash = "e7585b5a11b39af1";
     }
     patterns[0].lookups = {0};
     patterns[0].movesInSubgroup = {{1, 4, 7, 10, 13, 16, 19, 22, 25}};

@@ -185,6 +185,22 @@ threads)
     PZ_PARALLEL_FROM_NODES=x "$pzc" solve tests/puzzles/cube2_htm.pz --random 1 > "$tmp/out" 2> "$tmp/err" && fail "PZ_PARALLEL_FROM_NODES=x accepted"
     grep -q "PZ_PARALLEL_FROM_NODES needs a whole number" "$tmp/err" || { cat "$tmp/err" >&2; fail "no message for PZ_PARALLEL_FROM_NODES=x"; }
     ;;
+table-keys)
+    # A table's key does not depend on the path the definition was read
+    # from: solving through another path to the same file writes no new
+    # table (a coset pattern's, a phased solver's).
+    export PZC_CACHE_DIR=$tmp/cache
+    mkdir -p "$PZC_CACHE_DIR"
+    "$pzc" solve tests/puzzles/cube2_tetrads.pz --random 2 > /dev/null || fail "solve (coset)"
+    "$pzc" solve tests/puzzles/cube2_phased.pz --solver two_phase --random 2 > /dev/null || fail "solve (phased)"
+    ls "$PZC_CACHE_DIR/tables" > "$tmp/before"
+    grep -q coset "$tmp/before" || fail "no coset table written: $(cat "$tmp/before")"
+    [ "$(wc -l < "$tmp/before")" -ge 3 ] || fail "expected the coset, plain and phased tables: $(cat "$tmp/before")"
+    "$pzc" solve ./tests/../tests/puzzles/cube2_tetrads.pz --random 2 > /dev/null || fail "solve (coset, other path)"
+    "$pzc" solve "$PWD/tests/puzzles/cube2_phased.pz" --solver two_phase --random 2 > /dev/null || fail "solve (phased, other path)"
+    ls "$PZC_CACHE_DIR/tables" > "$tmp/after"
+    diff "$tmp/before" "$tmp/after" || fail "another path to the same definition wrote new tables"
+    ;;
 progress)
     # --progress: one stderr line per IDA* iteration, the last one at the
     # solution's length; refused for a phased solver.

@@ -289,14 +289,16 @@ std::string emitCosetPatterns(const SolverModel& m, const std::string& core) {
 
 std::string emitPhasedSolverMain(const SolverModel& m, const analysis::SolverPlan& plan, const std::string& source) {
     const std::string ns = scopeIdentifier(m.puzzle->name);
+    std::ostringstream body;
+    body << "#include <vector>\n\n#include \"pz/phased_main.hpp\"\n\n";
+    body << "namespace pzgen::" << ns << " {\n\n";
+    body << emitPhasePlan(m, plan);
+    body << "\n}  // namespace pzgen::" << ns << "\n\n";
+    // The tables' cache key: the plan and the traits (kernels, symmetries) it
+    // runs on, not the path the definition was read from.
+    const std::string tablesHash = contentHash(emitTraitsHeader(m, "") + body.str());
     std::ostringstream s;
-    s << emitTraitsHeader(m, source);
-    s << "#include <vector>\n\n#include \"pz/phased_main.hpp\"\n\n";
-    s << "namespace pzgen::" << ns << " {\n\n";
-    s << emitPhasePlan(m, plan);
-    s << "\n}  // namespace pzgen::" << ns << "\n\n";
-    // The tables' cache key: the plan and the traits (kernels, symmetries) it runs on.
-    const std::string tablesHash = contentHash(s.str());
+    s << emitTraitsHeader(m, source) << body.str();
     s << "int main(int argc, char** argv) {\n";
     s << "    return pz::phasedMain<pzgen::" << ns << "::Traits>(argc, argv, \"" << plan.solver
       << "\", \"" << tablesHash << "\", pzgen::" << ns << "::phasePlan_" << identifierOf(plan.solver) << "(), pzgen::" << ns
