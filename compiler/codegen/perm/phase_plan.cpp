@@ -295,10 +295,11 @@ std::string emitPhasedSolverMain(const SolverModel& m, const analysis::SolverPla
     body << emitPhasePlan(m, plan);
     body << "\n}  // namespace pzgen::" << ns << "\n\n";
     // The tables' cache key: the plan and the traits (kernels, symmetries) it
-    // runs on, not the path the definition was read from.
-    const std::string tablesHash = contentHash(emitTraitsHeader(m, "") + body.str());
+    // runs on, not the lines above `#pragma once` that name the definition's path.
+    const std::string header = emitTraitsHeader(m, source);
+    const std::string tablesHash = contentHash(header.substr(header.find("#pragma once")) + body.str());
     std::ostringstream s;
-    s << emitTraitsHeader(m, source) << body.str();
+    s << header << body.str();
     s << "int main(int argc, char** argv) {\n";
     s << "    return pz::phasedMain<pzgen::" << ns << "::Traits>(argc, argv, \"" << plan.solver
       << "\", \"" << tablesHash << "\", pzgen::" << ns << "::phasePlan_" << identifierOf(plan.solver) << "(), pzgen::" << ns

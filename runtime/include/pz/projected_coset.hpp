@@ -113,7 +113,7 @@ public:
     }
 
     // ---- lookups ----
-    uint64_t rawA(const State& s) const { return rankOf(spec_.reduced, s); }
+    uint64_t rawA(const State& s) const { return rankReduced(s); }
     void prefetchClass(uint64_t raw) const { __builtin_prefetch(classOf_ + raw); }
     uint32_t classEntry(uint64_t raw) const { return classOf_[raw]; }
     // The entry of s given its class entry e = classOf[rawA(s)].
@@ -150,10 +150,11 @@ private:
         for (int j : which) p *= parts[j].size;
         return p;
     }
-    uint64_t rankOf(const std::vector<int>& which, const State& s) const {
+    // The reduced parts' value (generated, note [fixed ranks], when there).
+    uint64_t rankReduced(const State& s) const {
         if constexpr (requires { T::cosetRank(0, CosetRanks::Reduced, s); })
-            if (fixed_ >= 0 && &which == &spec_.reduced) return T::cosetRank(fixed_, CosetRanks::Reduced, s);
-        return plainRankOf(which, s);
+            if (fixed_ >= 0) return T::cosetRank(fixed_, CosetRanks::Reduced, s);
+        return plainRankOf(spec_.reduced, s);
     }
     uint64_t rankKept(const State& s) const {
         if constexpr (requires { T::cosetRank(0, CosetRanks::Kept, s); })
@@ -177,7 +178,7 @@ public:
     bool fixedRanksAgree(const std::vector<State>& states) const {
         if (fixed_ < 0) return true;
         for (const State& s : states)
-            if (rankOf(spec_.reduced, s) != plainRankOf(spec_.reduced, s) || rankKept(s) != plainRankKept(s)) return false;
+            if (rankReduced(s) != plainRankOf(spec_.reduced, s) || rankKept(s) != plainRankKept(s)) return false;
         return true;
     }
     bool hasFixedRanks() const {
@@ -268,7 +269,7 @@ private:
                 }
                 return unrankParts<T>(spec.parts, spec.reduced, values.data());
             },
-            [&](const State& x) { return rankOf(spec.reduced, x); },
+            [&](const State& x) { return rankReduced(x); },
             [&](const State& x, int s) { return conj(x, static_cast<uint32_t>(s)); }, label_);
         const uint64_t classes = sc.classes();
         const uint64_t entries = classes * bSize_;
@@ -296,9 +297,9 @@ private:
         // The key of a state located at (cls, y): its class and the smallest
         // full B value over the representative's self-symmetries.
         auto keyAt = [&](uint64_t cls, const State& y) {
-            uint64_t b = rankOf(spec.rest, y);
+            uint64_t b = plainRankOf(spec.rest, y);
             for (uint64_t m = stab_[cls] & ~uint64_t{1}; m; m &= m - 1)
-                b = std::min(b, rankOf(spec.rest, conj(y, static_cast<uint32_t>(std::countr_zero(m)))));
+                b = std::min(b, plainRankOf(spec.rest, conj(y, static_cast<uint32_t>(std::countr_zero(m)))));
             return cls * bFull_ + b;
         };
         auto keyOf = [&](const State& x) {
