@@ -425,6 +425,8 @@ struct Traits {
     static std::vector<pz::CosetPatternSpec> cosetPatterns();
     // A projected coset pattern's parts ranked with every field a constant (note [fixed ranks]).
     static uint64_t cosetRank(int pattern, pz::CosetRanks which, const State& s);
+    // Its kept parts' rank at the conjugate by traits symmetry sym (note [fixed ranks]).
+    static uint64_t cosetKeptRankAt(int pattern, const State& s, int sym);
 
     static constexpr State solved() { return kSolved; }
     static inline State applyMove(const State& s, int m) {
@@ -451,6 +453,26 @@ struct Traits {
     static inline State conjugate(const State& s, int sym) {
         State t = pzgen::cube3::compose(kSymmetryInverseStates[sym], s);
         return kSymmetryMirror[sym] ? composeMirrored(t, kSymmetryStates[sym]) : pzgen::cube3::compose(t, kSymmetryStates[sym]);
+    }
+    // S^-1 * s * S on the orbits in the mask Orbits only; the other words keep s's.
+    template <unsigned Orbits>
+    static inline State conjugateOrbits(const State& s, int sym) {
+        const State& a = kSymmetryInverseStates[sym];
+        const State& b = kSymmetryStates[sym];
+        State r = s;
+        if constexpr ((Orbits >> 0 & 1u) != 0) {
+            const uint64_t o = pz::addModLanes<3>(pz::gatherLanes(a.w[2], s.w[0], 8), s.w[2]);
+            const uint64_t g = pz::gatherLanes(o, b.w[0], 8);
+            r.w[2] = pz::addModLanes<3>(kSymmetryMirror[sym] ? pz::negModLanes<3>(g) : g, b.w[2]);
+            r.w[0] = pz::gatherLanes(pz::gatherLanes(a.w[0], s.w[0], 8), b.w[0], 8);
+        }
+        if constexpr ((Orbits >> 1 & 1u) != 0) {
+            const uint64_t o = pz::addModLanes<2>(pz::gatherLanes(a.w[3], s.w[1], 12), s.w[3]);
+            const uint64_t g = pz::gatherLanes(o, b.w[1], 12);
+            r.w[3] = pz::addModLanes<2>(kSymmetryMirror[sym] ? pz::negModLanes<2>(g) : g, b.w[3]);
+            r.w[1] = pz::gatherLanes(pz::gatherLanes(a.w[1], s.w[1], 12), b.w[1], 12);
+        }
+        return r;
     }
 };
 
@@ -507,6 +529,12 @@ inline uint64_t Traits::cosetRank(int pattern, pz::CosetRanks which, const State
         case 1: return pz::rankFixedParts<Traits, cosetPart_h48h3_kept_0(), cosetPart_h48h3_kept_1()>(s);  // h48h3, kept parts
     }
     throw std::logic_error("cosetRank: no generated ranks for coset pattern " + std::to_string(pattern));
+}
+inline uint64_t Traits::cosetKeptRankAt(int pattern, const State& s, int sym) {
+    switch (pattern) {
+        case 0: return pz::rankFixedParts<Traits, cosetPart_h48h3_kept_0(), cosetPart_h48h3_kept_1()>(sym == 0 ? s : conjugateOrbits<2u>(s, sym));  // h48h3
+    }
+    throw std::logic_error("cosetKeptRankAt: no generated ranks for coset pattern " + std::to_string(pattern));
 }
 inline std::vector<pz::CosetPatternSpec> Traits::cosetPatterns() {
     std::vector<pz::CosetPatternSpec> patterns(1);

@@ -48,3 +48,31 @@ TEST_CASE("generated coset ranks are the plan's (cube3 h48h3)", "[runtime][fixed
     REQUIRE(T::cosetRank(0, pz::CosetRanks::Kept, T::solved()) == planRank(spec.kept, allKept, T::solved()));
     REQUIRE_THROWS_AS(T::cosetRank(1, pz::CosetRanks::Reduced, T::solved()), std::logic_error);
 }
+
+// The kept parts at a conjugate (what every lookup reads): conjugating only
+// the orbits they read must give the ranks of the whole conjugate, for every
+// symmetry, mirrors included (a mirror's orientations are negated: dropping
+// that or conjugating the wrong orbit changes the edge ranks).
+TEST_CASE("generated kept ranks at conjugates are the plan's (cube3 h48h3)", "[runtime][fixed-ranks]") {
+    const auto patterns = T::cosetPatterns();
+    const auto& spec = patterns[0];
+    std::vector<int> allKept(spec.kept.size());
+    for (size_t j = 0; j < allKept.size(); ++j) allKept[j] = static_cast<int>(j);
+    std::mt19937_64 rng(5);
+    std::set<uint64_t> seen;
+    for (int i = 0; i < 2000; ++i) {
+        const T::State s = pz::randomState<T>(rng);
+        for (int sym = 0; sym < T::kSymmetries; ++sym) {
+            const uint64_t r = T::cosetKeptRankAt(0, s, sym);
+            REQUIRE(r == planRank(spec.kept, allKept, sym == 0 ? s : T::conjugate(s, sym)));
+            seen.insert(r);
+        }
+        // The edges (orbit 1) of the partial conjugate are the whole conjugate's.
+        const T::State whole = T::conjugate(s, 7), part = T::conjugateOrbits<2u>(s, 7);
+        REQUIRE(part.w[1] == whole.w[1]);
+        REQUIRE(part.w[3] == whole.w[3]);
+        REQUIRE(part.w[0] == s.w[0]);
+    }
+    REQUIRE(seen.size() > 10000);
+    REQUIRE_THROWS_AS(T::cosetKeptRankAt(1, T::solved(), 0), std::logic_error);
+}

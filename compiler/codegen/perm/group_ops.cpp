@@ -80,6 +80,44 @@ bool hasOrientations(const analysis::StateLayout& layout) {
     return oriented;
 }
 
+void emitConjugateOrbits(CodeWriter& w, const analysis::StateLayout& layout) {
+    w.line("// S^-1 * s * S on the orbits in the mask Orbits only; the other words keep s's.");
+    w.line("template <unsigned Orbits>");
+    w.line("static inline State conjugateOrbits(const State& s, int sym) {");
+    w.indent();
+    bool nibbles = true;
+    for (const auto& l : layout.orbits) nibbles = nibbles && l.nibble();
+    if (!nibbles) {
+        // Byte-lane orbits conjugate through the whole-state operations.
+        w.line("return conjugate(s, sym);");
+    } else {
+        w.line("const State& a = kSymmetryInverseStates[sym];");
+        w.line("const State& b = kSymmetryStates[sym];");
+        w.line("State r = s;");
+        for (size_t k = 0; k < layout.orbits.size(); ++k) {
+            const auto& l = layout.orbits[k];
+            w.set("K", std::to_string(k));
+            w.set("PW", std::to_string(l.permWord));
+            w.set("N", std::to_string(l.size));
+            w.line("if constexpr ((Orbits >> {{K}} & 1u) != 0) {");
+            w.indent();
+            if (l.oriWord >= 0) {
+                w.set("OW", std::to_string(l.oriWord));
+                w.set("M", std::to_string(l.orient));
+                w.line("const uint64_t o = pz::addModLanes<{{M}}>(pz::gatherLanes(a.w[{{OW}}], s.w[{{PW}}], {{N}}), s.w[{{OW}}]);");
+                w.line("const uint64_t g = pz::gatherLanes(o, b.w[{{PW}}], {{N}});");
+                w.line("r.w[{{OW}}] = pz::addModLanes<{{M}}>(kSymmetryMirror[sym] ? pz::negModLanes<{{M}}>(g) : g, b.w[{{OW}}]);");
+            }
+            w.line("r.w[{{PW}}] = pz::gatherLanes(pz::gatherLanes(a.w[{{PW}}], s.w[{{PW}}], {{N}}), b.w[{{PW}}], {{N}});");
+            w.dedent();
+            w.line("}");
+        }
+        w.line("return r;");
+    }
+    w.dedent();
+    w.line("}");
+}
+
 void emitGroupOperations(CodeWriter& w, const SolverModel& m) {
     w.section("group operations");
     w.line("// ---- group operations, lane-parallel (pshufb where available) ----");

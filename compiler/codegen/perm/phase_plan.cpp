@@ -200,7 +200,7 @@ std::string emitPhasePlan(const SolverModel& m, const analysis::SolverPlan& plan
 // pz::rankFixedParts.
 static void emitFixedRanks(std::ostringstream& s, const SolverModel& m) {
     if (!hasProjectedCosetPattern(m)) return;
-    std::ostringstream cases;
+    std::ostringstream cases, conjugated;
     for (size_t i = 0; i < m.cosetPatterns.size(); ++i) {
         const auto& ph = m.cosetPatterns[i];
         if (ph.kept.empty()) continue;
@@ -221,12 +221,23 @@ static void emitFixedRanks(std::ostringstream& s, const SolverModel& m) {
               << m.cosetPatternNames[i] << ", reduced parts\n";
         cases << "        case " << 2 * i + 1 << ": return pz::rankFixedParts<Traits" << kept << ">(s);  // "
               << m.cosetPatternNames[i] << ", kept parts\n";
+        // The kept parts of a conjugate: only the orbits they read are conjugated.
+        unsigned orbits = 0;
+        for (const auto& part : ph.kept) orbits |= 1u << part.orbit;
+        conjugated << "        case " << i << ": return pz::rankFixedParts<Traits" << kept
+                   << ">(sym == 0 ? s : conjugateOrbits<" << orbits << "u>(s, sym));  // " << m.cosetPatternNames[i] << "\n";
     }
     s << "inline uint64_t Traits::cosetRank(int pattern, pz::CosetRanks which, const State& s) {\n";
     s << "    switch (2 * pattern + (which == pz::CosetRanks::Kept ? 1 : 0)) {\n";
     s << cases.str();
     s << "    }\n";
     s << "    throw std::logic_error(\"cosetRank: no generated ranks for coset pattern \" + std::to_string(pattern));\n";
+    s << "}\n";
+    s << "inline uint64_t Traits::cosetKeptRankAt(int pattern, const State& s, int sym) {\n";
+    s << "    switch (pattern) {\n";
+    s << conjugated.str();
+    s << "    }\n";
+    s << "    throw std::logic_error(\"cosetKeptRankAt: no generated ranks for coset pattern \" + std::to_string(pattern));\n";
     s << "}\n";
 }
 

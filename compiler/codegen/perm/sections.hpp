@@ -42,6 +42,9 @@ void emitApplyMove(CodeWriter& w, const SolverModel& m);
 bool hasOrientations(const analysis::StateLayout& layout);
 // "group operations".
 void emitGroupOperations(CodeWriter& w, const SolverModel& m);
+// Traits::conjugateOrbits<Orbits>(s, sym): S^-1 s S on the orbits of the
+// mask only (a projected coset pattern's kept parts read only those).
+void emitConjugateOrbits(CodeWriter& w, const analysis::StateLayout& layout);
 
 // ---- coords.cpp: one struct per searched pattern ----
 // "coordinates"; returns the pattern types, in order (Traits::Patterns).

@@ -123,6 +123,8 @@ void emitTraitsStruct(CodeWriter& w, const SolverModel& m, const std::vector<std
         if (hasProjectedCosetPattern(m)) {
             w.line("// A projected coset pattern's parts ranked with every field a constant (note [fixed ranks]).");
             w.line("static uint64_t cosetRank(int pattern, pz::CosetRanks which, const State& s);");
+            w.line("// Its kept parts' rank at the conjugate by traits symmetry sym (note [fixed ranks]).");
+            w.line("static uint64_t cosetKeptRankAt(int pattern, const State& s, int sym);");
         }
     }
     w.line();
@@ -147,6 +149,7 @@ void emitTraitsStruct(CodeWriter& w, const SolverModel& m, const std::vector<std
         w.line("    return pzgen::{{NS}}::compose(pzgen::{{NS}}::compose(kSymmetryInverseStates[sym], s), kSymmetryStates[sym]);");
     }
     w.line("}");
+    if (hasProjectedCosetPattern(m)) emitConjugateOrbits(w, m.layout);
     w.dedent();
     w.line("};");
     w.line();

@@ -65,8 +65,8 @@ public:
     // Loads the table from `dir` (or builds and saves it there; "" = build only).
     void loadOrBuild(const std::string& dir, int threads) {
         const std::string path = dir.empty() ? "" : dir + "/" + fileName();
-        // "-c1" / "-p2": the blob layouts' versions.
-        if (projected_) return projected_->loadOrBuild(path, spec_.hash + "-p2", threads);
+        // "-c1" / "-p3": the blob layouts' versions.
+        if (projected_) return projected_->loadOrBuild(path, spec_.hash + "-p3", threads);
         tables_.loadOrBuild(path, spec_.hash + "-c1", threads);
         if (!tables_.hasOneTable(0)) throw std::logic_error("coset pattern " + spec_.name + ": not one table");
     }
@@ -95,9 +95,12 @@ public:
     // their cache misses.
     // A projected table conjugates the state itself once its class is
     // known, so its probe carries the state.
+    // floor: a lower bound known once the class is (note [class floors] in
+    // pz/projected_coset.hpp; 0 for other tables).
     struct Probe {
         typename PhasedSearch<T>::IndexProbe p;
         State s;
+        unsigned floor = 0;
     };
     void startAt(const State& s, int sym, Probe& p) const {
         if (projected_) {
@@ -109,8 +112,12 @@ public:
         }
     }
     void classify(Probe& p) const {
-        if (projected_) p.p.e = projected_->classEntry(p.p.raw);
-        else tables_.classifyIndex(0, p.p);
+        if (projected_) {
+            p.p.e = projected_->classEntry(p.p.raw);
+            p.floor = projected_->classFloor(p.p.e);
+        } else {
+            tables_.classifyIndex(0, p.p);
+        }
     }
     uint64_t finish(const Probe& p) const {
         return projected_ ? projected_->indexOfEntry(p.s, p.p.e) : tables_.finishIndex(0, p.p);

@@ -18,6 +18,15 @@
 // representative's entries are written with their images under its
 // stabiliser, so any such k reads the same value.
 //
+// Note [class floors]
+// ~~~~~~~~~~~~~~~~~~~
+// The least entry of each class (over every kept value) is a lower bound for
+// every state of the class, known as soon as the class is: the H48 solver's
+// corner-only estimate that skips the full coordinate. The search reads it
+// right after the class entry, and a child it already prunes never gets its
+// other parts conjugated and ranked, nor its line of the big table fetched.
+// One byte per class, written by the build.
+//
 // The build cannot search the full coordinate breadth-first, so it goes in
 // two steps (learned from the H48 solver's table generator):
 //   1. breadth first over full values (keys), one layer at a time, a state
@@ -116,8 +125,12 @@ public:
     uint64_t rawA(const State& s) const { return rankReduced(s); }
     void prefetchClass(uint64_t raw) const { __builtin_prefetch(classOf_ + raw); }
     uint32_t classEntry(uint64_t raw) const { return classOf_[raw]; }
+    // The least entry of the class of class entry e (note [class floors]).
+    unsigned classFloor(uint32_t e) const { return floor_[e >> 6]; }
     // The entry of s given its class entry e = classOf[rawA(s)].
     uint64_t indexOfEntry(const State& s, uint32_t e) const {
+        if constexpr (requires { T::cosetKeptRankAt(0, s, 0); })
+            if (fixed_ >= 0) return static_cast<uint64_t>(e >> 6) * bSize_ + T::cosetKeptRankAt(fixed_, s, spec_.symmetries[e & 63]);
         return static_cast<uint64_t>(e >> 6) * bSize_ + rankKept(conj(s, e & 63));
     }
     uint64_t index(const State& s) const { return indexOfEntry(s, classOf_[rawA(s)]); }
@@ -142,7 +155,7 @@ public:
     bool loadedFromCache() const { return loaded_; }
 
 private:
-    static constexpr uint64_t kMagic = 0x3254434A4F525050ULL;  // "PPROJCT2"
+    static constexpr uint64_t kMagic = 0x3354434A4F525050ULL;  // "PPROJCT3"
     static constexpr uint64_t kHeaderWords = 8 + 16;
 
     static uint64_t product(const std::vector<PhasePartSpec>& parts, const std::vector<int>& which) {
@@ -179,6 +192,11 @@ public:
         if (fixed_ < 0) return true;
         for (const State& s : states)
             if (rankReduced(s) != plainRankOf(spec_.reduced, s) || rankKept(s) != plainRankKept(s)) return false;
+        if constexpr (requires(const State& s) { T::cosetKeptRankAt(0, s, 0); })
+            for (const State& s : states)
+                for (size_t k = 0; k < spec_.symmetries.size(); ++k)
+                    if (T::cosetKeptRankAt(fixed_, s, spec_.symmetries[k]) != plainRankKept(conj(s, static_cast<uint32_t>(k))))
+                        return false;
         return true;
     }
     bool hasFixedRanks() const {
@@ -192,12 +210,13 @@ private:
         return sym == 0 ? s : T::conjugate(s, sym);
     }
 
-    // Words: the header, classOf (rawA u32), stab (classes u64), padding to
-    // a 64-byte line, the 2-bit lines.
+    // Words: the header, classOf (rawA u32), stab (classes u64), the class
+    // floors (classes bytes), padding to a 64-byte line, the 2-bit lines.
     static uint64_t classWords(uint64_t rawA) { return (rawA * 4 + 7) / 8; }
+    static uint64_t floorWords(uint64_t classes) { return (classes + 7) / 8; }
     static uint64_t linesAt(uint64_t rawA, uint64_t classes) {
-        return (kHeaderWords + classWords(rawA) + classes + TwoBitTable::kLineWords - 1) / TwoBitTable::kLineWords *
-               TwoBitTable::kLineWords;
+        return (kHeaderWords + classWords(rawA) + classes + floorWords(classes) + TwoBitTable::kLineWords - 1) /
+               TwoBitTable::kLineWords * TwoBitTable::kLineWords;
     }
 
     bool attach(const uint64_t* blob, uint64_t words, std::string& why) {
@@ -215,6 +234,9 @@ private:
         for (int d = 0; d < 16; ++d) counts_[d] = blob[8 + d];
         classOf_ = reinterpret_cast<const uint32_t*>(blob + kHeaderWords);
         stab_ = blob + kHeaderWords + classWords(rawA);
+        floor_ = reinterpret_cast<const uint8_t*>(stab_ + classes);
+        for (uint64_t c = 0; c < classes; ++c)
+            if (floor_[c] > 15) return (why = "bad class floor", false);
         lines_ = blob + linesAt(rawA, classes);
         words_ = words;
         return true;
@@ -478,6 +500,15 @@ private:
         for (int k = 0; k < 16; ++k) blob[8 + k] = counts[k];
         std::memcpy(blob + kHeaderWords, sc.classOf.data(), rawA_ * 4);
         std::memcpy(blob + kHeaderWords + classWords(rawA_), sc.stab.data(), classes * 8);
+        // note [class floors]: the least entry of each class.
+        auto* floors = reinterpret_cast<uint8_t*>(blob + kHeaderWords + classWords(rawA_) + classes);
+        parallel(classes, [&](uint64_t b, uint64_t e) {
+            for (uint64_t c = b; c < e; ++c) {
+                unsigned least = 15;
+                for (uint64_t i = c * bSize_, end = i + bSize_; i < end && least > 0; ++i) least = std::min(least, nibble(i));
+                floors[c] = static_cast<uint8_t>(least);
+            }
+        });
         uint64_t* lines = blob + linesAt(rawA_, classes);
         parallel((entries + TwoBitTable::kPerLine - 1) / TwoBitTable::kPerLine, [&](uint64_t b, uint64_t e) {
             for (uint64_t line = b; line < e; ++line)
@@ -499,6 +530,7 @@ private:
     uint64_t words_ = 0, classes_ = 0;
     const uint32_t* classOf_ = nullptr;
     const uint64_t* stab_ = nullptr;
+    const uint8_t* floor_ = nullptr;
     const uint64_t* lines_ = nullptr;
     unsigned base_ = 0;
     unsigned exactDepth_ = 0;

@@ -361,7 +361,13 @@ private:
     // (ranks and class prefetch; class read and conjugation prefetch; index
     // and table prefetch), so the misses of one stage overlap across the
     // children instead of adding up.
-    void finishCosetIndices(Child* kids, const int* list, int n, CosetProbe (*probes)[kProbeSlots]) const {
+    //
+    // A probe whose class floor (the least entry of its class: note [class
+    // floors] in pz/projected_coset.hpp) already exceeds `limit` prunes the
+    // child there: its last stage (the conjugation, the ranks, the big
+    // table's miss) is skipped and its index reads kPrunedByFloor.
+    static constexpr uint64_t kPrunedByFloor = ~uint64_t{0};
+    void finishCosetIndices(Child* kids, const int* list, int n, CosetProbe (*probes)[kProbeSlots], unsigned limit) const {
         if constexpr (kCosetLookups > 0) {
             for (int j = 0; j < n; ++j) {
                 const int c = list ? list[j] : j;
@@ -371,19 +377,25 @@ private:
                 const int c = list ? list[j] : j;
                 for (int i = 0; i < kCosetLookups; ++i) {
                     const CosetPattern<T>& pattern = *cosetSlots_[static_cast<size_t>(i)].pattern;
+                    if (probes[c][i].floor > limit) {
+                        kids[c].coset[i] = kPrunedByFloor;
+                        break;  // the child is pruned: its other lookups do not matter
+                    }
                     kids[c].coset[i] = pattern.finish(probes[c][i]);
                     pattern.prefetch(kids[c].coset[i]);
                 }
             }
         }
-        (void)kids, (void)list, (void)n, (void)probes;
+        (void)kids, (void)list, (void)n, (void)probes, (void)limit;
     }
     // Whether some lookup of k exceeds `limit` (the child can be pruned).
     bool prunes(const Child& k, unsigned limit) const {
         if (exceeds(k.index, limit, std::make_index_sequence<kTableCount>{})) return true;
         if constexpr (kCosetLookups > 0)
-            for (int i = 0; i < kCosetLookups; ++i)
+            for (int i = 0; i < kCosetLookups; ++i) {
+                if (k.coset[i] == kPrunedByFloor) return true;
                 if (cosetSlots_[static_cast<size_t>(i)].pattern->get(k.coset[i]) > limit) return true;
+            }
         return false;
     }
 
@@ -400,8 +412,10 @@ private:
 
     // The children of s (inverse inv, automaton state canon) that the
     // canonical automaton allows, with their table indices computed and
-    // prefetched; returns how many.
-    int children(const State& s, const State& inv, int canon, Child* kids, uint64_t skip) const {
+    // prefetched (those a class floor prunes at `limit` marked so); returns
+    // how many. The children's inverses wait for survivors() (most children
+    // are pruned first) unless no lookup reads them.
+    int children(const State& s, const State& inv, int canon, Child* kids, uint64_t skip, unsigned limit) const {
         CosetProbe probes[T::kMoves][kProbeSlots];
         int count = 0;
         for (int m = 0; m < T::kMoves; ++m) {
@@ -420,10 +434,11 @@ private:
             k.skip = 0;
             k.tight = 0;
             k.flip = false;
-            k.inverse = T::premultiplyInverseMove(inv, m);
+            if constexpr (!T::kInverseLookups) k.inverse = T::premultiplyInverseMove(inv, m);
             indicesOf(k.state, k, probes[count - 1]);
         }
-        finishCosetIndices(kids, nullptr, count, probes);
+        finishCosetIndices(kids, nullptr, count, probes, limit);
+        (void)inv;
         return count;
     }
 
@@ -447,17 +462,20 @@ private:
     //
     // Writes the indices (in ascending order) of the children of kids[0..count)
     // that no lookup prunes at `remaining` into alive; returns how many.
-    int survivors(Child* kids, int count, unsigned remaining, int* alive, bool mayFlip) const {
+    // inv: the parent's inverse (the survivors' inverses are computed here).
+    int survivors(Child* kids, int count, unsigned remaining, int* alive, bool mayFlip, const State& inv) const {
         int n = 0;
         for (int i = 0; i < count; ++i)
             if (!prunes(kids[i], remaining)) alive[n++] = i;
+        (void)inv;
         if constexpr (T::kInverseLookups) {
+            for (int j = 0; j < n; ++j) kids[alive[j]].inverse = T::premultiplyInverseMove(inv, kids[alive[j]].move);
             if constexpr (kSkipMoves)
                 if (mayFlip)
                     for (int j = 0; j < n; ++j) kids[alive[j]].tight = tightMoves(kids[alive[j]], remaining);
             CosetProbe probes[T::kMoves][kProbeSlots];
             for (int j = 0; j < n; ++j) indicesOf(kids[alive[j]].inverse, kids[alive[j]], probes[alive[j]]);
-            finishCosetIndices(kids, alive, n, probes);
+            finishCosetIndices(kids, alive, n, probes, remaining);
             int kept = 0;
             for (int j = 0; j < n; ++j)
                 if (!prunes(kids[alive[j]], remaining)) alive[kept++] = alive[j];
@@ -551,12 +569,12 @@ private:
         // Generate every allowed child and prefetch all its table lines
         // before reading any: the latencies of one node's lookups overlap.
         Child kids[T::kMoves];
-        int count = children(s, inv, canon, kids, skip);
+        int count = children(s, inv, canon, kids, skip, remaining);
         w.nodes += static_cast<uint64_t>(count);
         if (w.untilResident && (*w.untilResident -= count) < 0) [[unlikely]]
             makeTablesResident();
         int alive[T::kMoves];
-        int n = survivors(kids, count, remaining, alive, switching_);
+        int n = survivors(kids, count, remaining, alive, switching_, inv);
         for (int j = 0; j < n; ++j) {
             Child& k = kids[alive[j]];
             w.path.push_back(dir.inverse ? ~k.move : k.move);
@@ -590,10 +608,10 @@ private:
             std::vector<Subtree> next;
             Child kids[T::kMoves];
             for (const Subtree& n : level) {
-                int count = children(n.state, n.inverse, n.canon, kids, n.skip);
+                int count = children(n.state, n.inverse, n.canon, kids, n.skip, remaining);
                 out.nodes += static_cast<uint64_t>(count);
                 int alive[T::kMoves];
-                int survived = survivors(kids, count, remaining, alive, switching_);
+                int survived = survivors(kids, count, remaining, alive, switching_, n.inverse);
                 for (int j = 0; j < survived; ++j) {
                     const Child& k = kids[alive[j]];
                     Subtree c = k.flip ? Subtree{k.inverse, k.state, 0, n.path, k.skip, Direction{!n.dir.inverse}}
