@@ -97,15 +97,24 @@ public:
     // known, so its probe carries the state.
     // floor: a lower bound known once the class is (note [class floors] in
     // pz/projected_coset.hpp; 0 for other tables).
+    // at: the state looked up, s itself (which must outlive the probe) when
+    // sym is 0, else its conjugate held in `conjugate`: copying a state
+    // that was just written costs a stalled store-to-load forward.
     struct Probe {
         typename PhasedSearch<T>::IndexProbe p;
-        State s;
+        const State* at = nullptr;
+        State conjugate;
         unsigned floor = 0;
     };
     void startAt(const State& s, int sym, Probe& p) const {
         if (projected_) {
-            p.s = conjugated(s, sym);
-            p.p.raw = projected_->rawA(p.s);
+            if (sym == 0) {
+                p.at = &s;
+            } else {
+                p.conjugate = conjugated(s, sym);
+                p.at = &p.conjugate;
+            }
+            p.p.raw = projected_->rawA(*p.at);
             projected_->prefetchClass(p.p.raw);
         } else {
             tables_.startIndex(0, conjugated(s, sym), p.p);
@@ -120,7 +129,7 @@ public:
         }
     }
     uint64_t finish(const Probe& p) const {
-        return projected_ ? projected_->indexOfEntry(p.s, p.p.e) : tables_.finishIndex(0, p.p);
+        return projected_ ? projected_->indexOfEntry(*p.at, p.p.e) : tables_.finishIndex(0, p.p);
     }
     // The largest entry over every lookup of s.
     unsigned bound(const State& s) const {

@@ -50,6 +50,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <thread>
 #include <type_traits>
@@ -424,7 +425,10 @@ private:
             if constexpr (kSkipMoves)
                 if (skip >> m & 1) continue;
             Child& k = kids[count];
-            k.state = T::applyMove(s, m);
+            // Initialised in place, not assigned: the move's result is
+            // written into the child directly (a copy of a just-returned
+            // state is a stalled store-to-load forward).
+            ::new (static_cast<void*>(&k.state)) State(T::applyMove(s, m));
             // Illegal placements (a generated T::legal): never entered.
             if constexpr (requires { T::legal(k.state); })
                 if (!T::legal(k.state)) continue;
@@ -469,7 +473,8 @@ private:
             if (!prunes(kids[i], remaining)) alive[n++] = i;
         (void)inv;
         if constexpr (T::kInverseLookups) {
-            for (int j = 0; j < n; ++j) kids[alive[j]].inverse = T::premultiplyInverseMove(inv, kids[alive[j]].move);
+            for (int j = 0; j < n; ++j)
+                ::new (static_cast<void*>(&kids[alive[j]].inverse)) State(T::premultiplyInverseMove(inv, kids[alive[j]].move));
             if constexpr (kSkipMoves)
                 if (mayFlip)
                     for (int j = 0; j < n; ++j) kids[alive[j]].tight = tightMoves(kids[alive[j]], remaining);
