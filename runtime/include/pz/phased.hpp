@@ -289,10 +289,55 @@ uint64_t rankPart(const PhasePartSpec& part, const typename T::State& s) {
 // Which parts of a coset pattern Traits::cosetRank ranks: its reduced parts
 // (their mixed-radix value) or a projected pattern's kept ones.
 enum class CosetRanks { Reduced, Kept };
+// A membership part on one word of 4-bit lanes, its sets' sizes known:
+// every set's mask comes from one shuffle and compare, and the mixed radix
+// is unrolled with constant binomials (rankPart's loop kept its masks in
+// memory and multiplied by table reads). Same encoding as rankPart.
+template <class T, PhasePartSpec P>
+constexpr bool fixedMembership() {
+    if constexpr (P.kind != PhasePartSpec::Membership) return false;
+    const auto& shape = T::kOrbitShapes[static_cast<size_t>(P.orbit)];
+    return shape.laneBits == 4 && shape.size <= 16 && P.sets >= 1;
+}
+template <class T, PhasePartSpec P>
+constexpr int membershipSetSize(int set) {
+    int k = 0;
+    for (int q = 0; q < T::kOrbitShapes[static_cast<size_t>(P.orbit)].size; ++q) k += P.setOf[static_cast<size_t>(q)] == set;
+    return k;
+}
+#if defined(__SSSE3__)
+template <class T, PhasePartSpec P, int... I>
+[[gnu::always_inline]] inline uint64_t rankFixedMembership(const typename T::State& s, std::integer_sequence<int, I...>) {
+    constexpr auto shape = T::kOrbitShapes[static_cast<size_t>(P.orbit)];
+    constexpr uint64_t lanes = (uint64_t{1} << shape.size) - 1;
+    static constexpr PhasePartSpec kPart = P;
+    const __m128i sets = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(kPart.setOf.data())),
+                                          unpackLanesSse(s.w[shape.permWord]));
+    uint64_t free = lanes, r = 0;
+    int remaining = shape.size;
+    (
+        [&] {
+            constexpr int k = membershipSetSize<T, P>(I);
+            const uint64_t mask = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(sets, _mm_set1_epi8(static_cast<char>(I))))) & lanes;
+            r = r * phased_detail::kBinom.c[remaining][k] + kColexRank16[phased_detail::compressBits(mask, free)];
+            remaining -= k;
+            free &= ~mask;
+        }(),
+        ...);
+    return r;
+}
+#endif
+template <class T, PhasePartSpec P>
+[[gnu::always_inline]] inline uint64_t rankFixedPart(const typename T::State& s) {
+#if defined(__SSSE3__)
+    if constexpr (fixedMembership<T, P>()) return rankFixedMembership<T, P>(s, std::make_integer_sequence<int, P.sets - 1>{});
+#endif
+    return rankPart<T>(P, s);
+}
 template <class T, PhasePartSpec... Parts>
 [[gnu::flatten]] inline uint64_t rankFixedParts(const typename T::State& s) {
     uint64_t x = 0;
-    ((x = x * Parts.size + rankPart<T>(Parts, s)), ...);
+    ((x = x * Parts.size + rankFixedPart<T, Parts>(s)), ...);
     return x;
 }
 
