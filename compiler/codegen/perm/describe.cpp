@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "compiler/analysis/table_estimates.hpp"
 #include "compiler/codegen/perm/sections.hpp"
 
 namespace pz::codegen {
@@ -40,12 +41,18 @@ std::string describeModel(const SolverModel& m) {
     s << "\n\nsymmetries: " << m.symmetries.size() << " (closure of " << p.symmetries.size() << " declared)\n";
     s << "inverse lookups: " << (m.inverseLookups ? "yes" : "no (a metric move's inverse is not in the metric)") << "\n\n";
     s << "coordinates:" << (m.defaultPatterns ? " (default patterns: the definition declares none)" : "") << "\n";
+    // note [table estimates] (compiler/analysis/table_estimates.hpp).
+    const auto sequences = analysis::canonicalSequenceCounts(m.canon, 40);
+    const int moves = static_cast<int>(m.canon.searchMoves.size());
     for (size_t c = 0; c < m.coordinates.size(); ++c) {
         const auto& co = m.coordinates[c];
         s << "  " << co.pattern << ": " << co.size << " values, table " << (co.size + 1) / 2 << " bytes (4-bit entries), "
           << m.lookups[c].size() * (m.inverseLookups ? 2 : 1) << " lookups per node\n";
         for (const auto& part : co.parts)
             s << "    " << part.kind() << " of orbit " << p.orbits[part.orbit].name << ": " << part.size() << "\n";
+        const double values = static_cast<double>(co.size);
+        s << "    " << analysis::estimateText(analysis::estimateTable(analysis::TableKind::Pattern, values, values, moves, sequences))
+          << "\n";
     }
     // note [coset patterns]: class counts are pzc check's (or the solver's --tables).
     for (size_t c = 0; c < m.cosetPatterns.size(); ++c) {
@@ -70,6 +77,18 @@ std::string describeModel(const SolverModel& m) {
                   << " values (the least moves over the other orientations; exact up to the depth the build reports)\n";
         if (!ph.symmetries.empty())
             s << "    " << ph.symmetries.size() << " symmetries; classes and entries: pzc check\n";
+        {
+            // Entries taken as values / symmetries here (pzc check counts the classes).
+            double values = 1;
+            for (const auto& part : ph.parts) values *= static_cast<double>(part.size);
+            if (!ph.kept.empty()) values = static_cast<double>(ph.reducedSize) * static_cast<double>(ph.restSize);
+            const double entries = values / static_cast<double>(std::max<size_t>(1, ph.symmetries.size()));
+            s << "    "
+              << analysis::estimateText(analysis::estimateTable(
+                     ph.kept.empty() ? analysis::TableKind::Coset : analysis::TableKind::ProjectedCoset, values, entries,
+                     moves, sequences))
+              << "\n";
+        }
         // note [moves in the subgroup]
         for (size_t l = 0; l < ph.lookupMovesInSubgroup.size(); ++l) {
             if (ph.lookupMovesInSubgroup[l].empty()) continue;

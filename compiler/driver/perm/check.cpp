@@ -17,6 +17,7 @@
 #include "compiler/analysis/puzzle_analysis.hpp"
 #include "compiler/analysis/puzzle_summary.hpp"
 #include "compiler/analysis/sift_words.hpp"
+#include "compiler/analysis/table_estimates.hpp"
 #include "compiler/driver/perm/perm_backend.hpp"
 #include "compiler/driver/options.hpp"
 #include "compiler/ir/element.hpp"
@@ -28,6 +29,11 @@
 namespace pz::driver {
 
 namespace {
+
+// Canonical sequence lengths the estimates count (note [table estimates]);
+// values beyond them sit at the last length.
+constexpr int kEstimateLengths = 40;
+
 
 using analysis::commutingFamilies, analysis::distinctLabels, analysis::inducedMoves, analysis::patternPartSize,
     analysis::patternSize, analysis::patternTableBytes;
@@ -68,6 +74,13 @@ public:
     void value(int v) { value((long)v); }
     void value(size_t v) { scalarStart(); out_ << v; }
     void value(bool b) { scalarStart(); out_ << (b ? "true" : "false"); }
+    // A number with two decimals (an estimate: more digits would claim too much).
+    void value(double v) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.2f", v);
+        scalarStart();
+        out_ << buf;
+    }
     // A decimal number as a string, exact up to kMaxOrderDigits digits.
     void bigValue(const std::string& digits) {
         scalarStart();
@@ -139,6 +152,12 @@ private:
     bool pendingKey_ = false;
 };
 
+// note [table estimates]: the fields beside a pattern's table-bytes.
+void estimateFields(JsonWriter& j, const analysis::TableEstimate& e) {
+    j.field("meanEntryEstimate", e.meanEntry);
+    j.field("buildSecondsEstimate", e.buildSeconds);
+}
+
 // One top-level section's share of the output (note [check json size]):
 // whether another item fits.
 class Section {
@@ -208,11 +227,13 @@ struct PhasedSolverInfo {
     std::vector<analysis::PhaseClassCount> classes;  // per phase
 };
 
-// A coset pattern's plan and class count (note [coset patterns]); no plan for
-// other patterns.
-struct CosetPatternInfo {
+// A pattern's table: a coset pattern's plan and class count (note [coset
+// patterns]; no plan for other patterns), and for every pattern the
+// estimates of note [table estimates].
+struct PatternTableInfo {
     std::optional<analysis::PhasePlan> plan;
     analysis::PhaseClassCount classes;
+    analysis::TableEstimate estimate;
     uint64_t entries() const { return plan ? analysis::cosetPatternEntries(*plan, classes) : 0; }
     uint64_t tableBytes() const { return plan ? analysis::cosetPatternTableBytes(*plan, classes) : 0; }
 };
@@ -220,7 +241,7 @@ struct CosetPatternInfo {
 // Bytes of an optimal solver's tables: the sum over its patterns of what
 // the patterns' lines report (analysis::optimalSolverTableBytes computes the
 // same from the plans; pzc solve --memory chooses by it).
-uint64_t solverTableBytes(const ir::Puzzle& p, const ir::Solver& s, const std::vector<CosetPatternInfo>& coset) {
+uint64_t solverTableBytes(const ir::Puzzle& p, const ir::Solver& s, const std::vector<PatternTableInfo>& coset) {
     uint64_t bytes = 0;
     for (int i : s.patterns)
         bytes += p.patterns[i].cosetSubgroup < 0 ? analysis::patternTableBytes(p, p.patterns[i]).get_ui()
@@ -236,7 +257,7 @@ std::string reducedPartsText(const ir::Puzzle& p, const analysis::PhasePlan& pha
 }
 
 void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vector<PhasedSolverInfo>& phased,
-               const std::vector<CosetPatternInfo>& coset,
+               const std::vector<PatternTableInfo>& coset,
                std::ostream& out) {
     out << "puzzle " << p.name << " (" << p.file << ")\n";
     out << "orbits: " << p.orbits.size() << '\n';
@@ -362,12 +383,14 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
             out << "; " << (info.classes.classes || plan.symmetries.empty() ? "" : "at least ") << info.entries()
                 << " entries, table " << tableBytesText(mpz_class((unsigned long)info.tableBytes()))
                 << (plan.kept.empty() ? "" : " (2-bit entries)") << '\n';
+            out << "    " << analysis::estimateText(info.estimate) << '\n';
             continue;
         }
         out << "  " << pat.name << ": " << patternSize(p, pat).get_str() << " values, table "
             << tableBytesText(patternTableBytes(p, pat)) << ",";
         for (const auto& part : pat.parts) out << ' ' << partText(p, part);
         out << '\n';
+        if (index < coset.size()) out << "    " << analysis::estimateText(coset[index].estimate) << '\n';
     }
     // None declared: the optimal search uses default patterns (analysis/default_patterns.hpp).
     if (auto defaults = analysis::defaultPatterns(p); !defaults.empty()) {
@@ -411,7 +434,7 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
 }
 
 void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vector<PhasedSolverInfo>& phased,
-               const std::vector<CosetPatternInfo>& coset,
+               const std::vector<PatternTableInfo>& coset,
                std::ostream& stream) {
     // Byte shares of the sections (note [check json size]).
     constexpr size_t kOrbitsShare = 4096, kMovesShare = 8192, kFamiliesShare = 14336, kClassesShare = 4096,
@@ -633,6 +656,7 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
             j.field("classes", info.classes.classes);
             j.field("entries", info.entries());
             j.field("table-bytes", info.tableBytes());
+            estimateFields(j, info.estimate);
             j.endObject();
             continue;
         }
@@ -640,6 +664,7 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
         j.bigValue(patternSize(p, pat).get_str());
         j.key("table-bytes");
         j.bigValue(patternTableBytes(p, pat).get_str());
+        if (shown < coset.size()) estimateFields(j, coset[shown].estimate);
         j.key("parts");
         j.beginArray();
         size_t k = 0;
@@ -761,7 +786,7 @@ int PermutationBackend::check(pipeline::CompilationUnit& unit, DiagnosticEngine&
         }
     }
     // Coset patterns (note [coset patterns]): the plan must build.
-    std::vector<CosetPatternInfo> coset(puzzle->patterns.size());
+    std::vector<PatternTableInfo> coset(puzzle->patterns.size());
     if (ok) {
         for (size_t i = 0; i < puzzle->patterns.size(); ++i) {
             if (puzzle->patterns[i].cosetSubgroup < 0) continue;
@@ -777,6 +802,24 @@ int PermutationBackend::check(pipeline::CompilationUnit& unit, DiagnosticEngine&
     }
     diags.print(std::cerr);
     if (!ok) return 1;
+    // note [table estimates]: every pattern's mean entry and build time.
+    const auto sequences =
+        analysis::canonicalSequenceCounts(analysis::buildCanonicalAutomaton(*puzzle, analysis), kEstimateLengths);
+    const int moves = static_cast<int>(unit.metricMoves().size());
+    for (size_t i = 0; i < puzzle->patterns.size(); ++i) {
+        if (coset[i].plan) {
+            const auto& plan = *coset[i].plan;
+            double values = 1;
+            for (const auto& part : plan.parts) values *= static_cast<double>(part.size);
+            if (!plan.kept.empty()) values = static_cast<double>(plan.reducedSize) * static_cast<double>(plan.restSize);
+            coset[i].estimate = analysis::estimateTable(
+                plan.kept.empty() ? analysis::TableKind::Coset : analysis::TableKind::ProjectedCoset, values,
+                static_cast<double>(coset[i].entries()), moves, sequences);
+        } else if (puzzle->patterns[i].cosetSubgroup < 0) {
+            const double values = patternSize(*puzzle, puzzle->patterns[i]).get_d();
+            coset[i].estimate = analysis::estimateTable(analysis::TableKind::Pattern, values, values, moves, sequences);
+        }
+    }
     // Report.
     if (json)
         printJson(*puzzle, analysis, phased, coset, std::cout);

@@ -330,6 +330,14 @@ int solverMainImpl(int argc, char** argv) {
             if (t.exactDepth >= 0) std::cout << " (exact up to " << t.exactDepth << ", farther ones read " << t.exactDepth + 1 << ")";
             std::cout << ":";
             print(t.counts);
+            {
+                // Beside pzc check's counting estimate (note [table estimates]).
+                double n = 0, sum = 0;
+                for (int d = 0; d < 16; ++d) n += double(t.counts[d]), sum += double(d) * double(t.counts[d]);
+                char mean[64];
+                std::snprintf(mean, sizeof mean, "%.2f", n > 0 ? sum / n : 0.0);
+                std::cout << "  mean entry " << mean << "\n";
+            }
             if (c->projected() && c->projected()->hasFixedRanks()) {
                 // note [fixed ranks]: the generated ranks are rankPart's on every state.
                 std::mt19937_64 rng(7);

@@ -1,0 +1,60 @@
+// Table estimates (note [table estimates]): the counting mean is a lower
+// bound on the mean exact distance, close to it where the canonical
+// automaton counts sequences well, and the build-time model is linear in
+// the work it counts.
+#include <catch2/catch.hpp>
+
+#include "compiler/analysis/table_estimates.hpp"
+#include "compiler/codegen/test_puzzles.hpp"
+
+using namespace pz;
+
+namespace {
+
+double meanOf(const std::vector<double>& counts) {
+    double n = 0, sum = 0;
+    for (size_t d = 0; d < counts.size(); ++d) {
+        n += counts[d];
+        sum += counts[d] * static_cast<double>(d);
+    }
+    return sum / n;
+}
+
+}  // namespace
+
+TEST_CASE("counting mean fills the values as fast as the sequences allow", "[estimates]") {
+    // 1 + 2 + 4 values at 0, 1, 2, the 3 left at 3.
+    REQUIRE(analysis::countingMean(10, {1, 2, 4, 8}, 15) == Approx(1.9));
+    // The cap bounds every entry (a 4-bit table reads 15 for "15 or more").
+    REQUIRE(analysis::countingMean(10, {1, 2, 4, 8}, 2) == Approx((0 + 2 + 2 * 7) / 10.0));
+    // Values no listed length reaches sit at the last length.
+    REQUIRE(analysis::countingMean(10, {1, 1}, 15) == Approx((0 + 1 + 2 * 8) / 10.0));
+}
+
+TEST_CASE("counting mean bounds the exact distances of 3x3 Loopover from below", "[estimates]") {
+    auto p = codegen::testing::loopover(3, {});
+    analysis::PuzzleAnalysis groups(p);
+    const auto automaton = analysis::buildCanonicalAutomaton(p, groups);
+    const auto sequences = analysis::canonicalSequenceCounts(automaton, 40);
+    REQUIRE(sequences[3] == 736);  // the automaton's own count (canonical_automaton_test)
+    // facts.md: 181,440 states, d0..d8 = 1, 12, 96, 736, 5208, 28674, 89497, 54741, 2475.
+    const double exact = meanOf({1, 12, 96, 736, 5208, 28674, 89497, 54741, 2475});
+    const double bound = analysis::countingMean(181440, sequences, 15);
+    REQUIRE(bound <= exact);
+    REQUIRE(bound > exact - 0.5);  // 5.48 against 5.88
+}
+
+TEST_CASE("counting mean bounds slide4's top-two-rows pattern from below", "[estimates]") {
+    auto p = codegen::testing::loopover(4, {});
+    analysis::PuzzleAnalysis groups(p);
+    const auto sequences = analysis::canonicalSequenceCounts(analysis::buildCanonicalAutomaton(p, groups), 40);
+    // facts.md: 518,918,400 values, exact mean 8.2546.
+    const auto e = analysis::estimateTable(analysis::TableKind::Pattern, 518918400.0, 518918400.0, 24, sequences);
+    REQUIRE(e.meanEntry <= 8.2546);
+    REQUIRE(e.meanEntry > 7.0);
+    // Twice the threads, half the time; the work is values x moves.
+    const auto one = analysis::estimateTable(analysis::TableKind::Pattern, 518918400.0, 518918400.0, 24, sequences, 1);
+    REQUIRE(one.buildSeconds == Approx(2 * e.buildSeconds));
+    REQUIRE(e.buildSeconds == Approx(518918400.0 * 24 * analysis::referenceBuildCosts().patternPerValueMove / 2));
+    REQUIRE(analysis::estimateText(e).find("mean entry >= ") != std::string::npos);
+}
