@@ -332,6 +332,18 @@ template <class T, PhasePartSpec P>
 #if defined(__SSSE3__)
     if constexpr (fixedMembership<T, P>()) return rankFixedMembership<T, P>(s, std::make_integer_sequence<int, P.sets - 1>{});
 #endif
+    if constexpr (P.kind == PhasePartSpec::Orientation && !P.framed && P.step == 1) {
+        // The digits are the orientation lanes (rankPart's first case),
+        // written here so that it stays inline (a call to rankPart's
+        // constant-propagated clone is not).
+        constexpr auto shape = T::kOrbitShapes[static_cast<size_t>(P.orbit)];
+        constexpr int digits = P.count > 0 ? P.count : shape.size - (P.sumConstrained ? 1 : 0);
+        uint64_t r = 0;
+        for (int i = 0; i < digits; ++i)
+            r = r * static_cast<uint64_t>(P.modulus) +
+                phased_detail::oriAt(s, shape, P.count > 0 ? P.positions[static_cast<size_t>(i)] : i);
+        return r;
+    }
     return rankPart<T>(P, s);
 }
 template <class T, PhasePartSpec... Parts>
