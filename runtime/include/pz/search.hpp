@@ -416,7 +416,9 @@ private:
     // prefetched (those a class floor prunes at `limit` marked so); returns
     // how many. The children's inverses wait for survivors() (most children
     // are pruned first) unless no lookup reads them.
-    int children(const State& s, const State& inv, int canon, Child* kids, uint64_t skip, unsigned limit) const {
+    // Flattened: the move kernel and the coset ranks are inlined into the
+    // loop (GCC kept applyMove a call; 0.95x the time on cube3).
+    [[gnu::flatten]] int children(const State& s, const State& inv, int canon, Child* kids, uint64_t skip, unsigned limit) const {
         CosetProbe probes[T::kMoves][kProbeSlots];
         int count = 0;
         for (int m = 0; m < T::kMoves; ++m) {
