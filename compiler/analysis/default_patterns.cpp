@@ -66,7 +66,11 @@ std::optional<ir::Pattern> labelledDefault(const ir::Orbit& orbit, int o, uint64
 
 }  // namespace
 
-std::vector<ir::Pattern> defaultPatterns(const ir::Puzzle& puzzle) {
+uint64_t defaultPatternValuesFor(uint64_t bytes) {
+    return std::clamp<uint64_t>(bytes, kDefaultPatternValues, kMaxDefaultPatternValues);
+}
+
+std::vector<ir::Pattern> defaultPatterns(const ir::Puzzle& puzzle, uint64_t values) {
     std::vector<ir::Pattern> out;
     if (!puzzle.patterns.empty()) return out;
     std::vector<int> orbits;
@@ -86,7 +90,7 @@ std::vector<ir::Pattern> defaultPatterns(const ir::Puzzle& puzzle) {
         if (moved) orbits.push_back(static_cast<int>(o));
     }
     if (orbits.empty()) return out;
-    const uint64_t share = kDefaultPatternValues / orbits.size();
+    const uint64_t share = values / orbits.size();
     for (int o : orbits) {
         const auto& orbit = puzzle.orbits[o];
         if (std::set<int>(orbit.solvedLabel.begin(), orbit.solvedLabel.end()).size() != orbit.solvedLabel.size()) {

@@ -3,7 +3,8 @@
 // model tracks, per orbit of 2..64 positions that some move moves, the pieces
 // at solved positions 0..k-1 (positions, and orientations when the orbit is
 // oriented) for the largest k whose pruning table fits the orbit's share of
-// kDefaultPatternValues (split evenly among those orbits). An orbit with
+// a budget of values, kDefaultPatternValues unless `pzc solve --memory SIZE`
+// sets one (defaultPatternValuesFor; split evenly among those orbits). An orbit with
 // identical pieces (2+ labels, within kMaxLabelledPatternOrbit and
 // kMaxLabelledPatternOrient) tracks whole label classes instead, in order of
 // first appearance, as many as fit, never the last. `pzc check` and
@@ -19,9 +20,17 @@ namespace pz::analysis {
 
 // 2^22 values: 2 MiB of 4-bit entries in all (about a second of table build).
 inline constexpr uint64_t kDefaultPatternValues = uint64_t{1} << 22;
+// The most a memory budget buys: 2^31 values, 1 GiB of tables (a build of
+// minutes on 2 cores: note [table estimates]).
+inline constexpr uint64_t kMaxDefaultPatternValues = uint64_t{1} << 31;
 
-// The default patterns of `puzzle` (empty when it declares any pattern, or
-// no orbit qualifies). Named default_<orbit>.
-std::vector<ir::Pattern> defaultPatterns(const ir::Puzzle& puzzle);
+// The values of default patterns for a memory budget of `bytes` (pzc solve
+// --memory): half the budget in 4-bit entries (the search needs room beside
+// its tables), at least kDefaultPatternValues, at most kMaxDefaultPatternValues.
+uint64_t defaultPatternValuesFor(uint64_t bytes);
+
+// The default patterns of `puzzle` within `values` values in all (empty when
+// it declares any pattern, or no orbit qualifies). Named default_<orbit>.
+std::vector<ir::Pattern> defaultPatterns(const ir::Puzzle& puzzle, uint64_t values = kDefaultPatternValues);
 
 }  // namespace pz::analysis

@@ -76,3 +76,15 @@ TEST_CASE("default patterns of orbits with identical pieces track whole label cl
     for (int p = 0; p < 16; ++p) l4.orbits[0].solvedLabel[p] = 0;
     REQUIRE(analysis::defaultPatterns(l4).empty());
 }
+
+TEST_CASE("a memory budget buys more tracked pieces, within its limits", "[default-patterns]") {
+    // pzc solve --memory SIZE: SIZE values (half of SIZE in 4-bit entries).
+    REQUIRE(analysis::defaultPatternValuesFor(64ull << 20) == 64ull << 20);
+    REQUIRE(analysis::defaultPatternValuesFor(1 << 10) == analysis::kDefaultPatternValues);
+    REQUIRE(analysis::defaultPatternValuesFor(64ull << 30) == analysis::kMaxDefaultPatternValues);
+    // 5x5 Loopover: 25*24*23*22*21 = 6,375,600 fits 64 Mi values, times 20 does not.
+    auto l5 = codegen::testing::loopover(5, {});
+    auto d = analysis::defaultPatterns(l5, analysis::defaultPatternValuesFor(64ull << 20));
+    REQUIRE(d.size() == 1);
+    REQUIRE(d[0].parts[0].pieces == std::vector<int>{0, 1, 2, 3, 4});
+}

@@ -46,7 +46,7 @@ bool buildSolverModel(const ir::Puzzle& puzzle, SolverModel& m, DiagnosticEngine
 }
 
 bool buildSolverModel(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& groups, SolverModel& m,
-                      DiagnosticEngine& diags, int solver) {
+                      DiagnosticEngine& diags, int solver, uint64_t defaultPatternValues) {
     m = {};
     m.puzzle = &puzzle;
     if (puzzle.kind != ir::Puzzle::Kind::Permutation) {
@@ -82,7 +82,7 @@ bool buildSolverModel(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& groups
         m.cosetPatterns.push_back(std::move(plan));
     }
     if (puzzle.patterns.empty()) {
-        searched.patterns = analysis::defaultPatterns(puzzle);
+        searched.patterns = analysis::defaultPatterns(puzzle, defaultPatternValues);
         m.defaultPatterns = !searched.patterns.empty();
     }
     if (!analysis::computeCoordinates(searched, m.coordinates, diags)) return false;

@@ -11,6 +11,7 @@
 #include "compiler/analysis/canonical_automaton.hpp"
 #include "compiler/analysis/coordinates.hpp"
 #include "compiler/analysis/coset_coordinates.hpp"
+#include "compiler/analysis/default_patterns.hpp"
 #include "compiler/analysis/state_layout.hpp"
 #include "compiler/analysis/move_kernels.hpp"
 #include "compiler/ir/puzzle.hpp"
@@ -42,9 +43,10 @@ bool buildSolverModel(const ir::Puzzle& puzzle, SolverModel& model, DiagnosticEn
 // a compilation unit builds PuzzleAnalysis once (compiler/pipeline).
 // `solver`: the declared optimal solver whose patterns are searched; -1 for
 // the default (the first optimal solver's, else every declared pattern, else
-// default patterns).
+// default patterns, within `defaultPatternValues` values: analysis/default_patterns.hpp).
 bool buildSolverModel(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& groups, SolverModel& model,
-                      DiagnosticEngine& diags, int solver = -1);
+                      DiagnosticEngine& diags, int solver = -1,
+                      uint64_t defaultPatternValues = kDefaultPatternValues);
 
 // What the generated state holds for element e: e itself, except that an
 // orbit with identical pieces holds each piece's solved label (note

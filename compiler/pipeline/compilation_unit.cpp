@@ -51,11 +51,17 @@ const analysis::SolverModel* CompilationUnit::solverModel(DiagnosticEngine& diag
     if (it == models_.end()) {
         std::optional<analysis::SolverModel> model;
         analysis::SolverModel built;
-        if (check(diags) && analysis::buildSolverModel(*puzzle_, analysis(), built, diags, key))
+        if (check(diags) && analysis::buildSolverModel(*puzzle_, analysis(), built, diags, key, defaultPatternValues_))
             model = std::move(built);
         it = models_.emplace(key, std::move(model)).first;
     }
     return it->second ? &*it->second : nullptr;
+}
+
+void CompilationUnit::setDefaultPatternValues(uint64_t values) {
+    if (values == defaultPatternValues_) return;
+    defaultPatternValues_ = values;
+    models_.clear();  // built with the old budget
 }
 
 const std::vector<int>& CompilationUnit::metricMoves() {

@@ -71,6 +71,10 @@ public:
     // -1 of the default one (note [search plans]); null on error. Phased
     // solvers use the default model for their state and kernels.
     const analysis::SolverModel* solverModel(DiagnosticEngine& diags, int solver = -1);
+    // The budget of default patterns (analysis/default_patterns.hpp) the
+    // models use: pzc solve --memory sets it before any model is built.
+    void setDefaultPatternValues(uint64_t values);
+    uint64_t defaultPatternValues() const { return defaultPatternValues_; }
     // The declared solver that stands for the default build: the first
     // optimal one, -1 when none is declared (the model then searches every
     // declared pattern, or default patterns).
@@ -104,6 +108,7 @@ private:
     analysis::StateLayout layout_;
     std::optional<bool> checked_;
     std::optional<std::vector<int>> metricMoves_;
+    uint64_t defaultPatternValues_ = analysis::kDefaultPatternValues;
     std::map<int, std::optional<analysis::SolverModel>> models_;  // by modelKey; nullopt: failed
     std::map<int, std::optional<analysis::SolverPlan>> plans_;  // nullopt: failed
     std::optional<std::optional<analysis::SiftWords>> sift_;    // inner nullopt: failed

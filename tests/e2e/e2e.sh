@@ -637,6 +637,21 @@ identical-pieces)
     "$pzc" solve tests/puzzles/turntable_pairs.pz --state "1 0 0 1" --json | grep -q '"length": 3,' || fail "turntable 1 0 0 1 (T from solved; only T is a move)"
     expect_error "cannot be reached" -- "$pzc" solve tests/puzzles/turntable_pairs.pz --state "0 1 0 1"
     ;;
+default-pattern-memory)
+    # Default patterns (none declared) take --memory as their budget: more
+    # pieces tracked, fewer nodes, the same optimal lengths; without it the
+    # fixed 2^22 values (7 of 12 pieces: 3,991,680 values).
+    p=tests/puzzles/rings12.pz
+    "$pzc" check $p | grep -q "default_t: 3991680 values" || fail "check: $("$pzc" check $p | grep default_t)"
+    "$pzc" solve $p --random 4 --seed 2 --json --threads 1 > "$tmp/small" || fail "solve"
+    "$pzc" solve $p --random 4 --seed 2 --json --threads 1 --memory 64M > "$tmp/big" || fail "solve --memory 64M"
+    lens() { sed -n 's/.*"length": \([0-9]*\),.*/\1/p' "$1"; }
+    nodes() { sed -n 's/.*"nodes": \([0-9]*\),.*/\1/p' "$1" | awk '{ n += $1 } END { print n }'; }
+    [ "$(lens "$tmp/small" | wc -l)" = 4 ] || fail "expected 4 results: $(cat "$tmp/small")"
+    [ "$(lens "$tmp/small")" = "$(lens "$tmp/big")" ] || fail "lengths differ: $(lens "$tmp/small" | xargs) vs $(lens "$tmp/big" | xargs)"
+    small=$(nodes "$tmp/small"); big=$(nodes "$tmp/big")
+    [ "$big" -lt "$small" ] || fail "--memory 64M searched $big nodes, the default budget $small"
+    ;;
 hostile-names)
     # Names reach generated code only as inert text (note [text in generated
     # code]): a directory whose name holds a line break and a preprocessor

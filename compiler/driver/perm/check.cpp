@@ -394,7 +394,8 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
     }
     // None declared: the optimal search uses default patterns (analysis/default_patterns.hpp).
     if (auto defaults = analysis::defaultPatterns(p); !defaults.empty()) {
-        out << "  default patterns (none declared; at most " << analysis::kDefaultPatternValues << " values in all):\n";
+        out << "  default patterns (none declared; at most " << analysis::kDefaultPatternValues
+            << " values in all, or what pzc solve --memory SIZE allows):\n";
         for (const auto& pat : defaults) {
             out << "    " << pat.name << ": " << patternSize(p, pat).get_str() << " values, table "
                 << tableBytesText(patternTableBytes(p, pat)) << ",";

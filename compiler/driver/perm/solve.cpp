@@ -18,6 +18,7 @@
 #include <set>
 #include <unistd.h>
 
+#include "compiler/analysis/default_patterns.hpp"
 #include "compiler/analysis/distinct_states.hpp"
 #include "compiler/analysis/puzzle_summary.hpp"
 #include "compiler/analysis/sift_words.hpp"
@@ -493,10 +494,13 @@ std::vector<int> memoryCandidates(pipeline::CompilationUnit& unit, uint64_t budg
 // and recorded in the index (note [solver index]).
 std::optional<IndexedSolver> solverFor(pipeline::CompilationUnit& unit, int solver) {
     const std::string bytes = definitionBytes(unit);
-    const std::string variant =
+    std::string variant =
         solver < 0 ? "default"
                    : (unit.puzzle().solvers[solver].kind == ir::Solver::Kind::Optimal ? "optimal " : "phased ") +
                          unit.puzzle().solvers[solver].name;
+    // Default patterns sized to --memory are another solver (another binary).
+    if (unit.defaultPatternValues() != analysis::kDefaultPatternValues)
+        variant += " default patterns " + std::to_string(unit.defaultPatternValues());
     const std::string key = solverIndexKey(unit.file(), bytes, variant);
     auto hit = lookupIndexedSolver(key);
     if (hit && hit->searchMoves == unit.metricMoves()) return hit;  // else a damaged entry: rebuilt
@@ -774,6 +778,10 @@ const char* PermutationBackend::solveUsage() const { return kUsage; }
 int PermutationBackend::solve(pipeline::CompilationUnit& unit, const Args& args) const {
     SolveOptions options;
     if (auto rc = readSolveOptions(args, options)) return *rc;
+    // A definition without patterns searches with default patterns, sized to
+    // --memory when it is given (analysis/default_patterns.hpp).
+    if (!options.memory.empty() && unit.puzzle().patterns.empty())
+        unit.setDefaultPatternValues(analysis::defaultPatternValuesFor(std::stoull(options.memory)));
     // A sift solver the puzzle cannot have is refused before any position
     // is drawn or checked (those build the group analysis: seconds on big puzzles).
     bool sift = options.sift;
