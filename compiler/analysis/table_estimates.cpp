@@ -56,23 +56,24 @@ const BuildCosts& referenceBuildCosts() {
 TableEstimate estimateTable(TableKind kind, double values, double entries, int moves,
                             const std::vector<double>& sequences, int threads) {
     TableEstimate e;
+    e.meanEntry = countingMean(values, sequences, 15);
     const BuildCosts& c = referenceBuildCosts();
     const double t = std::max(1, threads);
     switch (kind) {
-        case TableKind::Pattern:
-            e.meanEntry = countingMean(values, sequences, 15);
-            e.buildSeconds = values * moves * c.patternPerValueMove / t;
-            break;
-        case TableKind::Coset:
-            e.meanEntry = countingMean(values, sequences, 15);
-            e.buildSeconds = entries * moves * c.cosetPerEntryMove / t;
-            break;
-        case TableKind::ProjectedCoset:
-            e.meanEntry = countingMean(values, sequences, 15);
-            e.buildSeconds = (c.projectedFixed + entries * c.projectedPerEntry) / t;
-            break;
+        case TableKind::Pattern: e.buildSeconds = values * moves * c.patternPerValueMove / t; break;
+        case TableKind::Coset: e.buildSeconds = entries * moves * c.cosetPerEntryMove / t; break;
+        case TableKind::ProjectedCoset: e.buildSeconds = (c.projectedFixed + entries * c.projectedPerEntry) / t; break;
     }
     return e;
+}
+
+TableEstimate estimateCosetTable(const PhasePlan& plan, double entries, int moves, const std::vector<double>& sequences) {
+    // A projected table is read at its reduced parts' raw value and its kept parts.
+    double values = 1;
+    for (const auto& part : plan.parts) values *= static_cast<double>(part.size);
+    if (!plan.kept.empty()) values = static_cast<double>(plan.reducedSize) * static_cast<double>(plan.restSize);
+    return estimateTable(plan.kept.empty() ? TableKind::Coset : TableKind::ProjectedCoset, values, entries, moves,
+                         sequences);
 }
 
 std::string estimateText(const TableEstimate& e) {

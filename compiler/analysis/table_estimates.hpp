@@ -18,8 +18,9 @@
 // 10.43 built, h48 (h0) 8.7.
 //
 // Build time: a cost per value or entry and per move, measured for each kind
-// of table on the reference machine (2 cores; scripts in docs/language.md,
-// "Table estimates"), divided by the threads. A projected table's build is
+// of table on the reference machine (2 cores; the builds are listed in
+// table_estimates.cpp and docs/language.md, "Table estimates"), divided by
+// the threads. A projected table's build is
 // mostly its depth-first step, whose node budget is fixed
 // (kMaxDepthFirstNodes in pz/projected_coset.hpp), so it costs a constant
 // plus a term per entry. These are estimates to within a factor of about 2:
@@ -31,6 +32,7 @@
 #include <vector>
 
 #include "compiler/analysis/canonical_automaton.hpp"
+#include "compiler/analysis/coset_coordinates.hpp"
 
 namespace pz::analysis {
 
@@ -45,6 +47,9 @@ struct TableEstimate {
     double buildSeconds = 0;  // on the reference machine with `threads` threads
 };
 
+// The sequence lengths the estimates count (values beyond sit at the last).
+inline constexpr int kEstimateLengths = 40;
+
 // Canonical sequences of each length 0..maxLength (as doubles: they pass
 // 2^64 on big puzzles).
 std::vector<double> canonicalSequenceCounts(const CanonicalAutomaton& automaton, int maxLength);
@@ -57,6 +62,10 @@ double countingMean(double values, const std::vector<double>& sequences, int cap
 // entries (values / symmetries for a reduced table); moves: the metric's.
 TableEstimate estimateTable(TableKind kind, double values, double entries, int moves,
                             const std::vector<double>& sequences, int threads = 2);
+
+// A coset pattern's table (projected or not) from its plan; `entries`: its
+// class count times the rest (pzc check) or an approximation (pzc inspect).
+TableEstimate estimateCosetTable(const PhasePlan& plan, double entries, int moves, const std::vector<double>& sequences);
 
 // "estimates: mean entry >= 9.50 (counting bound), build about 79 s on 2
 // threads": the line pzc check and pzc inspect print under a table.

@@ -42,7 +42,7 @@ std::string describeModel(const SolverModel& m) {
     s << "inverse lookups: " << (m.inverseLookups ? "yes" : "no (a metric move's inverse is not in the metric)") << "\n\n";
     s << "coordinates:" << (m.defaultPatterns ? " (default patterns: the definition declares none)" : "") << "\n";
     // note [table estimates] (compiler/analysis/table_estimates.hpp).
-    const auto sequences = analysis::canonicalSequenceCounts(m.canon, 40);
+    const auto sequences = analysis::canonicalSequenceCounts(m.canon, analysis::kEstimateLengths);
     const int moves = static_cast<int>(m.canon.searchMoves.size());
     for (size_t c = 0; c < m.coordinates.size(); ++c) {
         const auto& co = m.coordinates[c];
@@ -77,18 +77,10 @@ std::string describeModel(const SolverModel& m) {
                   << " values (the least moves over the other orientations; exact up to the depth the build reports)\n";
         if (!ph.symmetries.empty())
             s << "    " << ph.symmetries.size() << " symmetries; classes and entries: pzc check\n";
-        {
-            // Entries taken as values / symmetries here (pzc check counts the classes).
-            double values = 1;
-            for (const auto& part : ph.parts) values *= static_cast<double>(part.size);
-            if (!ph.kept.empty()) values = static_cast<double>(ph.reducedSize) * static_cast<double>(ph.restSize);
-            const double entries = values / static_cast<double>(std::max<size_t>(1, ph.symmetries.size()));
-            s << "    "
-              << analysis::estimateText(analysis::estimateTable(
-                     ph.kept.empty() ? analysis::TableKind::Coset : analysis::TableKind::ProjectedCoset, values, entries,
-                     moves, sequences))
-              << "\n";
-        }
+        // Entries taken as the raw values over the symmetries (pzc check counts the classes).
+        const double entries = static_cast<double>(ph.reducedSize) * static_cast<double>(ph.restSize) /
+                               static_cast<double>(std::max<size_t>(1, ph.symmetries.size()));
+        s << "    " << analysis::estimateText(analysis::estimateCosetTable(ph, entries, moves, sequences)) << "\n";
         // note [moves in the subgroup]
         for (size_t l = 0; l < ph.lookupMovesInSubgroup.size(); ++l) {
             if (ph.lookupMovesInSubgroup[l].empty()) continue;

@@ -30,10 +30,6 @@ namespace pz::driver {
 
 namespace {
 
-// Canonical sequence lengths the estimates count (note [table estimates]);
-// values beyond them sit at the last length.
-constexpr int kEstimateLengths = 40;
-
 
 using analysis::commutingFamilies, analysis::distinctLabels, analysis::inducedMoves, analysis::patternPartSize,
     analysis::patternSize, analysis::patternTableBytes;
@@ -805,17 +801,12 @@ int PermutationBackend::check(pipeline::CompilationUnit& unit, DiagnosticEngine&
     if (!ok) return 1;
     // note [table estimates]: every pattern's mean entry and build time.
     const auto sequences =
-        analysis::canonicalSequenceCounts(analysis::buildCanonicalAutomaton(*puzzle, analysis), kEstimateLengths);
+        analysis::canonicalSequenceCounts(analysis::buildCanonicalAutomaton(*puzzle, analysis), analysis::kEstimateLengths);
     const int moves = static_cast<int>(unit.metricMoves().size());
     for (size_t i = 0; i < puzzle->patterns.size(); ++i) {
         if (coset[i].plan) {
-            const auto& plan = *coset[i].plan;
-            double values = 1;
-            for (const auto& part : plan.parts) values *= static_cast<double>(part.size);
-            if (!plan.kept.empty()) values = static_cast<double>(plan.reducedSize) * static_cast<double>(plan.restSize);
-            coset[i].estimate = analysis::estimateTable(
-                plan.kept.empty() ? analysis::TableKind::Coset : analysis::TableKind::ProjectedCoset, values,
-                static_cast<double>(coset[i].entries()), moves, sequences);
+            coset[i].estimate =
+                analysis::estimateCosetTable(*coset[i].plan, static_cast<double>(coset[i].entries()), moves, sequences);
         } else if (puzzle->patterns[i].cosetSubgroup < 0) {
             const double values = patternSize(*puzzle, puzzle->patterns[i]).get_d();
             coset[i].estimate = analysis::estimateTable(analysis::TableKind::Pattern, values, values, moves, sequences);
