@@ -191,6 +191,20 @@ inline int laneParity(const S& s, const Shape& shape) {
 // bounded by 64 (the masks below and PhasePartSpec's arrays); pzc check
 // refuses a phased solver on a larger orbit.
 
+// An orientation part whose digits are the orientation lanes (not framed,
+// step 1): their mixed-radix value, first position most significant. Always
+// inlined, so a part known at compile time (note [fixed ranks]) unrolls.
+template <class T>
+[[gnu::always_inline]] inline uint64_t rankOrientationLanes(const PhasePartSpec& part, const typename T::State& s) {
+    const auto& shape = T::kOrbitShapes[static_cast<size_t>(part.orbit)];
+    const int digits = part.count > 0 ? part.count : shape.size - (part.sumConstrained ? 1 : 0);
+    uint64_t r = 0;
+    for (int i = 0; i < digits; ++i)
+        r = r * static_cast<uint64_t>(part.modulus) +
+            phased_detail::oriAt(s, shape, part.count > 0 ? part.positions[static_cast<size_t>(i)] : i);
+    return r;
+}
+
 // Rank and unrank of one part on a traits state (the same encoding as
 // referencePartRank / referencePartUnrank in the compiler).
 template <class T>
@@ -232,17 +246,14 @@ uint64_t rankPart(const PhasePartSpec& part, const typename T::State& s) {
             return r;
         }
         case PhasePartSpec::Orientation: {
+            // The digits are the orientation lanes (a coset pattern's lookup
+            // ranks these at every node).
+            if (!part.framed && part.step == 1) return rankOrientationLanes<T>(part, s);
             const auto& shape = T::kOrbitShapes[part.orbit];
             const int digits = part.count > 0 ? part.count : shape.size - (part.sumConstrained ? 1 : 0);
             const int m = part.modulus;
             uint64_t r = 0;
             const uint64_t radix = static_cast<uint64_t>(m / part.step);
-            if (!part.framed && part.step == 1) {
-                // The digits are the orientation lanes (a coset pattern's
-                // lookup ranks these at every node).
-                for (int i = 0; i < digits; ++i) r = r * radix + oriAt(s, shape, part.count > 0 ? part.positions[i] : i);
-                return r;
-            }
             for (int i = 0; i < digits; ++i) {
                 const int p = part.count > 0 ? part.positions[i] : i;
                 // ori, frame < m: the sum is below 3m, no division needed.
@@ -332,18 +343,9 @@ template <class T, PhasePartSpec P>
 #if defined(__SSSE3__)
     if constexpr (fixedMembership<T, P>()) return rankFixedMembership<T, P>(s, std::make_integer_sequence<int, P.sets - 1>{});
 #endif
-    if constexpr (P.kind == PhasePartSpec::Orientation && !P.framed && P.step == 1) {
-        // The digits are the orientation lanes (rankPart's first case),
-        // written here so that it stays inline (a call to rankPart's
-        // constant-propagated clone is not).
-        constexpr auto shape = T::kOrbitShapes[static_cast<size_t>(P.orbit)];
-        constexpr int digits = P.count > 0 ? P.count : shape.size - (P.sumConstrained ? 1 : 0);
-        uint64_t r = 0;
-        for (int i = 0; i < digits; ++i)
-            r = r * static_cast<uint64_t>(P.modulus) +
-                phased_detail::oriAt(s, shape, P.count > 0 ? P.positions[static_cast<size_t>(i)] : i);
-        return r;
-    }
+    // Called directly (a call to rankPart's constant-propagated clone would
+    // not be inlined).
+    if constexpr (P.kind == PhasePartSpec::Orientation && !P.framed && P.step == 1) return rankOrientationLanes<T>(P, s);
     return rankPart<T>(P, s);
 }
 template <class T, PhasePartSpec... Parts>
