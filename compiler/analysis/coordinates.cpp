@@ -100,18 +100,20 @@ bool labelPart(const ir::Puzzle& puzzle, const ir::Pattern& pat, const ir::Patte
                DiagnosticEngine& diags) {
     const auto& orbit = puzzle.orbits[part.orbit];
     if (std::set<int>(orbit.solvedLabel.begin(), orbit.solvedLabel.end()).size() == orbit.solvedLabel.size()) return true;
-    // pz::LabelCoordinate reads 4-bit lanes (state_layout.hpp).
+    // pz::LabelCoordinate reads 4-bit lanes, pz::ByteLabelCoordinate byte
+    // lanes (state_layout.hpp); 16-bit lanes have no labelled rank.
     if (orbit.size > kMaxLabelledPatternOrbit || orbit.orient > kMaxLabelledPatternOrient) {
         diags.error(puzzle.file, pat.where,
                     "pattern '" + pat.name + "' tracks positions of identical pieces of orbit '" + orbit.name + "' (" +
                         std::to_string(orbit.size) + " positions, orientation modulus " + std::to_string(orbit.orient) +
                         "); patterns over identical pieces need orbits of at most " +
-                        std::to_string(kMaxLabelledPatternOrbit) + " positions and modulus 8");
+                        std::to_string(kMaxLabelledPatternOrbit) + " positions and modulus " +
+                        std::to_string(kMaxLabelledPatternOrient));
         return false;
     }
     p.labelled = true;
     p.pieceLabel = orbit.solvedLabel;
-    for (int piece : part.pieces) p.trackedLabels |= uint32_t{1} << orbit.solvedLabel[piece];
+    for (int piece : part.pieces) p.trackedLabels |= uint64_t{1} << orbit.solvedLabel[piece];
     auto name = [&](int q) { return q < (int)orbit.positionNames.size() ? orbit.positionNames[q] : std::to_string(q); };
     for (int q = 0; q < orbit.size; ++q) {
         if (!(p.trackedLabels >> orbit.solvedLabel[q] & 1) || (p.tracked >> q & 1)) continue;
@@ -131,8 +133,14 @@ bool labelPart(const ir::Puzzle& puzzle, const ir::Pattern& pat, const ir::Patte
 
 uint64_t CoordinatePart::solvedLanes() const {
     uint64_t w = 0;
-    for (size_t p = 0; p < pieceLabel.size(); ++p) w |= static_cast<uint64_t>(pieceLabel[p]) << (4 * p);
+    for (size_t p = 0; p < pieceLabel.size() && p < 16; ++p) w |= static_cast<uint64_t>(pieceLabel[p]) << (4 * p);
     return w;
+}
+
+std::vector<int> CoordinatePart::labelCounts() const {
+    std::vector<int> c(static_cast<size_t>(n), 0);
+    for (int l : pieceLabel) ++c[static_cast<size_t>(l)];
+    return c;
 }
 
 std::string CoordinatePart::kind() const {
@@ -241,7 +249,7 @@ bool computeCoordinates(const ir::Puzzle& puzzle, std::vector<Coordinate>& out, 
                     positionSize *= f;
                     // Identical pieces: arrangements of a multiset.
                     if (p.labelled)
-                        for (int l = 0; l < 16; ++l)
+                        for (int l = 0; l < p.n; ++l)
                             if (p.trackedLabels >> l & 1) {
                                 mpz_class c;
                                 mpz_fac_ui(c.get_mpz_t(), static_cast<unsigned long>(std::count(
@@ -354,7 +362,7 @@ ir::Element referenceUnrank(const Coordinate& c, uint64_t rank, const std::vecto
                     a -= block;
                 }
             std::vector<int> rest;
-            for (int l = 0; l < 16; ++l)
+            for (int l = 0; l < p.n; ++l)
                 if (!(p.trackedLabels >> l & 1))
                     for (int q = 0; q < p.n; ++q)
                         if (p.pieceLabel[q] == l) rest.push_back(l);

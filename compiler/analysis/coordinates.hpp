@@ -20,10 +20,11 @@ namespace pz::analysis {
 // are read from byte lanes, runtime/include/pz/lane_coord.hpp).
 inline constexpr unsigned long kMaxPatternValues = 1ul << 35;
 inline constexpr int kMaxPatternOrbit = 64;
-// Patterns over identical pieces (positions tracked) read 4-bit lanes: at
-// most 16 positions, orientation modulus at most 8.
-inline constexpr int kMaxLabelledPatternOrbit = 16;
-inline constexpr int kMaxLabelledPatternOrient = 8;
+// Patterns over identical pieces (positions tracked) read 4-bit lanes or
+// byte lanes: at most 64 positions (as any pattern), orientation modulus at
+// most 128 (byte lanes; a larger modulus takes 16-bit lanes).
+inline constexpr int kMaxLabelledPatternOrbit = kMaxPatternOrbit;
+inline constexpr int kMaxLabelledPatternOrient = 128;
 
 struct CoordinatePart {
     int orbit = 0;
@@ -41,11 +42,13 @@ struct CoordinatePart {
     // An orbit with identical pieces, positions tracked (note [labelled
     // lanes]): the part tracks whole label classes, `trackedLabels` (a mask
     // of labels; `tracked` still names the pieces), ranked as
-    // pz::LabelCoordinate: C(n,k) * (ordered ? k! / prod c_l! : 1) * M^k.
+    // pz::LabelCoordinate (4-bit lanes) or pz::ByteLabelCoordinate:
+    // C(n,k) * (ordered ? k! / prod c_l! : 1) * M^k.
     bool labelled = false;
-    uint32_t trackedLabels = 0;
+    uint64_t trackedLabels = 0;
     std::vector<int> pieceLabel;  // labelled: the orbit's solved label of each piece
-    uint64_t solvedLanes() const; // labelled: lane p = label solved at p
+    uint64_t solvedLanes() const; // labelled, n <= 16: 4-bit lane p = label solved at p
+    std::vector<int> labelCounts() const;  // labelled: pieces of each label 0..n-1
     uint64_t size() const { return positionSize * orientSize; }
     std::string kind() const;  // "partial permutation 8 of 16", ...
 };

@@ -166,7 +166,14 @@ bool buildSolverModel(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& groups
             // coordinate: a wrong table); now per position. The tag keeps a
             // cached table of the old encoding from matching.
             if (!p.positions && p.oriMod > 1) def << " ori-at-positions";
-            if (p.labelled) def << " labels " << hex64(p.solvedLanes()) << " " << p.trackedLabels;
+            // Up to 16 positions the 4-bit solved lanes name the colouring (the
+            // keys of tables built before byte-lane labels); past that, every label.
+            if (p.labelled && p.n <= 16) def << " labels " << hex64(p.solvedLanes()) << " " << p.trackedLabels;
+            if (p.labelled && p.n > 16) {
+                def << " labels";
+                for (int l : p.pieceLabel) def << " " << l;
+                def << " tracked " << p.trackedLabels;
+            }
             if (p.oriSumFixed) def << " ori-sum-fixed";
             def << "\n";
         }

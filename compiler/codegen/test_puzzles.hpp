@@ -323,4 +323,62 @@ inline ir::Puzzle wideOrbits() {
     return p;
 }
 
+// Identical pieces on byte lanes (pz::ByteLabelCoordinate): "centres" (24
+// positions in six colours of four, like the 4x4x4's), "twisty" (6 positions
+// mod 12 in three pairs: byte lanes for the modulus) and "beads" (40
+// positions mod 3: two of colour 0, three of colour 1, 35 of colour 2).
+// Two move families of 4-cycles (order 4, twists summing to 0 per cycle).
+inline ir::Puzzle labelledWide() {
+    ir::Puzzle p;
+    p.name = "labelledwide";
+    p.file = "<test:labelledwide>";
+    auto orbit = [&](const std::string& name, int orient, const std::vector<int>& labels) {
+        ir::Orbit o;
+        o.name = name;
+        o.size = static_cast<int>(labels.size());
+        o.orient = orient;
+        o.solvedLabel = labels;
+        p.orbits.push_back(o);
+    };
+    std::vector<int> centres, beads;
+    for (int i = 0; i < 24; ++i) centres.push_back(i / 4);
+    for (int i = 0; i < 40; ++i) beads.push_back(i < 2 ? 0 : i < 5 ? 1 : 2);
+    orbit("centres", 1, centres);
+    orbit("twisty", 12, {0, 0, 1, 1, 2, 2});
+    orbit("beads", 3, beads);
+    auto cycle = [&](ir::Element& e, int o, const std::vector<int>& cyc, const std::vector<int>& twist) {
+        for (int i = 0; i < 4; ++i) {
+            e.perm[o][cyc[(i + 1) % 4]] = cyc[i];
+            if (p.orbits[o].orient > 1) e.ori[o][cyc[(i + 1) % 4]] = twist[i];
+        }
+    };
+    ir::Element x = ir::identity(p.orbits), y = ir::identity(p.orbits);
+    for (int a = 0; a < 6; ++a) cycle(x, 0, {a, a + 6, a + 12, a + 18}, {});
+    for (int a : {2, 6, 10, 14, 18}) cycle(y, 0, {a, a + 1, a + 2, a + 3}, {});
+    cycle(x, 1, {0, 1, 2, 3}, {1, 11, 5, 7});
+    cycle(y, 1, {2, 3, 4, 5}, {3, 9, 6, 6});
+    for (int a = 0; a < 40; a += 4) cycle(x, 2, {a, a + 1, a + 2, a + 3}, {1, 1, 1, 0});
+    for (int a = 2; a < 38; a += 4) cycle(y, 2, {a, a + 1, a + 2, a + 3}, {2, 0, 1, 0});
+    cycle(y, 2, {0, 39, 1, 38}, {0, 0, 0, 0});
+    addFamily(p, "X", x, {"X", "X2", "X'"});
+    addFamily(p, "Y", y, {"Y", "Y2", "Y'"});
+    auto part = [](int orbit, std::vector<int> pieces, bool orientations, bool unordered) {
+        ir::PatternPart pp;
+        pp.orbit = orbit;
+        pp.pieces = std::move(pieces);
+        pp.orientations = orientations;
+        pp.unordered = unordered;
+        return pp;
+    };
+    p.patterns = {
+        {"centres2", {part(0, {0, 1, 2, 3, 4, 5, 6, 7}, false, false)}, {}},
+        {"centres1", {part(0, {20, 21, 22, 23}, false, false)}, {}},
+        {"centresset", {part(0, {8, 9, 10, 11, 12, 13, 14, 15}, false, true)}, {}},
+        {"twisty", {part(1, {0, 1, 2, 3, 4, 5}, true, false)}, {}},
+        {"beads", {part(2, {0, 1, 2, 3, 4}, true, false)}, {}},
+        {"mix", {part(0, {16, 17, 18, 19}, false, false), part(1, {2, 3}, true, false)}, {}},
+    };
+    return p;
+}
+
 }  // namespace pz::codegen::testing

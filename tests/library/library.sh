@@ -216,9 +216,10 @@ megaminx)
     ;;
 cube4)
     # Identical centres: distances between distinct states within 3 moves
-    # (every 7th); short scrambles.
+    # (every 7th), with the centre tables (labels on byte lanes); scrambles
+    # up to 9 moves (the 9-mover took 2.4M nodes without the centre tables).
     optimal_lengths puzzles/cube4.pz 3 7
-    scrambles puzzles/cube4.pz 5 "r U f' R u2" "F2 b' l"
+    scrambles puzzles/cube4.pz 9 "r U f' R u2" "F2 b' l" "r U f' R u2 F d2 b l'"
     # Random states: the sift solver over identical centres (about 200 moves).
     sift_random puzzles/cube4.pz quick 10 350
     ;;

@@ -8,14 +8,25 @@ namespace pz::codegen::perm {
 
 namespace {
 
-// The generated type of one pattern part (coord.hpp): labelled parts are on
-// 4-bit lanes (computeCoordinates refuses the others).
+// The generated type of one pattern part (coord.hpp, lane_coord.hpp):
+// labelled parts on 4-bit or byte lanes (computeCoordinates refuses others).
 std::string partType(const analysis::CoordinatePart& part, const analysis::OrbitLayout& pl) {
     char tracked[24];
-    if (part.labelled) {
-        std::snprintf(tracked, sizeof tracked, "0x%04X", part.trackedLabels);
+    if (part.labelled && pl.nibble()) {
+        std::snprintf(tracked, sizeof tracked, "0x%04X", static_cast<unsigned>(part.trackedLabels));
         return "pz::LabelCoordinate<" + std::to_string(part.n) + ", " + hex64(part.solvedLanes()) + "ULL, " + tracked +
                ", " + (part.ordered ? "true" : "false") + ", " + std::to_string(part.oriMod) + ">";
+    }
+    if (part.labelled) {
+        // Counts of the labels 0..L-1 (the rest are 0).
+        std::vector<int> counts = part.labelCounts();
+        while (!counts.empty() && counts.back() == 0) counts.pop_back();
+        std::string list;
+        for (size_t l = 0; l < counts.size(); ++l) list += (l ? ", " : "") + std::to_string(counts[l]);
+        std::snprintf(tracked, sizeof tracked, "0x%llXULL", static_cast<unsigned long long>(part.trackedLabels));
+        return "pz::ByteLabelCoordinate<" + std::to_string(pl.lanes()) + ", " + std::to_string(part.n) +
+               ", pz::LabelCounts{{" + list + "}}, " + tracked + ", " + (part.ordered ? "true" : "false") + ", " +
+               std::to_string(part.oriMod) + ">";
     }
     if (pl.nibble())
         std::snprintf(tracked, sizeof tracked, "0x%04X", static_cast<unsigned>(part.tracked));

@@ -168,4 +168,160 @@ struct BytePieceCoordinate {
     }
 };
 
+// The pieces of each label of a byte-lane orbit with identical pieces
+// (count[l] for labels 0..63): a template argument of ByteLabelCoordinate.
+struct LabelCounts {
+    uint8_t count[64] = {};
+};
+
+// The coordinate of one pattern part on a byte-lane orbit with identical
+// pieces (note [labelled lanes] in compiler/analysis/state_layout.hpp): lanes
+// hold labels, Counts gives the pieces of each label, and the part tracks
+// every piece of the labels in TrackedLabels, K pieces in all. The encoding
+// is LabelCoordinate's (pz/coord.hpp): the colex rank of the positions
+// holding tracked labels, then (Ordered) the rank of the tracked labels read
+// in position order among the K! / prod c_l! arrangements of their
+// multiset, then (OriMod > 1) their orientations in position order.
+template <unsigned NL, unsigned N, LabelCounts Counts, uint64_t TrackedLabels, bool Ordered, unsigned OriMod>
+struct ByteLabelCoordinate {
+    static_assert(N <= 64 && N <= NL);
+    // Tracked labels renumbered densely 0..T-1 in label order.
+    static constexpr unsigned kLabels = static_cast<unsigned>(std::popcount(TrackedLabels));
+    static constexpr std::array<uint8_t, 64> denseCounts() {
+        std::array<uint8_t, 64> c{};
+        for (unsigned l = 0, d = 0; l < 64; ++l)
+            if (TrackedLabels >> l & 1) c[d++] = Counts.count[l];
+        return c;
+    }
+    static constexpr std::array<uint8_t, 64> kCounts = denseCounts();
+    static constexpr unsigned trackedPieces() {
+        unsigned k = 0;
+        for (unsigned d = 0; d < kLabels; ++d) k += kCounts[d];
+        return k;
+    }
+    static constexpr unsigned kTracked = trackedPieces();
+    static constexpr uint64_t arrangements() {
+        // K! / prod c! as a product of binomials (no intermediate overflow).
+        uint64_t a = 1;
+        unsigned placed = 0;
+        for (unsigned d = 0; d < kLabels; ++d) {
+            placed += kCounts[d];
+            a *= kBinomials.c[placed][kCounts[d]];
+        }
+        return a;
+    }
+    static constexpr uint64_t kArrangements = Ordered ? arrangements() : 1;
+    static constexpr uint64_t kPositionSize = kBinomials.c[N][kTracked] * kArrangements;
+    static constexpr uint64_t kOrientSize = OriMod > 1 ? ipow(OriMod, kTracked) : 1;
+    static constexpr uint64_t kSize = kPositionSize * kOrientSize;
+
+    // Lane v: the dense index of label v if tracked, else 0xFF (padding
+    // lanes hold their own index, at least N: never a label).
+    static constexpr std::array<uint8_t, NL> denseIndex() {
+        std::array<uint8_t, NL> t{};
+        unsigned d = 0;
+        for (unsigned v = 0; v < NL; ++v) t[v] = (v < 64 && (TrackedLabels >> v & 1)) ? static_cast<uint8_t>(d++) : 0xFF;
+        return t;
+    }
+    alignas(64) static constexpr std::array<uint8_t, NL> kIndex = denseIndex();
+
+    // Rank of a sequence of K dense labels among the arrangements of the
+    // tracked multiset (LabelCoordinate::multisetRank over dense labels).
+    static inline uint64_t multisetRank(const uint8_t* seq) {
+        std::array<uint8_t, 64> c = kCounts;
+        uint64_t m = kArrangements, r = 0;
+        for (unsigned i = 0; i < kTracked; ++i) {
+            const unsigned rem = kTracked - i, v = seq[i];
+            for (unsigned l = 0; l < v; ++l) r += m * c[l] / rem;
+            m = m * c[v] / rem;
+            --c[v];
+        }
+        return r;
+    }
+    static inline void multisetUnrank(uint64_t r, uint8_t* seq) {
+        std::array<uint8_t, 64> c = kCounts;
+        uint64_t m = kArrangements;
+        for (unsigned i = 0; i < kTracked; ++i) {
+            const unsigned rem = kTracked - i;
+            for (unsigned l = 0; l < kLabels; ++l) {
+                const uint64_t block = m * c[l] / rem;
+                if (r < block) {
+                    seq[i] = static_cast<uint8_t>(l);
+                    m = block;
+                    --c[l];
+                    break;
+                }
+                r -= block;
+            }
+        }
+    }
+
+    static inline uint64_t rank(const uint64_t* perm, const uint64_t* ori) {
+        alignas(64) uint8_t rel[NL];
+        shuffleBytes<NL>(kIndex.data(), lanePtr<uint8_t>(perm), rel);
+        uint64_t occupied = 0;
+        for (unsigned p = 0; p < N; ++p) occupied |= static_cast<uint64_t>(rel[p] != 0xFF) << p;
+        uint64_t r = colexRank(occupied);
+        if constexpr (Ordered) {
+            uint8_t seq[64];
+            unsigned j = 0;
+            for (uint64_t m = occupied; m; m &= m - 1) seq[j++] = rel[std::countr_zero(m)];
+            r = r * kArrangements + multisetRank(seq);
+        }
+        if constexpr (OriMod > 1) {
+            const auto* o8 = lanePtr<uint8_t>(ori);
+            uint64_t o = 0;
+            for (uint64_t m = occupied; m; m &= m - 1) o = o * OriMod + o8[std::countr_zero(m)];
+            r = r * kOrientSize + o;
+        } else {
+            (void)ori;
+        }
+        return r;
+    }
+
+    // Writes the orbit's lanes (0..N-1) of a state with this coordinate:
+    // tracked labels where the rank says, the untracked pieces' labels in
+    // increasing order elsewhere; padding lanes are left as they are.
+    static inline void unrank(uint64_t r, uint64_t* perm, uint64_t* ori) {
+        uint8_t oriDigit[64] = {};
+        if constexpr (OriMod > 1) {
+            uint64_t o = r % kOrientSize;
+            r /= kOrientSize;
+            for (unsigned i = kTracked; i-- > 0;) {
+                oriDigit[i] = static_cast<uint8_t>(o % OriMod);
+                o /= OriMod;
+            }
+        }
+        uint8_t label[64], seq[64], rest[64];  // label[d]: the label of dense index d
+        unsigned nt = 0, nu = 0;
+        for (unsigned l = 0, d = 0; l < N; ++l) {
+            if (TrackedLabels >> l & 1) label[d++] = static_cast<uint8_t>(l);
+            for (unsigned c = 0; c < Counts.count[l]; ++c) {
+                if (TrackedLabels >> l & 1)
+                    seq[nt++] = static_cast<uint8_t>(d - 1);
+                else
+                    rest[nu++] = static_cast<uint8_t>(l);
+            }
+        }
+        if constexpr (Ordered) {
+            multisetUnrank(r % kArrangements, seq);
+            r /= kArrangements;
+        }
+        const uint64_t occupied = colexUnrank(r, N, kTracked);
+        auto* p8 = lanePtr<uint8_t>(perm);
+        uint8_t scratch[NL];
+        auto* o8 = ori ? lanePtr<uint8_t>(ori) : reinterpret_cast<LaneByte*>(scratch);
+        for (unsigned p = 0, i = 0, u = 0; p < N; ++p) {
+            if (occupied >> p & 1) {
+                p8[p] = label[seq[i]];
+                o8[p] = oriDigit[i];
+                ++i;
+            } else {
+                p8[p] = rest[u++];
+                o8[p] = 0;
+            }
+        }
+    }
+};
+
 }  // namespace pz
