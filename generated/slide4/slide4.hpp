@@ -539,6 +539,8 @@ struct Traits {
     static constexpr bool kInverseLookups = true;
     static constexpr bool kAllPermutationsReachable = true;
     static constexpr int kSymmetries = 128;
+    // A state fixed by a symmetry has children of equal distance (false with identical pieces).
+    static constexpr bool kStateSymmetries = true;
     // One unoriented orbit in one word: lookups conjugate with byte shuffles.
     static constexpr bool kLaneBytes = true;
     // Conjugate S^-1 s S: lane p takes the label at S[p] (positions), relabelled by S^-1.

@@ -50,6 +50,11 @@ void emitTraitsStruct(CodeWriter& w, const SolverModel& m, const std::vector<std
     w.line("static constexpr bool kAllPermutationsReachable = {{ALLPERM}};");
     w.set("NSYM", std::to_string(m.symmetries.size()));
     w.line("static constexpr int kSymmetries = {{NSYM}};");
+    bool labelled = false;
+    for (const auto& l : m.layout.orbits) labelled = labelled || l.labelled;
+    w.set("STATESYM", labelled ? "false" : "true");
+    w.line("// A state fixed by a symmetry has children of equal distance (false with identical pieces).");
+    w.line("static constexpr bool kStateSymmetries = {{STATESYM}};");
     bool laneBytes = m.layout.words == 1 && m.layout.orbits.size() == 1 && m.layout.orbits[0].oriWord < 0;
     w.set("LANEBYTES", laneBytes ? "true" : "false");
     w.line("// One unoriented orbit in one word: lookups conjugate with byte shuffles.");

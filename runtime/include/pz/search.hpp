@@ -42,6 +42,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cstdint>
 #include <ctime>
@@ -104,6 +105,7 @@ public:
                                        ", the patterns list " + std::to_string(cosetSlots_.size()));
         }
         setSearchThreads(threads);
+        if constexpr (kSymmetricStates) prepareSymmetricStates();
     }
 
     // Coset patterns (note [coset patterns]): T::kCosetPatterns tables read
@@ -123,6 +125,16 @@ public:
     // subgroup]) needs the inverse lookups and a move mask of 64 bits.
     static constexpr bool kSkipMoves = kCosetLookups > 0 && T::kInverseLookups && T::kMoves <= 64;
     const std::vector<std::unique_ptr<CosetPattern<T>>>& cosetPatterns() const { return coset_; }
+    // Symmetric states near the root try one move per class of equivalent
+    // moves (note [symmetric states]).
+    static constexpr bool stateSymmetries() {
+        if constexpr (requires { T::kStateSymmetries; }) return T::kStateSymmetries && T::kSymmetries > 1 && T::kMoves <= 64;
+        else return false;
+    }
+    static constexpr bool kSymmetricStates = stateSymmetries();
+    static constexpr int kSymmetricDepth = 4;
+    // Whether symmetric states are searched once per class (on by default).
+    void symmetricStates(bool on) { symmetric_ = on; }
 
     static constexpr int kMaxSearchThreads = 64;
     // An iteration is split into at least this many subtrees (the same for
@@ -222,7 +234,7 @@ public:
                     found = splitIteration(start, inv, bound, w, plan);
                 } else {
                     w.untilResident = &untilResident_;
-                    found = dfs(w, start, inv, bound, 0, 0, Direction{});
+                    found = dfs(w, start, inv, bound, 0, 0, Direction{false, true});
                 }
                 r.nodes += w.nodes;
                 previous = w.nodes;
@@ -424,7 +436,7 @@ private:
         for (int m = 0; m < T::kMoves; ++m) {
             int next = T::kCanonNext[canon][m];
             if (next < 0) continue;
-            if constexpr (kSkipMoves)
+            if constexpr (kSkipMoves || kSymmetricStates)
                 if (skip >> m & 1) continue;
             Child& k = kids[count];
             // Initialised in place, not assigned: the move's result is
@@ -536,6 +548,7 @@ private:
     // (normal side) or its complement ~move (inverse side).
     struct Direction {
         bool inverse = false;  // moves apply to the inverse side
+        bool mayBeSymmetric = false;  // the root, or a child of a symmetric node (note [symmetric states])
     };
     // What one split iteration leaves the next: its split depth and the
     // nodes of each subtree (by path; note [subtree order]).
@@ -553,6 +566,91 @@ private:
         return out;
     }
 
+    // Note [symmetric states]
+    // ~~~~~~~~~~~~~~~~~~~~~~~
+    // If a symmetry S (one that maps the searched moves onto searched moves)
+    // fixes a node x, S x S^-1 = x, then S (x m) S^-1 = x (S m S^-1): the
+    // children by m and by S m S^-1 are conjugates, at the same distance.
+    // So a node that some symmetry fixes tries one move of each class of
+    // moves its fixing symmetries make equivalent (the lowest one the
+    // automaton allows and skip does not rule out; a class with none is
+    // not tried), after the H48 solver's filtering of symmetric starts.
+    // Completeness: an accepted solution m w of x has a conjugate r w' with
+    // r the class's move, and w' solves x r; but the canonical form of w'
+    // need not follow r in the automaton (a symmetry can swap the order of
+    // commuting moves), so the children of a symmetric node restart the
+    // automaton, ruling out only the moves n for which r n is at most one
+    // move (the iteration at this bound would not be searching if a shorter
+    // solution existed). Only the root and the children of symmetric nodes,
+    // down to kSymmetricDepth and on the normal side, are tested (48
+    // conjugations for the cube): a random state costs one test; the
+    // superflip's 18 first moves become 2.
+    void prepareSymmetricStates() {
+        const State solved = T::solved();
+        std::array<State, T::kMoves> single;
+        for (int m = 0; m < T::kMoves; ++m) single[static_cast<size_t>(m)] = T::applyMove(solved, m);
+        auto moveOf = [&](const State& x) {
+            for (int n = 0; n < T::kMoves; ++n)
+                if (single[static_cast<size_t>(n)] == x) return n;
+            return -1;
+        };
+        for (int k = 1; k < T::kSymmetries; ++k) {
+            std::array<int8_t, T::kMoves> image{};
+            bool maps = true;
+            for (int m = 0; m < T::kMoves && maps; ++m) {
+                const int n = moveOf(T::conjugate(single[static_cast<size_t>(m)], k));
+                image[static_cast<size_t>(m)] = static_cast<int8_t>(n);
+                maps = n >= 0;
+            }
+            if (maps) moveImages_.push_back({k, image});
+        }
+        for (int r = 0; r < T::kMoves; ++r)
+            for (int n = 0; n < T::kMoves; ++n) {
+                const State x = T::applyMove(single[static_cast<size_t>(r)], n);
+                if (x == solved || moveOf(x) >= 0) shortPairs_[static_cast<size_t>(r)] |= uint64_t{1} << n;
+            }
+    }
+    // Whether node s (automaton state canon, moves not to try skip) is
+    // searched as a symmetric node: then canon becomes 0 (every move) and
+    // skip all but one move per class.
+    bool symmetricNode(const State& s, int depth, uint64_t& skip, const Direction& dir, int& canon) const {
+        if constexpr (kSymmetricStates) {
+            if (!symmetric_ || !dir.mayBeSymmetric || dir.inverse || depth >= kSymmetricDepth) return false;
+            const std::array<int8_t, T::kMoves>* fixing[T::kSymmetries];
+            int n = 0;
+            for (const auto& [k, image] : moveImages_)
+                if (T::conjugate(s, k) == s) fixing[n++] = &image;
+            if (n == 0) return false;
+            uint64_t covered = 0, keep = 0;
+            for (int m = 0; m < T::kMoves; ++m) {
+                if (covered >> m & 1) continue;
+                uint64_t cls = uint64_t{1} << m;
+                for (int i = 0; i < n; ++i) cls |= uint64_t{1} << (*fixing[i])[static_cast<size_t>(m)];
+                covered |= cls;
+                uint64_t allowed = 0;
+                for (uint64_t c = cls & ~skip; c; c &= c - 1)
+                    if (T::kCanonNext[canon][std::countr_zero(c)] >= 0) allowed |= c & -c;
+                if (allowed) keep |= allowed & -allowed;
+            }
+            skip = ~keep;
+            canon = 0;
+            return true;
+        } else {
+            (void)s, (void)depth, (void)skip, (void)dir, (void)canon;
+            return false;
+        }
+    }
+    // The surviving children of a symmetric node (on its side) restart the
+    // automaton, without the moves that would merge with theirs.
+    void restartAutomaton(Child* kids, const int* alive, int n) const {
+        for (int j = 0; j < n; ++j) {
+            Child& k = kids[alive[j]];
+            if (k.flip) continue;
+            k.next = 0;
+            k.skip |= shortPairs_[static_cast<size_t>(k.move)];
+        }
+    }
+
     // skip: moves not to try from s (note [moves in the subgroup]).
     bool dfs(Worker& w, const State& s, const State& inv, int bound, int canon, uint64_t skip, Direction dir) {
         int depth = static_cast<int>(w.path.size());
@@ -562,7 +660,7 @@ private:
             // Last move: only a child equal to solved matters; no lookups.
             for (int m = 0; m < T::kMoves; ++m) {
                 if (T::kCanonNext[canon][m] < 0) continue;
-                if constexpr (kSkipMoves)
+                if constexpr (kSkipMoves || kSymmetricStates)
                     if (skip >> m & 1) continue;
                 ++w.nodes;
                 if (T::applyMove(s, m) == T::solved()) {
@@ -573,6 +671,7 @@ private:
             return false;
         }
         if (w.lowestSolved && w.lowestSolved->load(std::memory_order_relaxed) < w.index) return false;
+        const bool symmetric = symmetricNode(s, depth, skip, dir, canon);
         // Generate every allowed child and prefetch all its table lines
         // before reading any: the latencies of one node's lookups overlap.
         Child kids[T::kMoves];
@@ -582,11 +681,12 @@ private:
             makeTablesResident();
         int alive[T::kMoves];
         int n = survivors(kids, count, remaining, alive, switching_, inv);
+        if (symmetric) restartAutomaton(kids, alive, n);
         for (int j = 0; j < n; ++j) {
             Child& k = kids[alive[j]];
             w.path.push_back(dir.inverse ? ~k.move : k.move);
-            bool found = k.flip ? dfs(w, k.inverse, k.state, bound, 0, k.skip, Direction{!dir.inverse})
-                                : dfs(w, k.state, k.inverse, bound, k.next, k.skip, dir);
+            bool found = k.flip ? dfs(w, k.inverse, k.state, bound, 0, k.skip, Direction{!dir.inverse, false})
+                                : dfs(w, k.state, k.inverse, bound, k.next, k.skip, Direction{dir.inverse, symmetric});
             if (found) return true;
             w.path.pop_back();
         }
@@ -606,7 +706,7 @@ private:
     bool splitIteration(const State& start, const State& inv, int bound, Worker& out, SplitPlan& plan) {
         if (untilResident_ != INT64_MAX) makeTablesResident();
         const int threads = searchThreads_;
-        std::vector<Subtree> level{Subtree{start, inv, 0, {}, 0, Direction{}}};
+        std::vector<Subtree> level{Subtree{start, inv, 0, {}, 0, Direction{false, true}}};
         // Expand while a level's nodes are above the last ply (remaining >=
         // 1), to the plan's depth once there is one.
         int depth = 0;
@@ -615,14 +715,18 @@ private:
             std::vector<Subtree> next;
             Child kids[T::kMoves];
             for (const Subtree& n : level) {
-                int count = children(n.state, n.inverse, n.canon, kids, n.skip, remaining);
+                int canon = n.canon;
+                uint64_t skip = n.skip;
+                const bool symmetric = symmetricNode(n.state, depth, skip, n.dir, canon);
+                int count = children(n.state, n.inverse, canon, kids, skip, remaining);
                 out.nodes += static_cast<uint64_t>(count);
                 int alive[T::kMoves];
                 int survived = survivors(kids, count, remaining, alive, switching_, n.inverse);
+                if (symmetric) restartAutomaton(kids, alive, survived);
                 for (int j = 0; j < survived; ++j) {
                     const Child& k = kids[alive[j]];
-                    Subtree c = k.flip ? Subtree{k.inverse, k.state, 0, n.path, k.skip, Direction{!n.dir.inverse}}
-                                       : Subtree{k.state, k.inverse, k.next, n.path, k.skip, n.dir};
+                    Subtree c = k.flip ? Subtree{k.inverse, k.state, 0, n.path, k.skip, Direction{!n.dir.inverse, false}}
+                                       : Subtree{k.state, k.inverse, k.next, n.path, k.skip, Direction{n.dir.inverse, symmetric}};
                     c.path.push_back(n.dir.inverse ? ~k.move : k.move);
                     next.push_back(std::move(c));
                 }
@@ -791,6 +895,15 @@ private:
     uint64_t parallelFrom_ = kParallelFromNodes;
     bool reverseSubtrees_ = false;
     bool switching_ = true;
+    bool symmetric_ = true;
+    // The symmetries that map every searched move onto a searched move, and
+    // the image of each move (note [symmetric states]).
+    struct MoveImages {
+        int symmetry;
+        std::array<int8_t, T::kMoves> image;
+    };
+    std::vector<MoveImages> moveImages_;
+    std::array<uint64_t, T::kMoves> shortPairs_{};  // moves n for which r n is at most one move
     IterationHook onIteration_;
 };
 

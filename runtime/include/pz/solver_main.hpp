@@ -298,6 +298,14 @@ int solverMainImpl(int argc, char** argv) {
         if (std::string(v) != "0" && std::string(v) != "1") return fail("PZ_SWITCH_SIDES is 0 or 1, not '" + std::string(v) + "'");
         switchSides = std::string(v) == "1";
     }
+    // PZ_SYMMETRIC_STATES=0: symmetric nodes try every move (note
+    // [symmetric states] in pz/search.hpp), for tests and measurements.
+    bool symmetricStates = true;
+    if (const char* v = std::getenv("PZ_SYMMETRIC_STATES")) {
+        if (std::string(v) != "0" && std::string(v) != "1")
+            return fail("PZ_SYMMETRIC_STATES is 0 or 1, not '" + std::string(v) + "'");
+        symmetricStates = std::string(v) == "1";
+    }
     std::optional<Search<T>> searchHolder;
     try {
         searchHolder.emplace(tableDir, threads, /*resident=*/positions.size() > 1);
@@ -359,6 +367,7 @@ int solverMainImpl(int argc, char** argv) {
     }
     if (parallelFrom) search.parallelFromNodes(static_cast<uint64_t>(*parallelFrom));
     search.switchSides(switchSides);
+    search.symmetricStates(symmetricStates);
     if (progress) {
         double last = 0;  // seconds at the previous iteration's end (a new solve starts from 0)
         search.onIteration([&last](int bound, uint64_t nodes, double seconds, bool found) {
