@@ -36,19 +36,41 @@ uint64_t labelledValues(int n, const std::vector<int>& counts, int m, uint64_t c
 
 // The default pattern of an orbit with identical pieces: the label
 // classes in order of first appearance in the solved state, as many as fit
-// `share`, never all of them (the last class is determined by the others).
+// `share`, never all of them (the last class is determined by the others);
+// or, when that gives more values, as many classes as one unordered set
+// (the 4x4x4's centres: the U and D centres as one set, C(24,8) = 735,471
+// values, where U and D ordered would be 51 million and U alone 10,626).
 std::optional<ir::Pattern> labelledDefault(const ir::Orbit& orbit, int o, uint64_t share) {
     std::vector<int> order;
     for (int l : orbit.solvedLabel)
         if (std::find(order.begin(), order.end(), l) == order.end()) order.push_back(l);
+    auto countOf = [&](size_t i) {
+        return static_cast<int>(std::count(orbit.solvedLabel.begin(), orbit.solvedLabel.end(), order[i]));
+    };
     std::vector<int> counts;
     size_t taken = 0;
+    uint64_t values = 0;
     while (taken + 1 < order.size()) {
         std::vector<int> next = counts;
-        next.push_back(static_cast<int>(std::count(orbit.solvedLabel.begin(), orbit.solvedLabel.end(), order[taken])));
-        if (labelledValues(orbit.size, next, orbit.orient, share) == 0) break;
+        next.push_back(countOf(taken));
+        const uint64_t v = labelledValues(orbit.size, next, orbit.orient, share);
+        if (v == 0) break;
         counts = next;
+        values = v;
         ++taken;
+    }
+    // One set of the first j classes: C(n, k) * m^k values.
+    bool unordered = false;
+    int pieces = 0;
+    for (size_t j = 0; j + 1 < order.size(); ++j) {
+        pieces += countOf(j);
+        const uint64_t v = labelledValues(orbit.size, {pieces}, orbit.orient, share);
+        if (v == 0) break;
+        if (j + 1 >= 2 && v > values) {
+            values = v;
+            taken = j + 1;
+            unordered = true;
+        }
     }
     if (taken == 0) return std::nullopt;
     ir::Pattern pat;
@@ -59,6 +81,7 @@ std::optional<ir::Pattern> labelledDefault(const ir::Orbit& orbit, int o, uint64
         if (std::find(order.begin(), order.begin() + taken, orbit.solvedLabel[p]) != order.begin() + taken)
             part.pieces.push_back(p);
     part.orientations = orbit.orient > 1;
+    part.unordered = unordered;
     pat.parts.push_back(part);
     pat.where = orbit.where;
     return pat;

@@ -72,6 +72,29 @@ TEST_CASE("default patterns of orbits with identical pieces track whole label cl
     REQUIRE(coords.size() == 1);
     REQUIRE(coords[0].size == 900900);
 
+    // 4x4x4-like centres (24 positions, six colours of four): U alone is
+    // C(24,4) = 10,626 values and U, D ordered 51,482,970 (past the budget),
+    // so the first two colours as one unordered set, C(24,8) = 735,471.
+    ir::Puzzle c4 = codegen::testing::labelledWide();
+    c4.patterns.clear();
+    auto dc = analysis::defaultPatterns(c4);
+    REQUIRE(dc.size() == 3);
+    REQUIRE(dc[0].parts[0].pieces == std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7});
+    REQUIRE(dc[0].parts[0].unordered);
+    with = c4;
+    with.patterns = dc;
+    REQUIRE(analysis::computeCoordinates(with, coords, diags));
+    REQUIRE(coords[0].size == 735471);
+    // The twisty pairs (6 positions mod 12, share 1,398,101): two pairs
+    // ordered are 1,866,240 values, so one pair ordered (2,160) or two as
+    // one set (C(6,4) 12^4 = 311,040): the set.
+    REQUIRE(dc[1].parts[0].unordered);
+    REQUIRE(dc[1].parts[0].pieces == std::vector<int>{0, 1, 2, 3});
+    // The beads (two, three and 35 of mod 3 on 40): the two ordered (7,020
+    // values); the first two colours as a set would be 159,892,380.
+    REQUIRE_FALSE(dc[2].parts[0].unordered);
+    REQUIRE(dc[2].parts[0].pieces == std::vector<int>{0, 1});
+
     // One label only: no default pattern (nothing to track).
     for (int p = 0; p < 16; ++p) l4.orbits[0].solvedLabel[p] = 0;
     REQUIRE(analysis::defaultPatterns(l4).empty());
