@@ -45,6 +45,28 @@ inline constexpr uint64_t binomial(unsigned n, unsigned k) {
 inline constexpr uint64_t factorial(unsigned n) { return n <= 1 ? 1 : n * factorial(n - 1); }
 inline constexpr uint64_t ipow(uint64_t b, unsigned e) { return e == 0 ? 1 : b * ipow(b, e - 1); }
 
+// x / d for d in 1..64 when d divides x (the multiset ranks below divide
+// counts of arrangements exactly): d = 2^s o with o odd, and x / d is
+// (x >> s) times the inverse of o modulo 2^64, a multiply instead of a
+// division (a 64-bit division was most of a labelled rank's time).
+struct ExactDivisors {
+    uint64_t inverse[65] = {};
+    uint8_t shift[65] = {};
+    constexpr ExactDivisors() {
+        for (unsigned d = 1; d <= 64; ++d) {
+            unsigned s = 0;
+            uint64_t o = d;
+            while (!(o & 1)) o >>= 1, ++s;
+            uint64_t inv = o;  // Newton's iteration: each step doubles the correct low bits
+            for (int i = 0; i < 6; ++i) inv *= 2 - o * inv;
+            inverse[d] = inv;
+            shift[d] = static_cast<uint8_t>(s);
+        }
+    }
+};
+inline constexpr ExactDivisors kExactDivisors{};
+inline uint64_t divideExactly(uint64_t x, unsigned d) { return (x >> kExactDivisors.shift[d]) * kExactDivisors.inverse[d]; }
+
 // Colex rank of an n-bit mask with k bits set: sum over the i-th set bit
 // (position p, i from 0) of C(p, i+1). Tabulated for the hot path.
 template <unsigned N>
@@ -302,8 +324,8 @@ struct LabelCoordinate {
         for (unsigned i = 0; i < kTracked; ++i) {
             const unsigned rem = kTracked - i, v = seq[i];
             for (unsigned l = 0; l < v; ++l)
-                if ((TrackedLabels >> l & 1) && c[l]) r += m * c[l] / rem;
-            m = m * c[v] / rem;
+                if ((TrackedLabels >> l & 1) && c[l]) r += divideExactly(m * c[l], rem);
+            m = divideExactly(m * c[v], rem);
             --c[v];
         }
         return r;
@@ -315,7 +337,7 @@ struct LabelCoordinate {
             const unsigned rem = kTracked - i;
             for (unsigned l = 0; l < 16; ++l) {
                 if (!(TrackedLabels >> l & 1) || !c[l]) continue;
-                const uint64_t block = m * c[l] / rem;
+                const uint64_t block = divideExactly(m * c[l], rem);
                 if (r < block) {
                     seq[i] = static_cast<uint8_t>(l);
                     m = block;

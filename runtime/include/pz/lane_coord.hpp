@@ -77,6 +77,7 @@ struct BytePieceCoordinate {
     static constexpr uint64_t kOrientSize = OriMod > 1 ? ipow(OriMod, kOriDigits) : 1;
     static constexpr uint64_t kSize = kPositionSize * kOrientSize;
 
+    static constexpr uint64_t kPositions = N == 64 ? ~uint64_t{0} : (uint64_t{1} << N) - 1;
     // Lane v: the index of label v among the tracked labels, or 0xFF.
     static constexpr std::array<uint8_t, NL> trackedIndex() {
         std::array<uint8_t, NL> t{};
@@ -90,8 +91,7 @@ struct BytePieceCoordinate {
     static inline uint64_t trackedInPositionOrder(const uint64_t* perm, uint8_t* out) {
         alignas(64) uint8_t rel[NL];
         shuffleBytes<NL>(kIndex.data(), lanePtr<uint8_t>(perm), rel);
-        uint64_t occupied = 0;
-        for (unsigned p = 0; p < N; ++p) occupied |= static_cast<uint64_t>(rel[p] != 0xFF) << p;
+        const uint64_t occupied = ~bytesEqualMask<NL>(rel, 0xFF) & kPositions;
         unsigned j = 0;
         for (uint64_t m = occupied; m; m &= m - 1) out[j++] = rel[std::countr_zero(m)];
         return occupied;
@@ -215,6 +215,7 @@ struct ByteLabelCoordinate {
     static constexpr uint64_t kOrientSize = OriMod > 1 ? ipow(OriMod, kTracked) : 1;
     static constexpr uint64_t kSize = kPositionSize * kOrientSize;
 
+    static constexpr uint64_t kPositions = N == 64 ? ~uint64_t{0} : (uint64_t{1} << N) - 1;
     // Lane v: the dense index of label v if tracked, else 0xFF (padding
     // lanes hold their own index, at least N: never a label).
     static constexpr std::array<uint8_t, NL> denseIndex() {
@@ -232,8 +233,8 @@ struct ByteLabelCoordinate {
         uint64_t m = kArrangements, r = 0;
         for (unsigned i = 0; i < kTracked; ++i) {
             const unsigned rem = kTracked - i, v = seq[i];
-            for (unsigned l = 0; l < v; ++l) r += m * c[l] / rem;
-            m = m * c[v] / rem;
+            for (unsigned l = 0; l < v; ++l) r += divideExactly(m * c[l], rem);
+            m = divideExactly(m * c[v], rem);
             --c[v];
         }
         return r;
@@ -244,7 +245,7 @@ struct ByteLabelCoordinate {
         for (unsigned i = 0; i < kTracked; ++i) {
             const unsigned rem = kTracked - i;
             for (unsigned l = 0; l < kLabels; ++l) {
-                const uint64_t block = m * c[l] / rem;
+                const uint64_t block = divideExactly(m * c[l], rem);
                 if (r < block) {
                     seq[i] = static_cast<uint8_t>(l);
                     m = block;
@@ -259,10 +260,9 @@ struct ByteLabelCoordinate {
     static inline uint64_t rank(const uint64_t* perm, const uint64_t* ori) {
         alignas(64) uint8_t rel[NL];
         shuffleBytes<NL>(kIndex.data(), lanePtr<uint8_t>(perm), rel);
-        uint64_t occupied = 0;
-        for (unsigned p = 0; p < N; ++p) occupied |= static_cast<uint64_t>(rel[p] != 0xFF) << p;
+        const uint64_t occupied = ~bytesEqualMask<NL>(rel, 0xFF) & kPositions;
         uint64_t r = colexRank(occupied);
-        if constexpr (Ordered) {
+        if constexpr (Ordered && kArrangements > 1) {
             uint8_t seq[64];
             unsigned j = 0;
             for (uint64_t m = occupied; m; m &= m - 1) seq[j++] = rel[std::countr_zero(m)];
@@ -303,7 +303,7 @@ struct ByteLabelCoordinate {
                     rest[nu++] = static_cast<uint8_t>(l);
             }
         }
-        if constexpr (Ordered) {
+        if constexpr (Ordered && kArrangements > 1) {
             multisetUnrank(r % kArrangements, seq);
             r /= kArrangements;
         }

@@ -105,6 +105,30 @@ inline void shuffleBytes(const LaneByte* src, const LaneByte* idx, LaneByte* dst
     std::memcpy(dst, t, NL);
 }
 
+// Bit p set where x[p] == value, over a field of NL byte lanes (one compare
+// and mask where the vector path has one).
+template <unsigned NL>
+inline uint64_t bytesEqualMask(const LaneByte* x, uint8_t value) {
+#if defined(PZ_LANES_VBMI)
+    if constexpr (NL == 64) return _mm512_cmpeq_epi8_mask(_mm512_loadu_si512(x), _mm512_set1_epi8(static_cast<char>(value)));
+#endif
+#if defined(PZ_LANES_VBMI) || defined(PZ_LANES_AVX2)
+    if constexpr (NL == 32) {
+        const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x));
+        return static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(static_cast<char>(value)))));
+    }
+#endif
+#if defined(PZ_LANES_VBMI) || defined(PZ_LANES_AVX2) || defined(PZ_LANES_SSSE3)
+    if constexpr (NL == 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x));
+        return static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(static_cast<char>(value)))));
+    }
+#endif
+    uint64_t m = 0;
+    for (unsigned p = 0; p < NL; ++p) m |= static_cast<uint64_t>(x[p] == value) << p;
+    return m;
+}
+
 // dst[p] = src[idx[p]] over a field of NL lanes of type L; idx is a table of
 // lanes (a move) or another field (compose).
 template <class L, unsigned NL, class I>
