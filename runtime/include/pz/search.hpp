@@ -572,48 +572,40 @@ private:
     // fixes a node x, S x S^-1 = x, then S (x m) S^-1 = x (S m S^-1): the
     // children by m and by S m S^-1 are conjugates, at the same distance.
     // So a node that some symmetry fixes tries one move of each class of
-    // moves its fixing symmetries make equivalent (the lowest one the
-    // automaton allows and skip does not rule out; a class with none is
-    // not tried), after the H48 solver's filtering of symmetric starts.
-    // Completeness: an accepted solution m w of x has a conjugate r w' with
-    // r the class's move, and w' solves x r; but the canonical form of w'
-    // need not follow r in the automaton (a symmetry can swap the order of
-    // commuting moves), so the children of a symmetric node restart the
-    // automaton, ruling out only the moves n for which r n is at most one
-    // move (the iteration at this bound would not be searching if a shorter
-    // solution existed). Only the root and the children of symmetric nodes,
-    // down to kSymmetricDepth and on the normal side, are tested (48
-    // conjugations for the cube): a random state costs one test; the
-    // superflip's 18 first moves become 2.
+    // moves its fixing symmetries make equivalent: the lowest one the
+    // automaton allows and skip does not rule out (a class with none is not
+    // tried), after the H48 solver's filtering of symmetric starts.
+    // Completeness: let t be the least solution at the bound in move order
+    // (the automaton accepts it: it only rejects sequences equal to earlier
+    // ones). Below every node of t, the rest of t is the least solution of
+    // that node; its first move m is the least of its class, since S t' S^-1
+    // for a fixing S would otherwise be a lesser solution starting with
+    // S m S^-1. So t is never filtered out, and the automaton goes on as
+    // usual. Only the root and the children of symmetric nodes, down to
+    // kSymmetricDepth and on the normal side, are tested (48 conjugations
+    // for the cube): a random state costs one test; the superflip's 18 first
+    // moves become 2.
     void prepareSymmetricStates() {
         const State solved = T::solved();
         std::array<State, T::kMoves> single;
         for (int m = 0; m < T::kMoves; ++m) single[static_cast<size_t>(m)] = T::applyMove(solved, m);
-        auto moveOf = [&](const State& x) {
-            for (int n = 0; n < T::kMoves; ++n)
-                if (single[static_cast<size_t>(n)] == x) return n;
-            return -1;
-        };
         for (int k = 1; k < T::kSymmetries; ++k) {
             std::array<int8_t, T::kMoves> image{};
             bool maps = true;
             for (int m = 0; m < T::kMoves && maps; ++m) {
-                const int n = moveOf(T::conjugate(single[static_cast<size_t>(m)], k));
-                image[static_cast<size_t>(m)] = static_cast<int8_t>(n);
-                maps = n >= 0;
+                const State c = T::conjugate(single[static_cast<size_t>(m)], k);
+                int found = -1;
+                for (int n = 0; n < T::kMoves && found < 0; ++n)
+                    if (single[static_cast<size_t>(n)] == c) found = n;
+                image[static_cast<size_t>(m)] = static_cast<int8_t>(found);
+                maps = found >= 0;
             }
             if (maps) moveImages_.push_back({k, image});
         }
-        for (int r = 0; r < T::kMoves; ++r)
-            for (int n = 0; n < T::kMoves; ++n) {
-                const State x = T::applyMove(single[static_cast<size_t>(r)], n);
-                if (x == solved || moveOf(x) >= 0) shortPairs_[static_cast<size_t>(r)] |= uint64_t{1} << n;
-            }
     }
-    // Whether node s (automaton state canon, moves not to try skip) is
-    // searched as a symmetric node: then canon becomes 0 (every move) and
-    // skip all but one move per class.
-    bool symmetricNode(const State& s, int depth, uint64_t& skip, const Direction& dir, int& canon) const {
+    // Whether node s (automaton state canon) is searched as a symmetric
+    // node: then skip also rules out all but one move per class.
+    bool symmetricNode(const State& s, int depth, uint64_t& skip, const Direction& dir, int canon) const {
         if constexpr (kSymmetricStates) {
             if (!symmetric_ || !dir.mayBeSymmetric || dir.inverse || depth >= kSymmetricDepth) return false;
             const std::array<int8_t, T::kMoves>* fixing[T::kSymmetries];
@@ -627,27 +619,17 @@ private:
                 uint64_t cls = uint64_t{1} << m;
                 for (int i = 0; i < n; ++i) cls |= uint64_t{1} << (*fixing[i])[static_cast<size_t>(m)];
                 covered |= cls;
-                uint64_t allowed = 0;
                 for (uint64_t c = cls & ~skip; c; c &= c - 1)
-                    if (T::kCanonNext[canon][std::countr_zero(c)] >= 0) allowed |= c & -c;
-                if (allowed) keep |= allowed & -allowed;
+                    if (T::kCanonNext[canon][std::countr_zero(c)] >= 0) {
+                        keep |= c & -c;
+                        break;
+                    }
             }
             skip = ~keep;
-            canon = 0;
             return true;
         } else {
             (void)s, (void)depth, (void)skip, (void)dir, (void)canon;
             return false;
-        }
-    }
-    // The surviving children of a symmetric node (on its side) restart the
-    // automaton, without the moves that would merge with theirs.
-    void restartAutomaton(Child* kids, const int* alive, int n) const {
-        for (int j = 0; j < n; ++j) {
-            Child& k = kids[alive[j]];
-            if (k.flip) continue;
-            k.next = 0;
-            k.skip |= shortPairs_[static_cast<size_t>(k.move)];
         }
     }
 
@@ -681,7 +663,6 @@ private:
             makeTablesResident();
         int alive[T::kMoves];
         int n = survivors(kids, count, remaining, alive, switching_, inv);
-        if (symmetric) restartAutomaton(kids, alive, n);
         for (int j = 0; j < n; ++j) {
             Child& k = kids[alive[j]];
             w.path.push_back(dir.inverse ? ~k.move : k.move);
@@ -715,14 +696,12 @@ private:
             std::vector<Subtree> next;
             Child kids[T::kMoves];
             for (const Subtree& n : level) {
-                int canon = n.canon;
                 uint64_t skip = n.skip;
-                const bool symmetric = symmetricNode(n.state, depth, skip, n.dir, canon);
-                int count = children(n.state, n.inverse, canon, kids, skip, remaining);
+                const bool symmetric = symmetricNode(n.state, depth, skip, n.dir, n.canon);
+                int count = children(n.state, n.inverse, n.canon, kids, skip, remaining);
                 out.nodes += static_cast<uint64_t>(count);
                 int alive[T::kMoves];
                 int survived = survivors(kids, count, remaining, alive, switching_, n.inverse);
-                if (symmetric) restartAutomaton(kids, alive, survived);
                 for (int j = 0; j < survived; ++j) {
                     const Child& k = kids[alive[j]];
                     Subtree c = k.flip ? Subtree{k.inverse, k.state, 0, n.path, k.skip, Direction{!n.dir.inverse, false}}
@@ -903,7 +882,6 @@ private:
         std::array<int8_t, T::kMoves> image;
     };
     std::vector<MoveImages> moveImages_;
-    std::array<uint64_t, T::kMoves> shortPairs_{};  // moves n for which r n is at most one move
     IterationHook onIteration_;
 };
 
