@@ -158,6 +158,14 @@ std::string CoordinatePart::kind() const {
     return s;
 }
 
+bool tracksLabels(const ir::Puzzle& puzzle, const ir::Pattern& pattern) {
+    for (const auto& part : pattern.parts) {
+        const auto& labels = puzzle.orbits[part.orbit].solvedLabel;
+        if (part.positions && std::set<int>(labels.begin(), labels.end()).size() < labels.size()) return true;
+    }
+    return false;
+}
+
 bool orientationSumFixed(const ir::Puzzle& puzzle, int orbit) {
     const int m = puzzle.orbits[orbit].orient;
     if (m <= 1) return false;

@@ -72,6 +72,9 @@ bool orientationSumFixed(const ir::Puzzle& puzzle, int orbit);
 // orbit whose orientation sum every move keeps at 0.
 bool lastOrientationImplied(const ir::Puzzle& puzzle, const ir::PatternPart& part);
 
+// Whether a pattern tracks positions of identical pieces (a labelled part).
+bool tracksLabels(const ir::Puzzle& puzzle, const ir::Pattern& pattern);
+
 // Reference implementations over IR elements (slow, obviously correct).
 uint64_t referenceRank(const Coordinate& c, const ir::Element& e);
 ir::Element referenceUnrank(const Coordinate& c, uint64_t rank, const std::vector<ir::Orbit>& orbits);

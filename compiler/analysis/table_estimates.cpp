@@ -40,12 +40,15 @@ double countingMean(double values, const std::vector<double>& sequences, int cap
 // Measured on the reference machine (2 cores, `pzc solve puzzles/cube3.pz
 // --solver S --threads 2` into an empty cache; thread-seconds per unit):
 //   Pattern: corners_all, 88,179,840 values x 18 moves, built in 8.6 s;
+//   LabelledPattern: cube4.pz with its U and D centres ordered
+//   (`centres {U1 .. D4}: positions`), 51,482,970 values x 27 moves, 37 s;
 //   Coset: h48 (h0), 117,567,450 entries x 18 moves, 13.4 s;
 //   ProjectedCoset: h48h2, 470,269,800 entries, 74.1 s, and h48h3,
 //   940,539,600 entries, 78.7 s (the depth-first step dominates both).
 const BuildCosts& referenceBuildCosts() {
     static const BuildCosts costs{
         /*patternPerValueMove=*/10.8e-9,
+        /*labelledPerValueMove=*/53.2e-9,
         /*cosetPerEntryMove=*/12.7e-9,
         /*projectedFixed=*/139.0,
         /*projectedPerEntry=*/19.6e-9,
@@ -61,6 +64,7 @@ TableEstimate estimateTable(TableKind kind, double values, double entries, int m
     const double t = std::max(1, threads);
     switch (kind) {
         case TableKind::Pattern: e.buildSeconds = values * moves * c.patternPerValueMove / t; break;
+        case TableKind::LabelledPattern: e.buildSeconds = values * moves * c.labelledPerValueMove / t; break;
         case TableKind::Coset: e.buildSeconds = entries * moves * c.cosetPerEntryMove / t; break;
         case TableKind::ProjectedCoset: e.buildSeconds = (c.projectedFixed + entries * c.projectedPerEntry) / t; break;
     }

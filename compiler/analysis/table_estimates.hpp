@@ -38,6 +38,7 @@ namespace pz::analysis {
 
 enum class TableKind {
     Pattern,         // a 4-bit table over a pattern's coordinate (breadth first, pz/prune.hpp)
+    LabelledPattern, // the same over identical pieces (labelled ranks cost more)
     Coset,           // a coset pattern's table, symmetry-reduced or not (pz/phased.hpp)
     ProjectedCoset,  // a projected coset pattern's 2-bit table (pz/projected_coset.hpp)
 };
@@ -75,6 +76,7 @@ std::string estimateText(const TableEstimate& e);
 // of the reference machine), exposed for the tests.
 struct BuildCosts {
     double patternPerValueMove;        // Pattern: per value and move
+    double labelledPerValueMove;       // LabelledPattern: per value and move
     double cosetPerEntryMove;          // Coset: per entry and move
     double projectedFixed;             // ProjectedCoset: the depth-first step
     double projectedPerEntry;          // ProjectedCoset: per entry

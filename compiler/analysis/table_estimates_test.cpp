@@ -4,6 +4,7 @@
 // the work it counts.
 #include <catch2/catch.hpp>
 
+#include "compiler/analysis/coordinates.hpp"
 #include "compiler/analysis/table_estimates.hpp"
 #include "compiler/codegen/test_puzzles.hpp"
 
@@ -57,4 +58,19 @@ TEST_CASE("counting mean bounds slide4's top-two-rows pattern from below", "[est
     REQUIRE(one.buildSeconds == Approx(2 * e.buildSeconds));
     REQUIRE(e.buildSeconds == Approx(518918400.0 * 24 * analysis::referenceBuildCosts().patternPerValueMove / 2));
     REQUIRE(analysis::estimateText(e).find("mean entry >= ") != std::string::npos);
+}
+
+TEST_CASE("patterns over identical pieces get the labelled build cost", "[estimates]") {
+    // labelledWide's centres (six colours of four): a labelled pattern, and
+    // the cost per value and move of its kind, calibrated on cube4's U and D
+    // centres (51,482,970 values x 27 moves in 37 s on 2 threads).
+    const auto p = codegen::testing::labelledWide();
+    REQUIRE(analysis::tracksLabels(p, p.patterns[0]));
+    const auto l5 = codegen::testing::loopover(5, {{0, 1, 2, 3}});
+    REQUIRE_FALSE(analysis::tracksLabels(l5, l5.patterns[0]));
+    const std::vector<double> sequences(40, 1e9);
+    const auto labelled = analysis::estimateTable(analysis::TableKind::LabelledPattern, 51482970.0, 51482970.0, 27, sequences);
+    const auto plain = analysis::estimateTable(analysis::TableKind::Pattern, 51482970.0, 51482970.0, 27, sequences);
+    REQUIRE(labelled.buildSeconds == Approx(37.0).epsilon(0.05));
+    REQUIRE(labelled.buildSeconds > 3 * plain.buildSeconds);
 }

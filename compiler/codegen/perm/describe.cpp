@@ -51,8 +51,10 @@ std::string describeModel(const SolverModel& m) {
         for (const auto& part : co.parts)
             s << "    " << part.kind() << " of orbit " << p.orbits[part.orbit].name << ": " << part.size() << "\n";
         const double values = static_cast<double>(co.size);
-        s << "    " << analysis::estimateText(analysis::estimateTable(analysis::TableKind::Pattern, values, values, moves, sequences))
-          << "\n";
+        bool labelled = false;
+        for (const auto& part : co.parts) labelled = labelled || part.labelled;
+        const auto kind = labelled ? analysis::TableKind::LabelledPattern : analysis::TableKind::Pattern;
+        s << "    " << analysis::estimateText(analysis::estimateTable(kind, values, values, moves, sequences)) << "\n";
     }
     // note [coset patterns]: class counts are pzc check's (or the solver's --tables).
     for (size_t c = 0; c < m.cosetPatterns.size(); ++c) {

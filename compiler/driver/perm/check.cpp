@@ -809,7 +809,9 @@ int PermutationBackend::check(pipeline::CompilationUnit& unit, DiagnosticEngine&
                 analysis::estimateCosetTable(*coset[i].plan, static_cast<double>(coset[i].entries()), moves, sequences);
         } else if (puzzle->patterns[i].cosetSubgroup < 0) {
             const double values = patternSize(*puzzle, puzzle->patterns[i]).get_d();
-            coset[i].estimate = analysis::estimateTable(analysis::TableKind::Pattern, values, values, moves, sequences);
+            const auto kind = analysis::tracksLabels(*puzzle, puzzle->patterns[i]) ? analysis::TableKind::LabelledPattern
+                                                                                   : analysis::TableKind::Pattern;
+            coset[i].estimate = analysis::estimateTable(kind, values, values, moves, sequences);
         }
     }
     // Report.
