@@ -35,9 +35,12 @@ namespace {
 // (replacing it by the earlier word would give a smaller one), and it passes
 // the pairwise rules for the same reason. The automaton state becomes the
 // last kLookBack - 1 moves, minimised afterwards. Skipped when the words
-// would be too many to enumerate.
+// would be too many to enumerate, or their values too big to hold: a word
+// keeps its value (two ints per piece) and a packed key, so a 20x20x20
+// (2,184 pieces) reached 11 GiB before the word limit.
 constexpr int kLookBack = 4;
 constexpr size_t kMaxLookBackWords = 400000;
+constexpr size_t kMaxLookBackBytes = size_t{512} << 20;
 
 // note [look-back speed]
 // pzc builds this automaton on every run that needs a model (solve, build,
@@ -179,6 +182,10 @@ void extendWithLookBack(const ir::Puzzle& puzzle, const std::vector<int>& search
         bool mirror;
         size_t value;  // index into the level's value buffer (perm then ori)
     };
+    // Bytes per word: its value (levels below kLookBack) and its key in
+    // `seen` (at most half full).
+    const size_t wordBytes = static_cast<size_t>(width) * 2 * sizeof(int) + limbs * sizeof(uint64_t) * 2 + 2;
+    const size_t maxWords = std::min(kMaxLookBackWords, kMaxLookBackBytes / wordBytes);
     PackedValueSet seen(limbs);
     std::unordered_set<uint64_t> forbidden;
     auto hasForbiddenSuffix = [&](const SmallWord& w) {
@@ -215,7 +222,7 @@ void extendWithLookBack(const ir::Puzzle& puzzle, const std::vector<int>& search
                     forbidden.insert(packWord(w.m, w.n));
                     continue;
                 }
-                if (++total > kMaxLookBackWords) return;
+                if (++total > maxWords) return;
                 if (len < kLookBack) {
                     nextLevel.push_back({t, w, e.mirror != moveMirror[m], nextValues.size()});
                     nextValues.insert(nextValues.end(), p.begin(), p.end());
