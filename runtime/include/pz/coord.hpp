@@ -67,6 +67,41 @@ struct ExactDivisors {
 inline constexpr ExactDivisors kExactDivisors{};
 inline uint64_t divideExactly(uint64_t x, unsigned d) { return (x >> kExactDivisors.shift[d]) * kExactDivisors.inverse[d]; }
 
+// Rank of a sequence of k labels among the `arrangements` arrangements of
+// the multiset with count[l] pieces of label l (0 for labels not in it),
+// lexicographic: for each place, the arrangements that put a smaller label
+// there (arrangements left * count / places left of them) come first.
+template <size_t L>
+inline uint64_t multisetRank(const uint8_t* seq, std::array<uint8_t, L> count, unsigned k, uint64_t arrangements) {
+    uint64_t m = arrangements, r = 0;
+    for (unsigned i = 0; i < k; ++i) {
+        const unsigned rem = k - i, v = seq[i];
+        for (unsigned l = 0; l < v; ++l) r += divideExactly(m * count[l], rem);
+        m = divideExactly(m * count[v], rem);
+        --count[v];
+    }
+    return r;
+}
+// The sequence of rank r (multisetRank's inverse); labels below `labels`.
+template <size_t L>
+inline void multisetUnrank(uint64_t r, uint8_t* seq, std::array<uint8_t, L> count, unsigned k, unsigned labels,
+                           uint64_t arrangements) {
+    uint64_t m = arrangements;
+    for (unsigned i = 0; i < k; ++i) {
+        const unsigned rem = k - i;
+        for (unsigned l = 0; l < labels; ++l) {
+            const uint64_t block = divideExactly(m * count[l], rem);
+            if (r < block) {
+                seq[i] = static_cast<uint8_t>(l);
+                m = block;
+                --count[l];
+                break;
+            }
+            r -= block;
+        }
+    }
+}
+
 // Colex rank of an n-bit mask with k bits set: sum over the i-th set bit
 // (position p, i from 0) of C(p, i+1). Tabulated for the hot path.
 template <unsigned N>
@@ -315,39 +350,14 @@ struct LabelCoordinate {
     static constexpr uint64_t kOrientSize = OriMod > 1 ? ipow(OriMod, kTracked) : 1;
     static constexpr uint64_t kSize = kPositionSize * kOrientSize;
 
-    // Rank of a sequence of kTracked labels among the arrangements of the
-    // tracked multiset: for each place, the arrangements that put a smaller
-    // label there (M * c_l / remaining of them) come first.
-    static inline uint64_t multisetRank(const uint8_t* seq) {
-        std::array<uint8_t, 16> c = kCounts;
-        uint64_t m = kArrangements, r = 0;
-        for (unsigned i = 0; i < kTracked; ++i) {
-            const unsigned rem = kTracked - i, v = seq[i];
-            for (unsigned l = 0; l < v; ++l)
-                if ((TrackedLabels >> l & 1) && c[l]) r += divideExactly(m * c[l], rem);
-            m = divideExactly(m * c[v], rem);
-            --c[v];
-        }
-        return r;
+    // The tracked labels' counts (0 for the others), for pz::multisetRank.
+    static constexpr std::array<uint8_t, 16> trackedCounts() {
+        std::array<uint8_t, 16> c{};
+        for (unsigned v = 0; v < 16; ++v)
+            if (TrackedLabels >> v & 1) c[v] = kCounts[v];
+        return c;
     }
-    static inline void multisetUnrank(uint64_t r, uint8_t* seq) {
-        std::array<uint8_t, 16> c = kCounts;
-        uint64_t m = kArrangements;
-        for (unsigned i = 0; i < kTracked; ++i) {
-            const unsigned rem = kTracked - i;
-            for (unsigned l = 0; l < 16; ++l) {
-                if (!(TrackedLabels >> l & 1) || !c[l]) continue;
-                const uint64_t block = divideExactly(m * c[l], rem);
-                if (r < block) {
-                    seq[i] = static_cast<uint8_t>(l);
-                    m = block;
-                    --c[l];
-                    break;
-                }
-                r -= block;
-            }
-        }
-    }
+    static constexpr std::array<uint8_t, 16> kTrackedCounts = trackedCounts();
 
     static inline uint64_t rank(uint64_t perm, uint64_t ori) {
         uint8_t seq[16];
@@ -361,7 +371,7 @@ struct LabelCoordinate {
             }
         }
         uint64_t r = CombinationRanks<N>::get().rank[occupied];
-        if constexpr (Ordered) r = r * kArrangements + multisetRank(seq);
+        if constexpr (Ordered) r = r * kArrangements + multisetRank(seq, kTrackedCounts, kTracked, kArrangements);
         if constexpr (OriMod > 1) {
             uint64_t o = 0;
             for (uint32_t m = occupied; m; m &= m - 1) o = o * OriMod + lane(ori, std::countr_zero(m));
@@ -387,7 +397,7 @@ struct LabelCoordinate {
         for (unsigned v = 0; v < 16; ++v)
             for (unsigned c = 0; c < kCounts[v]; ++c) (TrackedLabels >> v & 1 ? seq[nt++] : rest[nu++]) = static_cast<uint8_t>(v);
         if constexpr (Ordered) {
-            multisetUnrank(r % kArrangements, seq);
+            multisetUnrank(r % kArrangements, seq, kTrackedCounts, kTracked, 16, kArrangements);
             r /= kArrangements;
         }
         const uint32_t occupied = CombinationRanks<N>::get().mask[kTracked][r];

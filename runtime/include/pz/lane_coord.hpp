@@ -226,37 +226,6 @@ struct ByteLabelCoordinate {
     }
     alignas(64) static constexpr std::array<uint8_t, NL> kIndex = denseIndex();
 
-    // Rank of a sequence of K dense labels among the arrangements of the
-    // tracked multiset (LabelCoordinate::multisetRank over dense labels).
-    static inline uint64_t multisetRank(const uint8_t* seq) {
-        std::array<uint8_t, 64> c = kCounts;
-        uint64_t m = kArrangements, r = 0;
-        for (unsigned i = 0; i < kTracked; ++i) {
-            const unsigned rem = kTracked - i, v = seq[i];
-            for (unsigned l = 0; l < v; ++l) r += divideExactly(m * c[l], rem);
-            m = divideExactly(m * c[v], rem);
-            --c[v];
-        }
-        return r;
-    }
-    static inline void multisetUnrank(uint64_t r, uint8_t* seq) {
-        std::array<uint8_t, 64> c = kCounts;
-        uint64_t m = kArrangements;
-        for (unsigned i = 0; i < kTracked; ++i) {
-            const unsigned rem = kTracked - i;
-            for (unsigned l = 0; l < kLabels; ++l) {
-                const uint64_t block = divideExactly(m * c[l], rem);
-                if (r < block) {
-                    seq[i] = static_cast<uint8_t>(l);
-                    m = block;
-                    --c[l];
-                    break;
-                }
-                r -= block;
-            }
-        }
-    }
-
     static inline uint64_t rank(const uint64_t* perm, const uint64_t* ori) {
         alignas(64) uint8_t rel[NL];
         shuffleBytes<NL>(kIndex.data(), lanePtr<uint8_t>(perm), rel);
@@ -266,7 +235,7 @@ struct ByteLabelCoordinate {
             uint8_t seq[64];
             unsigned j = 0;
             for (uint64_t m = occupied; m; m &= m - 1) seq[j++] = rel[std::countr_zero(m)];
-            r = r * kArrangements + multisetRank(seq);
+            r = r * kArrangements + multisetRank(seq, kCounts, kTracked, kArrangements);
         }
         if constexpr (OriMod > 1) {
             const auto* o8 = lanePtr<uint8_t>(ori);
@@ -304,7 +273,7 @@ struct ByteLabelCoordinate {
             }
         }
         if constexpr (Ordered && kArrangements > 1) {
-            multisetUnrank(r % kArrangements, seq);
+            multisetUnrank(r % kArrangements, seq, kCounts, kTracked, kLabels, kArrangements);
             r /= kArrangements;
         }
         const uint64_t occupied = colexUnrank(r, N, kTracked);
