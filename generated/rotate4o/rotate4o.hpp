@@ -405,7 +405,7 @@ struct Traits {
     static constexpr bool kInverseLookups = true;
     static constexpr bool kAllPermutationsReachable = false;
     static constexpr int kSymmetries = 8;
-    // A state fixed by a symmetry has children of equal distance (false with identical pieces).
+    // A state fixed by a symmetry has children of equal distance (false with identical pieces or illegal placements).
     static constexpr bool kStateSymmetries = true;
     // One unoriented orbit in one word: lookups conjugate with byte shuffles.
     static constexpr bool kLaneBytes = false;

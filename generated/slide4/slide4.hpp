@@ -539,7 +539,7 @@ struct Traits {
     static constexpr bool kInverseLookups = true;
     static constexpr bool kAllPermutationsReachable = true;
     static constexpr int kSymmetries = 128;
-    // A state fixed by a symmetry has children of equal distance (false with identical pieces).
+    // A state fixed by a symmetry has children of equal distance (false with identical pieces or illegal placements).
     static constexpr bool kStateSymmetries = true;
     // One unoriented orbit in one word: lookups conjugate with byte shuffles.
     static constexpr bool kLaneBytes = true;

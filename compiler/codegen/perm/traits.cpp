@@ -52,8 +52,10 @@ void emitTraitsStruct(CodeWriter& w, const SolverModel& m, const std::vector<std
     w.line("static constexpr int kSymmetries = {{NSYM}};");
     bool labelled = false;
     for (const auto& l : m.layout.orbits) labelled = labelled || l.labelled;
-    w.set("STATESYM", labelled ? "false" : "true");
-    w.line("// A state fixed by a symmetry has children of equal distance (false with identical pieces).");
+    // A symmetry need not keep the colouring of identical pieces, nor the
+    // illegal placements (a conjugate path could pass through one).
+    w.set("STATESYM", labelled || !p.illegal.empty() ? "false" : "true");
+    w.line("// A state fixed by a symmetry has children of equal distance (false with identical pieces or illegal placements).");
     w.line("static constexpr bool kStateSymmetries = {{STATESYM}};");
     bool laneBytes = m.layout.words == 1 && m.layout.orbits.size() == 1 && m.layout.orbits[0].oriWord < 0;
     w.set("LANEBYTES", laneBytes ? "true" : "false");
