@@ -27,6 +27,7 @@ void limitForIdenticalPieces(SolverModel& m) {
     if (!labelled) return;
     m.inverseLookups = false;
     m.allPermutationsReachable = false;
+    m.stateSymmetries = false;
     for (auto& l : m.lookups) l = {-1};
 }
 
@@ -130,6 +131,7 @@ bool buildSolverModel(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& groups
     m.symmetryNames = symmetryGroup.names;
     m.symmetryNames[0] = "identity";
     m.symmetryMoveMap = symmetryGroup.moveMap;
+    m.stateSymmetries = puzzle.illegal.empty();  // and identical pieces: limitForIdenticalPieces
 
     // Lookups: one per distinct image of the tracked pieces under a symmetry
     // (conjugates tracking the same pieces have equal distances). Only

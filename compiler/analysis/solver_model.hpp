@@ -32,6 +32,11 @@ struct SolverModel {
     std::vector<std::vector<int>> lookups;          // per coordinate: symmetry index, -1 = none
     bool inverseLookups = false;
     bool allPermutationsReachable = false;
+    // A state fixed by a symmetry has children of equal distance by
+    // conjugate moves (note [symmetric states] in pz/search.hpp): not with
+    // identical pieces (a symmetry need not keep the colouring) nor illegal
+    // placements (a conjugate path could pass through one).
+    bool stateSymmetries = false;
     std::vector<std::string> patternHashes;         // per coordinate
     // The searched coset patterns (note [coset patterns]): name and plan.
     std::vector<std::string> cosetPatternNames;

@@ -50,11 +50,7 @@ void emitTraitsStruct(CodeWriter& w, const SolverModel& m, const std::vector<std
     w.line("static constexpr bool kAllPermutationsReachable = {{ALLPERM}};");
     w.set("NSYM", std::to_string(m.symmetries.size()));
     w.line("static constexpr int kSymmetries = {{NSYM}};");
-    bool labelled = false;
-    for (const auto& l : m.layout.orbits) labelled = labelled || l.labelled;
-    // A symmetry need not keep the colouring of identical pieces, nor the
-    // illegal placements (a conjugate path could pass through one).
-    w.set("STATESYM", labelled || !p.illegal.empty() ? "false" : "true");
+    w.set("STATESYM", m.stateSymmetries ? "true" : "false");
     w.line("// A state fixed by a symmetry has children of equal distance (false with identical pieces or illegal placements).");
     w.line("static constexpr bool kStateSymmetries = {{STATESYM}};");
     bool laneBytes = m.layout.words == 1 && m.layout.orbits.size() == 1 && m.layout.orbits[0].oriWord < 0;
