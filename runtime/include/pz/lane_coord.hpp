@@ -216,6 +216,29 @@ struct ByteLabelCoordinate {
     static constexpr uint64_t kSize = kPositionSize * kOrientSize;
 
     static constexpr uint64_t kPositions = N == 64 ? ~uint64_t{0} : (uint64_t{1} << N) - 1;
+    // What unrank lays out: the label of each dense index, the tracked
+    // pieces' dense labels in increasing order (the arrangement of rank 0),
+    // the untracked pieces' labels in increasing order.
+    struct Layout {
+        std::array<uint8_t, 64> labelOf{}, sortedTracked{}, untracked{};
+    };
+    static constexpr Layout layout() {
+        Layout t;
+        unsigned nt = 0, nu = 0, d = 0;
+        for (unsigned l = 0; l < N; ++l) {
+            const bool tracked = TrackedLabels >> l & 1;
+            if (tracked) t.labelOf[d++] = static_cast<uint8_t>(l);
+            for (unsigned c = 0; c < Counts.count[l]; ++c) {
+                if (tracked)
+                    t.sortedTracked[nt++] = static_cast<uint8_t>(d - 1);
+                else
+                    t.untracked[nu++] = static_cast<uint8_t>(l);
+            }
+        }
+        return t;
+    }
+    static constexpr Layout kLayout = layout();
+
     // Lane v: the dense index of label v if tracked, else 0xFF (padding
     // lanes hold their own index, at least N: never a label).
     static constexpr std::array<uint8_t, NL> denseIndex() {
@@ -261,19 +284,9 @@ struct ByteLabelCoordinate {
                 o /= OriMod;
             }
         }
-        uint8_t label[64], seq[64], rest[64];  // label[d]: the label of dense index d
-        unsigned nt = 0, nu = 0;
-        for (unsigned l = 0, d = 0; l < N; ++l) {
-            if (TrackedLabels >> l & 1) label[d++] = static_cast<uint8_t>(l);
-            for (unsigned c = 0; c < Counts.count[l]; ++c) {
-                if (TrackedLabels >> l & 1)
-                    seq[nt++] = static_cast<uint8_t>(d - 1);
-                else
-                    rest[nu++] = static_cast<uint8_t>(l);
-            }
-        }
+        std::array<uint8_t, 64> seq = kLayout.sortedTracked;
         if constexpr (Ordered && kArrangements > 1) {
-            multisetUnrank(r % kArrangements, seq, kCounts, kTracked, kLabels, kArrangements);
+            multisetUnrank(r % kArrangements, seq.data(), kCounts, kTracked, kLabels, kArrangements);
             r /= kArrangements;
         }
         const uint64_t occupied = colexUnrank(r, N, kTracked);
@@ -282,11 +295,11 @@ struct ByteLabelCoordinate {
         auto* o8 = ori ? lanePtr<uint8_t>(ori) : reinterpret_cast<LaneByte*>(scratch);
         for (unsigned p = 0, i = 0, u = 0; p < N; ++p) {
             if (occupied >> p & 1) {
-                p8[p] = label[seq[i]];
+                p8[p] = kLayout.labelOf[seq[i]];
                 o8[p] = oriDigit[i];
                 ++i;
             } else {
-                p8[p] = rest[u++];
+                p8[p] = kLayout.untracked[u++];
                 o8[p] = 0;
             }
         }
