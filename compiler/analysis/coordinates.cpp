@@ -195,13 +195,23 @@ bool computeCoordinates(const ir::Puzzle& puzzle, std::vector<Coordinate>& out, 
         Coordinate c;
         c.pattern = pat.name;
         mpz_class size = 1;
-        std::set<int> orbitsSeen;
+        // note [parts on one orbit]: an orbit's positions and its
+        // orientations may be tracked by different parts, each by one.
+        std::set<int> positionsSeen, orientationsSeen;
         for (const auto& part : pat.parts) {
             const auto& orbit = puzzle.orbits[part.orbit];
-            if (!orbitsSeen.insert(part.orbit).second) {
-                diags.error(puzzle.file, pat.where,
-                            "pattern '" + pat.name + "' has two parts on orbit '" + orbit.name +
-                                "'; declare positions and orientations in one part");
+            const SourceRange& at = part.where.known() ? part.where : pat.where;
+            if (part.positions && !positionsSeen.insert(part.orbit).second) {
+                diags.error(puzzle.file, at,
+                            "pattern '" + pat.name + "' tracks the positions of orbit '" + orbit.name +
+                                "' in two parts; track them in one part (its orientations may be another part)");
+                ok = false;
+                continue;
+            }
+            if (part.orientations && !orientationsSeen.insert(part.orbit).second) {
+                diags.error(puzzle.file, at,
+                            "pattern '" + pat.name + "' tracks the orientations of orbit '" + orbit.name +
+                                "' in two parts; track them in one part (its positions may be another part)");
                 ok = false;
                 continue;
             }
@@ -346,8 +356,15 @@ ir::Element referenceUnrank(const Coordinate& c, uint64_t rank, const std::vecto
             }
             if (p.oriSumFixed) oriDigit[p.k - 1] = (p.oriMod - sum % p.oriMod) % p.oriMod;
         }
-        auto& perm = e.perm[p.orbit];
-        auto& ori = e.ori[p.orbit];
+        // Each part writes only the fields it tracks (note [parts on one
+        // orbit]): it is unranked into `one`, then those are copied.
+        ir::Element one = ir::identity(orbits);
+        auto& perm = one.perm[p.orbit];
+        auto& ori = one.ori[p.orbit];
+        auto keep = [&] {
+            if (p.positions) e.perm[p.orbit] = perm;
+            if (p.oriMod > 1) e.ori[p.orbit] = ori;
+        };
         if (p.positions && p.labelled) {
             // Tracked labels in the ranked arrangement (smallest-first search
             // over the multiset), the rest in increasing label order; each
@@ -401,6 +418,7 @@ ir::Element referenceUnrank(const Coordinate& c, uint64_t rank, const std::vecto
                     ori[pos] = 0;
                 }
             }
+            keep();
             continue;
         }
         std::vector<int> trackedLabels, untrackedLabels;
@@ -446,6 +464,7 @@ ir::Element referenceUnrank(const Coordinate& c, uint64_t rank, const std::vecto
         } else {
             for (int i = 0; i < p.k; ++i) ori[trackedLabels[i]] = oriDigit[i];
         }
+        keep();
     }
     return e;
 }

@@ -60,8 +60,18 @@ struct Coordinate {
 };
 
 // Builds the coordinate of each pattern; reports patterns that cannot be
-// encoded (two parts on one orbit, too many values: sizes are computed
-// exactly, never wrapped; some but not all of a label's identical pieces).
+// encoded (two parts tracking one orbit's positions or its orientations,
+// too many values: sizes are computed exactly, never wrapped; some but not
+// all of a label's identical pieces).
+//
+// note [parts on one orbit]: a pattern may track an orbit's positions in
+// one part and its orientations (without positions) in another, e.g. where
+// the slice edges are x every edge's flip. The two read disjoint fields of
+// the state (piece lanes, orientation lanes), each a coordinate of its
+// own, so the pair is one: every pair of values is a state, and unrank
+// writes each part's field only (the generated unrank and referenceUnrank
+// send the field a part does not track to scratch). Two parts over one
+// field would overlap (the same piece placed twice): refused.
 bool computeCoordinates(const ir::Puzzle& puzzle, std::vector<Coordinate>& out, DiagnosticEngine& diags);
 
 // Whether every move keeps orbit `orbit`'s orientation sum at 0 (mod its

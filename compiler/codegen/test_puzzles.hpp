@@ -148,7 +148,10 @@ inline ir::Puzzle twister() {
     pc.pieces = {1, 3, 5};
     pc.unordered = true;
     c.parts.push_back(pc);
-    p.patterns = {a, b, c};
+    ir::Pattern d;  // two parts on one orbit: where 1, 3, 5 are x all twists
+    d.name = "where3twists";
+    d.parts = {pc, pb};
+    p.patterns = {a, b, c, d};
     return p;
 }
 
@@ -370,6 +373,14 @@ inline ir::Puzzle labelledWide() {
         pp.unordered = unordered;
         return pp;
     };
+    auto twists = [](int orbit, std::vector<int> pieces) {
+        ir::PatternPart pp;
+        pp.orbit = orbit;
+        pp.pieces = std::move(pieces);
+        pp.positions = false;
+        pp.orientations = true;
+        return pp;
+    };
     p.patterns = {
         {"centres2", {part(0, {0, 1, 2, 3, 4, 5, 6, 7}, false, false)}, {}},
         {"centres1", {part(0, {20, 21, 22, 23}, false, false)}, {}},
@@ -377,6 +388,8 @@ inline ir::Puzzle labelledWide() {
         {"twisty", {part(1, {0, 1, 2, 3, 4, 5}, true, false)}, {}},
         {"beads", {part(2, {0, 1, 2, 3, 4}, true, false)}, {}},
         {"mix", {part(0, {16, 17, 18, 19}, false, false), part(1, {2, 3}, true, false)}, {}},
+        // Two parts on one orbit: where the first pair is x every twist.
+        {"twistysplit", {part(1, {0, 1}, false, true), twists(1, {0, 1, 2, 3, 4, 5})}, {}},
     };
     return p;
 }

@@ -666,6 +666,7 @@ private:
                 pp.positions = part.positions;
                 pp.orientations = part.orientations;
                 pp.unordered = part.unordered;
+                pp.where = part.range;
                 if (!part.positions && !part.orientations) {
                     error(part.range, "a pattern part must track positions, orientations or both");
                     ok = false;

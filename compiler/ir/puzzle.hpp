@@ -96,6 +96,7 @@ struct PatternPart {
     bool positions = true;
     bool orientations = false;
     bool unordered = false;
+    SourceRange where;  // the part in the definition (diagnostics)
 };
 
 struct Pattern {

@@ -247,6 +247,30 @@ solve-scramble)
     echo "$out"
     contains "$out" -Eq '^  [0-4] moves \(optimal\)' || fail "length > 4: $out"
     ;;
+parts-one-orbit)
+    # note [parts on one orbit]: cube_edges' flipslice tracks where the
+    # slice edges are and every edge's flip, two parts of one orbit: its
+    # values are the cosets of the domino subgroup, so its table's depth
+    # counts are those of phase_bfs's coset BFS (phased.sh, phase 1). Both
+    # optimal solvers agree on the lengths; the joint table searches fewer
+    # nodes than the slice table alone.
+    puzzle=tests/puzzles/cube_edges.pz
+    "$pzc" check $puzzle | grep -q "flipslice: 1013760 values, .* edges\[4 pieces, positions unordered\] edges\[12 pieces, orientations\]" ||
+        fail "check: $("$pzc" check $puzzle | grep flipslice)"
+    "$pzc" build $puzzle --solver flip_slice -o "$tmp/solver" > /dev/null || fail "build"
+    "$tmp/solver" --tables --table-dir "$tmp/tables" > "$tmp/tables.txt" || fail "--tables"
+    grep -qx "  1013760 entries: 0:1 1:4 2:50 3:532 4:4804 5:41832 6:238263 7:555636 8:172314 9:324" "$tmp/tables.txt" ||
+        fail "flipslice depths: $(cat "$tmp/tables.txt")"
+    printf '%s\n' "F R U' B L2 D" "L F' D R B' U2" "B' L' F D2 R U'" "R F L B U D'" "F2 L' B R' U F'" > "$tmp/scrambles"
+    "$pzc" solve $puzzle --scrambles "$tmp/scrambles" --json > "$tmp/slice" || fail "solve (slice)"
+    "$pzc" solve $puzzle --solver flip_slice --scrambles "$tmp/scrambles" --json > "$tmp/joint" || fail "solve (flipslice)"
+    lengths() { sed 's/.*"length": \([0-9]*\).*/\1/' "$1" | tr '\n' ' '; }
+    nodes() { sed 's/.*"nodes": \([0-9]*\).*/\1/' "$1" | awk '{ n += $1 } END { print n }'; }
+    [ "$(grep -c '"optimal": true' "$tmp/joint")" = 5 ] || fail "flipslice answers: $(cat "$tmp/joint")"
+    [ "$(lengths "$tmp/slice")" = "$(lengths "$tmp/joint")" ] || fail "lengths differ: $(lengths "$tmp/slice") / $(lengths "$tmp/joint")"
+    [ "$(nodes "$tmp/joint")" -lt "$(nodes "$tmp/slice")" ] || fail "flipslice searched $(nodes "$tmp/joint") nodes, slice $(nodes "$tmp/slice")"
+    echo "lengths $(lengths "$tmp/joint"); nodes: slice $(nodes "$tmp/slice"), flipslice $(nodes "$tmp/joint")"
+    ;;
 solve-random)
     # Uniform random states: every solution verified by pzc, none longer
     # than God's number of 3x3 Loopover (8, facts.md); the mean is near 6.

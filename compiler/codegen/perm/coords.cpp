@@ -112,10 +112,20 @@ std::vector<std::string> emitCoordinates(CodeWriter& w, const SolverModel& m) {
         w.indent();
         w.line("State s = kSolved;");
         w.line("uint64_t unusedOri = 0;");
+        // A part writes only the fields it tracks (note [parts on one orbit]
+        // in compiler/analysis/coordinates.hpp): an orientations-only part
+        // writes its lanes of piece labels to scratch, a part without
+        // orientations its orientation lanes.
+        bool orientationsOnly = false;
+        for (const auto& part : c.parts) orientationsOnly = orientationsOnly || !part.positions;
+        if (orientationsOnly) w.line("uint64_t unusedPerm[8] = {};  // 64 byte lanes at most (pattern orbits)");
         for (size_t pi = c.parts.size(); pi-- > 0;) {
-            const auto& l = m.layout.orbits[c.parts[pi].orbit];
+            const auto& part = c.parts[pi];
+            const auto& l = m.layout.orbits[part.orbit];
             w.set("I", std::to_string(pi));
             setPartArguments(w, l, "unusedOri");
+            if (!part.positions) w.set("PERM", l.nibble() ? "unusedPerm[0]" : "unusedPerm");
+            if (part.oriMod == 1 && l.oriWord >= 0) w.set("ORI", l.nibble() ? "unusedOri" : "nullptr");
             w.line("Part{{I}}::unrank(r % Part{{I}}::kSize, {{PERM}}, {{ORI}});");
             w.line("r /= Part{{I}}::kSize;");
         }

@@ -320,6 +320,27 @@ int solverMainImpl(int argc, char** argv) {
     }
     Search<T>& search = *searchHolder;
     if (showTables) {
+        auto printCounts = [](const std::array<uint64_t, 16>& counts) {
+            double n = 0, sum = 0;
+            for (int d = 0; d < 16; ++d) {
+                if (counts[d]) std::cout << ' ' << d << ':' << counts[d];
+                n += double(counts[d]), sum += double(d) * double(counts[d]);
+            }
+            char mean[64];
+            std::snprintf(mean, sizeof mean, "%.2f", n > 0 ? sum / n : 0.0);
+            std::cout << "\n  mean entry " << mean << "\n";
+        };
+        // The plain patterns' tables: entries at each depth (15: not
+        // reached, or at least 15 when the BFS stopped there).
+        search.forEachTable([&](const auto& t) {
+            using P = typename std::decay_t<decltype(t)>::Pattern;
+            char built[64];
+            std::snprintf(built, sizeof built, "built in %.2f s", t.buildSeconds());
+            std::cout << "pattern " << P::kName << " (4-bit entries, " << formatBytes(t.bytes())
+                      << "): " << (t.loadedFromCache() ? "loaded from the cache" : built) << "\n  " << t.entries()
+                      << " entries:";
+            printCounts(t.depthCount());
+        });
         // The coset patterns' tables (note [coset patterns]): classes, entries,
         // depths; for small coordinates also every raw value looked up from a state.
         for (const auto& c : search.cosetPatterns()) {
