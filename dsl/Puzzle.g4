@@ -25,6 +25,7 @@ permutationPuzzle : 'puzzle' name '{' item* '}' ;
 item
     : orbitDecl
     | solvedDecl
+    | ignoredOrientDecl
     | illegalDecl
     | powersDecl
     | moveDecl
@@ -41,6 +42,10 @@ orbitDecl : 'orbit' name size=INT ('orient' modulus=INT ignored='ignored'?)? ('{
 // solved tiles { a a b b ... }: equal labels make pieces indistinguishable.
 solvedDecl : 'solved' name '{' label* '}' ';'? ;
 label      : INT | name ;
+
+// orient centres ignored { L F R B }; these pieces' orientation does not
+// matter (the orbit is read as stickers, note [ignored pieces]).
+ignoredOrientDecl : 'orient' name 'ignored' positionSet ';'? ;
 
 // illegal slice 3 holds 17; (ksolve's Illegal): no state with a piece
 // labelled 17 at position 3 of slice is ever entered.

@@ -126,6 +126,15 @@ struct SolvedLabels {
 
 // `illegal ORBIT POSITION holds LABEL;` (ksolve's Illegal): a state with a
 // piece of that solved label at that position is never entered.
+// `orient centres ignored { L F R B };` (YAML: `orient_ignored: [L, F, R, B]`
+// on the orbit): the orientation of these pieces, named by their solved
+// positions, does not matter (note [ignored pieces] in compiler/ir/lower.cpp).
+struct IgnoredOrientation {
+    Name orbit;
+    std::vector<PositionRef> pieces;
+    SourceRange range;
+};
+
 struct IllegalPlacement {
     Name orbit;
     PositionRef position;
@@ -237,6 +246,7 @@ struct Puzzle {
     // permutation puzzles
     std::vector<Orbit> orbits;
     std::vector<SolvedLabels> solved;
+    std::vector<IgnoredOrientation> ignoredOrientations;
     std::vector<IllegalPlacement> illegal;
     PowerScheme powers;
     std::vector<MoveDef> moves;

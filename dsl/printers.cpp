@@ -151,6 +151,11 @@ std::string printPz(const ast::Puzzle& p) {
         out << ";\n";
     }
     for (const auto& s : p.solved) out << "  solved " << s.orbit.text << " { " << namesText(s.labels, " ") << " }\n";
+    for (const auto& ig : p.ignoredOrientations) {
+        out << "  orient " << ig.orbit.text << " ignored {";
+        for (const auto& pos : ig.pieces) out << ' ' << positionText(pos);
+        out << " };\n";
+    }
     for (const auto& il : p.illegal)
         out << "  illegal " << il.orbit.text << ' ' << positionText(il.position) << " holds " << il.label.text << ";\n";
     if (!p.powers.names.empty()) {
@@ -248,6 +253,12 @@ std::string printYaml(const ast::Puzzle& p) {
         out << "  - {name: " << yamlName(o.name.text) << ", size: " << o.size;
         if (o.orientationIgnored > 1) out << ", orient: " << o.orientationIgnored << ", orient_ignored: true";
         else if (o.orientation != 1) out << ", orient: " << o.orientation;
+        for (const auto& ig : p.ignoredOrientations) {
+            if (ig.orbit.text != o.name.text) continue;
+            std::string pieces;
+            for (const auto& pos : ig.pieces) pieces += (pieces.empty() ? "" : " ") + positionText(pos);
+            out << ", orient_ignored: " << quote(pieces);
+        }
         if (!o.positionNames.empty()) out << ", positions: " << yamlNames(o.positionNames);
         out << "}\n";
     }

@@ -332,6 +332,12 @@ public:
             for (auto* l : s->label()) solved.labels.push_back({l->getText(), range(l)});
             solved.range = range(s);
             p.solved.push_back(std::move(solved));
+        } else if (auto* io = ctx->ignoredOrientDecl()) {
+            ast::IgnoredOrientation ig;
+            ig.orbit = name(io->name());
+            ig.pieces = positions(io->positionSet()->position());
+            ig.range = range(io);
+            p.ignoredOrientations.push_back(std::move(ig));
         } else if (auto* il = ctx->illegalDecl()) {
             ast::IllegalPlacement ip;
             ip.orbit = name(il->name());

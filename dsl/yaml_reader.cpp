@@ -264,13 +264,25 @@ private:
             o.orientationRange = range(f["orient"].value);
             if (auto v = integer(f["orient"].value, "orientation modulus")) o.orientation = *v;
         }
+        std::optional<ast::IgnoredOrientation> somePieces;
         if (f.count("orient_ignored")) {  // note [ignored orientation] (compiler/ir/lower.cpp)
-            auto v = boolean(f["orient_ignored"].value, "orient_ignored");
-            if (v && *v && !f.count("orient")) error(f["orient_ignored"].key, "'orient_ignored' needs 'orient'");
-            else if (v && *v && o.orientation > 1) o.orientationIgnored = o.orientation, o.orientation = 1;
+            const YAML::Node& v = f["orient_ignored"].value;
+            const bool flag = v.IsScalar() && (v.Scalar() == "true" || v.Scalar() == "false");
+            if (!f.count("orient")) {
+                error(f["orient_ignored"].key, "'orient_ignored' needs 'orient'");
+            } else if (flag) {
+                if (v.Scalar() == "true" && o.orientation > 1) o.orientationIgnored = o.orientation, o.orientation = 1;
+            } else {
+                // Some pieces only ("L F R B"): note [ignored pieces] (compiler/ir/lower.cpp).
+                somePieces.emplace();
+                somePieces->orbit = o.name;
+                somePieces->pieces = positions(v, "orient_ignored (true, false or the pieces' solved positions)");
+                somePieces->range = range(f["orient_ignored"].key);
+            }
         }
         if (f.count("positions")) o.positionNames = nameList(f["positions"].value, "position names");
         p.orbits.push_back(std::move(o));
+        if (somePieces) p.ignoredOrientations.push_back(std::move(*somePieces));
     }
 
     // cycles: {corners: "(UFR UFL UBL UBR)", edges: "(UR UF UL UB)"}

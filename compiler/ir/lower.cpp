@@ -170,6 +170,7 @@ public:
             out_.kind = Puzzle::Kind::Permutation;
             lowerOrbits();
             lowerSolved();
+            lowerIgnoredOrientations();
             lowerIllegal();
             lowerPowerScheme();
             lowerMoves();
@@ -179,6 +180,7 @@ public:
             lowerSolvers();
         }
         if (diags_.errorCount() > errorsBefore_) return std::nullopt;
+        expandStickerOrbits();
         return std::move(out_);
     }
 
@@ -304,6 +306,127 @@ private:
         }
     }
 
+    // note [ignored pieces]
+    // `orient centres ignored { L F R B };`: the orientation of some pieces
+    // of an oriented orbit does not matter (a .tws Solved block's `?` on
+    // some pieces, note [sticker sets] in dsl/tws_reader.cpp). The orbit is
+    // lowered as declared, then read as its stickers (expandStickerOrbits):
+    // n pieces of m orientations become n x m unoriented positions, a piece
+    // at p with orientation o showing its sticker k at slot p*m + (k+o) mod m,
+    // so every element is a plain permutation of slots. Sticker k of a piece
+    // labelled L is labelled (L, k), every sticker of an ignored piece
+    // (L, *): the states, the orbit of that colouring, are the puzzle's with
+    // those orientations forgotten, and the identical-pieces machinery
+    // (labelled lanes, distinct-state counts) does the rest. Everything that
+    // names positions or orientations of the declared orbit (patterns,
+    // subgroup invariants, illegal placements) and mirror symmetries (they
+    // would reverse the stickers' order) are refused, located. Listing
+    // every piece is `orient M ignored` (note [ignored orientation]).
+    void lowerIgnoredOrientations() {
+        for (const auto& ig : src_.ignoredOrientations) {
+            const int o = findOrbit(ig.orbit);
+            if (o < 0) continue;
+            Orbit& orbit = out_.orbits[o];
+            if (!ignoredAt_.emplace(o, ig.range).second) {
+                error(ig.range, "the ignored orientations of orbit '" + orbit.name + "' are given twice");
+                continue;
+            }
+            if (orbit.orient == 1) {
+                error(ig.orbit.range, "orbit '" + orbit.name + "' has no orientation to ignore" + ignoredNote(o));
+                continue;
+            }
+            if (ig.pieces.empty()) {
+                error(ig.range, "no pieces are listed; name the pieces (by their solved positions) whose orientation "
+                                "does not matter");
+                continue;
+            }
+            std::vector<char> wild(orbit.size, 0);
+            bool ok = true;
+            for (const auto& p : ig.pieces) {
+                const int i = findPosition(o, p);
+                if (i < 0) ok = false;
+                else if (wild[i]) {
+                    error(p.range, "piece '" + positionText(orbit, i) + "' is listed twice");
+                    ok = false;
+                } else {
+                    wild[i] = 1;
+                }
+            }
+            // Identical pieces are one label: all or none of them ignored.
+            std::map<int, int> firstOfLabel;
+            for (int i = 0; i < orbit.size && ok; ++i) {
+                auto [it, fresh] = firstOfLabel.emplace(orbit.solvedLabel[i], i);
+                if (!fresh && wild[it->second] != wild[i]) {
+                    error(ig.range, "pieces '" + positionText(orbit, it->second) + "' and '" + positionText(orbit, i) +
+                                        "' are identical (one solved label) but only one's orientation is ignored");
+                    ok = false;
+                }
+            }
+            if (!ok) continue;
+            if (std::all_of(wild.begin(), wild.end(), [](char w) { return w != 0; })) {
+                // Every piece: the whole orbit, as `orient M ignored`.
+                orbit.ignoredOrient = orbit.orient;
+                orbit.orient = 1;
+                continue;
+            }
+            ignoredPieces_[o] = std::move(wild);
+        }
+    }
+
+    // Why an orbit of note [ignored pieces] refuses something.
+    std::string stickerNote(int orbit) const {
+        auto it = ignoredAt_.find(orbit);
+        return "the orientation of some pieces of orbit '" + out_.orbits[orbit].name + "' is ignored" +
+               (it != ignoredAt_.end() && it->second.known() ? " (line " + std::to_string(it->second.line) + ")"
+                                                             : std::string()) +
+               ", so the orbit is read as stickers";
+    }
+
+    // The orbits of note [ignored pieces] read as stickers: every element
+    // (moves, macros, symmetries, subgroup generators) and the orbit itself.
+    void expandStickerOrbits() {
+        if (ignoredPieces_.empty()) return;
+        const std::vector<Orbit> declared = out_.orbits;
+        auto toStickers = [&](Element& e) {
+            for (const auto& [o, wild] : ignoredPieces_) {
+                const int n = declared[o].size, m = declared[o].orient;
+                std::vector<int> perm(n * m);
+                for (int p = 0; p < n; ++p)
+                    for (int i = 0; i < m; ++i) perm[p * m + i] = e.perm[o][p] * m + mod(i - e.ori[o][p], m);
+                e.perm[o] = std::move(perm);
+                e.ori[o].assign(n * m, 0);
+            }
+        };
+        for (auto& f : out_.families) toStickers(f.base);
+        for (auto& mv : out_.moves) toStickers(mv.effect);
+        for (auto& mc : out_.macros) toStickers(mc.effect);
+        for (auto& sy : out_.symmetries) toStickers(sy.effect);
+        for (auto& sg : out_.subgroups)
+            for (auto& g : sg.generators) toStickers(g);
+        for (const auto& [o, wild] : ignoredPieces_) {
+            Orbit& orbit = out_.orbits[o];
+            const int n = orbit.size, m = orbit.orient;
+            // Labels (L, k), or (L, *) for an ignored piece, numbered by first appearance.
+            std::map<std::pair<int, int>, int> ids;
+            std::vector<int> labels(n * m);
+            for (int q = 0; q < n; ++q)
+                for (int k = 0; k < m; ++k)
+                    labels[q * m + k] = ids.emplace(std::make_pair(orbit.solvedLabel[q], wild[q] ? -1 : k), (int)ids.size())
+                                            .first->second;
+            std::vector<std::string> names;
+            for (int q = 0; q < n && !orbit.positionNames.empty(); ++q)
+                for (int k = 0; k < m; ++k) names.push_back(orbit.positionNames[q] + "_" + std::to_string(k));
+            for (int q = 0; q < n; ++q)
+                if (wild[q]) orbit.ignoredPieces.push_back(q);
+            orbit.stickerPieces = n;
+            orbit.stickerModulus = m;
+            orbit.size = n * m;
+            orbit.orient = 1;
+            orbit.solvedLabel = std::move(labels);
+            orbit.positionNames = std::move(names);
+        }
+    }
+
     // `illegal ORBIT POSITION holds LABEL;`: LABEL as in the orbit's solved
     // labels, or without them the position (index or name) the piece is
     // solved at.
@@ -331,6 +454,10 @@ private:
                 label = findPosition(o, piece);
             }
             if (p < 0 || label < 0) continue;
+            if (ignoredPieces_.count(o)) {
+                error(il.range, "illegal placements on orbit '" + il.orbit.text + "' are not built: " + stickerNote(o));
+                continue;
+            }
             if (!seen.emplace(o, p, label).second) {
                 error(il.range, "this illegal placement is given twice");
                 continue;
@@ -533,6 +660,12 @@ private:
                 scope.broken.insert(s.name.text);
                 continue;
             }
+            if (s.mirror && !ignoredPieces_.empty()) {
+                error(s.name.range, "mirror symmetry '" + s.name.text + "' is not built: " +
+                                        stickerNote(ignoredPieces_.begin()->first));
+                scope.broken.insert(s.name.text);
+                continue;
+            }
             checkSymmetryPreservesMoves(s, *e);
             scope.elements.emplace(s.name.text, *e);
             out_.symmetries.push_back({s.name.text, *e, s.range});
@@ -577,6 +710,11 @@ private:
             for (const auto& inv : sg.invariants) {
                 int o = findOrbit(inv.orbit);
                 if (o < 0) {
+                    ok = false;
+                    continue;
+                }
+                if (ignoredPieces_.count(o)) {
+                    error(inv.range, "subgroup invariants on orbit '" + inv.orbit.text + "' are not built: " + stickerNote(o));
                     ok = false;
                     continue;
                 }
@@ -658,6 +796,12 @@ private:
             for (const auto& part : pd.parts) {
                 int o = findOrbit(part.orbit);
                 if (o < 0) {
+                    ok = false;
+                    continue;
+                }
+                if (ignoredPieces_.count(o)) {
+                    error(part.range, "patterns over orbit '" + part.orbit.text + "' are not built: " + stickerNote(o) +
+                                          "; leave it to the default patterns (declare no pattern)");
                     ok = false;
                     continue;
                 }
@@ -845,6 +989,10 @@ private:
     std::set<std::pair<std::vector<std::vector<int>>, std::vector<std::vector<int>>>> moveEffects_;
     std::map<std::string, int> subgroupIndex_, patternIndex_;
     std::set<std::string> brokenRefs_;
+    // note [ignored pieces]: orbit -> per piece, whether its orientation is
+    // ignored (orbits read as stickers); where each orbit's statement is.
+    std::map<int, std::vector<char>> ignoredPieces_;
+    std::map<int, SourceRange> ignoredAt_;
 };
 
 // Moves and macros by name, for evaluate().

@@ -30,6 +30,12 @@ struct Orbit {
     std::vector<int> solvedLabel;            // size entries; equal = indistinguishable
     SourceRange where;
     int ignoredOrient = 0;                   // > 1: declared `orient N ignored` (note [ignored orientation])
+    // Read as stickers (note [ignored pieces] in compiler/ir/lower.cpp): the
+    // declared orbit had `stickerPieces` pieces of `stickerModulus`
+    // orientations, those in `ignoredPieces` (solved positions) with their
+    // orientation ignored; `size` is pieces x modulus. 0 otherwise.
+    int stickerPieces = 0, stickerModulus = 0;
+    std::vector<int> ignoredPieces;
 };
 
 // ksolve's Illegal: no state with a piece of solved label `label` at

@@ -260,6 +260,16 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
     for (const auto& o : p.orbits) {
         out << "  " << o.name << ": " << o.size << " positions, orientation " << o.orient;
         if (o.ignoredOrient > 1) out << " (mod " << o.ignoredOrient << " ignored)";
+        if (o.stickerPieces > 0) {
+            // note [ignored pieces] (compiler/ir/lower.cpp)
+            out << " (stickers of " << o.stickerPieces << " pieces x " << o.stickerModulus
+                << " orientations; orientation ignored on";
+            for (int q : o.ignoredPieces) {
+                const int slot = q * o.stickerModulus;
+                out << ' ' << (o.positionNames.empty() ? std::to_string(q) : o.positionNames[slot].substr(0, o.positionNames[slot].size() - 2));
+            }
+            out << ')';
+        }
         out << ", " << distinctLabels(o) << " distinct pieces";
         if (!o.positionNames.empty()) {
             out << " (";
@@ -460,6 +470,10 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
         j.field("size", o.size);
         j.field("orientation", o.orient);
         if (o.ignoredOrient > 1) j.field("ignoredOrientation", o.ignoredOrient);
+        if (o.stickerPieces > 0) {
+            j.field("stickerPieces", o.stickerPieces);
+            j.field("stickerModulus", o.stickerModulus);
+        }
         j.field("distinctPieces", distinctLabels(o));
         std::vector<std::string> positions;
         for (int i = 0; i < o.size && i < (int)JsonWriter::kMaxPositions; ++i) positions.push_back(positionName(o, i));
