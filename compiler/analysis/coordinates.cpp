@@ -197,17 +197,31 @@ bool computeCoordinates(const ir::Puzzle& puzzle, std::vector<Coordinate>& out, 
         mpz_class size = 1;
         // note [parts on one orbit]: an orbit's positions and its
         // orientations may be tracked by different parts, each by one.
-        std::set<int> positionsSeen, orientationsSeen;
+        std::map<int, std::set<int>> positionsSeen;  // orbit -> pieces whose positions a part tracks
+        std::set<int> orientationsSeen;
         for (const auto& part : pat.parts) {
             const auto& orbit = puzzle.orbits[part.orbit];
             const SourceRange& at = part.where.known() ? part.where : pat.where;
-            if (part.positions && !positionsSeen.insert(part.orbit).second) {
-                diags.error(puzzle.file, at,
-                            "pattern '" + pat.name + "' tracks the positions of orbit '" + orbit.name +
-                                "' in two parts; track them in one part (its orientations may be another part)");
-                ok = false;
-                continue;
+            if (part.positions && positionsSeen.count(part.orbit)) {
+                const auto& seen = positionsSeen[part.orbit];
+                std::string twice;
+                for (int piece : part.pieces)
+                    if (seen.count(piece) && twice.empty())
+                        twice = orbit.positionNames.empty() ? std::to_string(piece) : orbit.positionNames[piece];
+                const bool labelled =
+                    std::set<int>(orbit.solvedLabel.begin(), orbit.solvedLabel.end()).size() < orbit.solvedLabel.size();
+                if (labelled || !twice.empty()) {
+                    diags.error(puzzle.file, at,
+                                "pattern '" + pat.name + "' tracks the positions of orbit '" + orbit.name +
+                                    "' in two parts " +
+                                    (labelled ? std::string("over identical pieces; track them in one part")
+                                              : "that both name piece '" + twice + "'; a piece is tracked by one part"));
+                    ok = false;
+                    continue;
+                }
+                c.everyValueIsState = false;
             }
+            if (part.positions) positionsSeen[part.orbit].insert(part.pieces.begin(), part.pieces.end());
             if (part.orientations && !orientationsSeen.insert(part.orbit).second) {
                 diags.error(puzzle.file, at,
                             "pattern '" + pat.name + "' tracks the orientations of orbit '" + orbit.name +
@@ -338,8 +352,31 @@ uint64_t referenceRank(const Coordinate& c, const ir::Element& e) {
     return r;
 }
 
+bool isStateValue(const Coordinate& c, uint64_t rank) {
+    if (c.everyValueIsState) return true;
+    std::map<int, std::vector<bool>> occupied;  // orbit -> positions a part's pieces are at
+    for (size_t pi = c.parts.size(); pi-- > 0;) {
+        const auto& p = c.parts[pi];
+        const uint64_t v = rank % p.size();
+        rank /= p.size();
+        if (!p.positions) continue;
+        // The colex-ranked combination of positions (as referenceUnrank).
+        uint64_t comb = v / p.orientSize / (p.ordered ? factorial(p.k) : 1);
+        auto& seen = occupied.try_emplace(p.orbit, p.n, false).first->second;
+        for (int j = p.k; j >= 1; --j) {
+            int pos = j - 1;
+            while (pos + 1 < p.n && binomial(pos + 1, j) <= comb) ++pos;
+            comb -= binomial(pos, j);
+            if (seen[pos]) return false;
+            seen[pos] = true;
+        }
+    }
+    return true;
+}
+
 ir::Element referenceUnrank(const Coordinate& c, uint64_t rank, const std::vector<ir::Orbit>& orbits) {
     ir::Element e = ir::identity(orbits);
+    std::set<int> piecesWritten;  // orbits whose pieces a positions part placed
     for (size_t pi = c.parts.size(); pi-- > 0;) {
         const auto& p = c.parts[pi];
         uint64_t v = rank % p.size();
@@ -362,7 +399,22 @@ ir::Element referenceUnrank(const Coordinate& c, uint64_t rank, const std::vecto
         auto& perm = one.perm[p.orbit];
         auto& ori = one.ori[p.orbit];
         auto keep = [&] {
-            if (p.positions) e.perm[p.orbit] = perm;
+            if (p.positions && piecesWritten.insert(p.orbit).second) {
+                e.perm[p.orbit] = perm;
+            } else if (p.positions) {
+                // Swap this part's pieces into place (unrankMerged): for a
+                // state, no earlier part's piece moves.
+                auto& to = e.perm[p.orbit];
+                for (int t = 0; t < p.n; ++t) {
+                    if (!(p.tracked >> perm[t] & 1)) continue;
+                    const int at = (int)(std::find(to.begin(), to.end(), perm[t]) - to.begin());
+                    std::swap(to[at], to[t]);
+                }
+                if (p.oriMod > 1)
+                    for (int t = 0; t < p.n; ++t)
+                        if (p.tracked >> perm[t] & 1) e.ori[p.orbit][t] = ori[t];
+                return;
+            }
             if (p.oriMod > 1) e.ori[p.orbit] = ori;
         };
         if (p.positions && p.labelled) {

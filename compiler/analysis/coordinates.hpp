@@ -57,21 +57,38 @@ struct Coordinate {
     std::string pattern;
     std::vector<CoordinatePart> parts;  // mixed radix, first part most significant
     uint64_t size = 1;
+    // False when two parts track positions of one orbit (note [parts on one
+    // orbit]): a value whose parts put pieces at one position is no state.
+    bool everyValueIsState = true;
 };
+
+// Whether value `rank` of `c` is a state: no two parts that track positions
+// of one orbit put their pieces at the same position.
+bool isStateValue(const Coordinate& c, uint64_t rank);
 
 // Builds the coordinate of each pattern; reports patterns that cannot be
 // encoded (two parts tracking one orbit's positions or its orientations,
 // too many values: sizes are computed exactly, never wrapped; some but not
 // all of a label's identical pieces).
 //
-// note [parts on one orbit]: a pattern may track an orbit's positions in
-// one part and its orientations (without positions) in another, e.g. where
-// the slice edges are x every edge's flip. The two read disjoint fields of
-// the state (piece lanes, orientation lanes), each a coordinate of its
-// own, so the pair is one: every pair of values is a state, and unrank
-// writes each part's field only (the generated unrank and referenceUnrank
-// send the field a part does not track to scratch). Two parts over one
-// field would overlap (the same piece placed twice): refused.
+// note [parts on one orbit]: a pattern may track an orbit's orientations
+// (without positions) in one part and its positions in others, e.g. where
+// the slice edges are x every edge's flip, or where two sets of pieces are
+// (one ordered, one not). Each part is a coordinate of its own, so the
+// tuple is one:
+//  * a positions part and an orientations part read disjoint fields of the
+//    state (piece lanes, orientation lanes): every pair of values is a
+//    state; unrank writes each part's field only (the generated unrank and
+//    referenceUnrank send the other field to scratch);
+//  * parts tracking positions of disjoint sets of distinct pieces: a tuple
+//    of values whose positions overlap is no state (Coordinate::
+//    everyValueIsState is false, isStateValue says which are); the table
+//    build never reads those (they stay unreached); unrank writes the
+//    first part and swaps each later part's pieces into place
+//    (unrankMerged), which moves no piece of an earlier part when the
+//    value is a state.
+// Refused: one piece (or identical pieces' labels) in two positions parts,
+// and two parts tracking one orbit's orientations (the same lanes twice).
 bool computeCoordinates(const ir::Puzzle& puzzle, std::vector<Coordinate>& out, DiagnosticEngine& diags);
 
 // Whether every move keeps orbit `orbit`'s orientation sum at 0 (mod its

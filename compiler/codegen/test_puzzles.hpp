@@ -151,7 +151,15 @@ inline ir::Puzzle twister() {
     ir::Pattern d;  // two parts on one orbit: where 1, 3, 5 are x all twists
     d.name = "where3twists";
     d.parts = {pc, pb};
-    p.patterns = {a, b, c, d};
+    // Two positions parts on one orbit (note [parts on one orbit]): where
+    // pieces 0 and 4 are (ordered) and where 1, 3, 5 are; some values are
+    // no state.
+    ir::Pattern e;
+    e.name = "twosets";
+    ir::PatternPart pe;
+    pe.pieces = {0, 4};
+    e.parts = {pe, pc};
+    p.patterns = {a, b, c, d, e};
     return p;
 }
 
@@ -191,7 +199,20 @@ inline ir::Puzzle twoOrbits() {
     pb.pieces = {0, 1, 2};
     pb.orientations = true;
     mix.parts = {pa, pb};
-    p.patterns = {mix};
+    // Three parts on one orbit (note [parts on one orbit]): where flip 0 is,
+    // where flips 1 and 2 are, and every flip (read by position).
+    ir::Pattern split;
+    split.name = "flipsplit";
+    ir::PatternPart s0, s12, sf;
+    s0.orbit = s12.orbit = sf.orbit = 1;
+    s0.pieces = {0};
+    s12.pieces = {1, 2};
+    s12.unordered = true;
+    sf.pieces = {0, 1, 2};
+    sf.positions = false;
+    sf.orientations = true;
+    split.parts = {s0, s12, sf};
+    p.patterns = {mix, split};
     return p;
 }
 
@@ -323,6 +344,18 @@ inline ir::Puzzle wideOrbits() {
     b.orientations = true;
     both.parts = {a, b};
     p.patterns.push_back(both);
+    // Two positions parts on one byte-lane orbit (note [parts on one orbit]).
+    ir::Pattern ringTwo;
+    ringTwo.name = "ringtwo";
+    ir::PatternPart r1, r2;
+    r1.orbit = 0;
+    r1.pieces = {3, 17};
+    r1.orientations = true;
+    r2.orbit = 0;
+    r2.pieces = {5, 7, 9};
+    r2.unordered = true;
+    ringTwo.parts = {r1, r2};
+    p.patterns.push_back(ringTwo);
     return p;
 }
 

@@ -270,6 +270,17 @@ parts-one-orbit)
     [ "$(lengths "$tmp/slice")" = "$(lengths "$tmp/joint")" ] || fail "lengths differ: $(lengths "$tmp/slice") / $(lengths "$tmp/joint")"
     [ "$(nodes "$tmp/joint")" -lt "$(nodes "$tmp/slice")" ] || fail "flipslice searched $(nodes "$tmp/joint") nodes, slice $(nodes "$tmp/slice")"
     echo "lengths $(lengths "$tmp/joint"); nodes: slice $(nodes "$tmp/slice"), flipslice $(nodes "$tmp/joint")"
+    # Two positions parts and an orientations part on one orbit: the values
+    # with UF outside the slice, 495 x 8 x 2^11, are reached; the others
+    # (UF among the slice edges' positions) are no state and stay unreached.
+    "$pzc" build $puzzle --solver flip_slice_uf -o "$tmp/solver_uf" > /dev/null || fail "build flip_slice_uf"
+    "$tmp/solver_uf" --tables --table-dir "$tmp/tables" > "$tmp/tables.txt" || fail "--tables (flipslice_uf)"
+    reached=$(sed -n 's/^  12165120 entries://p' "$tmp/tables.txt" | tr ' ' '\n' | awk -F: '$1 != "" && $1 < 15 { n += $2 } END { print n }')
+    [ "$reached" = 8110080 ] || fail "flipslice_uf reached $reached values"
+    "$pzc" solve $puzzle --solver flip_slice_uf --scrambles "$tmp/scrambles" --json > "$tmp/uf" || fail "solve (flipslice_uf)"
+    [ "$(lengths "$tmp/uf")" = "$(lengths "$tmp/joint")" ] || fail "flipslice_uf lengths: $(lengths "$tmp/uf")"
+    [ "$(nodes "$tmp/uf")" -le "$(nodes "$tmp/joint")" ] || fail "flipslice_uf searched $(nodes "$tmp/uf") nodes, flipslice $(nodes "$tmp/joint")"
+    echo "flipslice_uf: $(nodes "$tmp/uf") nodes; $(cat "$tmp/tables.txt")"
     ;;
 solve-random)
     # Uniform random states: every solution verified by pzc, none longer

@@ -1,6 +1,8 @@
 // One struct per searched pattern: its parts (pz/coord.hpp,
 // pz/lane_coord.hpp), its symmetry lookups, rank and unrank.
 #include <cstdio>
+#include <map>
+#include <set>
 
 #include "compiler/codegen/perm/sections.hpp"
 
@@ -119,6 +121,7 @@ std::vector<std::string> emitCoordinates(CodeWriter& w, const SolverModel& m) {
         bool orientationsOnly = false;
         for (const auto& part : c.parts) orientationsOnly = orientationsOnly || !part.positions;
         if (orientationsOnly) w.line("uint64_t unusedPerm[8] = {};  // 64 byte lanes at most (pattern orbits)");
+        std::set<int> piecesWritten;  // orbits whose piece lanes a part wrote
         for (size_t pi = c.parts.size(); pi-- > 0;) {
             const auto& part = c.parts[pi];
             const auto& l = m.layout.orbits[part.orbit];
@@ -126,13 +129,43 @@ std::vector<std::string> emitCoordinates(CodeWriter& w, const SolverModel& m) {
             setPartArguments(w, l, "unusedOri");
             if (!part.positions) w.set("PERM", l.nibble() ? "unusedPerm[0]" : "unusedPerm");
             if (part.oriMod == 1 && l.oriWord >= 0) w.set("ORI", l.nibble() ? "unusedOri" : "nullptr");
-            w.line("Part{{I}}::unrank(r % Part{{I}}::kSize, {{PERM}}, {{ORI}});");
+            const bool merge = part.positions && !piecesWritten.insert(part.orbit).second;
+            w.line(merge ? "Part{{I}}::unrankMerged(r % Part{{I}}::kSize, {{PERM}}, {{ORI}});"
+                         : "Part{{I}}::unrank(r % Part{{I}}::kSize, {{PERM}}, {{ORI}});");
             w.line("r /= Part{{I}}::kSize;");
         }
         w.line("(void)unusedOri;");
         w.line("return s;");
         w.dedent();
         w.line("}");
+        if (!c.everyValueIsState) {
+            // note [parts on one orbit]: the table build skips the others.
+            w.line("// Whether value r is a state: parts tracking positions of one orbit");
+            w.line("// put their pieces at different positions.");
+            w.line("static inline bool isState(uint64_t r) {");
+            w.indent();
+            std::map<int, int> positionParts;     // orbit -> parts tracking its positions
+            std::map<int, std::string> occupied;  // orbit -> its mask variable, if shared
+            for (const auto& part : c.parts) positionParts[part.orbit] += part.positions;
+            for (const auto& part : c.parts)
+                if (positionParts[part.orbit] > 1 && !occupied.count(part.orbit)) {
+                    occupied[part.orbit] = "occupied" + std::to_string(occupied.size());
+                    w.line("uint64_t " + occupied[part.orbit] + " = 0;");
+                }
+            for (size_t pi = c.parts.size(); pi-- > 0;) {
+                const auto& part = c.parts[pi];
+                w.set("I", std::to_string(pi));
+                if (part.positions && occupied.count(part.orbit)) {
+                    w.set("OCC", occupied[part.orbit]);
+                    w.line("if (const uint64_t m = Part{{I}}::occupiedPositions(r % Part{{I}}::kSize); ({{OCC}} & m) != 0) return false;");
+                    w.line("else {{OCC}} |= m;");
+                }
+                w.line("r /= Part{{I}}::kSize;");
+            }
+            w.line("return true;");
+            w.dedent();
+            w.line("}");
+        }
         w.dedent();
         w.line("};");
     }

@@ -311,6 +311,36 @@ struct PieceCoordinate {
             for (unsigned i = 0; i < nt; ++i) ori |= static_cast<uint64_t>(oriDigit[i]) << (4 * trackedLabel[i]);
         }
     }
+
+    // note [parts on one orbit] (compiler/analysis/coordinates.hpp): the
+    // positions a value puts the tracked pieces at, so that a pattern can
+    // tell which of its values are states (two parts' positions overlap).
+    static inline uint64_t occupiedPositions(uint64_t r) requires Positions {
+        r /= kOrientSize;
+        if constexpr (Ordered) r /= factorial(kTracked);
+        return CombinationRanks<N>::get().mask[kTracked][r];
+    }
+    // Unrank into a state whose piece lanes another part on this orbit
+    // already wrote: the tracked pieces are swapped into their positions,
+    // and their orientations set when this part tracks them. For a value
+    // that is a state, no swap moves the other parts' pieces; the pieces
+    // that move show orientation 0 (or the orientation lanes belong to an
+    // orientations-only part, read by position), so those lanes stay.
+    static inline void unrankMerged(uint64_t r, uint64_t& perm, uint64_t& ori) requires Positions {
+        uint64_t p2 = 0, o2 = 0;
+        unrank(r, p2, o2);
+        for (unsigned t = 0; t < N; ++t) {
+            const uint64_t piece = p2 >> (4 * t) & 0xF;
+            if (!(Tracked >> piece & 1)) continue;
+            unsigned c = 0;
+            while ((perm >> (4 * c) & 0xF) != piece) ++c;
+            if (c != t) {
+                const uint64_t x = ((perm >> (4 * c)) ^ (perm >> (4 * t))) & 0xF;
+                perm ^= (x << (4 * c)) | (x << (4 * t));
+            }
+            if constexpr (OriMod > 1) ori = (ori & ~(uint64_t{0xF} << (4 * t))) | (o2 & uint64_t{0xF} << (4 * t));
+        }
+    }
 };
 
 // The coordinate of one pattern part on an orbit with identical pieces

@@ -166,6 +166,28 @@ struct BytePieceCoordinate {
             for (unsigned i = 0; i < nt; ++i) o8[trackedLabel[i]] = oriDigit[i];
         }
     }
+
+    // note [parts on one orbit]: as PieceCoordinate's (pz/coord.hpp).
+    static inline uint64_t occupiedPositions(uint64_t r) requires Positions {
+        r /= kOrientSize;
+        if constexpr (Ordered) r /= factorial(kTracked);
+        return colexUnrank(r, N, kTracked);
+    }
+    static inline void unrankMerged(uint64_t r, uint64_t* perm, uint64_t* ori) requires Positions {
+        uint64_t p2[NL / 8] = {}, o2[NL / 8] = {};
+        unrank(r, p2, o2);
+        const auto* q8 = lanePtr<uint8_t>(p2);
+        const auto* r8 = lanePtr<uint8_t>(o2);
+        auto* p8 = lanePtr<uint8_t>(perm);
+        for (unsigned t = 0; t < N; ++t) {
+            const uint8_t piece = q8[t];
+            if (!(Tracked >> piece & 1)) continue;
+            unsigned c = 0;
+            while (p8[c] != piece) ++c;
+            if (c != t) std::swap(p8[c], p8[t]);
+            if constexpr (OriMod > 1) lanePtr<uint8_t>(ori)[t] = r8[t];
+        }
+    }
 };
 
 // The pieces of each label of a byte-lane orbit with identical pieces

@@ -602,6 +602,9 @@ private:
         // Entries claimed during this pass hold d + 1, not 0xF: not revisited.
         forEachEqual(begin, end, kUnreached, [&](uint64_t i) {
             if (getAtomic(i) != kUnreached) return;
+            // note [parts on one orbit]: values that are no state stay unreached.
+            if constexpr (requires { P::isState(i); })
+                if (!P::isState(i)) return;
             State s = P::unrank(i);
             // Moves are closed under inverse, so a neighbour at depth d is a parent.
             bool hit = false;
