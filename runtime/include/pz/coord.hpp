@@ -45,6 +45,24 @@ inline constexpr uint64_t binomial(unsigned n, unsigned k) {
 inline constexpr uint64_t factorial(unsigned n) { return n <= 1 ? 1 : n * factorial(n - 1); }
 inline constexpr uint64_t ipow(uint64_t b, unsigned e) { return e == 0 ? 1 : b * ipow(b, e - 1); }
 
+// The orientation digits of a coordinate value, its least significant
+// mixed-radix group: `stored` base-OriMod digits, most significant first,
+// into digit[0 .. stored-1]; with SumFixed one more, digit[stored], implied
+// (the digits sum to 0 mod OriMod). Returns the value without them.
+template <unsigned OriMod, bool SumFixed>
+inline uint64_t splitOrientationDigits(uint64_t r, unsigned stored, uint8_t* digit) {
+    const uint64_t size = ipow(OriMod, stored);
+    uint64_t o = r % size;
+    unsigned sum = 0;
+    for (unsigned i = stored; i-- > 0;) {
+        digit[i] = static_cast<uint8_t>(o % OriMod);
+        sum += digit[i];
+        o /= OriMod;
+    }
+    if constexpr (SumFixed) digit[stored] = static_cast<uint8_t>((OriMod - sum % OriMod) % OriMod);
+    return r / size;
+}
+
 // x / d for d in 1..64 when d divides x (the multiset ranks below divide
 // counts of arrangements exactly): d = 2^s o with o odd, and x / d is
 // (x >> s) times the inverse of o modulo 2^64, a multiply instead of a
@@ -271,17 +289,7 @@ struct PieceCoordinate {
     // Writes a state of the orbit with this coordinate into perm / ori.
     static inline void unrank(uint64_t r, uint64_t& perm, uint64_t& ori) {
         uint8_t oriDigit[16] = {};
-        if constexpr (OriMod > 1) {
-            uint64_t o = r % kOrientSize;
-            r /= kOrientSize;
-            unsigned sum = 0;
-            for (unsigned i = kOriDigits; i-- > 0;) {
-                oriDigit[i] = static_cast<uint8_t>(o % OriMod);
-                sum += oriDigit[i];
-                o /= OriMod;
-            }
-            if constexpr (OriSumFixed) oriDigit[kTracked - 1] = static_cast<uint8_t>((OriMod - sum % OriMod) % OriMod);
-        }
+        if constexpr (OriMod > 1) r = splitOrientationDigits<OriMod, OriSumFixed>(r, kOriDigits, oriDigit);
         uint8_t trackedLabel[16], untrackedLabel[16];
         unsigned nt = 0, nu = 0;
         for (unsigned v = 0; v < N; ++v) (Tracked >> v & 1 ? trackedLabel[nt++] : untrackedLabel[nu++]) = static_cast<uint8_t>(v);
@@ -414,14 +422,7 @@ struct LabelCoordinate {
     // rank says, the untracked pieces' labels in increasing order elsewhere.
     static inline void unrank(uint64_t r, uint64_t& perm, uint64_t& ori) {
         uint8_t oriDigit[16] = {};
-        if constexpr (OriMod > 1) {
-            uint64_t o = r % kOrientSize;
-            r /= kOrientSize;
-            for (unsigned i = kTracked; i-- > 0;) {
-                oriDigit[i] = static_cast<uint8_t>(o % OriMod);
-                o /= OriMod;
-            }
-        }
+        if constexpr (OriMod > 1) r = splitOrientationDigits<OriMod, false>(r, kTracked, oriDigit);
         uint8_t seq[16], rest[16];
         unsigned nt = 0, nu = 0;
         for (unsigned v = 0; v < 16; ++v)

@@ -124,17 +124,7 @@ struct BytePieceCoordinate {
     // padding lanes are left as they are (the caller starts from solved).
     static inline void unrank(uint64_t r, uint64_t* perm, uint64_t* ori) {
         uint8_t oriDigit[64] = {};
-        if constexpr (OriMod > 1) {
-            uint64_t o = r % kOrientSize;
-            r /= kOrientSize;
-            unsigned sum = 0;
-            for (unsigned i = kOriDigits; i-- > 0;) {
-                oriDigit[i] = static_cast<uint8_t>(o % OriMod);
-                sum += oriDigit[i];
-                o /= OriMod;
-            }
-            if constexpr (OriSumFixed) oriDigit[kTracked - 1] = static_cast<uint8_t>((OriMod - sum % OriMod) % OriMod);
-        }
+        if constexpr (OriMod > 1) r = splitOrientationDigits<OriMod, OriSumFixed>(r, kOriDigits, oriDigit);
         uint8_t trackedLabel[64], untrackedLabel[64];
         unsigned nt = 0, nu = 0;
         for (unsigned v = 0; v < N; ++v) (Tracked >> v & 1 ? trackedLabel[nt++] : untrackedLabel[nu++]) = static_cast<uint8_t>(v);
@@ -298,14 +288,7 @@ struct ByteLabelCoordinate {
     // increasing order elsewhere; padding lanes are left as they are.
     static inline void unrank(uint64_t r, uint64_t* perm, uint64_t* ori) {
         uint8_t oriDigit[64] = {};
-        if constexpr (OriMod > 1) {
-            uint64_t o = r % kOrientSize;
-            r /= kOrientSize;
-            for (unsigned i = kTracked; i-- > 0;) {
-                oriDigit[i] = static_cast<uint8_t>(o % OriMod);
-                o /= OriMod;
-            }
-        }
+        if constexpr (OriMod > 1) r = splitOrientationDigits<OriMod, false>(r, kTracked, oriDigit);
         std::array<uint8_t, 64> seq = kLayout.sortedTracked;
         if constexpr (Ordered && kArrangements > 1) {
             multisetUnrank(r % kArrangements, seq.data(), kCounts, kTracked, kLabels, kArrangements);
