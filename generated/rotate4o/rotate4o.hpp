@@ -326,14 +326,14 @@ inline State composeMirrored(const State& a, const State& b) {
 inline constexpr bool kSymmetryMirror[8] = {false, false, true, false, true, true, false, true};
 
 // ---- pattern coordinates (see runtime/include/pz/coord.hpp) ----
-// pattern top_row: 11182080 values
-struct Pattern_top_row {
-    static constexpr const char* kName = "top_row";
-    static constexpr const char* kHash = "854259dd34f601e1";
-    using Part0 = pz::PieceCoordinate<16, 0x000F, true, true, 4>;  // partial permutation (4 of 16) x orientations (4 mod 4) of orbit pieces
-    static constexpr uint64_t kSize = 11182080ULL;
+// pattern edge5: 536739840 values
+struct Pattern_edge5 {
+    static constexpr const char* kName = "edge5";
+    static constexpr const char* kHash = "f401e03b19bbb3a8";
+    using Part0 = pz::PieceCoordinate<16, 0x002F, true, true, 4>;  // partial permutation (5 of 16) x orientations (5 mod 4) of orbit pieces
+    static constexpr uint64_t kSize = 536739840ULL;
     // Symmetries whose conjugates track distinct pieces (-1 = the state itself).
-    static constexpr std::array<int, 4> kSymmetryLookups = {-1, 1, 3, 5};
+    static constexpr std::array<int, 8> kSymmetryLookups = {-1, 1, 2, 3, 4, 5, 6, 7};
     static inline uint64_t rank(const State& s) {
         uint64_t r = 0;
         r = r * Part0::kSize + Part0::rank(s.w[0], s.w[1]);
@@ -348,14 +348,14 @@ struct Pattern_top_row {
         return s;
     }
 };
-// pattern centre: 11182080 values
-struct Pattern_centre {
-    static constexpr const char* kName = "centre";
-    static constexpr const char* kHash = "601a7f81968bf251";
-    using Part0 = pz::PieceCoordinate<16, 0x0660, true, true, 4>;  // partial permutation (4 of 16) x orientations (4 mod 4) of orbit pieces
-    static constexpr uint64_t kSize = 11182080ULL;
+// pattern centre5: 536739840 values
+struct Pattern_centre5 {
+    static constexpr const char* kName = "centre5";
+    static constexpr const char* kHash = "fee17fed84b3e78c";
+    using Part0 = pz::PieceCoordinate<16, 0x0661, true, true, 4>;  // partial permutation (5 of 16) x orientations (5 mod 4) of orbit pieces
+    static constexpr uint64_t kSize = 536739840ULL;
     // Symmetries whose conjugates track distinct pieces (-1 = the state itself).
-    static constexpr std::array<int, 1> kSymmetryLookups = {-1};
+    static constexpr std::array<int, 4> kSymmetryLookups = {-1, 1, 2, 3};
     static inline uint64_t rank(const State& s) {
         uint64_t r = 0;
         r = r * Part0::kSize + Part0::rank(s.w[0], s.w[1]);
@@ -370,14 +370,14 @@ struct Pattern_centre {
         return s;
     }
 };
-// pattern corners: 11182080 values
-struct Pattern_corners {
-    static constexpr const char* kName = "corners";
-    static constexpr const char* kHash = "af466f1a7d3ae240";
-    using Part0 = pz::PieceCoordinate<16, 0x9009, true, true, 4>;  // partial permutation (4 of 16) x orientations (4 mod 4) of orbit pieces
-    static constexpr uint64_t kSize = 11182080ULL;
+// pattern corners5: 536739840 values
+struct Pattern_corners5 {
+    static constexpr const char* kName = "corners5";
+    static constexpr const char* kHash = "4d1de0caa6d86c85";
+    using Part0 = pz::PieceCoordinate<16, 0x9049, true, true, 4>;  // partial permutation (5 of 16) x orientations (5 mod 4) of orbit pieces
+    static constexpr uint64_t kSize = 536739840ULL;
     // Symmetries whose conjugates track distinct pieces (-1 = the state itself).
-    static constexpr std::array<int, 1> kSymmetryLookups = {-1};
+    static constexpr std::array<int, 4> kSymmetryLookups = {-1, 1, 3, 6};
     static inline uint64_t rank(const State& s) {
         uint64_t r = 0;
         r = r * Part0::kSize + Part0::rank(s.w[0], s.w[1]);
@@ -1070,7 +1070,7 @@ struct Traits {
         {-1, -1, -1, -1, -1, -1, -1, -1, -1, 178, 190, 180, -1, 192, -1, -1, -1, -1, -1, -1, -1, 194, 195, 196, 24, 25, 26},  // state 654
         {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 242, 243, 244, 236, 245, 238, -1, -1, -1, -1, -1, -1, -1, -1, -1},  // state 655
     };
-    using Patterns = std::tuple<Pattern_top_row, Pattern_centre, Pattern_corners>;
+    using Patterns = std::tuple<Pattern_edge5, Pattern_centre5, Pattern_corners5>;
     // Coset patterns (note [coset patterns]): defined after the struct.
     static constexpr int kCosetPatterns = 1;
     // Their lookups per state, over every pattern (note [coset pattern lookups]).
