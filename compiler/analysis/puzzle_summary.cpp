@@ -55,6 +55,35 @@ mpz_class patternSize(const ir::Puzzle& puzzle, const ir::Pattern& pattern) {
     return size;
 }
 
+mpz_class patternStates(const ir::Puzzle& puzzle, const ir::Pattern& pattern) {
+    // note [parts on one orbit]: each later positions part of an orbit
+    // places its pieces among the positions the earlier ones left.
+    std::map<int, unsigned long> left;  // orbit -> positions not yet taken
+    mpz_class states = 1;
+    for (const auto& part : pattern.parts) {
+        const unsigned long n = puzzle.orbits[part.orbit].size;
+        const unsigned long k = part.pieces.empty() ? n : part.pieces.size();
+        auto [it, first] = left.emplace(part.orbit, n);
+        if (!part.positions || first) {
+            states *= patternPartSize(puzzle, part);
+            if (part.positions) it->second -= std::min(k, n);
+            continue;
+        }
+        mpz_class placed;
+        mpz_bin_uiui(placed.get_mpz_t(), it->second, k);
+        if (!part.unordered) {
+            mpz_class f;
+            mpz_fac_ui(f.get_mpz_t(), k);
+            placed *= f;
+        }
+        ir::PatternPart orientationsOnly = part;
+        orientationsOnly.positions = false;
+        states *= placed * (part.orientations ? patternPartSize(puzzle, orientationsOnly) : mpz_class(1));
+        it->second -= std::min(k, it->second);
+    }
+    return states;
+}
+
 mpz_class patternTableBytes(const ir::Puzzle& puzzle, const ir::Pattern& pattern) {
     mpz_class words = (patternSize(puzzle, pattern) + 15) / 16;
     return words * 8;

@@ -23,6 +23,9 @@ int distinctLabels(const ir::Orbit& orbit);
 // pieces (ordered or not) times their orientations.
 mpz_class patternPartSize(const ir::Puzzle& puzzle, const ir::PatternPart& part);
 mpz_class patternSize(const ir::Puzzle& puzzle, const ir::Pattern& pattern);
+// How many of its values are states: less than patternSize when parts track
+// positions of disjoint pieces of one orbit (note [parts on one orbit]).
+mpz_class patternStates(const ir::Puzzle& puzzle, const ir::Pattern& pattern);
 // Bytes of the pattern's pruning table (4 bits per value, whole 64-bit words).
 mpz_class patternTableBytes(const ir::Puzzle& puzzle, const ir::Pattern& pattern);
 // Bytes of the tables of optimal solver `solver`, as `pzc check` reports

@@ -273,6 +273,7 @@ parts-one-orbit)
     # Two positions parts and an orientations part on one orbit: the values
     # with UF outside the slice, 495 x 8 x 2^11, are reached; the others
     # (UF among the slice edges' positions) are no state and stay unreached.
+    "$pzc" check $puzzle | grep -q "flipslice_uf: 12165120 values (8110080 of them states)," || fail "check: flipslice_uf's states"
     "$pzc" build $puzzle --solver flip_slice_uf -o "$tmp/solver_uf" > /dev/null || fail "build flip_slice_uf"
     "$tmp/solver_uf" --tables --table-dir "$tmp/tables" > "$tmp/tables.txt" || fail "--tables (flipslice_uf)"
     reached=$(sed -n 's/^  12165120 entries://p' "$tmp/tables.txt" | tr ' ' '\n' | awk -F: '$1 != "" && $1 < 15 { n += $2 } END { print n }')

@@ -31,7 +31,7 @@ namespace pz::driver {
 namespace {
 
 
-using analysis::commutingFamilies, analysis::distinctLabels, analysis::inducedMoves, analysis::patternPartSize,
+using analysis::commutingFamilies, analysis::distinctLabels, analysis::inducedMoves, analysis::patternPartSize, analysis::patternStates,
     analysis::patternSize, analysis::patternTableBytes;
 
 // A minimal deterministic JSON writer: two-space indentation, keys in the
@@ -392,8 +392,9 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
             out << "    " << analysis::estimateText(info.estimate) << '\n';
             continue;
         }
-        out << "  " << pat.name << ": " << patternSize(p, pat).get_str() << " values, table "
-            << tableBytesText(patternTableBytes(p, pat)) << ",";
+        out << "  " << pat.name << ": " << patternSize(p, pat).get_str() << " values";
+        if (patternStates(p, pat) != patternSize(p, pat)) out << " (" << patternStates(p, pat).get_str() << " of them states)";
+        out << ", table " << tableBytesText(patternTableBytes(p, pat)) << ",";
         for (const auto& part : pat.parts) out << ' ' << partText(p, part);
         out << '\n';
         if (index < coset.size()) out << "    " << analysis::estimateText(coset[index].estimate) << '\n';
@@ -673,6 +674,8 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
         }
         j.key("size");
         j.bigValue(patternSize(p, pat).get_str());
+        j.key("states");  // note [parts on one orbit]: the values that are states
+        j.bigValue(patternStates(p, pat).get_str());
         j.key("table-bytes");
         j.bigValue(patternTableBytes(p, pat).get_str());
         if (shown < coset.size()) estimateFields(j, coset[shown].estimate);
