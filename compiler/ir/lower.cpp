@@ -340,6 +340,13 @@ private:
                                 "does not matter");
                 continue;
             }
+            if ((long)orbit.size * orbit.orient > kMaxOrbitSize) {
+                error(ig.range, "orbit '" + orbit.name + "' read as stickers would have " +
+                                    std::to_string((long)orbit.size * orbit.orient) + " positions (" +
+                                    std::to_string(orbit.size) + " pieces x " + std::to_string(orbit.orient) +
+                                    " orientations); an orbit has at most " + std::to_string(kMaxOrbitSize));
+                continue;
+            }
             std::vector<char> wild(orbit.size, 0);
             bool ok = true;
             for (const auto& p : ig.pieces) {
