@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "compiler/analysis/puzzle_summary.hpp"
 #include "compiler/ir/element.hpp"
 
 namespace pz::analysis {
@@ -99,7 +100,7 @@ uint64_t labelledReferenceRank(const CoordinatePart& p, const ir::Element& e) {
 bool labelPart(const ir::Puzzle& puzzle, const ir::Pattern& pat, const ir::PatternPart& part, CoordinatePart& p,
                DiagnosticEngine& diags) {
     const auto& orbit = puzzle.orbits[part.orbit];
-    if (std::set<int>(orbit.solvedLabel.begin(), orbit.solvedLabel.end()).size() == orbit.solvedLabel.size()) return true;
+    if (distinctLabels(orbit) == orbit.size) return true;
     // pz::LabelCoordinate reads 4-bit lanes, pz::ByteLabelCoordinate byte
     // lanes (state_layout.hpp); 16-bit lanes have no labelled rank.
     if (orbit.size > kMaxLabelledPatternOrbit || orbit.orient > kMaxLabelledPatternOrient) {
@@ -160,8 +161,8 @@ std::string CoordinatePart::kind() const {
 
 bool tracksLabels(const ir::Puzzle& puzzle, const ir::Pattern& pattern) {
     for (const auto& part : pattern.parts) {
-        const auto& labels = puzzle.orbits[part.orbit].solvedLabel;
-        if (part.positions && std::set<int>(labels.begin(), labels.end()).size() < labels.size()) return true;
+        const auto& orbit = puzzle.orbits[part.orbit];
+        if (part.positions && distinctLabels(orbit) < orbit.size) return true;
     }
     return false;
 }
@@ -182,8 +183,7 @@ bool lastOrientationImplied(const ir::Puzzle& puzzle, const ir::PatternPart& par
     const int k = part.pieces.empty() ? orbit.size : (int)part.pieces.size();
     // Positions over identical pieces are ranked as labels (LabelCoordinate,
     // M^k orientations): not this rule.
-    const bool labelled = part.positions &&
-                          std::set<int>(orbit.solvedLabel.begin(), orbit.solvedLabel.end()).size() < orbit.solvedLabel.size();
+    const bool labelled = part.positions && distinctLabels(orbit) < orbit.size;
     return part.orientations && !labelled && k == orbit.size && k >= 2 && orientationSumFixed(puzzle, part.orbit);
 }
 
@@ -208,8 +208,7 @@ bool computeCoordinates(const ir::Puzzle& puzzle, std::vector<Coordinate>& out, 
                 for (int piece : part.pieces)
                     if (seen.count(piece) && twice.empty())
                         twice = orbit.positionNames.empty() ? std::to_string(piece) : orbit.positionNames[piece];
-                const bool labelled =
-                    std::set<int>(orbit.solvedLabel.begin(), orbit.solvedLabel.end()).size() < orbit.solvedLabel.size();
+                const bool labelled = distinctLabels(orbit) < orbit.size;
                 if (labelled || !twice.empty()) {
                     diags.error(puzzle.file, at,
                                 "pattern '" + pat.name + "' tracks the positions of orbit '" + orbit.name +

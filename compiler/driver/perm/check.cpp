@@ -392,8 +392,9 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
             out << "    " << analysis::estimateText(info.estimate) << '\n';
             continue;
         }
-        out << "  " << pat.name << ": " << patternSize(p, pat).get_str() << " values";
-        if (patternStates(p, pat) != patternSize(p, pat)) out << " (" << patternStates(p, pat).get_str() << " of them states)";
+        const mpz_class values = patternSize(p, pat), states = patternStates(p, pat);
+        out << "  " << pat.name << ": " << values.get_str() << " values";
+        if (states != values) out << " (" << states.get_str() << " of them states)";
         out << ", table " << tableBytesText(patternTableBytes(p, pat)) << ",";
         for (const auto& part : pat.parts) out << ' ' << partText(p, part);
         out << '\n';

@@ -320,18 +320,22 @@ int solverMainImpl(int argc, char** argv) {
     }
     Search<T>& search = *searchHolder;
     if (showTables) {
-        auto printCounts = [](const std::array<uint64_t, 16>& counts) {
-            double n = 0, sum = 0;
-            for (int d = 0; d < 16; ++d) {
+        // The entries at each depth reached, then a line with their mean
+        // (beside pzc check's counting estimate, note [table estimates]).
+        auto print = [](const std::array<uint64_t, 16>& counts) {
+            for (int d = 0; d < 16; ++d)
                 if (counts[d]) std::cout << ' ' << d << ':' << counts[d];
-                n += double(counts[d]), sum += double(d) * double(counts[d]);
-            }
+            std::cout << "\n";
+        };
+        auto printCounts = [&](const std::array<uint64_t, 16>& counts) {
+            print(counts);
+            double n = 0, sum = 0;
+            for (int d = 0; d < 16; ++d) n += double(counts[d]), sum += double(d) * double(counts[d]);
             char mean[64];
             std::snprintf(mean, sizeof mean, "%.2f", n > 0 ? sum / n : 0.0);
-            std::cout << "\n  mean entry " << mean << "\n";
+            std::cout << "  mean entry " << mean << "\n";
         };
-        // The plain patterns' tables: entries at each depth (15: not
-        // reached, or at least 15 when the BFS stopped there).
+        // The plain patterns' tables.
         search.forEachTable([&](const auto& t) {
             using P = typename std::decay_t<decltype(t)>::Pattern;
             char built[64];
@@ -348,25 +352,12 @@ int solverMainImpl(int argc, char** argv) {
             std::cout << "coset pattern " << c->name() << ": table " << (c->loadedFromCache() ? "loaded" : "built")
                       << " in " << c->buildSeconds() << " s, " << formatBytes(t.bytes)
                       << (t.base >= 0 ? " (2-bit entries over base " + std::to_string(t.base) + ")" : std::string()) << "\n";
-            auto print = [&](const std::array<uint64_t, 16>& counts) {
-                for (int d = 0; d < 16; ++d)
-                    if (counts[d]) std::cout << ' ' << d << ':' << counts[d];
-                std::cout << "\n";
-            };
             std::cout << "  ";
             if (t.classes) std::cout << t.classes << " classes, ";
             std::cout << t.entries << " entries";
             if (t.exactDepth >= 0) std::cout << " (exact up to " << t.exactDepth << ", farther ones read " << t.exactDepth + 1 << ")";
             std::cout << ":";
-            print(t.counts);
-            {
-                // Beside pzc check's counting estimate (note [table estimates]).
-                double n = 0, sum = 0;
-                for (int d = 0; d < 16; ++d) n += double(t.counts[d]), sum += double(d) * double(t.counts[d]);
-                char mean[64];
-                std::snprintf(mean, sizeof mean, "%.2f", n > 0 ? sum / n : 0.0);
-                std::cout << "  mean entry " << mean << "\n";
-            }
+            printCounts(t.counts);
             if (c->projected() && c->projected()->hasFixedRanks()) {
                 // note [fixed ranks]: the generated ranks are rankPart's on every state.
                 std::mt19937_64 rng(7);
