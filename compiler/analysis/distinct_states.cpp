@@ -5,6 +5,7 @@
 #include <map>
 #include <unordered_set>
 
+#include "compiler/analysis/colouring_stabiliser.hpp"
 #include "compiler/ir/element.hpp"
 
 namespace pz::analysis {
@@ -268,20 +269,23 @@ std::optional<bool> ColouringMembership::reachable(const ir::Element& lift, std:
                                                                                       : 2;
         if (mode_ == 1) gy_ = colouringChain(puzzle);
         if (mode_ == 2 && puzzle.illegal.empty()) {  // with them, tried above
-            auto states = enumerateColourings(puzzle, affordableStates(puzzle, kMaxEnumeratedStates));
-            if (states) {
+            if (auto states = enumerateColourings(puzzle, affordableStates(puzzle, kMaxEnumeratedStates))) {
                 enumerated_ = std::move(*states);
                 mode_ = 3;
             }
+        }
+        if (mode_ == 2) {
+            search_ = std::make_unique<ColouringSearch>(puzzle, analysis_.groupOrder());
+            mode_ = 4;
         }
     }
     if (lift.mirror) return false;
     if (mode_ == 0) return analysis_.contains(lift);
     if (mode_ == 1) return gy_->contains(PointAction(puzzle.orbits).toPoints(lift));
     if (mode_ == 3) return enumerated_.count(labelledKey(puzzle, lift)) > 0;
+    if (auto found = search_->showsReachable(lift)) return found;  // mode 4
     why = "pzc cannot decide whether a state with identical pieces is reachable in " + puzzle.name +
-          ": the identical pieces' permutations do not normalise the group (or the definition is too big to test it) "
-          "and it has too many states to enumerate (give a scramble instead)";
+          ": the search for an element of the group showing it ran past its budget (give a scramble instead)";
     return std::nullopt;
 }
 
@@ -308,7 +312,7 @@ mpz_class colouringStabiliserOrder(const ir::Puzzle& puzzle) {
     return order;
 }
 
-DistinctStates countDistinctStates(PuzzleAnalysis& analysis, size_t enumerationLimit) {
+DistinctStates countDistinctStates(PuzzleAnalysis& analysis, size_t enumerationLimit, double searchWork) {
     const ir::Puzzle& puzzle = analysis.puzzle();
     DistinctStates r;
     // note [illegal placements]: the group order counts the unrestricted
@@ -320,8 +324,7 @@ DistinctStates countDistinctStates(PuzzleAnalysis& analysis, size_t enumerationL
         r.method = "all pieces distinct";
         return r;
     }
-    const bool affordable = normalisingTestAffordable(puzzle);
-    if (!illegal && affordable && colouringNormalises(analysis)) {
+    if (!illegal && normalisingTestAffordable(puzzle) && colouringNormalises(analysis)) {
         const mpz_class yOrder = colouringStabiliserOrder(puzzle);
         const mpz_class gyOrder = colouringChain(puzzle)->order();
         r.known = true;
@@ -329,15 +332,22 @@ DistinctStates countDistinctStates(PuzzleAnalysis& analysis, size_t enumerationL
         r.method = "normalising";
         return r;
     }
+    if (!illegal) {
+        ColouringSearch search(puzzle, analysis.groupOrder());
+        if (const auto h = search.stabiliserOrder(searchWork)) {
+            r.known = true;
+            r.count = analysis.groupOrder() / *h;
+            r.method = "stabiliser search";
+            return r;
+        }
+    }
     const size_t limit = affordableStates(puzzle, enumerationLimit);
     auto states = enumerateColourings(puzzle, limit);
     if (!states) {
         r.reason = illegal ? "illegal placements restrict the states reached, and there are more than " +
                                  std::to_string(limit) + " to enumerate"
-                           : std::string(affordable ? "the identical pieces' permutations do not normalise the group"
-                                                    : "the definition is too big to test whether the identical "
-                                                      "pieces' permutations normalise the group") +
-                                 " and there are more than " + std::to_string(limit) + " states to enumerate";
+                           : "the search for the moves that keep the solved colouring ran past its budget and "
+                             "there are more than " + std::to_string(limit) + " states to enumerate";
         return r;
     }
     r.known = true;

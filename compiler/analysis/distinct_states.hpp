@@ -14,10 +14,11 @@
 // is a group (Y normalises G, or G normalises Y: checked generator by
 // generator, y g y^-1 in G by membership, g y g^-1 in Y by its definition),
 // |YG| = |G||Y| / |G ∩ Y|, so the count is |⟨G, Y⟩| / |Y|: one more chain.
-// Otherwise the states are enumerated breadth first when there are at most
-// kMaxEnumeratedStates of them; past that the count is unknown, said so with
-// the reason, never guessed. Both the test and the enumeration are bounded
-// in work (4e8 position-steps), so a huge definition answers "unknown" fast.
+// Otherwise G ∩ Y is found by a backtrack search (note [colouring
+// stabiliser]); past its budget the states are enumerated breadth first when
+// there are at most kMaxEnumeratedStates of them; past that the count is
+// unknown, said so with the reason, never guessed. The test, the search and
+// the enumeration are bounded in work, so a huge definition answers fast.
 #pragma once
 
 #include <gmpxx.h>
@@ -27,6 +28,7 @@
 #include <string>
 #include <unordered_set>
 
+#include "compiler/analysis/colouring_stabiliser.hpp"
 #include "compiler/analysis/puzzle_analysis.hpp"
 
 namespace pz::analysis {
@@ -46,7 +48,8 @@ bool hasIdenticalPieces(const ir::Puzzle& puzzle);
 // Y's order: the product over orbits and labels of (pieces with that label)!.
 mpz_class colouringStabiliserOrder(const ir::Puzzle& puzzle);
 
-DistinctStates countDistinctStates(PuzzleAnalysis& analysis, size_t enumerationLimit = kMaxEnumeratedStates);
+DistinctStates countDistinctStates(PuzzleAnalysis& analysis, size_t enumerationLimit = kMaxEnumeratedStates,
+                                   double searchWork = kColouringSearchWork);
 
 // Whether YG is a group (Y normalises G or G normalises Y; see the note).
 bool colouringNormalises(PuzzleAnalysis& analysis);
@@ -59,7 +62,9 @@ bool isSolvedColouring(const ir::Puzzle& puzzle, const ir::Element& e);
 // it): some y in Y has y*e in G, i.e. e in YG. With distinct pieces, plain
 // membership in G; when YG is a group, membership in <G, Y> (one chain,
 // built once); otherwise by enumerating the states when there are at most
-// kMaxEnumeratedStates, else undecided (nullopt, `why` says so).
+// kMaxEnumeratedStates, else by searching for an element of G showing the
+// state (note [colouring stabiliser]; undecided past its budget: nullopt,
+// `why` says so).
 class ColouringMembership {
 public:
     explicit ColouringMembership(PuzzleAnalysis& analysis);
@@ -68,9 +73,10 @@ public:
 
 private:
     PuzzleAnalysis& analysis_;
-    int mode_ = -1;  // -1 not decided yet, 0 distinct pieces, 1 normalising, 2 undecidable, 3 enumerated
+    int mode_ = -1;  // -1 not decided yet, 0 distinct pieces, 1 normalising, 3 enumerated, 4 search
     std::unique_ptr<StabilizerChain> gy_;
     std::unordered_set<std::string> enumerated_;  // mode 3: every reachable labelled state
+    std::unique_ptr<ColouringSearch> search_;     // mode 4: by search (note [colouring stabiliser])
 };
 
 }  // namespace pz::analysis

@@ -1236,6 +1236,20 @@ int StabilizerChain::orbitSize(int level) const {
     return impl_->orbitSize(level);
 }
 
+std::vector<int> StabilizerChain::basicOrbit(int level) const {
+    build();
+    if (level < 0 || level >= (int)impl_->levels.size()) return {};
+    const auto& orbit = impl_->levels[level].orbit;
+    return orbit.empty() ? std::vector<int>{level} : orbit;
+}
+
+BlockPerm StabilizerChain::transversalElement(int level, int image) const {
+    build();
+    if (level < 0 || level >= (int)impl_->levels.size() || !impl_->inOrbit(level, image))
+        throw std::invalid_argument("transversalElement: block not in the level's orbit");
+    return impl_->transversal(level, image);
+}
+
 mpz_class StabilizerChain::order() const {
     build();
     return impl_->order();

@@ -124,6 +124,14 @@ public:
     // Size of the orbit of block `level` under the stabiliser of blocks
     // 0..level-1.
     int orbitSize(int level) const;
+    // For backtrack searches over the chain (note [colouring stabiliser] in
+    // colouring_stabiliser.cpp): the blocks in the orbit of block `level`
+    // under the stabiliser of blocks 0..level-1 ({level} when trivial), and
+    // the transversal element of that stabiliser sending block `level` to
+    // `image` (an orbit block; untwisted choice of the chain's Schreier tree).
+    std::vector<int> basicOrbit(int level) const;
+    BlockPerm transversalElement(int level, int image) const;
+    Perm transversalPoints(int level, int image) const { return toPoints(transversalElement(level, image)); }
     // The generators the chain kept (a strong generating set of the group,
     // together with the kernel's pure twists).
     std::vector<Perm> strongGenerators() const;
