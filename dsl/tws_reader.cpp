@@ -642,6 +642,11 @@ public:
             } else if (kDeprecatedBlocks.count(c)) {
                 warning(t.range(), "'" + c + "' is deprecated in ksolve and ignored");
                 skipBlock(t);
+            } else if (c == "Scramble" || c == "ScrambleAlg" || c == "ScrambleState") {
+                // A scramble file given as the definition: say where it goes.
+                error(t.range(), "'" + c + "' belongs in a scramble file, not a puzzle definition: give the file with "
+                                 "`pzc solve DEFINITION.tws --tws-scrambles FILE`");
+                skipBlock(t);
             } else {
                 error(t.range(), "unexpected '" + c + "': expected Name, Set, Solved, Move, MoveAlias or MoveSequence");
                 restOfLine(t);
