@@ -2,6 +2,7 @@
 
 #include "compiler/analysis/distinct_states.hpp"
 
+#include <map>
 #include <sstream>
 
 #include "compiler/ir/element.hpp"
@@ -48,13 +49,52 @@ std::optional<std::string> printTws(const ir::Puzzle& p, std::string& why) {
     count(p.patterns.size(), "pattern", "patterns");
     count(p.solvers.size(), "solver", "solvers");
     if (!omitted.empty()) out << "# Not expressible in .tws, omitted:" << omitted << "\n";
+    // An orbit read as stickers (note [ignored pieces] in compiler/ir/lower.cpp)
+    // is written as declared: its pieces, with '?' orientations on the
+    // ignored ones, each element's sticker permutation read back as a piece
+    // permutation and twists (a piece at p with orientation t shows sticker
+    // k at slot p*m + (k+t) mod m).
+    std::vector<ir::Orbit> orbits = p.orbits;
+    std::vector<std::vector<bool>> wild(orbits.size());
+    for (auto& o : orbits) {
+        if (o.stickerPieces == 0) continue;
+        const int n = o.stickerPieces, m = o.stickerModulus;
+        std::map<int, int> pieceLabel;  // sticker 0's label -> piece label, by first appearance
+        std::vector<int> labels(n);
+        for (int q = 0; q < n; ++q) labels[q] = pieceLabel.emplace(o.solvedLabel[q * m], (int)pieceLabel.size()).first->second;
+        wild[&o - orbits.data()].assign(n, false);
+        for (int q : o.ignoredPieces) wild[&o - orbits.data()][q] = true;
+        o.size = n;
+        o.orient = m;
+        o.solvedLabel = std::move(labels);
+    }
+    auto pieces = [&](const ir::Element& e) {
+        ir::Element r = e;
+        for (size_t o = 0; o < orbits.size(); ++o) {
+            const int m = p.orbits[o].stickerModulus;
+            if (p.orbits[o].stickerPieces == 0) continue;
+            r.perm[o].assign(orbits[o].size, 0);
+            r.ori[o].assign(orbits[o].size, 0);
+            for (int q = 0; q < orbits[o].size; ++q) {
+                const int slot = e.perm[o][q * m];  // where sticker 0 of the piece now at q came from
+                r.perm[o][q] = slot / m;
+                r.ori[o][q] = (m - slot % m) % m;
+            }
+        }
+        return r;
+    };
     out << "Name " << p.name << "\n\n";
-    for (const auto& o : p.orbits) out << "Set " << o.name << ' ' << o.size << ' ' << o.orient << '\n';
+    for (const auto& o : orbits) out << "Set " << o.name << ' ' << o.size << ' ' << o.orient << '\n';
     out << "\nSolved\n";
-    for (const auto& o : p.orbits) {
+    for (size_t i = 0; i < orbits.size(); ++i) {
+        const auto& o = orbits[i];
         out << o.name << '\n';
         for (int q = 0; q < o.size; ++q) out << (q ? " " : "") << o.solvedLabel[q] + 1;
         out << '\n';
+        if (!wild[i].empty()) {
+            for (int q = 0; q < o.size; ++q) out << (q ? " " : "") << (wild[i][q] ? "?" : "0");
+            out << '\n';
+        }
     }
     out << "End\n";
     if (!p.illegal.empty()) out << '\n';
@@ -62,17 +102,18 @@ std::optional<std::string> printTws(const ir::Puzzle& p, std::string& why) {
         out << "Illegal " << p.orbits[il.orbit].name << ' ' << il.position + 1 << ' ' << il.label + 1 << '\n';
     for (const auto& f : p.families) {
         out << "\nMove " << f.name << '\n';
-        for (size_t o = 0; o < p.orbits.size(); ++o) {
-            const auto& orbit = p.orbits[o];
+        const ir::Element base = pieces(f.base);
+        for (size_t o = 0; o < orbits.size(); ++o) {
+            const auto& orbit = orbits[o];
             bool moved = false;
-            for (int q = 0; q < orbit.size; ++q) moved = moved || f.base.perm[o][q] != q || f.base.ori[o][q] != 0;
+            for (int q = 0; q < orbit.size; ++q) moved = moved || base.perm[o][q] != q || base.ori[o][q] != 0;
             if (!moved) continue;
             // ksolve style: position q receives the piece from perm[q]; the
             // twist is listed at the position the piece leaves.
             std::vector<int> twistAtSource(orbit.size, 0);
-            for (int q = 0; q < orbit.size; ++q) twistAtSource[f.base.perm[o][q]] = f.base.ori[o][q];
+            for (int q = 0; q < orbit.size; ++q) twistAtSource[base.perm[o][q]] = base.ori[o][q];
             out << orbit.name << '\n';
-            for (int q = 0; q < orbit.size; ++q) out << (q ? " " : "") << f.base.perm[o][q] + 1;
+            for (int q = 0; q < orbit.size; ++q) out << (q ? " " : "") << base.perm[o][q] + 1;
             out << '\n';
             if (orbit.orient > 1) {
                 for (int q = 0; q < orbit.size; ++q) out << (q ? " " : "") << twistAtSource[q];
