@@ -318,9 +318,10 @@ private:
     // (L, *): the states, the orbit of that colouring, are the puzzle's with
     // those orientations forgotten, and the identical-pieces machinery
     // (labelled lanes, distinct-state counts) does the rest. Everything that
-    // names positions or orientations of the declared orbit (patterns,
-    // subgroup invariants, illegal placements) and mirror symmetries (they
-    // would reverse the stickers' order) are refused, located. Listing
+    // names positions or orientations of the declared orbit (subgroup
+    // invariants, illegal placements) and mirror symmetries (they would
+    // reverse the stickers' order) are refused, located; a pattern part
+    // tracks the stickers of the pieces it names. Listing
     // every piece is `orient M ignored` (note [ignored orientation]).
     void lowerIgnoredOrientations() {
         for (const auto& ig : src_.ignoredOrientations) {
@@ -410,6 +411,22 @@ private:
         for (auto& sy : out_.symmetries) toStickers(sy.effect);
         for (auto& sg : out_.subgroups)
             for (auto& g : sg.generators) toStickers(g);
+        // A pattern part over the declared pieces tracks their stickers: a
+        // piece whose orientation matters by its sticker 0 (its slot gives
+        // position and orientation, so `positions` alone tracks both: a
+        // finer, still admissible table), an ignored piece by all of its
+        // stickers (one label class: its position).
+        for (auto& pattern : out_.patterns)
+            for (auto& part : pattern.parts) {
+                auto it = ignoredPieces_.find(part.orbit);
+                if (it == ignoredPieces_.end()) continue;
+                const int m = declared[part.orbit].orient;
+                std::vector<int> stickers;
+                for (int q : part.pieces)
+                    for (int k = 0; k < (it->second[q] ? m : 1); ++k) stickers.push_back(q * m + k);
+                part.pieces = std::move(stickers);
+                part.orientations = false;
+            }
         for (const auto& [o, wild] : ignoredPieces_) {
             Orbit& orbit = out_.orbits[o];
             const int n = orbit.size, m = orbit.orient;
@@ -806,9 +823,12 @@ private:
                     ok = false;
                     continue;
                 }
-                if (ignoredPieces_.count(o)) {
-                    error(part.range, "patterns over orbit '" + part.orbit.text + "' are not built: " + stickerNote(o) +
-                                          "; leave it to the default patterns (declare no pattern)");
+                if (ignoredPieces_.count(o) && !part.positions) {
+                    // note [ignored pieces]: the stickers' slots carry
+                    // positions and orientations together.
+                    error(part.range, "a part tracking only orientations of orbit '" + part.orbit.text +
+                                          "' is not built: " + stickerNote(o) +
+                                          "; track positions (they include the orientations)");
                     ok = false;
                     continue;
                 }
