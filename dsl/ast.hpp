@@ -107,13 +107,13 @@ struct Orbit {
     int orientationIgnored = 0;
     std::vector<int> solvedOrientation;
     // .tws import only (note [sticker sets]): a set whose Solved block gave
-    // `?` on some pieces only is read as its stickers, `size` = pieces x
-    // modulus unoriented positions; what the file said of its pieces is kept
-    // here for scramble files. Empty (pieces 0) otherwise.
+    // `?` on some pieces only (written with an IgnoredOrientation, read as
+    // stickers by lowering); what the file said of its pieces is kept here
+    // for scramble files. Empty (pieces 0) otherwise.
     struct Stickers {
         int pieces = 0, modulus = 1;
-        std::vector<int> labels, solvedOri;  // per piece, as in the Solved block
-        std::vector<char> wild;              // per piece: `?` (orientation does not matter)
+        std::vector<int> labels;  // per piece, as in the Solved block
+        std::vector<char> wild;   // per piece: `?` (orientation does not matter)
     } stickers;
 };
 

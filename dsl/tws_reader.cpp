@@ -201,30 +201,15 @@ ast::Expr refExpr(const std::string& name, SourceRange where) {
 
 // Note [sticker sets]. A set of n pieces with m orientations whose Solved
 // block gives `?` on some pieces only (maltese, puck) is read as n x m
-// stickers: a piece at position p with orientation o has its sticker k at
-// slot p*m + (k + o) mod m. A move that sends p's piece to p' with twist t
-// sends slot (p, j) to (p', j + t): a plain permutation. The labels say what
-// can be told apart: sticker k of a piece labelled L is (L, k), and every
-// sticker of a `?` piece is (L, *), so its orientation does not matter.
-// The states are the orbit of that colouring: exactly the puzzle's states
-// with the `?` pieces' orientation forgotten.
-Elem toStickers(const Elem& e, const std::vector<SetDef>& sets, const std::vector<char>& expand) {
-    Elem r;
-    for (size_t s = 0; s < sets.size(); ++s) {
-        if (!expand[s]) {
-            r.perm.push_back(e.perm[s]);
-            r.ori.push_back(e.ori[s]);
-            continue;
-        }
-        const int n = sets[s].size, m = sets[s].omod;
-        std::vector<int> perm(n * m);
-        for (int p = 0; p < n; ++p)
-            for (int i = 0; i < m; ++i) perm[p * m + i] = e.perm[s][p] * m + ((i - e.ori[s][p]) % m + m) % m;
-        r.perm.push_back(std::move(perm));
-        r.ori.emplace_back(n * m, 0);
-    }
-    return r;
-}
+// stickers: the reader writes it as declared with `orient SET ignored
+// { the '?' pieces }`, and lowering reads it as stickers (note [ignored
+// pieces] in compiler/ir/lower.cpp): a piece at position p with orientation
+// o has its sticker k at slot p*m + (k + o) mod m; sticker k of a piece
+// labelled L is (L, k), every sticker of a `?` piece (L, *). The states are
+// exactly the puzzle's with the `?` pieces' orientation forgotten. A
+// scramble file's position of such a set is turned into sticker labels
+// here (stickerLabels), numbered as lowering numbers them: 1-based, by
+// first appearance in the solved state's slot order.
 
 // The sticker labels (1-based ids, in order of first appearance in the
 // solved state) of a position given per piece: labels and orientations.
@@ -237,7 +222,7 @@ bool stickerLabels(const ast::Orbit::Stickers& st, const std::vector<int>& label
     for (int p = 0; p < st.pieces; ++p) wild[st.labels[p]] = st.wild[p];
     for (int p = 0; p < st.pieces; ++p)
         for (int j = 0; j < m; ++j) {
-            const int k = st.wild[p] ? -1 : ((j - st.solvedOri[p]) % m + m) % m;
+            const int k = st.wild[p] ? -1 : j;
             id.emplace(std::make_pair(st.labels[p], k), (int)id.size() + 1);
         }
     out.assign(st.pieces * m, 0);
@@ -705,10 +690,6 @@ public:
         // Solved labels, when not the identity.
         for (size_t s = 0; s < sets_.size(); ++s) {
             if (solvedLabels.size() <= s || solvedLabels[s].empty()) continue;
-            if (stickered(s)) {
-                const auto& st = out.orbits[s].stickers;
-                stickerLabels(st, st.labels, st.solvedOri, solvedLabels[s]);
-            }
             bool identity = true;
             for (size_t p = 0; p < solvedLabels[s].size(); ++p) identity = identity && solvedLabels[s][p] == (int)p + 1;
             if (identity) continue;
@@ -800,11 +781,30 @@ private:
                     }
                 }
                 if (!agree) continue;
+                // The orbit stays as declared; lowering reads it as stickers
+                // (note [ignored pieces] in compiler/ir/lower.cpp), as for a
+                // .pz `orient SET ignored { ... }`.
+                ast::IgnoredOrientation ig;
+                ig.orbit = {sd.name, e.head.range()};
+                ig.range = e.head.range();
+                for (int p = 0; p < sd.size; ++p)
+                    if (wild[s][p]) ig.pieces.push_back({p, "", e.ori[p].range()});
+                out.ignoredOrientations.push_back(std::move(ig));
                 ast::Orbit& o = out.orbits[s];
-                o.stickers = {sd.size, sd.omod, labels[s], ori[s], wild[s]};
-                o.size = sd.size * sd.omod;
-                o.orientation = 1;
+                o.stickers = {sd.size, sd.omod, labels[s], wild[s]};
                 stickerSet_[s] = 1;
+                // Solved orientations of the other pieces: read in their frame
+                // (below); a '?' piece's is 0.
+                std::vector<int> o0 = ori[s];
+                bool zero = true;
+                for (int p = 0; p < sd.size; ++p) {
+                    if (wild[s][p]) o0[p] = 0;
+                    zero = zero && o0[p] == 0;
+                }
+                if (!zero) {
+                    solvedOri_[s] = o0;
+                    o.solvedOrientation = o0;
+                }
                 continue;
             }
             bool zero = true;
@@ -853,14 +853,7 @@ private:
         ast::MoveDef def;
         def.name = {name.text, name.range()};
         def.isMacro = macro;
-        if (std::find(stickerSet_.begin(), stickerSet_.end(), 1) == stickerSet_.end()) {
-            def.cycles = cyclesOf(e, sets_, name.range());
-        } else {
-            std::vector<SetDef> stickers = sets_;
-            for (size_t s = 0; s < sets_.size(); ++s)
-                if (stickered(s)) stickers[s].size *= sets_[s].omod, stickers[s].omod = 1;
-            def.cycles = cyclesOf(toStickers(e, sets_, stickerSet_), stickers, name.range());
-        }
+        def.cycles = cyclesOf(e, sets_, name.range());
         def.range = name.range();
         finish(name, e, std::move(def), out);
     }
@@ -935,16 +928,11 @@ public:
     ScrambleReader(const std::string& file, DiagnosticEngine& diags, const ast::Puzzle& def) : Reader(file, diags) {
         for (const auto& o : def.orbits) {
             stickers_.push_back(o.stickers);
-            if (o.stickers.pieces > 0)  // note [sticker sets]: the file gives pieces
-                sets_.push_back({o.name.text, o.stickers.pieces, o.stickers.modulus, o.range});
-            else
-                sets_.push_back({o.name.text, o.size, o.orientationIgnored ? o.orientationIgnored : o.orientation, o.range});
+            sets_.push_back({o.name.text, o.size, o.orientationIgnored ? o.orientationIgnored : o.orientation, o.range});
             ignored_.push_back(o.orientationIgnored > 1);
             solvedOri_.push_back(o.solvedOrientation);
         }
         solved_ = twsSolvedLabels(def);
-        for (size_t k = 0; k < sets_.size(); ++k)
-            if (stickers_[k].pieces > 0) solved_[k] = stickers_[k].labels;
     }
 
     std::vector<TwsScramble> read(const std::string& text) {
@@ -995,6 +983,11 @@ public:
                                 break;
                             }
                         }
+                        // In the frame of the solved orientations, as below
+                        // (a `?` piece's orientation is not read).
+                        if (!solvedOri_[k].empty())
+                            for (int p = 0; p < sets_[k].size; ++p)
+                                s.ori[k][p] = ((s.ori[k][p] - solvedOri_[k][p]) % sets_[k].omod + sets_[k].omod) % sets_[k].omod;
                         continue;
                     }
                     // `?` exactly where the definition ignores orientation

@@ -137,7 +137,15 @@ bool loadTwsScrambleFile(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& gro
     if (!def || !readFile(path, text, diags)) return false;
     const int errorsBefore = diags.errorCount();
     const auto scrambles = parseTwsScrambleText(path, text, *def, diags);
-    const auto solved = twsSolvedLabels(*def);
+    // Solved labels as the scramble reader numbers them: per piece, or for
+    // an orbit read as stickers (note [sticker sets]) per slot, 1-based as
+    // lowering numbered them.
+    auto solved = twsSolvedLabels(*def);
+    for (size_t o = 0; o < puzzle.orbits.size() && o < solved.size(); ++o)
+        if (puzzle.orbits[o].stickerPieces > 0) {
+            solved[o] = puzzle.orbits[o].solvedLabel;
+            for (int& l : solved[o]) ++l;
+        }
     bool ok = diags.errorCount() == errorsBefore;
     analysis::ColouringMembership reach(groups);
     for (const auto& s : scrambles) {
