@@ -183,6 +183,10 @@ struct ColouringSearch::Impl {
     }
 };
 
+bool colouringSearchAffordable(const ir::Puzzle& puzzle) {
+    return PointAction(puzzle.orbits).pointCount() <= kMaxColouringSearchPoints;
+}
+
 ColouringSearch::ColouringSearch(const ir::Puzzle& puzzle, const mpz_class& groupOrder)
     : impl_(std::make_unique<Impl>(puzzle, groupOrder)) {}
 ColouringSearch::~ColouringSearch() = default;

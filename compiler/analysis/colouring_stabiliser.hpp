@@ -35,8 +35,13 @@
 namespace pz::analysis {
 
 // The searches' budget in point-steps (a node composes two permutations of
-// every point): about a second.
-inline constexpr double kColouringSearchWork = 2e9;
+// every point): one to two seconds.
+inline constexpr double kColouringSearchWork = 1e9;
+// The point chain keeps a Schreier tree per level over the points
+// (quadratic memory: about 300 MB at 2500 points); past this many points
+// the search is not tried (colouringSearchAffordable).
+inline constexpr int kMaxColouringSearchPoints = 2500;
+bool colouringSearchAffordable(const ir::Puzzle& puzzle);
 
 // The chain of G over reordered points, built once, for both searches.
 class ColouringSearch {

@@ -274,7 +274,7 @@ std::optional<bool> ColouringMembership::reachable(const ir::Element& lift, std:
                 mode_ = 3;
             }
         }
-        if (mode_ == 2) {
+        if (mode_ == 2 && colouringSearchAffordable(puzzle)) {
             search_ = std::make_unique<ColouringSearch>(puzzle, analysis_.groupOrder());
             mode_ = 4;
         }
@@ -283,9 +283,12 @@ std::optional<bool> ColouringMembership::reachable(const ir::Element& lift, std:
     if (mode_ == 0) return analysis_.contains(lift);
     if (mode_ == 1) return gy_->contains(PointAction(puzzle.orbits).toPoints(lift));
     if (mode_ == 3) return enumerated_.count(labelledKey(puzzle, lift)) > 0;
-    if (auto found = search_->showsReachable(lift)) return found;  // mode 4
+    if (mode_ == 4)
+        if (auto found = search_->showsReachable(lift)) return found;
     why = "pzc cannot decide whether a state with identical pieces is reachable in " + puzzle.name +
-          ": the search for an element of the group showing it ran past its budget (give a scramble instead)";
+          (mode_ == 4 ? ": the search for an element of the group showing it ran past its budget"
+                      : ": it has too many states to enumerate and too many (position, orientation) points to search") +
+          " (give a scramble instead)";
     return std::nullopt;
 }
 
@@ -332,7 +335,8 @@ DistinctStates countDistinctStates(PuzzleAnalysis& analysis, size_t enumerationL
         r.method = "normalising";
         return r;
     }
-    if (!illegal) {
+    const bool searchable = colouringSearchAffordable(puzzle);
+    if (!illegal && searchable) {
         ColouringSearch search(puzzle, analysis.groupOrder());
         if (const auto h = search.stabiliserOrder(searchWork)) {
             r.known = true;
@@ -346,8 +350,13 @@ DistinctStates countDistinctStates(PuzzleAnalysis& analysis, size_t enumerationL
     if (!states) {
         r.reason = illegal ? "illegal placements restrict the states reached, and there are more than " +
                                  std::to_string(limit) + " to enumerate"
-                           : "the search for the moves that keep the solved colouring ran past its budget and "
-                             "there are more than " + std::to_string(limit) + " states to enumerate";
+                           : std::string(searchable ? "the search for the moves that keep the solved colouring ran "
+                                                      "past its budget"
+                                                    : "the definition has more than " +
+                                                          std::to_string(kMaxColouringSearchPoints) +
+                                                          " (position, orientation) points, too many for the search "
+                                                          "for the moves that keep the solved colouring") +
+                                 " and there are more than " + std::to_string(limit) + " states to enumerate";
         return r;
     }
     r.known = true;

@@ -73,7 +73,7 @@ public:
 
 private:
     PuzzleAnalysis& analysis_;
-    int mode_ = -1;  // -1 not decided yet, 0 distinct pieces, 1 normalising, 3 enumerated, 4 search
+    int mode_ = -1;  // -1 not decided yet, 0 distinct pieces, 1 normalising, 2 undecidable, 3 enumerated, 4 search
     std::unique_ptr<StabilizerChain> gy_;
     std::unordered_set<std::string> enumerated_;  // mode 3: every reachable labelled state
     std::unique_ptr<ColouringSearch> search_;     // mode 4: by search (note [colouring stabiliser])

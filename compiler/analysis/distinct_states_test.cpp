@@ -243,3 +243,18 @@ TEST_CASE("distinct states: the stabiliser search counts what the normalising fo
         CHECK(a.groupOrder() / *h == countDistinctStates(a).count);
     }
 }
+
+TEST_CASE("distinct states: the search is not tried past its point limit") {
+    ir::Puzzle p;
+    p.name = "wide";
+    ir::Orbit o;
+    o.name = "beads";
+    o.size = 1024;
+    o.orient = 3;  // 3072 points
+    for (int i = 0; i < 1024; ++i) o.solvedLabel.push_back(i % 2);
+    p.orbits = {o};
+    CHECK_FALSE(colouringSearchAffordable(p));
+    p.orbits[0].size = 800;  // 2400 points
+    p.orbits[0].solvedLabel.resize(800);
+    CHECK(colouringSearchAffordable(p));
+}
