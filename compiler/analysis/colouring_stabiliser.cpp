@@ -72,13 +72,13 @@ public:
             size_t reachedCount = markOrbit(j, gens, reached);
             for (int gamma : orbits_[k]) {
                 if (colour_[gamma] != colour_[j] || reached[gamma] || failed[gamma]) continue;
+                if (++nodes_ > budget_) return std::nullopt;  // each candidate costs O(points)
                 std::vector<char> mine(n_, 0);
                 markOrbit(gamma, gens, mine);
                 bool ruledOut = false;  // a point of its orbit has no element: neither has gamma
                 for (int p = 0; p < n_; ++p) ruledOut = ruledOut || (mine[p] && failed[p]);
                 std::optional<Perm> h;
                 if (!ruledOut) {
-                    if (++nodes_ > budget_) return std::nullopt;
                     const Perm x = chain_.transversalPoints(j, gamma);
                     if (coloursHold(x, j + 1, next(k))) h = find(k + 1, x);
                     if (exhausted_) return std::nullopt;
