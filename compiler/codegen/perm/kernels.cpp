@@ -93,9 +93,15 @@ void emitLaneKernel(CodeWriter& w, const SolverModel& m, const std::string& row,
             if (l.oriWord >= 0) w.line("for (int j = 0; j < {{FW}}; ++j) r.w[{{OW}} + j] = s.w[{{OW}} + j];");
             continue;
         }
-        w.line("pz::permuteLanes<{{ARGS}}>(&s.w[{{PW}}], kLaneSrc{{K}}[{{ROWX}}], &r.w[{{PW}}]);");
+        // A named kernel whose byte lanes stay in their 16-byte blocks (a
+        // row of a 5x5 board in one block) is one in-block pshufb
+        // (pz::permuteLanesInBlocks): a third of vpermb's latency.
+        bool inBlocks = lk && l.laneType() == "uint8_t" && l.lanes() > 16;
+        for (int q = 0; inBlocks && q < l.lanes(); ++q) inBlocks = lk->src[q] / 16 == q / 16;
+        w.set("PERMUTE", inBlocks ? "permuteLanesInBlocks" : "permuteLanes");
+        w.line("pz::{{PERMUTE}}<{{ARGS}}>(&s.w[{{PW}}], kLaneSrc{{K}}[{{ROWX}}], &r.w[{{PW}}]);");
         if (l.oriWord >= 0) {
-            w.line("pz::permuteLanes<{{ARGS}}>(&s.w[{{OW}}], kLaneSrc{{K}}[{{ROWX}}], &r.w[{{OW}}]);");
+            w.line("pz::{{PERMUTE}}<{{ARGS}}>(&s.w[{{OW}}], kLaneSrc{{K}}[{{ROWX}}], &r.w[{{OW}}]);");
             if (!lk || lk->twists()) w.line("pz::addModLanes<{{ARGS}}, {{M}}>(&r.w[{{OW}}], kLaneTwist{{K}}[{{ROWX}}]);");
         }
     }

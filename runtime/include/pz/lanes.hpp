@@ -8,6 +8,8 @@
 // The operations generated code composes:
 //   permute(src, idx, dst)  dst[p] = src[idx[p]] (a move: idx a constant
 //                           table; compose: idx the other state's labels);
+//                           InBlocks when idx keeps lanes in their 16-byte
+//                           blocks (one in-block pshufb);
 //   addMod<M>(x, a)         x[p] = (x[p] + a[p]) mod M (orientations);
 //   negMod<M>(x)            x[p] = (M - x[p]) mod M;
 //   invert(src, dst)        dst[src[p]] = p.
@@ -105,6 +107,30 @@ inline void shuffleBytes(const LaneByte* src, const LaneByte* idx, LaneByte* dst
     std::memcpy(dst, t, NL);
 }
 
+// shuffleBytes for a table whose every index stays in its lane's 16-byte
+// block (idx[p] / 16 == p / 16; checked by the code generator, which picks
+// this per move: compiler/codegen/perm/kernels.cpp). One in-block pshufb
+// (1 cycle of latency) where vpermb takes 3 and the AVX2 path two pshufb
+// and a blend; pshufb reads each index's low 4 bits, its byte in the block.
+template <unsigned NL>
+inline void shuffleBytesInBlocks(const LaneByte* src, const LaneByte* idx, LaneByte* dst) {
+#if defined(PZ_LANES_VBMI)
+    if constexpr (NL == 64) {
+        _mm512_storeu_si512(dst, _mm512_shuffle_epi8(_mm512_loadu_si512(src), _mm512_loadu_si512(idx)));
+        return;
+    }
+#endif
+#if defined(PZ_LANES_VBMI) || defined(PZ_LANES_AVX2)
+    if constexpr (NL == 32) {
+        __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src));
+        __m256i i = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(idx));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst), _mm256_shuffle_epi8(v, i));
+        return;
+    }
+#endif
+    shuffleBytes<NL>(src, idx, dst);
+}
+
 // Bit p set where x[p] == value, over a field of NL byte lanes (one compare
 // and mask where the vector path has one).
 template <unsigned NL>
@@ -142,6 +168,14 @@ inline void permuteLanes(const uint64_t* src, const I* idx, uint64_t* dst) {
         for (unsigned p = 0; p < NL; ++p) t[p] = s[i[p]];
         std::memcpy(dst, t, sizeof t);
     }
+}
+
+// permuteLanes for byte lanes by a table that keeps every lane in its
+// 16-byte block (shuffleBytesInBlocks).
+template <class L, unsigned NL, class I>
+inline void permuteLanesInBlocks(const uint64_t* src, const I* idx, uint64_t* dst) {
+    static_assert(sizeof(L) == 1, "in-block shuffles are for byte lanes");
+    shuffleBytesInBlocks<NL>(lanePtr<L>(src), reinterpret_cast<const LaneByte*>(idx), lanePtr<L>(dst));
 }
 
 // x[p] = (x[p] + a[p]) mod M, lanes < M (M <= 128 for bytes, 256 for 16-bit
