@@ -57,6 +57,11 @@ std::optional<std::string> printTws(const ir::Puzzle& p, std::string& why) {
     std::vector<ir::Orbit> orbits = p.orbits;
     std::vector<std::vector<bool>> wild(orbits.size());
     for (auto& o : orbits) {
+        if (o.ignoredOrient > 1) {  // `orient M ignored`: '?' on every piece, as twsearch writes it
+            wild[&o - orbits.data()].assign(o.size, true);
+            o.orient = o.ignoredOrient;
+            continue;
+        }
         if (o.stickerPieces == 0) continue;
         const int n = o.stickerPieces, m = o.stickerModulus;
         std::map<int, int> pieceLabel;  // sticker 0's label -> piece label, by first appearance
