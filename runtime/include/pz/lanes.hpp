@@ -65,6 +65,16 @@ inline const AliasLane<L>* lanePtr(const uint64_t* w) { return reinterpret_cast<
 template <class L>
 inline AliasLane<L>* lanePtr(uint64_t* w) { return reinterpret_cast<AliasLane<L>*>(w); }
 
+#if defined(PZ_LANES_VBMI) || defined(PZ_LANES_AVX2)
+// dst = op(src, idx) on one 256-bit vector of byte lanes.
+template <class Op>
+inline void bytes256(const LaneByte* src, const LaneByte* idx, LaneByte* dst, Op op) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src));
+    const __m256i i = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(idx));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst), op(v, i));
+}
+#endif
+
 // Byte shuffle of a field of NL byte lanes: dst[p] = src[idx[p]] (idx[p] < NL).
 template <unsigned NL>
 inline void shuffleBytes(const LaneByte* src, const LaneByte* idx, LaneByte* dst) {
@@ -75,9 +85,7 @@ inline void shuffleBytes(const LaneByte* src, const LaneByte* idx, LaneByte* dst
         return;
     }
     if constexpr (NL == 32) {
-        __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src));
-        __m256i i = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(idx));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst), _mm256_permutexvar_epi8(i, v));
+        bytes256(src, idx, dst, [](__m256i v, __m256i i) { return _mm256_permutexvar_epi8(i, v); });
         return;
     }
 #endif
@@ -85,12 +93,11 @@ inline void shuffleBytes(const LaneByte* src, const LaneByte* idx, LaneByte* dst
     if constexpr (NL == 32) {
         // pshufb works within 128-bit halves: shuffle both halves of the
         // source broadcast to the whole register, pick by index bit 4.
-        __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src));
-        __m256i i = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(idx));
-        __m256i lo = _mm256_permute2x128_si256(v, v, 0x00), hi = _mm256_permute2x128_si256(v, v, 0x11);
-        __m256i pick = _mm256_slli_epi16(i, 3);  // bit 4 -> bit 7 (indices < 32: nothing crosses a byte)
-        __m256i r = _mm256_blendv_epi8(_mm256_shuffle_epi8(lo, i), _mm256_shuffle_epi8(hi, i), pick);
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst), r);
+        bytes256(src, idx, dst, [](__m256i v, __m256i i) {
+            __m256i lo = _mm256_permute2x128_si256(v, v, 0x00), hi = _mm256_permute2x128_si256(v, v, 0x11);
+            __m256i pick = _mm256_slli_epi16(i, 3);  // bit 4 -> bit 7 (indices < 32: nothing crosses a byte)
+            return _mm256_blendv_epi8(_mm256_shuffle_epi8(lo, i), _mm256_shuffle_epi8(hi, i), pick);
+        });
         return;
     }
 #endif
@@ -122,9 +129,7 @@ inline void shuffleBytesInBlocks(const LaneByte* src, const LaneByte* idx, LaneB
 #endif
 #if defined(PZ_LANES_VBMI) || defined(PZ_LANES_AVX2)
     if constexpr (NL == 32) {
-        __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src));
-        __m256i i = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(idx));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst), _mm256_shuffle_epi8(v, i));
+        bytes256(src, idx, dst, [](__m256i v, __m256i i) { return _mm256_shuffle_epi8(v, i); });
         return;
     }
 #endif
