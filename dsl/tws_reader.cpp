@@ -207,32 +207,8 @@ ast::Expr refExpr(const std::string& name, SourceRange where) {
 // o has its sticker k at slot p*m + (k + o) mod m; sticker k of a piece
 // labelled L is (L, k), every sticker of a `?` piece (L, *). The states are
 // exactly the puzzle's with the `?` pieces' orientation forgotten. A
-// scramble file's position of such a set is turned into sticker labels
-// here (stickerLabels), numbered as lowering numbers them: 1-based, by
-// first appearance in the solved state's slot order.
-
-// The sticker labels (1-based ids, in order of first appearance in the
-// solved state) of a position given per piece: labels and orientations.
-// False when a label is not one of the solved state's.
-bool stickerLabels(const ast::Orbit::Stickers& st, const std::vector<int>& labels, const std::vector<int>& ori,
-                   std::vector<int>& out) {
-    const int m = st.modulus;
-    std::map<std::pair<int, int>, int> id;  // (label, sticker or -1 for `?`) -> id
-    std::map<int, bool> wild;               // label -> its pieces' orientation does not matter
-    for (int p = 0; p < st.pieces; ++p) wild[st.labels[p]] = st.wild[p];
-    for (int p = 0; p < st.pieces; ++p)
-        for (int j = 0; j < m; ++j) {
-            const int k = st.wild[p] ? -1 : j;
-            id.emplace(std::make_pair(st.labels[p], k), (int)id.size() + 1);
-        }
-    out.assign(st.pieces * m, 0);
-    for (int p = 0; p < st.pieces; ++p) {
-        auto w = wild.find(labels[p]);
-        if (w == wild.end()) return false;
-        for (int j = 0; j < m; ++j) out[p * m + j] = id.at({labels[p], w->second ? -1 : ((j - ori[p]) % m + m) % m});
-    }
-    return true;
-}
+// scramble file gives such a set per piece, as any other; its lift becomes
+// a slot permutation where the position is loaded (tws_support.cpp).
 
 // One set's entry in a position block, as written.
 struct SetEntry {
@@ -1027,13 +1003,6 @@ public:
                                                           "' are not those of the solved state (each label as often as there)");
                         ok = false;
                     }
-                }
-                for (size_t k = 0; k < sets_.size() && ok; ++k) {
-                    if (s.labels[k].empty() || stickers_[k].pieces == 0) continue;
-                    std::vector<int> stickerLab;
-                    stickerLabels(stickers_[k], s.labels[k], s.ori[k], stickerLab);  // labels checked above
-                    s.ori[k].assign(stickerLab.size(), 0);
-                    s.labels[k] = std::move(stickerLab);
                 }
                 if (ok) out.push_back(std::move(s));
             } else if (c == "RandomScramble" || c == "MoveLimits") {

@@ -100,6 +100,24 @@ Element power(const Element& a, const mpz_class& k, const std::vector<Orbit>& or
     return result;
 }
 
+std::vector<int> stickerSlots(const std::vector<int>& perm, const std::vector<int>& ori, int m) {
+    const size_t n = perm.size();
+    std::vector<int> slots(n * m);
+    for (size_t p = 0; p < n; ++p)
+        for (int i = 0; i < m; ++i) slots[p * m + i] = perm[p] * m + ((i - ori[p]) % m + m) % m;
+    return slots;
+}
+
+void piecesOfStickerSlots(const std::vector<int>& slots, int m, std::vector<int>& perm, std::vector<int>& ori) {
+    const size_t n = slots.size() / m;
+    perm.assign(n, 0);
+    ori.assign(n, 0);
+    for (size_t p = 0; p < n; ++p) {
+        perm[p] = slots[p * m] / m;
+        ori[p] = (m - slots[p * m] % m) % m;
+    }
+}
+
 bool isIdentity(const Element& a) {
     if (a.mirror) return false;
     for (size_t o = 0; o < a.perm.size(); ++o)

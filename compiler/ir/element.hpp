@@ -24,6 +24,13 @@ bool isIdentity(const Element& a);
 // Smallest k > 0 with a^k = identity.
 long order(const Element& a, const std::vector<Orbit>& orbits);
 
+// note [ignored pieces] (lower.cpp): n pieces of m orientations read as n x m
+// sticker slots, a piece at p with orientation o showing its sticker k at
+// slot p*m + (k + o) mod m. The slot permutation of one orbit's (perm, ori),
+// and back (sticker 0 of the piece now at p came from slot perm[p*m]).
+std::vector<int> stickerSlots(const std::vector<int>& perm, const std::vector<int>& ori, int m);
+void piecesOfStickerSlots(const std::vector<int>& slots, int m, std::vector<int>& perm, std::vector<int>& ori);
+
 // The first of the puzzle's illegal placements that state e shows (a piece
 // of that label at that position), or null when e is legal.
 const IllegalPlacement* illegalPlacementIn(const Puzzle& puzzle, const Element& e);

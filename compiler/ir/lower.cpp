@@ -396,13 +396,10 @@ private:
         if (ignoredPieces_.empty()) return;
         const std::vector<Orbit> declared = out_.orbits;
         auto toStickers = [&](Element& e) {
-            for (const auto& [o, wild] : ignoredPieces_) {
-                const int n = declared[o].size, m = declared[o].orient;
-                std::vector<int> perm(n * m);
-                for (int p = 0; p < n; ++p)
-                    for (int i = 0; i < m; ++i) perm[p * m + i] = e.perm[o][p] * m + mod(i - e.ori[o][p], m);
-                e.perm[o] = std::move(perm);
-                e.ori[o].assign(n * m, 0);
+            for (const auto& ignored : ignoredPieces_) {
+                const int o = ignored.first;
+                e.perm[o] = stickerSlots(e.perm[o], e.ori[o], declared[o].orient);
+                e.ori[o].assign(e.perm[o].size(), 0);
             }
         };
         for (auto& f : out_.families) toStickers(f.base);

@@ -51,14 +51,14 @@ std::optional<std::string> printTws(const ir::Puzzle& p, std::string& why) {
     if (!omitted.empty()) out << "# Not expressible in .tws, omitted:" << omitted << "\n";
     // An orbit read as stickers (note [ignored pieces] in compiler/ir/lower.cpp)
     // is written as declared: its pieces, with '?' orientations on the
-    // ignored ones, each element's sticker permutation read back as a piece
-    // permutation and twists (a piece at p with orientation t shows sticker
-    // k at slot p*m + (k+t) mod m).
+    // ignored ones, each element's slot permutation read back as a piece
+    // permutation and twists (ir::piecesOfStickerSlots).
     std::vector<ir::Orbit> orbits = p.orbits;
     std::vector<std::vector<bool>> wild(orbits.size());
-    for (auto& o : orbits) {
+    for (size_t i = 0; i < orbits.size(); ++i) {
+        ir::Orbit& o = orbits[i];
         if (o.ignoredOrient > 1) {  // `orient M ignored`: '?' on every piece, as twsearch writes it
-            wild[&o - orbits.data()].assign(o.size, true);
+            wild[i].assign(o.size, true);
             o.orient = o.ignoredOrient;
             continue;
         }
@@ -67,25 +67,17 @@ std::optional<std::string> printTws(const ir::Puzzle& p, std::string& why) {
         std::map<int, int> pieceLabel;  // sticker 0's label -> piece label, by first appearance
         std::vector<int> labels(n);
         for (int q = 0; q < n; ++q) labels[q] = pieceLabel.emplace(o.solvedLabel[q * m], (int)pieceLabel.size()).first->second;
-        wild[&o - orbits.data()].assign(n, false);
-        for (int q : o.ignoredPieces) wild[&o - orbits.data()][q] = true;
+        wild[i].assign(n, false);
+        for (int q : o.ignoredPieces) wild[i][q] = true;
         o.size = n;
         o.orient = m;
         o.solvedLabel = std::move(labels);
     }
     auto pieces = [&](const ir::Element& e) {
         ir::Element r = e;
-        for (size_t o = 0; o < orbits.size(); ++o) {
-            const int m = p.orbits[o].stickerModulus;
-            if (p.orbits[o].stickerPieces == 0) continue;
-            r.perm[o].assign(orbits[o].size, 0);
-            r.ori[o].assign(orbits[o].size, 0);
-            for (int q = 0; q < orbits[o].size; ++q) {
-                const int slot = e.perm[o][q * m];  // where sticker 0 of the piece now at q came from
-                r.perm[o][q] = slot / m;
-                r.ori[o][q] = (m - slot % m) % m;
-            }
-        }
+        for (size_t o = 0; o < orbits.size(); ++o)
+            if (p.orbits[o].stickerPieces > 0)
+                ir::piecesOfStickerSlots(e.perm[o], p.orbits[o].stickerModulus, r.perm[o], r.ori[o]);
         return r;
     };
     out << "Name " << p.name << "\n\n";
@@ -142,15 +134,7 @@ bool loadTwsScrambleFile(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& gro
     if (!def || !readFile(path, text, diags)) return false;
     const int errorsBefore = diags.errorCount();
     const auto scrambles = parseTwsScrambleText(path, text, *def, diags);
-    // Solved labels as the scramble reader numbers them: per piece, or for
-    // an orbit read as stickers (note [sticker sets]) per slot, 1-based as
-    // lowering numbered them.
-    auto solved = twsSolvedLabels(*def);
-    for (size_t o = 0; o < puzzle.orbits.size() && o < solved.size(); ++o)
-        if (puzzle.orbits[o].stickerPieces > 0) {
-            solved[o] = puzzle.orbits[o].solvedLabel;
-            for (int& l : solved[o]) ++l;
-        }
+    const auto solved = twsSolvedLabels(*def);  // per piece, as the file numbers them
     bool ok = diags.errorCount() == errorsBefore;
     analysis::ColouringMembership reach(groups);
     for (const auto& s : scrambles) {
@@ -163,17 +147,28 @@ bool loadTwsScrambleFile(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& gro
             out.push_back(*e);
             continue;
         }
-        // A position: the piece at q is the first unused solved piece with its label.
+        // A position: the piece at q is the first unused solved piece with its
+        // label. An orbit read as stickers (note [sticker sets]) is given per
+        // piece and becomes its slot permutation (a `?` piece's orientation
+        // does not matter: its stickers are one label).
         ir::Element e = ir::identity(puzzle.orbits);
         for (size_t o = 0; o < puzzle.orbits.size(); ++o) {
             if (s.labels[o].empty()) continue;
-            std::vector<bool> used(puzzle.orbits[o].size, false);
-            for (int q = 0; q < puzzle.orbits[o].size; ++q) {
-                int k = 0;
+            const size_t pieces = s.labels[o].size();
+            std::vector<int> perm(pieces), ori(pieces);
+            std::vector<bool> used(pieces, false);
+            for (size_t q = 0; q < pieces; ++q) {
+                size_t k = 0;
                 while (used[k] || solved[o][k] != s.labels[o][q]) ++k;  // labels were checked against solved
                 used[k] = true;
-                e.perm[o][q] = k;
-                e.ori[o][q] = s.ori[o][q];
+                perm[q] = static_cast<int>(k);
+                ori[q] = s.ori[o][q];
+            }
+            if (puzzle.orbits[o].stickerPieces > 0) {
+                e.perm[o] = ir::stickerSlots(perm, ori, puzzle.orbits[o].stickerModulus);
+            } else {
+                e.perm[o] = std::move(perm);
+                e.ori[o] = std::move(ori);
             }
         }
         // e is one lift of the labelled position (note [distinct states]).
