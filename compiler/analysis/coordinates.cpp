@@ -351,6 +351,18 @@ uint64_t referenceRank(const Coordinate& c, const ir::Element& e) {
     return r;
 }
 
+// The positions (of n) in the colex-ranked combination of k of them with rank comb.
+static std::vector<bool> colexPositions(uint64_t comb, int k, int n) {
+    std::vector<bool> occupied(n, false);
+    for (int j = k; j >= 1; --j) {
+        int pos = j - 1;
+        while (pos + 1 < n && binomial(pos + 1, j) <= comb) ++pos;
+        comb -= binomial(pos, j);
+        occupied[pos] = true;
+    }
+    return occupied;
+}
+
 bool isStateValue(const Coordinate& c, uint64_t rank) {
     if (c.everyValueIsState) return true;
     std::map<int, std::vector<bool>> occupied;  // orbit -> positions a part's pieces are at
@@ -360,14 +372,11 @@ bool isStateValue(const Coordinate& c, uint64_t rank) {
         rank /= p.size();
         if (!p.positions) continue;
         // The colex-ranked combination of positions (as referenceUnrank).
-        uint64_t comb = v / p.orientSize / (p.ordered ? factorial(p.k) : 1);
+        const std::vector<bool> at = colexPositions(v / p.orientSize / (p.ordered ? factorial(p.k) : 1), p.k, p.n);
         auto& seen = occupied.try_emplace(p.orbit, p.n, false).first->second;
-        for (int j = p.k; j >= 1; --j) {
-            int pos = j - 1;
-            while (pos + 1 < p.n && binomial(pos + 1, j) <= comb) ++pos;
-            comb -= binomial(pos, j);
-            if (seen[pos]) return false;
-            seen[pos] = true;
+        for (int pos = 0; pos < p.n; ++pos) {
+            if (at[pos] && seen[pos]) return false;
+            seen[pos] = seen[pos] || at[pos];
         }
     }
     return true;
@@ -442,13 +451,7 @@ ir::Element referenceUnrank(const Coordinate& c, uint64_t rank, const std::vecto
                 if (!(p.trackedLabels >> l & 1))
                     for (int q = 0; q < p.n; ++q)
                         if (p.pieceLabel[q] == l) rest.push_back(l);
-            std::vector<bool> occupied(p.n, false);
-            for (int j = p.k; j >= 1; --j) {
-                int pos = j - 1;
-                while (pos + 1 < p.n && binomial(pos + 1, j) <= v) ++pos;
-                v -= binomial(pos, j);
-                occupied[pos] = true;
-            }
+            const std::vector<bool> occupied = colexPositions(v, p.k, p.n);
             std::map<int, int> nextPiece;  // label -> pieces of it handed out
             auto pieceOf = [&](int label) {
                 int seen = 0;
@@ -495,13 +498,7 @@ ir::Element referenceUnrank(const Coordinate& c, uint64_t rank, const std::vecto
             } else {
                 for (int i = 0; i < p.k; ++i) order[i] = i;
             }
-            std::vector<bool> occupied(p.n, false);
-            for (int j = p.k; j >= 1; --j) {
-                int pos = j - 1;
-                while (pos + 1 < p.n && binomial(pos + 1, j) <= v) ++pos;
-                v -= binomial(pos, j);
-                occupied[pos] = true;
-            }
+            const std::vector<bool> occupied = colexPositions(v, p.k, p.n);
             for (int pos = 0, i = 0, u = 0; pos < p.n; ++pos) {
                 if (occupied[pos]) {
                     perm[pos] = trackedLabels[order[i]];
