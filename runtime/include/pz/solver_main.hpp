@@ -347,32 +347,34 @@ int solverMainImpl(int argc, char** argv) {
         });
         // The coset patterns' tables (note [coset patterns]): classes, entries,
         // depths; for small coordinates also every raw value looked up from a state.
-        for (const auto& c : search.cosetPatterns()) {
-            const auto t = c->summary();
-            std::cout << "coset pattern " << c->name() << ": table " << (c->loadedFromCache() ? "loaded" : "built")
-                      << " in " << c->buildSeconds() << " s, " << formatBytes(t.bytes)
-                      << (t.base >= 0 ? " (2-bit entries over base " + std::to_string(t.base) + ")" : std::string()) << "\n";
-            std::cout << "  ";
-            if (t.classes) std::cout << t.classes << " classes, ";
-            std::cout << t.entries << " entries";
-            if (t.exactDepth >= 0) std::cout << " (exact up to " << t.exactDepth << ", farther ones read " << t.exactDepth + 1 << ")";
-            std::cout << ":";
-            printCounts(t.counts);
-            if (c->projected() && c->projected()->hasFixedRanks()) {
-                // note [fixed ranks]: the generated ranks are rankPart's on every state.
-                std::mt19937_64 rng(7);
-                std::vector<State> sample;
-                for (int i = 0; i < 10000; ++i) sample.push_back(randomState<T>(rng));
-                if (!c->projected()->fixedRanksAgree(sample)) {
-                    std::cerr << argv[0] << ": internal error: coset pattern " << c->name()
-                              << ": the generated ranks differ from the plan's\n";
-                    return 3;
+        if constexpr (Search<T>::kCoset > 0) {
+            for (const auto& c : search.cosetPatterns()) {
+                const auto t = c->summary();
+                std::cout << "coset pattern " << c->name() << ": table " << (c->loadedFromCache() ? "loaded" : "built")
+                          << " in " << c->buildSeconds() << " s, " << formatBytes(t.bytes)
+                          << (t.base >= 0 ? " (2-bit entries over base " + std::to_string(t.base) + ")" : std::string()) << "\n";
+                std::cout << "  ";
+                if (t.classes) std::cout << t.classes << " classes, ";
+                std::cout << t.entries << " entries";
+                if (t.exactDepth >= 0) std::cout << " (exact up to " << t.exactDepth << ", farther ones read " << t.exactDepth + 1 << ")";
+                std::cout << ":";
+                printCounts(t.counts);
+                if (c->projected() && c->projected()->hasFixedRanks()) {
+                    // note [fixed ranks]: the generated ranks are rankPart's on every state.
+                    std::mt19937_64 rng(7);
+                    std::vector<State> sample;
+                    for (int i = 0; i < 10000; ++i) sample.push_back(randomState<T>(rng));
+                    if (!c->projected()->fixedRanksAgree(sample)) {
+                        std::cerr << argv[0] << ": internal error: coset pattern " << c->name()
+                                  << ": the generated ranks differ from the plan's\n";
+                        return 3;
+                    }
+                    std::cout << "  generated ranks: the plan's on 10000 random states\n";
                 }
-                std::cout << "  generated ranks: the plan's on 10000 random states\n";
-            }
-            if (!c->projected() && c->rawValues() <= (uint64_t{1} << 26)) {
-                std::cout << "  every coordinate value (" << c->rawValues() << ", looked up from states):";
-                print(c->stateDepthCounts());
+                if (!c->projected() && c->rawValues() <= (uint64_t{1} << 26)) {
+                    std::cout << "  every coordinate value (" << c->rawValues() << ", looked up from states):";
+                    print(c->stateDepthCounts());
+                }
             }
         }
         if (positions.empty() && !fromStdin) return 0;
