@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <set>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "compiler/ir/element.hpp"
@@ -40,10 +41,20 @@ int main(int argc, char** argv) {
                 for (int& v : perm[o]) v = puzzle->orbits[o].solvedLabel[v];
         return perm;
     };
-    using Key = std::pair<std::vector<std::vector<int>>, std::vector<std::vector<int>>>;
-    std::set<Key> seen;
+    // A state's key: what it shows and its orientations, two bytes a value
+    // (orbits have at most 1024 positions), hashed.
+    auto key = [&](const pz::ir::Element& e) {
+        std::string k;
+        auto put = [&k](int v) { k += char(v & 0xff), k += char(v >> 8); };
+        for (const auto& orbit : shown(e))
+            for (int v : orbit) put(v);
+        for (const auto& orbit : e.ori)
+            for (int v : orbit) put(v);
+        return k;
+    };
+    std::unordered_set<std::string> seen;
     std::vector<pz::ir::Element> frontier{pz::ir::identity(puzzle->orbits)};
-    seen.insert({shown(frontier[0]), frontier[0].ori});
+    seen.insert(key(frontier[0]));
     std::vector<std::string> lines;
     long index = 0;
     for (int depth = 0; depth <= maxDepth && !frontier.empty(); ++depth) {
@@ -62,7 +73,7 @@ int main(int argc, char** argv) {
             if (depth == maxDepth) continue;
             for (const auto& m : moves) {
                 auto n = pz::ir::compose(e, m, puzzle->orbits);
-                if (seen.insert({shown(n), n.ori}).second) next.push_back(std::move(n));
+                if (seen.insert(key(n)).second) next.push_back(std::move(n));
             }
         }
         frontier = std::move(next);
