@@ -7,15 +7,19 @@
 // enforced before anything is allocated or mapped.
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstddef>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "pz/prune.hpp"
+#include "pz/table_blob.hpp"
 
 namespace {
 
@@ -244,4 +248,44 @@ TEST_CASE("a mapped table made resident keeps its values and checks every block"
     CHECK(!v.loadedFromCache());
     CHECK(!v.mapped());
     CHECK(v.get(8) == 2);
+}
+
+TEST_CASE("a big blob made resident by several threads: same bytes, the lowest bad block named", "[prune]") {
+    // 80 MiB: past readResident's 64 MiB, so the CPUs share the copy.
+    TempDir dir;
+    const std::string path = dir.path + "/big.pzt";
+    const uint64_t words = (uint64_t{80} << 20) / 8, blocks = (words * 8) / pz::kTableBlockBytes;
+    std::vector<uint64_t> data(words);
+    uint64_t x = 0x9E3779B97F4A7C15ULL;
+    for (auto& w : data) w = (x ^= x << 13, x ^= x >> 7, x ^= x << 17);
+    std::string why;
+    REQUIRE(pz::saveTableBlob(path, "big", data.data(), words * 8, why));
+    {
+        pz::MappedFile m;
+        uint64_t bytes = 0;
+        REQUIRE(pz::loadTableBlob(path, "big", m, bytes, why));
+        REQUIRE(bytes == words * 8);
+    }
+    // Mapped directly (a load's random sample could meet the damage below).
+    auto resident = [&](pz::HugeBuffer& out) {
+        const int fd = ::open(path.c_str(), O_RDONLY);
+        REQUIRE(fd >= 0);
+        pz::MappedFile m(fd, static_cast<size_t>(std::filesystem::file_size(path)));
+        ::close(fd);
+        REQUIRE(m.data);
+        return pz::residentBlobCopy(m, words * 8, out, why);
+    };
+    pz::HugeBuffer copy;
+    REQUIRE(resident(copy));
+    CHECK(std::memcmp(copy.data, data.data(), words * 8) == 0);
+    // Two bad blocks far apart (unsampled by the load): the lower is named.
+    const uint64_t low = blocks / 2 + 3, high = blocks - 5;
+    flipByte(path, pz::kTablePage + high * pz::kTableBlockBytes + 100);
+    flipByte(path, pz::kTablePage + low * pz::kTableBlockBytes + 9);
+    for (int run = 0; run < 3; ++run) {
+        pz::HugeBuffer bad;
+        CHECK(!resident(bad));
+        CHECK(why == "checksum mismatch (data block " + std::to_string(low) + " of " + std::to_string(blocks) + ")");
+        CHECK(bad.data == nullptr);
+    }
 }

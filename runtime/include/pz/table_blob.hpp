@@ -113,14 +113,8 @@ inline bool loadTableBlob(const std::string& path, const std::string& hash, Mapp
 // note [table residency] in pz/prune.hpp: the `bytes` of the blob mapped in
 // `mapping` copied into 2 MiB pages, every block's hash checked on the way.
 inline bool residentBlobCopy(const MappedFile& mapping, uint64_t bytes, HugeBuffer& out, std::string& why) {
-    HugeBuffer b(bytes);
-    std::memcpy(b.data, mapping.data + kTablePage, bytes);
     const auto* hashes = reinterpret_cast<const uint64_t*>(mapping.data + kTablePage + bytes);
-    for (uint64_t blk = 0; blk < blob_detail::blocksOf(bytes); ++blk)
-        if (tableBlockHash(b.data, bytes, blk) != hashes[blk])
-            return (why = "checksum mismatch (data block " + std::to_string(blk) + ")", false);
-    out = std::move(b);
-    return true;
+    return readResident(mapping.fd, kTablePage, bytes, hashes, out, why);
 }
 
 // The cache protocol of a table blob: load `path` (keyed by `hash`) and hand
