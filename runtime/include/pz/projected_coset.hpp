@@ -258,6 +258,7 @@ private:
             for (uint64_t i = hash(k) & mask;; i = (i + 1) & mask)
                 if (slots[i] == kEmpty || slots[i] == k) return void(slots[i] = k);
         }
+        void prefetch(uint64_t k) const { __builtin_prefetch(slots.data() + (hash(k) & mask)); }
         bool contains(uint64_t k) const {
             for (uint64_t i = hash(k) & mask;; i = (i + 1) & mask) {
                 if (slots[i] == k) return true;
@@ -438,33 +439,84 @@ private:
             KeySet set(seen.size());
             for (uint64_t k : seen) set.insert(k);
             std::vector<uint64_t>().swap(seen);
-            // Walks `left` more moves from x (automaton state q) at depth `depth`.
-            // The children's entries are found and prefetched first, then
-            // written: the table is far bigger than the caches, and the
-            // writes of one node's children overlap their misses.
-            auto dfs = [&](auto&& self, const State& x, int q, unsigned depth, unsigned left) -> void {
-                State kids[T::kMoves], reps[T::kMoves];
-                int next[T::kMoves];
-                uint64_t at[T::kMoves], cls[T::kMoves];
-                int count = 0;
+            // Marks wait in a queue of kMarksInFlight after their table line
+            // is prefetched, so each thread keeps that many misses in flight
+            // across nodes (the table is far bigger than the caches; most
+            // marks are at the last level, with nothing else to do between
+            // them). Marks are minima: their order changes no byte.
+            constexpr unsigned kMarksInFlight = 32;
+            struct MarkQueue {
+                uint64_t at[kMarksInFlight];
+                unsigned d[kMarksInFlight];
+                unsigned head = 0, size = 0;
+            };
+            auto enqueue = [&](MarkQueue& q, uint64_t at, unsigned d) {
+                __builtin_prefetch(table + (at >> 4), 1);
+                if (q.size == kMarksInFlight) {
+                    nibbleMin(table, q.at[q.head], q.d[q.head]);
+                    q.at[q.head] = at, q.d[q.head] = d;
+                    q.head = (q.head + 1) % kMarksInFlight;
+                } else {
+                    const unsigned slot = (q.head + q.size++) % kMarksInFlight;
+                    q.at[slot] = at, q.d[slot] = d;
+                }
+            };
+            auto drain = [&](MarkQueue& q) {
+                for (unsigned i = 0; i < q.size; ++i) {
+                    const unsigned slot = (q.head + i) % kMarksInFlight;
+                    nibbleMin(table, q.at[slot], q.d[slot]);
+                }
+                q.size = 0;
+            };
+            // Walks `left` more moves from x (automaton state q) at depth
+            // `depth`, marking every child (its entry and the entries of its
+            // images under its representative's self-symmetries).
+            // A node's children's class entries are fetched together, and
+            // above the last level their keys looked up in the key set
+            // together: a cache miss each, overlapped.
+            auto dfs = [&](auto&& self, MarkQueue& marks, const State& x, int q, unsigned depth, unsigned left) -> void {
+                const unsigned d = std::min(depth + 1, 15u);
+                State kids[T::kMoves];
+                uint64_t raw[T::kMoves], keys[T::kMoves];
+                int next[T::kMoves], count = 0;
                 for (int i = 0; i < n; ++i) {
                     const int q2 = hasCanon ? canon[static_cast<size_t>(q) * static_cast<size_t>(n) + static_cast<size_t>(i)] : 0;
                     if (q2 < 0) continue;
-                    kids[count] = T::applyMove(x, spec.moves[static_cast<size_t>(i)]);
-                    at[count] = locate(kids[count], cls[count], reps[count]);
-                    __builtin_prefetch(table + (at[count] >> 4));
+                    ::new (static_cast<void*>(&kids[count])) State(T::applyMove(x, spec.moves[static_cast<size_t>(i)]));
+                    raw[count] = rawA(kids[count]);
+                    __builtin_prefetch(classOf_ + raw[count]);
                     next[count++] = q2;
                 }
-                for (int k = 0; k < count; ++k) markAt(at[k], cls[k], reps[k], depth + 1);
-                if (left > 1)
+                int inner = 0;
+                for (int k = 0; k < count; ++k) {
+                    const uint32_t e = classOf_[raw[k]];
+                    const uint64_t cls = e >> 6;
+                    if (left == 1 && (stab_[cls] & ~uint64_t{1}) == 0) {
+                        // A leaf of a class without self-symmetries: its entry
+                        // alone, ranked as the search does (no conjugated state).
+                        enqueue(marks, indexOfEntry(kids[k], e), d);
+                        continue;
+                    }
+                    const State rep = conj(kids[k], e & 63);
+                    enqueue(marks, cls * bSize_ + rankKept(rep), d);
+                    for (uint64_t m = stab_[cls] & ~uint64_t{1}; m; m &= m - 1)
+                        enqueue(marks, cls * bSize_ + rankKept(conj(rep, static_cast<uint32_t>(std::countr_zero(m)))), d);
+                    if (left == 1) continue;
+                    keys[k] = keyAt(cls, rep);
+                    set.prefetch(keys[k]);
+                    ++inner;
+                }
+                if (inner > 0)
                     for (int k = 0; k < count; ++k)
-                        if (!set.contains(keyAt(cls[k], reps[k]))) self(self, kids[k], next[k], depth + 1, left - 1);
+                        if (!set.contains(keys[k])) self(self, marks, kids[k], next[k], depth + 1, left - 1);
             };
             progress.beginLevel();
             std::atomic<uint64_t> done{0};
             std::mutex drawing;  // Progress is not thread-safe
             parallel(layer.size(), [&](uint64_t b, uint64_t e) {
-                for (uint64_t i = b; i < e; ++i) dfs(dfs, layer[i], spec.canonStart, d, extra);
+                MarkQueue marks;
+                for (uint64_t i = b; i < e; ++i) dfs(dfs, marks, layer[i], spec.canonStart, d, extra);
+                drain(marks);
                 const uint64_t total = done.fetch_add(e - b) + (e - b);
                 if (std::unique_lock<std::mutex> lock(drawing, std::try_to_lock); lock)
                     progress.update(static_cast<int>(exact), double(total) / double(layer.size()));
