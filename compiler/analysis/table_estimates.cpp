@@ -43,15 +43,16 @@ double countingMean(double values, const std::vector<double>& sequences, int cap
 //   LabelledPattern: cube4.pz with its U and D centres ordered
 //   (`centres {U1 .. D4}: positions`), 51,482,970 values x 27 moves, 37 s;
 //   Coset: h48 (h0), 117,567,450 entries x 18 moves, 13.4 s;
-//   ProjectedCoset: h48h2, 470,269,800 entries, 74.1 s, and h48h3,
-//   940,539,600 entries, 78.7 s (the depth-first step dominates both).
+//   ProjectedCoset: h48h3, 940,539,600 entries, 89.9 s, and h48h6,
+//   7,524,316,800 entries, 141.8 s (h48h2, 470,269,800 entries, 84.5 s:
+//   the depth-first step from layer 8 dominates the small ones).
 const BuildCosts& referenceBuildCosts() {
     static const BuildCosts costs{
         /*patternPerValueMove=*/10.8e-9,
         /*labelledPerValueMove=*/53.2e-9,
         /*cosetPerEntryMove=*/12.7e-9,
-        /*projectedFixed=*/139.0,
-        /*projectedPerEntry=*/19.6e-9,
+        /*projectedFixed=*/82.5,
+        /*projectedPerEntry=*/7.9e-9,
     };
     return costs;
 }

@@ -61,7 +61,7 @@ bad-input)
     "$pzc" solve $puzzle --solver two_phase --state "$state" > /dev/null 2> "$tmp/err" && fail "accepted a twisted corner"
     grep -q "cannot be reached" "$tmp/err" || fail "message: $(cat "$tmp/err")"
     "$pzc" solve $puzzle --solver nope --random 1 > /dev/null 2> "$tmp/err" && fail "accepted an unknown solver"
-    grep -q "declares no solver 'nope' (declared: optimal, optimal_h2, optimal_h0, two_phase)" "$tmp/err" || fail "message: $(cat "$tmp/err")"
+    grep -q "declares no solver 'nope' (declared: optimal, optimal_h6, optimal_h5, optimal_h2, optimal_h0, two_phase)" "$tmp/err" || fail "message: $(cat "$tmp/err")"
     "$pzc" solve $puzzle --max-length 20 --random 1 > /dev/null 2> "$tmp/err" && fail "accepted --max-length without a phased solver"
     grep -q "need a phased solver" "$tmp/err" || fail "message: $(cat "$tmp/err")"
     "$pzc" solve $puzzle --solver two_phase --max-length x --random 1 > /dev/null 2> "$tmp/err" && fail "accepted --max-length x"
