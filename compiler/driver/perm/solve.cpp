@@ -705,6 +705,10 @@ std::optional<int> runSolver(const IndexedSolver& solver, const ir::Puzzle& puzz
     if (!o.memory.empty()) run.argv.insert(run.argv.end(), {"--memory", o.memory});
     if (o.verifyTables) run.argv.push_back("--verify-tables");
     if (o.progress) run.argv.push_back("--progress");
+    // Several positions: the optimal solver copies its tables into huge
+    // pages before the first (note [table residency] in pz/prune.hpp); one
+    // position keeps them mapped (a one-shot solve reads only what it needs).
+    if (label.optimal() && positions.elements.size() > 1) run.argv.push_back("--resident");
     if (o.maxLength) run.argv.insert(run.argv.end(), {"--max-length", std::to_string(*o.maxLength)});
     if (o.budgetMs) run.argv.insert(run.argv.end(), {"--budget-ms", std::to_string(*o.budgetMs)});
     for (const auto& e : positions.elements) {

@@ -211,6 +211,9 @@ int solverMainImpl(int argc, char** argv) {
     using State = typename T::State;
     std::vector<State> positions;
     bool json = false, machine = false, fromStdin = false, showTables = false, progress = false;
+    // Tables copied into huge pages at once (note [table residency] in
+    // pz/prune.hpp): with several positions, or --resident (a batch on stdin).
+    bool resident = false;
     long long randomCount = 0;
     unsigned long long seed = 1;
     int threads = 0;
@@ -219,7 +222,7 @@ int solverMainImpl(int argc, char** argv) {
         std::cerr << "usage: " << argv[0]
                   << " [--scramble \"MOVES\"] [--state \"NUMBERS\"] [--random N --seed S] [--stdin]"
                      " [--json] [--machine] [--table-dir DIR] [--threads N] [--memory SIZE] [--verify-tables]"
-                     " [--progress] [--tables]\n";
+                     " [--progress] [--tables] [--resident]\n";
         return 2;
     };
     auto fail = [&](const std::string& msg) {
@@ -243,6 +246,8 @@ int solverMainImpl(int argc, char** argv) {
             showTables = true;
         } else if (a == "--progress") {
             progress = true;
+        } else if (a == "--resident") {
+            resident = true;
         } else if (a == "--verify-tables") {
             tableVerification() = TableVerification::Full;
         } else if (a == "--scramble" || a == "--state" || a == "--random" || a == "--seed" ||
@@ -308,7 +313,7 @@ int solverMainImpl(int argc, char** argv) {
     }
     std::optional<Search<T>> searchHolder;
     try {
-        searchHolder.emplace(tableDir, threads, /*resident=*/positions.size() > 1);
+        searchHolder.emplace(tableDir, threads, resident || positions.size() > 1);
     } catch (const MemoryBudgetError& e) {  // exit status 4: out of memory (pzc says so in words)
         fail(e.what());
         return 4;
