@@ -184,12 +184,16 @@ TEST_CASE("cube3 moves and element algebra", "[lower]") {
     CHECK(h3->parts[0].orientations);
     CHECK_FALSE(h3->parts[0].positions);
     CHECK(h3->parts[0].pieces == std::vector<int>{0, 1, 2});  // UR UF UL
-    REQUIRE(p.solvers.size() == 4);
+    REQUIRE(p.solvers.size() == 6);
     CHECK(p.solvers[0].kind == Solver::Kind::Optimal);  // the default: h48h3
     CHECK(p.solvers[0].patterns == std::vector<int>{(int)(h3 - p.patterns.begin())});
-    CHECK(p.solvers[1].kind == Solver::Kind::Optimal);  // optimal_h2, optimal_h0: for --memory
-    CHECK(p.solvers[2].kind == Solver::Kind::Optimal);
-    CHECK(p.solvers[3].kind == Solver::Kind::Phased);
+    for (int s = 1; s <= 4; ++s)  // optimal_h6, optimal_h5, optimal_h2, optimal_h0: for --memory
+        CHECK(p.solvers[static_cast<size_t>(s)].kind == Solver::Kind::Optimal);
+    const auto h6 = std::find_if(p.patterns.begin(), p.patterns.end(), [](const Pattern& x) { return x.name == "h48h6"; });
+    REQUIRE(h6 != p.patterns.end());
+    CHECK(h6->parts[0].pieces == std::vector<int>{0, 1, 2, 3, 4, 5});  // UR UF UL UB DR DF
+    CHECK(p.solvers[1].patterns == std::vector<int>{(int)(h6 - p.patterns.begin())});
+    CHECK(p.solvers[5].kind == Solver::Kind::Phased);
 }
 
 TEST_CASE("slide4 symmetries form a group of 128", "[lower]") {
