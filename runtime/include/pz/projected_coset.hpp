@@ -330,18 +330,19 @@ private:
             locate(x, cls, y);
             return keyAt(cls, y);
         };
-        // Entry `at` and its images under the representative's self-symmetries.
-        auto markAt = [&](uint64_t at, uint64_t cls, const State& y, unsigned d) {
-            d = std::min(d, 15u);
-            nibbleMin(table, at, d);
+        // put(i) for entry `at` of y (class cls, conjugated to its
+        // representative) and its images under the representative's
+        // self-symmetries: the entries a mark of y writes.
+        auto forEachEntry = [&](uint64_t at, uint64_t cls, const State& y, auto&& put) {
+            put(at);
             for (uint64_t m = stab_[cls] & ~uint64_t{1}; m; m &= m - 1)
-                nibbleMin(table, cls * bSize_ + rankKept(conj(y, static_cast<uint32_t>(std::countr_zero(m)))), d);
+                put(cls * bSize_ + rankKept(conj(y, static_cast<uint32_t>(std::countr_zero(m)))));
         };
         auto mark = [&](const State& x, unsigned d) {
             uint64_t cls;
             State y;
             const uint64_t at = locate(x, cls, y);
-            markAt(at, cls, y, d);
+            forEachEntry(at, cls, y, [&](uint64_t i) { nibbleMin(table, i, std::min(d, 15u)); });
         };
         auto parallel = [&](uint64_t count, auto&& body) {  // body(begin, end) over chunks
             std::atomic<uint64_t> next{0};
@@ -503,9 +504,7 @@ private:
                         continue;
                     }
                     const State rep = conj(kids[k], e & 63);
-                    enqueue(marks, cls * bSize_ + rankKept(rep), d);
-                    for (uint64_t m = stab_[cls] & ~uint64_t{1}; m; m &= m - 1)
-                        enqueue(marks, cls * bSize_ + rankKept(conj(rep, static_cast<uint32_t>(std::countr_zero(m)))), d);
+                    forEachEntry(cls * bSize_ + rankKept(rep), cls, rep, [&](uint64_t at) { enqueue(marks, at, d); });
                     if (left == 1) continue;
                     keys[k] = keyAt(cls, rep);
                     set.prefetch(keys[k]);
