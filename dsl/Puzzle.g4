@@ -83,8 +83,9 @@ positionSet  : '{' position* '}' ;
 
 // pattern corners_all { corners: positions orientations; edges {UF UR}: positions unordered; }
 // pattern h48 { coset H48; }   (the coset coordinate of a subgroup, note [coset patterns])
+// pattern h48h6 { coset H11 exact 11; edges {UR UF UL UB DR DF}: orientations; }
 patternDecl  : 'pattern' name '{' patternCoset? patternPart* '}' ;
-patternCoset : 'coset' name ';' ;
+patternCoset : 'coset' name ('exact' exact=INT)? ';' ;
 patternPart  : name positionSet? ':' aspect+ ';' ;
 aspect       : 'positions' | 'orientations' | 'unordered' ;
 
@@ -134,7 +135,7 @@ name
     | 'puzzle' | 'orbit' | 'orient' | 'solved' | 'powers' | 'uncounted' | 'move' | 'macro'
     | 'symmetry' | 'mirror' | 'subgroup' | 'in' | 'oriented' | 'pattern' | 'positions'
     | 'orientations' | 'unordered' | 'solver' | 'optimal' | 'phased' | 'grid' | 'direction'
-    | 'colour' | 'levels' | 'with' | 'against' | 'map' | 'coset' | 'illegal' | 'holds' | 'sift'
+    | 'colour' | 'levels' | 'with' | 'against' | 'map' | 'coset' | 'exact' | 'illegal' | 'holds' | 'sift'
     | 'ignored'
     ;
 

@@ -196,6 +196,10 @@ struct PatternPart {
 struct PatternDef {
     Name name;
     std::optional<Name> coset;  // `coset SUBGROUP;`: the subgroup's coset coordinate
+    // `coset SUBGROUP exact D;`: a projected table's entries exact up to D
+    // (note [declared exact depth] in runtime/include/pz/projected_coset.hpp).
+    std::optional<int> exact;
+    SourceRange exactRange;
     std::vector<PatternPart> parts;
     SourceRange range;
 };

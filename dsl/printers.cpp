@@ -195,7 +195,7 @@ std::string printPz(const ast::Puzzle& p) {
     }
     for (const auto& pt : p.patterns) {
         out << "  pattern " << pt.name.text << " {";
-        if (pt.coset) out << " coset " << pt.coset->text << ';';
+        if (pt.coset) out << " coset " << pt.coset->text << (pt.exact ? " exact " + std::to_string(*pt.exact) : "") << ';';
         for (const auto& part : pt.parts) {
             out << ' ' << part.orbit.text;
             if (!part.pieces.empty()) out << " {" << positionsText(part.pieces) << '}';
@@ -323,6 +323,7 @@ std::string printYaml(const ast::Puzzle& p) {
     for (const auto& pt : p.patterns) {
         out << "  - name: " << yamlName(pt.name.text) << "\n";
         if (pt.coset) out << "    coset: " << yamlName(pt.coset->text) << "\n";
+        if (pt.exact) out << "    exact: " << *pt.exact << "\n";
         if (!pt.parts.empty()) out << "    parts:\n";
         for (const auto& part : pt.parts) {
             out << "      - {orbit: " << yamlName(part.orbit.text);

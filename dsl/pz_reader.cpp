@@ -380,7 +380,14 @@ public:
         } else if (auto* pt = ctx->patternDecl()) {
             ast::PatternDef pattern;
             pattern.name = name(pt->name());
-            if (auto* c = pt->patternCoset()) pattern.coset = name(c->name());
+            if (auto* c = pt->patternCoset()) {
+                pattern.coset = name(c->name());
+                if (c->exact) {
+                    pattern.exact = toInt(c->exact);
+                    pattern.exactRange = origin_.at(c->exact->getLine(), c->exact->getCharPositionInLine(),
+                                                    c->exact->getText().size());
+                }
+            }
             for (auto* part : pt->patternPart()) {
                 ast::PatternPart pp;
                 pp.orbit = name(part->name());

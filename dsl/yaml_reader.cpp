@@ -384,11 +384,15 @@ private:
 
     void readPattern(const YAML::Node& node, ast::Puzzle& p) {
         if (!expect(node, YAML::NodeType::Map, "a pattern")) return;
-        auto f = fields(node, "a pattern", {"name", "coset", "parts"});
+        auto f = fields(node, "a pattern", {"name", "coset", "exact", "parts"});
         ast::PatternDef pd;
         pd.range = range(node);
         if (require(f, "name", node, "a pattern")) pd.name = name(f["name"].value, "pattern name");
         if (f.count("coset")) pd.coset = name(f["coset"].value, "coset subgroup");
+        if (f.count("exact")) {
+            pd.exact = integer(f["exact"].value, "exact depth");
+            pd.exactRange = range(f["exact"].value);
+        }
         // A coset pattern needs no parts (note [coset patterns]).
         if ((pd.coset ? f.count("parts") > 0 : require(f, "parts", node, "a pattern")) &&
             expect(f["parts"].value, YAML::NodeType::Sequence, "parts"))

@@ -1045,6 +1045,7 @@ bool buildCosetPatternPlan(PuzzleAnalysis& analysis, int patternIndex, const std
     PhasePlan phase;
     phase.subgroup = pattern.cosetSubgroup;
     phase.target = puzzle.subgroups[pattern.cosetSubgroup].name;
+    phase.exactDepth = pattern.exactDepth;
     for (size_t i = 0; i < searchMoves.size(); ++i) phase.moves.push_back((int)i);
     phase.canon = buildCanonicalAutomaton(puzzle, analysis);
     if (phase.canon.searchMoves != searchMoves) return fail("the search moves and the automaton's differ");

@@ -140,6 +140,10 @@ struct PhasePlan {
     // parts its table keeps in place of `rest` (the orientation parts
     // restricted to the named positions); empty = the whole coordinate.
     std::vector<PhasePart> kept;
+    // The declared least exact depth of a projected table (`coset H exact
+    // D;`, note [declared exact depth] in pz/projected_coset.hpp); 0 = the
+    // build's default.
+    int exactDepth = 0;
 };
 
 // note [phase symmetries]

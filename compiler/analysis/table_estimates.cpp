@@ -43,16 +43,20 @@ double countingMean(double values, const std::vector<double>& sequences, int cap
 //   LabelledPattern: cube4.pz with its U and D centres ordered
 //   (`centres {U1 .. D4}: positions`), 51,482,970 values x 27 moves, 37 s;
 //   Coset: h48 (h0), 117,567,450 entries x 18 moves, 13.4 s;
-//   ProjectedCoset: h48h3, 940,539,600 entries, 89.9 s, and h48h6,
-//   7,524,316,800 entries, 141.8 s (h48h2, 470,269,800 entries, 84.5 s:
-//   the depth-first step from layer 8 dominates the small ones).
+//   projected coset tables (thread-seconds of the whole build): h48h3,
+//   940,539,600 entries, 1.63e9 depth-first nodes, 90 s; h48h6,
+//   7,524,316,800 entries, the same nodes, 142 s; h48h6 exact up to 11,
+//   2.17e10 nodes, 1455 s. A node costs more the deeper the step (its
+//   leaves' marks spread over more of the table): the cost per node fits
+//   the deep build, the small ones come out within 20% (115 and 167 s).
 const BuildCosts& referenceBuildCosts() {
     static const BuildCosts costs{
         /*patternPerValueMove=*/10.8e-9,
         /*labelledPerValueMove=*/53.2e-9,
         /*cosetPerEntryMove=*/12.7e-9,
-        /*projectedFixed=*/82.5,
+        /*projectedFixed=*/10.0,
         /*projectedPerEntry=*/7.9e-9,
+        /*projectedPerNode=*/60e-9,
     };
     return costs;
 }
@@ -67,24 +71,72 @@ TableEstimate estimateTable(TableKind kind, double values, double entries, int m
         case TableKind::Pattern: e.buildSeconds = values * moves * c.patternPerValueMove / t; break;
         case TableKind::LabelledPattern: e.buildSeconds = values * moves * c.labelledPerValueMove / t; break;
         case TableKind::Coset: e.buildSeconds = entries * moves * c.cosetPerEntryMove / t; break;
-        case TableKind::ProjectedCoset: e.buildSeconds = (c.projectedFixed + entries * c.projectedPerEntry) / t; break;
     }
     return e;
 }
 
+ProjectedBuild estimateProjectedBuild(double fullValues, double symmetries, int moves,
+                                      const std::vector<double>& sequences, int declaredExact) {
+    ProjectedBuild b;
+    const double keysInAll = fullValues / std::max(1.0, symmetries);
+    auto sequencesAt = [&](size_t d) { return d < sequences.size() ? sequences[d] : sequences.back(); };
+    // Breadth first while a layer times the moves stays within the limit.
+    double reached = 0, layer = 0;
+    size_t d = 0;
+    for (;; ++d) {
+        layer = std::min(keysInAll - reached, std::max(1.0, sequencesAt(d) * kProjectedKeyShare / std::max(1.0, symmetries)));
+        if (d == 0) layer = 1;
+        if (layer <= 0) return b;  // every key reached: exact everywhere, no depth-first step
+        reached += layer;
+        if (layer * moves > kProjectedLayerCandidates || d >= 14) break;
+    }
+    // Depth first, R the largest within the node budget (at least 1), then
+    // raised to the declared depth.
+    unsigned extra = 0;
+    double nodes = 0;
+    while (extra < 14 - std::min<size_t>(d, 14)) {
+        const double more = nodes + layer * sequencesAt(extra + 1);
+        if (extra >= 1 && more > kProjectedDepthFirstNodes) break;
+        nodes = more;
+        ++extra;
+    }
+    while (declaredExact > 0 && d + extra < static_cast<size_t>(declaredExact) && d + extra < 14) {
+        nodes += layer * sequencesAt(extra + 1);
+        ++extra;
+    }
+    b.exactDepth = static_cast<int>(d + extra);
+    b.depthFirstNodes = nodes;
+    return b;
+}
+
 TableEstimate estimateCosetTable(const PhasePlan& plan, double entries, int moves, const std::vector<double>& sequences) {
-    // A projected table is read at its reduced parts' raw value and its kept parts.
     double values = 1;
     for (const auto& part : plan.parts) values *= static_cast<double>(part.size);
-    if (!plan.kept.empty()) values = static_cast<double>(plan.reducedSize) * static_cast<double>(plan.restSize);
-    return estimateTable(plan.kept.empty() ? TableKind::Coset : TableKind::ProjectedCoset, values, entries, moves,
-                         sequences);
+    if (plan.kept.empty()) return estimateTable(TableKind::Coset, values, entries, moves, sequences);
+    // A projected table is read at its reduced parts' raw value and its kept
+    // parts; its entries are exact up to the build's depth and read one more
+    // beyond (the counting mean's cap).
+    const ProjectedBuild b = estimateProjectedBuild(values, static_cast<double>(std::max<size_t>(1, plan.symmetries.size())),
+                                                    moves, sequences, plan.exactDepth);
+    const double read = static_cast<double>(plan.reducedSize) * static_cast<double>(plan.restSize);
+    TableEstimate e;
+    e.meanEntry = countingMean(read, sequences, b.exactDepth > 0 ? b.exactDepth + 1 : 15);
+    e.exactDepth = b.exactDepth;
+    e.depthFirstNodes = b.depthFirstNodes;
+    const BuildCosts& c = referenceBuildCosts();
+    e.buildSeconds = (c.projectedFixed + entries * c.projectedPerEntry + b.depthFirstNodes * c.projectedPerNode) / 2;
+    return e;
 }
 
 std::string estimateText(const TableEstimate& e) {
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "estimates: mean entry >= %.2f (counting bound), build about %.0f s on 2 threads",
-                  e.meanEntry, e.buildSeconds);
+    char buf[240];
+    std::string exact;
+    if (e.exactDepth > 0) {
+        std::snprintf(buf, sizeof buf, ", exact up to %d (%.2g depth-first nodes)", e.exactDepth, e.depthFirstNodes);
+        exact = buf;
+    }
+    std::snprintf(buf, sizeof buf, "estimates: mean entry >= %.2f (counting bound)%s, build about %.0f s on 2 threads",
+                  e.meanEntry, exact.c_str(), e.buildSeconds);
     return buf;
 }
 

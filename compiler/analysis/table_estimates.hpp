@@ -20,11 +20,17 @@
 // Build time: a cost per value or entry and per move, measured for each kind
 // of table on the reference machine (2 cores; the builds are listed in
 // table_estimates.cpp and docs/language.md, "Table estimates"), divided by
-// the threads. A projected table's build is
-// mostly its depth-first step, whose node budget is fixed
-// (kMaxDepthFirstNodes in pz/projected_coset.hpp), so it costs a constant
-// plus a term per entry. These are estimates to within a factor of about 2:
-// the actual time depends on the machine and on the coordinate's rank costs.
+// the threads. A projected table's build (pz/projected_coset.hpp) is
+// mostly its depth-first step: its nodes are the keys of the breadth-first
+// search's last layer D0 times the canonical sequences of at most R moves.
+// The keys of layer d are estimated as the canonical sequences of length d
+// over the symmetries, times the share of them that reach distinct full
+// values (kProjectedKeyShare, measured on the cube); D0 and R then follow
+// the builder's own rules (its limits mirrored here, checked equal in the
+// tests), R raised to a declared exact depth (note [declared exact depth]).
+// The time is a constant, a term per entry and a term per node. These are
+// estimates to within a factor of about 2: the actual time depends on the
+// machine and on the coordinate's rank costs.
 #pragma once
 
 #include <cstdint>
@@ -40,13 +46,27 @@ enum class TableKind {
     Pattern,         // a 4-bit table over a pattern's coordinate (breadth first, pz/prune.hpp)
     LabelledPattern, // the same over identical pieces (labelled ranks cost more)
     Coset,           // a coset pattern's table, symmetry-reduced or not (pz/phased.hpp)
-    ProjectedCoset,  // a projected coset pattern's 2-bit table (pz/projected_coset.hpp)
 };
+// (A projected coset pattern's 2-bit table: estimateCosetTable.)
 
 struct TableEstimate {
     double meanEntry = 0;     // the counting mean over the coordinate's raw values
     double buildSeconds = 0;  // on the reference machine with `threads` threads
+    // A projected coset table: the depth its entries are exact up to and
+    // the depth-first step's nodes (0 when the breadth-first search is
+    // expected to reach every value).
+    int exactDepth = 0;
+    double depthFirstNodes = 0;
 };
+
+// The projected builder's limits (pz/projected_coset.hpp: kMaxLayerCandidates,
+// kMaxDepthFirstNodes), mirrored for the estimate.
+inline constexpr double kProjectedLayerCandidates = 33554432.0;    // 2^25
+inline constexpr double kProjectedDepthFirstNodes = 2147483648.0;  // 2^31
+// The share of a layer's canonical sequences (over the symmetries) that
+// reach distinct full values: the cube's H11 coordinate, layer 8, 6,235,366
+// keys of 1.37e9 sequences / 48.
+inline constexpr double kProjectedKeyShare = 0.218;
 
 // The sequence lengths the estimates count (values beyond sit at the last).
 inline constexpr int kEstimateLengths = 40;
@@ -64,6 +84,16 @@ double countingMean(double values, const std::vector<double>& sequences, int cap
 TableEstimate estimateTable(TableKind kind, double values, double entries, int moves,
                             const std::vector<double>& sequences, int threads = 2);
 
+// What a projected coset table's build does (note [table estimates]):
+// `fullValues` the full coordinate's values, reduced by `symmetries`;
+// exactDepth 0 = the breadth-first search reaches every value.
+struct ProjectedBuild {
+    int exactDepth = 0;
+    double depthFirstNodes = 0;
+};
+ProjectedBuild estimateProjectedBuild(double fullValues, double symmetries, int moves,
+                                      const std::vector<double>& sequences, int declaredExact);
+
 // A coset pattern's table (projected or not) from its plan; `entries`: its
 // class count times the rest (pzc check) or an approximation (pzc inspect).
 TableEstimate estimateCosetTable(const PhasePlan& plan, double entries, int moves, const std::vector<double>& sequences);
@@ -78,8 +108,9 @@ struct BuildCosts {
     double patternPerValueMove;        // Pattern: per value and move
     double labelledPerValueMove;       // LabelledPattern: per value and move
     double cosetPerEntryMove;          // Coset: per entry and move
-    double projectedFixed;             // ProjectedCoset: the depth-first step
-    double projectedPerEntry;          // ProjectedCoset: per entry
+    double projectedFixed;             // projected coset table: the breadth-first layers, classes, file
+    double projectedPerEntry;          // projected: per entry
+    double projectedPerNode;           // projected: per node of the depth-first step
 };
 const BuildCosts& referenceBuildCosts();
 

@@ -7,6 +7,7 @@
 #include "compiler/analysis/coordinates.hpp"
 #include "compiler/analysis/table_estimates.hpp"
 #include "compiler/codegen/test_puzzles.hpp"
+#include "pz/projected_coset.hpp"
 
 using namespace pz;
 
@@ -73,4 +74,32 @@ TEST_CASE("patterns over identical pieces get the labelled build cost", "[estima
     const auto plain = analysis::estimateTable(analysis::TableKind::Pattern, 51482970.0, 51482970.0, 27, sequences);
     REQUIRE(labelled.buildSeconds == Approx(37.0).epsilon(0.05));
     REQUIRE(labelled.buildSeconds > 3 * plain.buildSeconds);
+}
+
+TEST_CASE("the projected estimate mirrors the builder's limits", "[estimates]") {
+    REQUIRE(analysis::kProjectedLayerCandidates == static_cast<double>(pz::kMaxLayerCandidates));
+    REQUIRE(analysis::kProjectedDepthFirstNodes == static_cast<double>(pz::kMaxDepthFirstNodes));
+}
+
+TEST_CASE("the projected estimate follows the cube's h48 builds", "[estimates]") {
+    // The cube's canonical sequences in the half-turn metric (OEIS A080601)
+    // and H11's full coordinate (10,863,756,288,000 values, 48 symmetries).
+    const std::vector<double> sequences{1, 18, 243, 3240, 43254, 577368, 7706988, 102876480, 1373243544, 18330699168.0,
+                                        244686773808.0, 3266193870720.0, 43598688377184.0, 581975750199168.0};
+    // Measured builds: layer 8 holds 6,235,366 keys; the budget gives R = 2
+    // (exact up to 10, 1.63e9 nodes); exact 11 declared: R = 3, 2.17e10.
+    const auto plain = analysis::estimateProjectedBuild(10863756288000.0, 48, 18, sequences, 0);
+    REQUIRE(plain.exactDepth == 10);
+    REQUIRE(plain.depthFirstNodes == Approx(6235366.0 * (18 + 243)).epsilon(0.05));
+    const auto deeper = analysis::estimateProjectedBuild(10863756288000.0, 48, 18, sequences, 11);
+    REQUIRE(deeper.exactDepth == 11);
+    REQUIRE(deeper.depthFirstNodes == Approx(6235366.0 * (18 + 243 + 3240)).epsilon(0.05));
+    // A declared depth below the budget's changes nothing.
+    const auto lower = analysis::estimateProjectedBuild(10863756288000.0, 48, 18, sequences, 9);
+    REQUIRE(lower.exactDepth == 10);
+    REQUIRE(lower.depthFirstNodes == plain.depthFirstNodes);
+    // A coordinate the breadth-first search covers: no depth-first step.
+    const auto small = analysis::estimateProjectedBuild(1e6, 48, 18, sequences, 0);
+    REQUIRE(small.exactDepth == 0);
+    REQUIRE(small.depthFirstNodes == 0);
 }

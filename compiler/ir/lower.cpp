@@ -857,6 +857,25 @@ private:
                 pp.pieces.assign(pieces.begin(), pieces.end());
                 pattern.parts.push_back(std::move(pp));
             }
+            // note [declared exact depth] in runtime/include/pz/projected_coset.hpp.
+            if (pd.exact) {
+                if (!pd.coset) {
+                    error(pd.exactRange, "'exact' belongs to a coset pattern: it sets how deep a projected coset "
+                                         "table is exact");
+                    ok = false;
+                } else if (pd.parts.empty()) {
+                    error(pd.exactRange, "a whole coset table is exact at every depth; 'exact' applies to a "
+                                         "projected coset pattern (orientations kept beside the coset)");
+                    ok = false;
+                } else if (*pd.exact < 1 || *pd.exact > kMaxProjectedExactDepth) {
+                    error(pd.exactRange, "exact depth " + std::to_string(*pd.exact) + " is out of range 1.." +
+                                             std::to_string(kMaxProjectedExactDepth) +
+                                             " (the build's entries hold 4 bits)");
+                    ok = false;
+                } else {
+                    pattern.exactDepth = *pd.exact;
+                }
+            }
             if (pd.parts.empty() && !pd.coset) {
                 error(pd.name.range, "pattern '" + pd.name.text + "' tracks nothing");
                 ok = false;

@@ -114,7 +114,15 @@ struct Pattern {
     // parts, orientations only, are the positions whose orientation the
     // table keeps (note [projected coset patterns]).
     int cosetSubgroup = -1;
+    // `coset H exact D;`: a projected table exact up to at least D (note
+    // [declared exact depth] in runtime/include/pz/projected_coset.hpp);
+    // 0 = the build's default depth.
+    int exactDepth = 0;
 };
+
+// The deepest declared exact depth: the build keeps 4-bit entries, 15 for
+// "not reached", and reads farther entries as exact + 1.
+inline constexpr int kMaxProjectedExactDepth = 14;
 
 struct Solver {
     enum class Kind { Optimal, Phased, Sift };

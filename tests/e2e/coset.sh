@@ -152,6 +152,18 @@ projected)
     capped=$(tr ' ' '\n' < "$tmp/want" | awk -F: -v c="$cut" 'NF == 2 { d = ($1 > c) ? c + 1 : $1; n[d] += $2 } END { for (d = 0; d <= c + 1; ++d) if (n[d]) printf " %d:%d", d, n[d]; print "" }')
     got3=$(sed -n 's/.* entries (exact up to [0-9]*, farther ones read [0-9]*)://p' "$tmp/tables3.txt")
     [ "$capped" = "$got3" ] || fail "cut table: got$got3, want$capped"
+    # A declared exact depth (note [declared exact depth]) overrides the
+    # node budget that cut the table above: exact up to 5, every entry the BFS's.
+    sed 's/coset tetrads; corners {UFR UFL UBL}/coset tetrads exact 5; corners {UFR UFL UBL}/' "$tmp/proj.pz" > "$tmp/exact.pz"
+    grep -q "coset tetrads exact 5;" "$tmp/exact.pz" || fail "exact variant"
+    "$pzc" check "$tmp/exact.pz" | grep -q "tetrad_proj: .*, exact up to at least 5 (declared)" || fail "check: declared depth not shown"
+    "$pzc" build "$tmp/exact.pz" -o "$tmp/exact_solver" > /dev/null || fail "build (exact)"
+    PZ_PROJECTED_BFS_CANDIDATES=20 PZ_PROJECTED_DFS_NODES=100 "$tmp/exact_solver" --tables --table-dir "$tmp/t3" > "$tmp/tables5.txt" ||
+        fail "--tables (exact 5)"
+    grep -q "exact up to 5," "$tmp/tables5.txt" || fail "declared depth not built: $(cat "$tmp/tables5.txt")"
+    grep -q "table built" "$tmp/tables5.txt" || fail "the declared depth reused the cut table's file"
+    sed -n 's/.* entries (exact up to [0-9]*, farther ones read [0-9]*)://p' "$tmp/tables5.txt" > "$tmp/got5"
+    diff "$tmp/want" "$tmp/got5" || fail "the declared depth's table differs from the projected coset BFS"
     "$pzc" solve "$tmp/plain.pz" --random 60 --seed 13 --json --threads 1 > "$tmp/plain" || fail "solve plain"
     "$pzc" solve "$tmp/proj.pz" --random 60 --seed 13 --json --threads 1 > "$tmp/proj1" || fail "solve projected"
     [ "$(lengths "$tmp/proj1" | wc -l)" = 60 ] || fail "expected 60 results"
@@ -170,6 +182,13 @@ yaml)
     grep -q "coset: tetrads" "$tmp/t.yaml" || fail "yaml: $(cat "$tmp/t.yaml")"
     "$pzc" convert "$tmp/t.yaml" --to pz -o "$tmp/t.pz" || fail "to pz"
     grep -q "pattern tetrad_coset { coset tetrads; }" "$tmp/t.pz" || fail "pz: $(cat "$tmp/t.pz")"
+    # A declared exact depth round-trips too.
+    sed 's/coset tetrads; corners {UFR UFL UBL}/coset tetrads exact 5; corners {UFR UFL UBL}/' $puzzle > "$tmp/e.pz"
+    "$pzc" convert "$tmp/e.pz" --to yaml -o "$tmp/e.yaml" || fail "to yaml (exact)"
+    grep -q "exact: 5" "$tmp/e.yaml" || fail "yaml exact: $(cat "$tmp/e.yaml")"
+    "$pzc" convert "$tmp/e.yaml" --to pz -o "$tmp/e2.pz" || fail "to pz (exact)"
+    grep -q "coset tetrads exact 5;" "$tmp/e2.pz" || fail "pz exact: $(cat "$tmp/e2.pz")"
+    diff <("$pzc" check "$tmp/e.pz" | sed 1d) <("$pzc" check "$tmp/e.yaml" | sed 1d) || fail "check differs for the exact YAML twin"
     diff <("$pzc" check $puzzle | sed 1d) <("$pzc" check "$tmp/t.yaml" | sed 1d) || fail "check differs for the YAML twin"
     ;;
 cube3-depths)

@@ -76,7 +76,8 @@ std::string describeModel(const SolverModel& m) {
         for (const auto& kept : ph.kept)
             if (kept.kind == analysis::PhasePart::Kind::Orientation && !kept.positions.empty())
                 s << "    the table keeps " << kept.describe(p) << ": " << kept.size
-                  << " values (the least moves over the other orientations; exact up to the depth the build reports)\n";
+                  << " values (the least moves over the other orientations; exact up to the depth the build reports"
+                  << (ph.exactDepth > 0 ? ", declared at least " + std::to_string(ph.exactDepth) : std::string()) << ")\n";
         if (!ph.symmetries.empty())
             s << "    " << ph.symmetries.size() << " symmetries; classes and entries: pzc check\n";
         // Entries taken as the raw values over the symmetries (pzc check counts the classes).

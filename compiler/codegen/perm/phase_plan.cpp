@@ -270,6 +270,9 @@ std::string emitCosetPatterns(const SolverModel& m, const std::string& core) {
             for (size_t j = 0; j < ph.kept.size(); ++j)
                 emitPartSpec(block, m, ph.kept[j], analysis::referencePartRank(ph.kept[j], ir::identity(m.puzzle->orbits)),
                              "kept " + std::to_string(j), "kept");
+            // note [declared exact depth]: part of the plan, so of the cache key.
+            if (ph.exactDepth > 0)
+                block << "        patterns[" << i << "].exactDepth = " << ph.exactDepth << ";  // declared: exact " << ph.exactDepth << "\n";
         }
         // The table's cache key (note [coset table keys]): its plan (the
         // block without the line naming its index) on the core traits.

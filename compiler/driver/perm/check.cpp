@@ -152,6 +152,10 @@ private:
 void estimateFields(JsonWriter& j, const analysis::TableEstimate& e) {
     j.field("meanEntryEstimate", e.meanEntry);
     j.field("buildSecondsEstimate", e.buildSeconds);
+    if (e.exactDepth > 0) {  // a projected coset table
+        j.field("exactDepthEstimate", e.exactDepth);
+        j.field("depthFirstNodesEstimate", e.depthFirstNodes);
+    }
 }
 
 // One top-level section's share of the output (note [check json size]):
@@ -384,6 +388,7 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
                             << (plan.kept.empty() ? plan.parts[plan.rest[i]] : plan.kept[i]).describe(p);
                     out << " (" << plan.restSize << " values)";
                     if (!plan.kept.empty()) out << ", projected: the least moves over the orientations not kept";
+                    if (plan.exactDepth > 0) out << ", exact up to at least " << plan.exactDepth << " (declared)";
                 }
             }
             out << "; " << (info.classes.classes || plan.symmetries.empty() ? "" : "at least ") << info.entries()
@@ -664,6 +669,7 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
                 std::vector<std::string> kept;
                 for (const auto& part : plan.kept) kept.push_back(part.describe(p));
                 names("keptParts", kept);
+                if (plan.exactDepth > 0) j.field("exactDepth", plan.exactDepth);
             }
             j.field("symmetries", (uint64_t)plan.symmetries.size());
             j.field("classes", info.classes.classes);

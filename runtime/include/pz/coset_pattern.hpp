@@ -44,6 +44,9 @@ struct CosetPatternSpec {
     // The traits' generated ranks of this pattern (note [fixed ranks] in
     // pz/phased.hpp): T::cosetRank(fixedRanks, ...); -1 = none.
     int fixedRanks = -1;
+    // A projected table's declared least exact depth (note [declared exact
+    // depth] in pz/projected_coset.hpp); 0 = the build's default.
+    int exactDepth = 0;
 };
 
 template <class T>
@@ -56,7 +59,8 @@ public:
         const std::string label = std::string("coset pattern table ") + T::kName + "/" + spec_.name;
         tables_.setTableLabel(label);
         if (!spec_.kept.empty())
-            projected_ = std::make_unique<ProjectedCosetTable<T>>(spec_.phase, spec_.kept, label, spec_.fixedRanks);
+            projected_ = std::make_unique<ProjectedCosetTable<T>>(spec_.phase, spec_.kept, label, spec_.fixedRanks,
+                                                                  spec_.exactDepth);
         if (spec_.lookups.empty()) spec_.lookups = {0};
     }
 
