@@ -258,15 +258,20 @@ private:
         return true;
     }
 
-    // Open addressing over the keys of depth <= D0 (never removed).
+    // Open addressing over the keys of depth <= D0 (never removed). On huge
+    // pages: every inner node of the depth-first step looks its children up
+    // at random (the cube's: 128 MiB).
     struct KeySet {
-        std::vector<uint64_t> slots;
+        HugeBuffer buffer;
+        uint64_t* slots = nullptr;
         uint64_t mask = 0;
         static constexpr uint64_t kEmpty = ~uint64_t{0};
         explicit KeySet(uint64_t keys) {
             uint64_t n = 16;
             while (n < keys * 2) n <<= 1;
-            slots.assign(n, kEmpty);
+            buffer = HugeBuffer(n * 8);
+            slots = buffer.data;
+            std::fill(slots, slots + n, kEmpty);
             mask = n - 1;
         }
         static uint64_t hash(uint64_t k) { return (k ^ (k >> 31)) * 0x9E3779B97F4A7C15ULL; }
@@ -274,7 +279,7 @@ private:
             for (uint64_t i = hash(k) & mask;; i = (i + 1) & mask)
                 if (slots[i] == kEmpty || slots[i] == k) return void(slots[i] = k);
         }
-        void prefetch(uint64_t k) const { __builtin_prefetch(slots.data() + (hash(k) & mask)); }
+        void prefetch(uint64_t k) const { __builtin_prefetch(slots + (hash(k) & mask)); }
         bool contains(uint64_t k) const {
             for (uint64_t i = hash(k) & mask;; i = (i + 1) & mask) {
                 if (slots[i] == k) return true;
@@ -499,7 +504,7 @@ private:
             // A node's children's class entries are fetched together, and
             // above the last level their keys looked up in the key set
             // together: a cache miss each, overlapped.
-            auto dfs = [&](auto&& self, MarkQueue& marks, const State& x, int q, unsigned depth, unsigned left) -> void {
+            auto dfs = [&](auto&& self, MarkQueue& marks, const State& x, int q, unsigned depth, unsigned left) __attribute__((flatten)) -> void {
                 const unsigned d = std::min(depth + 1, 15u);
                 State kids[T::kMoves];
                 uint64_t raw[T::kMoves], keys[T::kMoves];
