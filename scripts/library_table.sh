@@ -4,7 +4,8 @@
 # has identical pieces), the solver, and over N uniform random states
 # (seed 1) the mean solution length and the mean search time per solve (the
 # solver's "seconds"; table building and compilation excluded: run it twice
-# for cached tables), and the bytes of pruning tables `pzc check` lists.
+# for cached tables), and the bytes of the solver's own pruning tables
+# (`pzc check`'s "tables N bytes" on its solver line).
 # Every declared solver gets a row. A solver that does not solve the
 # random states within LIMIT seconds (default 60; tables built on first use
 # count) is reported as such (those puzzles are tested on scrambles:
@@ -22,12 +23,11 @@ for f in puzzles/*.pz; do
     check=$("$pzc" check "$f")
     states=$(echo "$check" | sed -n 's/^distinct states: \([0-9]*\) .*/\1/p')
     [ -n "$states" ] || states=$(echo "$check" | sed -n 's/^group order: //p')
-    bytes=$(echo "$check" | sed -n 's/.*table \([0-9]*\) bytes.*/\1/p' | awk '{s += $1} END {print s + 0}')
     echo "$check" | sed -n '/^solvers:/,$p' | sed -n 's/^  \([A-Za-z0-9_]*\): \([a-z]*\).*/\1 \2/p' | while read -r solver kind; do
         # Phased solvers' tables are not in check's pattern list; a sift
         # solver's table is built in memory by pzc solve, never cached.
         case $kind in
-            optimal) size=$bytes ;;
+            optimal) size=$(echo "$check" | sed -n "s/^  $solver: optimal, .*tables \([0-9]*\) bytes.*/\1/p") ;;
             sift) size="(sift table, in memory)" ;;
             *) size="(phase tables)" ;;
         esac
