@@ -474,7 +474,9 @@ private:
             // across nodes (the table is far bigger than the caches; most
             // marks are at the last level, with nothing else to do between
             // them). Marks are minima: their order changes no byte.
-            constexpr unsigned kMarksInFlight = 32;
+            // 64: the exact-to-11 h48h6 build's depth-first step reached
+            // 15.2% in its first 90 s (16: 13.7%, 32: 14.7%, 128: 14.6%).
+            constexpr unsigned kMarksInFlight = 64;
             struct MarkQueue {
                 uint64_t at[kMarksInFlight];
                 unsigned d[kMarksInFlight];
