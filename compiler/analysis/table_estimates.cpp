@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "compiler/ir/puzzle.hpp"
+#include "pz/projected_depth.hpp"
+
 namespace pz::analysis {
 
 std::vector<double> canonicalSequenceCounts(const CanonicalAutomaton& automaton, int maxLength) {
@@ -75,6 +78,9 @@ TableEstimate estimateTable(TableKind kind, double values, double entries, int m
     return e;
 }
 
+static_assert(ir::kMaxProjectedExactDepth == static_cast<int>(pz::kMaxExactDepth),
+              "the language's exact-depth limit is the builder's");
+
 ProjectedBuild estimateProjectedBuild(double fullValues, double symmetries, int moves,
                                       const std::vector<double>& sequences, int declaredExact) {
     ProjectedBuild b;
@@ -82,30 +88,17 @@ ProjectedBuild estimateProjectedBuild(double fullValues, double symmetries, int 
     auto sequencesAt = [&](size_t d) { return d < sequences.size() ? sequences[d] : sequences.back(); };
     // Breadth first while a layer times the moves stays within the limit.
     double reached = 0, layer = 0;
-    size_t d = 0;
+    unsigned d = 0;
     for (;; ++d) {
-        layer = std::min(keysInAll - reached, std::max(1.0, sequencesAt(d) * kProjectedKeyShare / std::max(1.0, symmetries)));
-        if (d == 0) layer = 1;
+        layer = d == 0 ? 1 : std::min(keysInAll - reached, std::max(1.0, sequencesAt(d) * kProjectedKeyShare / std::max(1.0, symmetries)));
         if (layer <= 0) return b;  // every key reached: exact everywhere, no depth-first step
         reached += layer;
-        if (layer * moves > kProjectedLayerCandidates || d >= 14) break;
+        if (layer * moves > double(pz::kMaxLayerCandidates) || d >= pz::kMaxExactDepth) break;
     }
-    // Depth first, R the largest within the node budget (at least 1), then
-    // raised to the declared depth.
-    unsigned extra = 0;
-    double nodes = 0;
-    while (extra < 14 - std::min<size_t>(d, 14)) {
-        const double more = nodes + layer * sequencesAt(extra + 1);
-        if (extra >= 1 && more > kProjectedDepthFirstNodes) break;
-        nodes = more;
-        ++extra;
-    }
-    while (declaredExact > 0 && d + extra < static_cast<size_t>(declaredExact) && d + extra < 14) {
-        nodes += layer * sequencesAt(extra + 1);
-        ++extra;
-    }
-    b.exactDepth = static_cast<int>(d + extra);
-    b.depthFirstNodes = nodes;
+    const pz::DepthFirstStep step = pz::depthFirstStep(layer, sequences, d, double(pz::kMaxDepthFirstNodes),
+                                                       static_cast<unsigned>(std::max(0, declaredExact)));
+    b.exactDepth = static_cast<int>(d + step.moves);
+    b.depthFirstNodes = step.nodes;
     return b;
 }
 

@@ -26,8 +26,8 @@
 // The keys of layer d are estimated as the canonical sequences of length d
 // over the symmetries, times the share of them that reach distinct full
 // values (kProjectedKeyShare, measured on the cube); D0 and R then follow
-// the builder's own rules (its limits mirrored here, checked equal in the
-// tests), R raised to a declared exact depth (note [declared exact depth]).
+// the builder's own limits and rule (pz/projected_depth.hpp), R raised to
+// a declared exact depth (note [declared exact depth]).
 // The time is a constant, a term per entry and a term per node. These are
 // estimates to within a factor of about 2: the actual time depends on the
 // machine and on the coordinate's rank costs.
@@ -59,10 +59,6 @@ struct TableEstimate {
     double depthFirstNodes = 0;
 };
 
-// The projected builder's limits (pz/projected_coset.hpp: kMaxLayerCandidates,
-// kMaxDepthFirstNodes), mirrored for the estimate.
-inline constexpr double kProjectedLayerCandidates = 33554432.0;    // 2^25
-inline constexpr double kProjectedDepthFirstNodes = 2147483648.0;  // 2^31
 // The share of a layer's canonical sequences (over the symmetries) that
 // reach distinct full values: the cube's H11 coordinate, layer 8, 6,235,366
 // keys of 1.37e9 sequences / 48.

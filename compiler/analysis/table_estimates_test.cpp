@@ -7,7 +7,7 @@
 #include "compiler/analysis/coordinates.hpp"
 #include "compiler/analysis/table_estimates.hpp"
 #include "compiler/codegen/test_puzzles.hpp"
-#include "pz/projected_coset.hpp"
+#include "pz/projected_depth.hpp"
 
 using namespace pz;
 
@@ -76,9 +76,17 @@ TEST_CASE("patterns over identical pieces get the labelled build cost", "[estima
     REQUIRE(labelled.buildSeconds > 3 * plain.buildSeconds);
 }
 
-TEST_CASE("the projected estimate mirrors the builder's limits", "[estimates]") {
-    REQUIRE(analysis::kProjectedLayerCandidates == static_cast<double>(pz::kMaxLayerCandidates));
-    REQUIRE(analysis::kProjectedDepthFirstNodes == static_cast<double>(pz::kMaxDepthFirstNodes));
+TEST_CASE("the builder's depth-first step: the budget's R, raised to a declared depth", "[estimates]") {
+    // pz::depthFirstStep, which the builder and the estimate share: 10 keys,
+    // 10^r sequences of r moves, budget 1000 nodes.
+    const std::vector<double> sequences{1, 10, 100, 1000, 10000};
+    const auto plain = pz::depthFirstStep(10, sequences, 5, 1000, 0);
+    REQUIRE(plain.moves == 1);  // 100 nodes after R = 1, 1100 > 1000 after R = 2
+    REQUIRE(plain.nodes == 100);
+    const auto raised = pz::depthFirstStep(10, sequences, 5, 1000, 8);
+    REQUIRE(raised.moves == 3);
+    REQUIRE(raised.nodes == 100 + 1000 + 10000);
+    REQUIRE(pz::depthFirstStep(10, sequences, 13, 1e12, 0).moves == 1);  // capped at depth 14
 }
 
 TEST_CASE("the projected estimate follows the cube's h48 builds", "[estimates]") {

@@ -74,15 +74,12 @@
 #include <vector>
 
 #include "pz/phased.hpp"
+#include "pz/projected_depth.hpp"
 #include "pz/sym_classes.hpp"
 #include "pz/table_blob.hpp"
 #include "pz/two_bit_table.hpp"
 
 namespace pz {
-
-// Build limits (docs/language.md, Coset patterns).
-inline constexpr uint64_t kMaxLayerCandidates = uint64_t{1} << 25;
-inline constexpr uint64_t kMaxDepthFirstNodes = uint64_t{1} << 31;
 
 template <class T>
 class ProjectedCosetTable {
@@ -99,7 +96,8 @@ public:
                         int declaredExact = 0)
         : spec_(std::move(phase)), kept_(std::move(kept)), label_(std::move(label)), fixed_(fixedRanks),
           declaredExact_(declaredExact) {
-        if (declaredExact_ < 0 || declaredExact_ > 14) throw std::logic_error(label_ + ": exact depth out of range 0..14");
+        if (declaredExact_ < 0 || declaredExact_ > static_cast<int>(kMaxExactDepth))
+            throw std::logic_error(label_ + ": declared exact depth out of range");
         if (spec_.symmetries.empty() || spec_.reduced.empty())
             throw std::logic_error(label_ + ": a projected coset table needs symmetry-reduced parts");
         if (spec_.symmetries.size() > 64) throw std::logic_error(label_ + ": more than 64 symmetries");
@@ -437,17 +435,16 @@ private:
         }
         unsigned exact = d;
         if (!complete) {
-            // 2. Depth first from layer d, R more moves: R the largest with
-            // |layer| x (canonical sequences of length <= R) within the
-            // budget (counted on the automaton; the key set prunes more).
+            // 2. Depth first from layer d, R more moves (pz::depthFirstStep):
+            // R the largest with |layer| x (canonical sequences of length <=
+            // R, counted on the automaton; the key set prunes more) within
+            // the budget, or as a declared exact depth asks.
             const int* canon = spec.canonNext.data();
             const bool hasCanon = !spec.canonNext.empty();
             const size_t automaton = hasCanon ? spec.canonNext.size() / static_cast<size_t>(n) : 1;
-            std::vector<double> ways(automaton, 0.0);
+            std::vector<double> ways(automaton, 0.0), sequences{1.0};
             ways[hasCanon ? static_cast<size_t>(spec.canonStart) : 0] = 1;
-            double nodes = 0;
-            unsigned extra = 0;
-            while (extra < 14 - std::min(d, 14u)) {
+            for (unsigned r = 1; r <= kMaxExactDepth; ++r) {
                 std::vector<double> next(automaton, 0.0);
                 double count = 0;
                 for (size_t q = 0; q < automaton; ++q)
@@ -457,14 +454,11 @@ private:
                         next[static_cast<size_t>(q2)] += ways[q];
                         count += ways[q];
                     }
-                nodes += count * double(layer.size());
-                if (extra >= 1 && nodes > double(maxDfsNodes_)) break;
+                sequences.push_back(count);
                 ways = std::move(next);
-                ++extra;
             }
-            // note [declared exact depth]
-            if (declaredExact_ > 0 && d + extra < static_cast<unsigned>(declaredExact_))
-                extra = std::min(static_cast<unsigned>(declaredExact_) - d, 14 - std::min(d, 14u));
+            const unsigned extra = depthFirstStep(double(layer.size()), sequences, d, double(maxDfsNodes_),
+                                                  static_cast<unsigned>(declaredExact_)).moves;
             exact = d + extra;
             KeySet set(seen.size());
             for (uint64_t k : seen) set.insert(k);
