@@ -5,6 +5,7 @@
 #include <gmpxx.h>
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <set>
 
 #include "compiler/analysis/puzzle_summary.hpp"
@@ -155,6 +156,7 @@ std::string CoordinatePart::kind() const {
                     : "combination (" + std::to_string(k) + " of " + std::to_string(n) + ")";
     if (oriMod > 1)
         s += std::string(s.empty() ? "" : " x ") + "orientations (" + std::to_string(k) + " mod " + std::to_string(oriMod) +
+             (oriStep > 1 ? ", each fixed mod " + std::to_string(oriStep) + " by where it is" : "") +
              (oriSumFixed ? ", sum fixed" : "") + ")";
     return s;
 }
@@ -176,6 +178,61 @@ bool orientationSumFixed(const ir::Puzzle& puzzle, int orbit) {
         if (sum % m != 0) return false;
     }
     return true;
+}
+
+OrientationResidues orientationResidues(const ir::Puzzle& puzzle, int orbit) {
+    OrientationResidues r;
+    const auto& o = puzzle.orbits[orbit];
+    const int n = o.size, m = o.orient;
+    if (m <= 1 || n > kMaxPatternOrbit || distinctLabels(o) < n) return r;
+    // Each move as (destination of position q, twist on arrival).
+    std::vector<std::vector<int>> dest, twist;
+    for (const auto& move : puzzle.moves) {
+        if (move.effect.perm[orbit].size() != static_cast<size_t>(n)) return r;  // IR built by hand in tests
+        std::vector<int> d(n), t(n);
+        for (int to = 0; to < n; ++to) {
+            d[move.effect.perm[orbit][to]] = to;
+            t[move.effect.perm[orbit][to]] = move.effect.ori[orbit][to];
+        }
+        dest.push_back(std::move(d));
+        twist.push_back(std::move(t));
+    }
+    // Per piece, the (position, orientation) pairs it reaches from (home, 0).
+    std::vector<std::vector<char>> reached(n, std::vector<char>(static_cast<size_t>(n * m), 0));
+    int step = m;
+    for (int piece = 0; piece < n; ++piece) {
+        auto& seen = reached[piece];
+        std::vector<int> queue{piece * m};
+        seen[piece * m] = 1;
+        for (size_t head = 0; head < queue.size(); ++head) {
+            const int pos = queue[head] / m, ori = queue[head] % m;
+            for (size_t mi = 0; mi < dest.size(); ++mi) {
+                const int next = dest[mi][pos] * m + (ori + twist[mi][pos]) % m;
+                if (!seen[next]) seen[next] = 1, queue.push_back(next);
+            }
+        }
+        // The orientations at a position are a coset of sZ_M: s is the gcd
+        // of their differences (and of M).
+        for (int pos = 0; pos < n; ++pos) {
+            int first = -1;
+            for (int ori = 0; ori < m; ++ori)
+                if (seen[pos * m + ori]) {
+                    if (first < 0) first = ori;
+                    step = std::gcd(step, ori - first);
+                }
+        }
+    }
+    if (step <= 1) return r;
+    r.step = step;
+    r.offset.assign(static_cast<size_t>(n * n), 0);
+    for (int piece = 0; piece < n; ++piece)
+        for (int pos = 0; pos < n; ++pos)
+            for (int ori = 0; ori < m; ++ori)
+                if (reached[piece][pos * m + ori]) {
+                    r.offset[piece * n + pos] = static_cast<uint8_t>(ori % step);
+                    break;
+                }
+    return r;
 }
 
 bool lastOrientationImplied(const ir::Puzzle& puzzle, const ir::PatternPart& part) {
@@ -290,8 +347,16 @@ bool computeCoordinates(const ir::Puzzle& puzzle, std::vector<Coordinate>& out, 
                 }
             }
             p.oriSumFixed = lastOrientationImplied(puzzle, part);
+            // note [orientation residues]: where the pieces are says part of
+            // their orientations; only an ordered positions part knows which
+            // piece is where.
+            if (p.oriMod > 1 && p.positions && p.ordered && !p.labelled) {
+                OrientationResidues res = orientationResidues(puzzle, part.orbit);
+                p.oriStep = res.step;
+                p.oriOffset = std::move(res.offset);
+            }
             if (p.oriMod > 1)
-                mpz_ui_pow_ui(orientSize.get_mpz_t(), static_cast<unsigned long>(p.oriMod),
+                mpz_ui_pow_ui(orientSize.get_mpz_t(), static_cast<unsigned long>(p.oriDigits()),
                               static_cast<unsigned long>(p.oriSumFixed ? p.k - 1 : p.k));
             size *= positionSize * orientSize;
             if (positionSize * orientSize <= kMaxPatternValues) {
@@ -336,9 +401,9 @@ uint64_t referenceRank(const Coordinate& c, const ir::Element& e) {
         if (p.oriMod > 1) {
             uint64_t o = 0;
             if (p.oriSumFixed) {
-                for (int pos = 0; pos + 1 < p.n; ++pos) o = o * p.oriMod + e.ori[p.orbit][pos];
+                for (int pos = 0; pos + 1 < p.n; ++pos) o = o * p.oriDigits() + e.ori[p.orbit][pos] / p.oriStep;
             } else if (p.positions) {
-                for (int pos : pl.positions) o = o * p.oriMod + e.ori[p.orbit][pos];
+                for (int pos : pl.positions) o = o * p.oriDigits() + e.ori[p.orbit][pos] / p.oriStep;
             } else {
                 // Orientations at the tracked positions (coord.hpp).
                 for (int pos = 0; pos < p.n; ++pos)
@@ -395,11 +460,12 @@ ir::Element referenceUnrank(const Coordinate& c, uint64_t rank, const std::vecto
             v /= p.orientSize;
             int sum = 0;
             for (int i = p.oriSumFixed ? p.k - 1 : p.k; i-- > 0;) {
-                oriDigit[i] = static_cast<int>(o % p.oriMod);
+                oriDigit[i] = static_cast<int>(o % p.oriDigits());
                 sum += oriDigit[i];
-                o /= p.oriMod;
+                o /= p.oriDigits();
             }
-            if (p.oriSumFixed) oriDigit[p.k - 1] = (p.oriMod - sum % p.oriMod) % p.oriMod;
+            // With residues the implied orientation is set once placed.
+            if (p.oriSumFixed && p.oriStep == 1) oriDigit[p.k - 1] = (p.oriMod - sum % p.oriMod) % p.oriMod;
         }
         // Each part writes only the fields it tracks (note [parts on one
         // orbit]): it is unranked into `one`, then those are copied.
@@ -502,12 +568,18 @@ ir::Element referenceUnrank(const Coordinate& c, uint64_t rank, const std::vecto
             for (int pos = 0, i = 0, u = 0; pos < p.n; ++pos) {
                 if (occupied[pos]) {
                     perm[pos] = trackedLabels[order[i]];
-                    ori[pos] = oriDigit[i];
+                    ori[pos] = p.oriStep == 1 ? oriDigit[i]
+                                              : p.oriOffset[perm[pos] * p.n + pos] + p.oriStep * oriDigit[i];
                     ++i;
                 } else {
                     perm[pos] = untrackedLabels[u++];
                     ori[pos] = 0;
                 }
+            }
+            if (p.oriSumFixed && p.oriStep > 1) {
+                int sum = 0;
+                for (int pos = 0; pos + 1 < p.n; ++pos) sum += ori[pos];
+                ori[p.n - 1] = (p.oriMod - sum % p.oriMod) % p.oriMod;
             }
         } else {
             for (int i = 0; i < p.k; ++i) ori[trackedLabels[i]] = oriDigit[i];

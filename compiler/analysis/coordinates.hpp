@@ -39,6 +39,13 @@ struct CoordinatePart {
     // Every piece's orientation tracked and every move keeps the orbit's
     // orientation sum at 0: the last position's is implied, not stored.
     bool oriSumFixed = false;
+    // note [orientation residues]: > 1 when every state fixes each piece's
+    // orientation modulo oriStep by the piece and where it is; an ordered
+    // positions part then stores orientation / oriStep per piece, and
+    // unrank adds back oriOffset[piece * n + position] (mod oriStep).
+    int oriStep = 1;
+    std::vector<uint8_t> oriOffset;
+    int oriDigits() const { return oriMod / oriStep; }  // values of one stored orientation
     // An orbit with identical pieces, positions tracked (note [labelled
     // lanes]): the part tracks whole label classes, `trackedLabels` (a mask
     // of labels; `tracked` still names the pieces), ranked as
@@ -94,6 +101,22 @@ bool computeCoordinates(const ir::Puzzle& puzzle, std::vector<Coordinate>& out, 
 // Whether every move keeps orbit `orbit`'s orientation sum at 0 (mod its
 // modulus), so every state does.
 bool orientationSumFixed(const ir::Puzzle& puzzle, int orbit);
+// note [orientation residues]: the moves may tie a piece's orientation to
+// where it is. rotate4o's quarter turn moves a piece to a cell of the other
+// checkerboard colour and turns it a quarter, so a piece's orientation mod 2
+// is its colour now plus its colour when solved: half of the 4^k orientation
+// values of a pattern are no state. For each piece the orientations it can
+// have at each position are a coset o + sZ_M (the twists of the loops back
+// to a position form a subgroup of Z_M); `step` is the gcd of those s over
+// the orbit's pieces, offset[piece * n + position] the residue there mod
+// step (0 where the piece never goes). step 1: no residue (the cube). Only
+// orbits of distinct pieces with at most kMaxPatternOrbit positions.
+struct OrientationResidues {
+    int step = 1;
+    std::vector<uint8_t> offset;
+};
+OrientationResidues orientationResidues(const ir::Puzzle& puzzle, int orbit);
+
 // Whether a pattern part stores only n-1 orientations (CoordinatePart::
 // oriSumFixed): it tracks every piece's orientation, not as labels, on an
 // orbit whose orientation sum every move keeps at 0.

@@ -42,8 +42,13 @@ mpz_class patternPartSize(const ir::Puzzle& puzzle, const ir::PatternPart& part)
         }
     }
     if (part.orientations) {
+        // note [orientation residues]: an ordered positions part knows which
+        // piece is where, so stores orientation / step (computeCoordinates).
+        const int step = part.positions && !part.unordered && distinctLabels(orbit) == orbit.size
+                             ? orientationResidues(puzzle, part.orbit).step
+                             : 1;
         mpz_class o;
-        mpz_ui_pow_ui(o.get_mpz_t(), (unsigned long)orbit.orient, lastOrientationImplied(puzzle, part) ? k - 1 : k);
+        mpz_ui_pow_ui(o.get_mpz_t(), (unsigned long)(orbit.orient / step), lastOrientationImplied(puzzle, part) ? k - 1 : k);
         size *= o;
     }
     return size;
@@ -76,9 +81,9 @@ mpz_class patternStates(const ir::Puzzle& puzzle, const ir::Pattern& pattern) {
             mpz_fac_ui(f.get_mpz_t(), k);
             placed *= f;
         }
-        ir::PatternPart orientationsOnly = part;
-        orientationsOnly.positions = false;
-        states *= placed * (part.orientations ? patternPartSize(puzzle, orientationsOnly) : mpz_class(1));
+        ir::PatternPart positionsOnly = part;
+        positionsOnly.orientations = false;
+        states *= placed * (patternPartSize(puzzle, part) / patternPartSize(puzzle, positionsOnly));
         it->second -= std::min(k, it->second);
     }
     return states;

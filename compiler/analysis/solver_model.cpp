@@ -177,6 +177,7 @@ bool buildSolverModel(const ir::Puzzle& puzzle, analysis::PuzzleAnalysis& groups
                 def << " tracked " << p.trackedLabels;
             }
             if (p.oriSumFixed) def << " ori-sum-fixed";
+            if (p.oriStep > 1) def << " ori-step " << p.oriStep;  // note [orientation residues]
             def << "\n";
         }
         m.patternHashes.push_back(contentHash(def.str() + kernelText));

@@ -427,4 +427,57 @@ inline ir::Puzzle labelledWide() {
     return p;
 }
 
+// note [orientation residues]: oriented rotate puzzles (rotate4o's moves on
+// smaller boards), where a quarter turn moves each of a 2x2 block's pieces
+// to a cell of the other checkerboard colour and turns it, so a piece's
+// orientation is fixed modulo a step by where it is. "board": 3x3, mod 4,
+// +1 a turn (step 2); "strip": 2x3, mod 4 (step 2; every piece tracked, the
+// sum fixed); "wide": 5x4, 20 positions on byte lanes (step 2); "wstrip":
+// 2x3, mod 20, +5 a turn (byte lanes for the modulus; step 10, sum fixed).
+inline ir::Puzzle rotators() {
+    ir::Puzzle p;
+    p.name = "rotators";
+    p.file = "<test:rotators>";
+    struct Board { const char* name; int w, h, mod, twist; };
+    const Board boards[] = {{"board", 3, 3, 4, 1}, {"strip", 3, 2, 4, 1}, {"wide", 5, 4, 4, 1}, {"wstrip", 3, 2, 20, 5}};
+    for (const auto& b : boards) {
+        ir::Orbit o;
+        o.name = b.name;
+        o.size = b.w * b.h;
+        o.orient = b.mod;
+        for (int i = 0; i < o.size; ++i) o.solvedLabel.push_back(i);
+        p.orbits.push_back(o);
+    }
+    for (int oi = 0; oi < 4; ++oi) {
+        const Board& b = boards[oi];
+        for (int y = 0; y + 1 < b.h; ++y)
+            for (int x = 0; x + 1 < b.w; ++x) {
+                const int tl = x + b.w * y;
+                const int cyc[4] = {tl, tl + 1, tl + 1 + b.w, tl + b.w};  // clockwise
+                ir::Element e = ir::identity(p.orbits);
+                for (int i = 0; i < 4; ++i) {
+                    e.perm[oi][cyc[(i + 1) % 4]] = cyc[i];
+                    e.ori[oi][cyc[(i + 1) % 4]] = b.twist;
+                }
+                const std::string n = std::string(b.name) + std::to_string(x) + std::to_string(y);
+                addFamily(p, n, e, {n, n + "2", n + "'"});
+            }
+    }
+    auto pattern = [&](const std::string& name, int o, std::vector<int> pieces) {
+        ir::Pattern pat;
+        pat.name = name;
+        ir::PatternPart part;
+        part.orbit = o;
+        part.pieces = pieces;
+        part.orientations = true;
+        pat.parts.push_back(part);
+        p.patterns.push_back(pat);
+    };
+    pattern("board4", 0, {0, 1, 2, 3});
+    pattern("strip", 1, {0, 1, 2, 3, 4, 5});
+    pattern("wide3", 2, {0, 7, 19});
+    pattern("wstrip", 3, {0, 1, 2, 3, 4, 5});
+    return p;
+}
+
 }  // namespace pz::codegen::testing

@@ -326,12 +326,35 @@ inline State composeMirrored(const State& a, const State& b) {
 inline constexpr bool kSymmetryMirror[8] = {false, false, true, false, true, true, false, true};
 
 // ---- pattern coordinates (see runtime/include/pz/coord.hpp) ----
-// pattern edge5: 536739840 values
+// Orbit pieces: every state has each piece's orientation fixed mod 2 by where
+// it is; kOffset[piece * n + position] is that residue.
+struct OrientationResidues_pieces {
+    static constexpr unsigned kStep = 2;
+    static constexpr std::array<uint8_t, 256> kOffset = {
+        0,1,0,1,1,0,1,0,0,1,0,1,1,0,1,0,  // piece 0
+        1,0,1,0,0,1,0,1,1,0,1,0,0,1,0,1,  // piece 1
+        0,1,0,1,1,0,1,0,0,1,0,1,1,0,1,0,  // piece 2
+        1,0,1,0,0,1,0,1,1,0,1,0,0,1,0,1,  // piece 3
+        1,0,1,0,0,1,0,1,1,0,1,0,0,1,0,1,  // piece 4
+        0,1,0,1,1,0,1,0,0,1,0,1,1,0,1,0,  // piece 5
+        1,0,1,0,0,1,0,1,1,0,1,0,0,1,0,1,  // piece 6
+        0,1,0,1,1,0,1,0,0,1,0,1,1,0,1,0,  // piece 7
+        0,1,0,1,1,0,1,0,0,1,0,1,1,0,1,0,  // piece 8
+        1,0,1,0,0,1,0,1,1,0,1,0,0,1,0,1,  // piece 9
+        0,1,0,1,1,0,1,0,0,1,0,1,1,0,1,0,  // piece 10
+        1,0,1,0,0,1,0,1,1,0,1,0,0,1,0,1,  // piece 11
+        1,0,1,0,0,1,0,1,1,0,1,0,0,1,0,1,  // piece 12
+        0,1,0,1,1,0,1,0,0,1,0,1,1,0,1,0,  // piece 13
+        1,0,1,0,0,1,0,1,1,0,1,0,0,1,0,1,  // piece 14
+        0,1,0,1,1,0,1,0,0,1,0,1,1,0,1,0,  // piece 15
+    };
+};
+// pattern edge5: 16773120 values
 struct Pattern_edge5 {
     static constexpr const char* kName = "edge5";
-    static constexpr const char* kHash = "f401e03b19bbb3a8";
-    using Part0 = pz::PieceCoordinate<16, 0x002F, true, true, 4>;  // partial permutation (5 of 16) x orientations (5 mod 4) of orbit pieces
-    static constexpr uint64_t kSize = 536739840ULL;
+    static constexpr const char* kHash = "186794f526df3361";
+    using Part0 = pz::PieceCoordinate<16, 0x002F, true, true, 4, false, OrientationResidues_pieces>;  // partial permutation (5 of 16) x orientations (5 mod 4, each fixed mod 2 by where it is) of orbit pieces
+    static constexpr uint64_t kSize = 16773120ULL;
     // Symmetries whose conjugates track distinct pieces (-1 = the state itself).
     static constexpr std::array<int, 8> kSymmetryLookups = {-1, 1, 2, 3, 4, 5, 6, 7};
     static inline uint64_t rank(const State& s) {
@@ -348,12 +371,12 @@ struct Pattern_edge5 {
         return s;
     }
 };
-// pattern centre5: 536739840 values
+// pattern centre5: 16773120 values
 struct Pattern_centre5 {
     static constexpr const char* kName = "centre5";
-    static constexpr const char* kHash = "fee17fed84b3e78c";
-    using Part0 = pz::PieceCoordinate<16, 0x0661, true, true, 4>;  // partial permutation (5 of 16) x orientations (5 mod 4) of orbit pieces
-    static constexpr uint64_t kSize = 536739840ULL;
+    static constexpr const char* kHash = "fcee20be1f9e2c2d";
+    using Part0 = pz::PieceCoordinate<16, 0x0661, true, true, 4, false, OrientationResidues_pieces>;  // partial permutation (5 of 16) x orientations (5 mod 4, each fixed mod 2 by where it is) of orbit pieces
+    static constexpr uint64_t kSize = 16773120ULL;
     // Symmetries whose conjugates track distinct pieces (-1 = the state itself).
     static constexpr std::array<int, 4> kSymmetryLookups = {-1, 1, 2, 3};
     static inline uint64_t rank(const State& s) {
@@ -370,12 +393,12 @@ struct Pattern_centre5 {
         return s;
     }
 };
-// pattern corners5: 536739840 values
+// pattern corners5: 16773120 values
 struct Pattern_corners5 {
     static constexpr const char* kName = "corners5";
-    static constexpr const char* kHash = "4d1de0caa6d86c85";
-    using Part0 = pz::PieceCoordinate<16, 0x9049, true, true, 4>;  // partial permutation (5 of 16) x orientations (5 mod 4) of orbit pieces
-    static constexpr uint64_t kSize = 536739840ULL;
+    static constexpr const char* kHash = "074b5cbf673d664e";
+    using Part0 = pz::PieceCoordinate<16, 0x9049, true, true, 4, false, OrientationResidues_pieces>;  // partial permutation (5 of 16) x orientations (5 mod 4, each fixed mod 2 by where it is) of orbit pieces
+    static constexpr uint64_t kSize = 16773120ULL;
     // Symmetries whose conjugates track distinct pieces (-1 = the state itself).
     static constexpr std::array<int, 4> kSymmetryLookups = {-1, 1, 3, 6};
     static inline uint64_t rank(const State& s) {

@@ -12,7 +12,37 @@ namespace {
 
 // The generated type of one pattern part (coord.hpp, lane_coord.hpp):
 // labelled parts on 4-bit or byte lanes (computeCoordinates refuses others).
-std::string partType(const analysis::CoordinatePart& part, const analysis::OrbitLayout& pl) {
+std::string residuesType(const std::string& orbitName) { return "OrientationResidues_" + identifierPart(orbitName); }
+
+// note [orientation residues]: the orbit's step and each piece's residue at
+// each position, one row per piece (pz::NoOrientationResidues's members).
+void emitResidues(CodeWriter& w, const analysis::CoordinatePart& part, const std::string& orbitName) {
+    w.set("RTYPE", residuesType(orbitName));
+    w.set("ORBIT", commentText(orbitName));
+    w.set("STEP", std::to_string(part.oriStep));
+    w.set("N2", std::to_string(part.n * part.n));
+    w.line("// Orbit {{ORBIT}}: every state has each piece's orientation fixed mod {{STEP}} by where");
+    w.line("// it is; kOffset[piece * n + position] is that residue.");
+    w.line("struct {{RTYPE}} {");
+    w.indent();
+    w.line("static constexpr unsigned kStep = {{STEP}};");
+    w.line("static constexpr std::array<uint8_t, {{N2}}> kOffset = {");
+    w.indent();
+    for (int piece = 0; piece < part.n; ++piece) {
+        std::string row;
+        for (int pos = 0; pos < part.n; ++pos)
+            row += std::to_string(part.oriOffset[static_cast<size_t>(piece * part.n + pos)]) + ",";
+        w.set("ROW", row);
+        w.set("PIECE", std::to_string(piece));
+        w.line("{{ROW}}  // piece {{PIECE}}");
+    }
+    w.dedent();
+    w.line("};");
+    w.dedent();
+    w.line("};");
+}
+
+std::string partType(const analysis::CoordinatePart& part, const analysis::OrbitLayout& pl, const std::string& orbitName) {
     char tracked[24];
     if (part.labelled && pl.nibble()) {
         std::snprintf(tracked, sizeof tracked, "0x%04X", static_cast<unsigned>(part.trackedLabels));
@@ -34,9 +64,11 @@ std::string partType(const analysis::CoordinatePart& part, const analysis::Orbit
         std::snprintf(tracked, sizeof tracked, "0x%04X", static_cast<unsigned>(part.tracked));
     else
         std::snprintf(tracked, sizeof tracked, "0x%llXULL", static_cast<unsigned long long>(part.tracked));
+    const std::string residues = part.oriStep > 1 ? std::string(part.oriSumFixed ? ", true" : ", false") + ", " +
+                                                        residuesType(orbitName)
+                                                  : std::string(part.oriSumFixed ? ", true" : "");
     const std::string args = std::to_string(part.n) + ", " + tracked + ", " + (part.ordered ? "true" : "false") + ", " +
-                             (part.positions ? "true" : "false") + ", " + std::to_string(part.oriMod) +
-                             (part.oriSumFixed ? ", true" : "");
+                             (part.positions ? "true" : "false") + ", " + std::to_string(part.oriMod) + residues;
     if (pl.nibble()) return "pz::PieceCoordinate<" + args + ">";
     return "pz::BytePieceCoordinate<" + std::to_string(pl.lanes()) + ", " + args + ">";
 }
@@ -63,6 +95,11 @@ std::vector<std::string> emitCoordinates(CodeWriter& w, const SolverModel& m) {
     w.section("coordinates");
     w.line("// ---- pattern coordinates (see runtime/include/pz/coord.hpp) ----");
     std::vector<std::string> patternTypes;
+    std::set<int> residuesEmitted;  // orbits
+    for (const auto& c : m.coordinates)
+        for (const auto& part : c.parts)
+            if (part.oriStep > 1 && residuesEmitted.insert(part.orbit).second)
+                emitResidues(w, part, p.orbits[part.orbit].name);
     for (size_t ci = 0; ci < m.coordinates.size(); ++ci) {
         const auto& c = m.coordinates[ci];
         std::string type = "Pattern_" + identifierPart(c.pattern);
@@ -80,7 +117,7 @@ std::vector<std::string> emitCoordinates(CodeWriter& w, const SolverModel& m) {
         for (size_t pi = 0; pi < c.parts.size(); ++pi) {
             const auto& part = c.parts[pi];
             w.set("I", std::to_string(pi));
-            w.set("PART", partType(part, m.layout.orbits[part.orbit]));
+            w.set("PART", partType(part, m.layout.orbits[part.orbit], p.orbits[part.orbit].name));
             w.set("KIND", commentText(part.kind() + " of orbit " + p.orbits[part.orbit].name));
             w.line(m.layout.orbits[part.orbit].nibble() ? "using Part{{I}} = {{PART}};  // {{KIND}}"
                                                         : "using Part{{I}} = {{PART}};  // {{KIND}}, byte lanes");

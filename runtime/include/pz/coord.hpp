@@ -189,6 +189,15 @@ inline void lehmerUnrank(uint64_t r, unsigned k, uint8_t* out) {
     }
 }
 
+// note [orientation residues] (compiler/analysis/coordinates.hpp): an orbit
+// whose moves fix each piece's orientation modulo kStep by where it is. A
+// generated residues type gives kStep and kOffset[piece * N + position],
+// that residue; a part stores orientation / kStep and unrank adds it back.
+struct NoOrientationResidues {
+    static constexpr unsigned kStep = 1;
+    static constexpr std::array<uint8_t, 1> kOffset{};
+};
+
 // The coordinate of one pattern part on one orbit (perm word + optional
 // orientation word). Template parameters are the compile-time pattern.
 //   N: positions; Tracked: bitmask of tracked solved labels; Ordered:
@@ -197,14 +206,21 @@ inline void lehmerUnrank(uint64_t r, unsigned k, uint8_t* out) {
 //   OriSumFixed: every piece tracked and every move keeps the orbit's
 //   orientation sum at 0 mod OriMod, so the last position's orientation is
 //   implied and not stored (OriMod^(N-1) values, the cube corners' 3^7).
-template <unsigned N, uint32_t Tracked, bool Ordered, bool Positions, unsigned OriMod, bool OriSumFixed = false>
+//   Residues: NoOrientationResidues, or the orbit's orientation residues
+//   (a stored digit is orientation / kStep; unrank adds kOffset back).
+template <unsigned N, uint32_t Tracked, bool Ordered, bool Positions, unsigned OriMod, bool OriSumFixed = false,
+          class Residues = NoOrientationResidues>
 struct PieceCoordinate {
     static constexpr unsigned kTracked = static_cast<unsigned>(std::popcount(Tracked));
     static_assert(!OriSumFixed || (OriMod > 1 && kTracked == N && N >= 2), "an implied orientation needs every piece tracked");
+    static_assert(Residues::kStep == 1 || (Positions && Ordered && OriMod % Residues::kStep == 0),
+                  "residues need an ordered positions part (which piece is where)");
+    static constexpr unsigned kStep = Residues::kStep;
+    static constexpr unsigned kDigit = OriMod / kStep;  // values of one stored orientation
     static constexpr unsigned kOriDigits = OriSumFixed ? kTracked - 1 : kTracked;
     static constexpr uint64_t kPositionSize =
         Positions ? binomial(N, kTracked) * (Ordered ? factorial(kTracked) : 1) : 1;
-    static constexpr uint64_t kOrientSize = OriMod > 1 ? ipow(OriMod, kOriDigits) : 1;
+    static constexpr uint64_t kOrientSize = OriMod > 1 ? ipow(kDigit, kOriDigits) : 1;
     static constexpr uint64_t kSize = kPositionSize * kOrientSize;
     static constexpr uint32_t kFieldMask = N >= 32 ? ~0u : ((1u << N) - 1);
 
@@ -272,12 +288,12 @@ struct PieceCoordinate {
         if constexpr (OriSumFixed) {
             // Every position is tracked: the digits of positions 0..N-2.
             uint64_t o = 0;
-            for (unsigned p = 0; p + 1 < N; ++p) o = o * OriMod + lane(ori, p);
+            for (unsigned p = 0; p + 1 < N; ++p) o = o * kDigit + lane(ori, p) / kStep;
             r = r * kOrientSize + o;
         } else if constexpr (OriMod > 1) {
             uint64_t o = 0;
             if constexpr (Positions) {
-                for (uint32_t m = occupied; m; m &= m - 1) o = o * OriMod + lane(ori, std::countr_zero(m));
+                for (uint32_t m = occupied; m; m &= m - 1) o = o * kDigit + lane(ori, std::countr_zero(m)) / kStep;
             } else {
                 for (uint32_t m = Tracked; m; m &= m - 1) o = o * OriMod + lane(ori, std::countr_zero(m));
             }
@@ -289,7 +305,8 @@ struct PieceCoordinate {
     // Writes a state of the orbit with this coordinate into perm / ori.
     static inline void unrank(uint64_t r, uint64_t& perm, uint64_t& ori) {
         uint8_t oriDigit[16] = {};
-        if constexpr (OriMod > 1) r = splitOrientationDigits<OriMod, OriSumFixed>(r, kOriDigits, oriDigit);
+        // With residues the implied orientation is set once the pieces are placed.
+        if constexpr (OriMod > 1) r = splitOrientationDigits<kDigit, OriSumFixed && kStep == 1>(r, kOriDigits, oriDigit);
         uint8_t trackedLabel[16], untrackedLabel[16];
         unsigned nt = 0, nu = 0;
         for (unsigned v = 0; v < N; ++v) (Tracked >> v & 1 ? trackedLabel[nt++] : untrackedLabel[nu++]) = static_cast<uint8_t>(v);
@@ -304,15 +321,24 @@ struct PieceCoordinate {
                 for (unsigned i = 0; i < kTracked; ++i) order[i] = static_cast<uint8_t>(i);
             }
             uint32_t occupied = CombinationRanks<N>::get().mask[kTracked][r];
-            unsigned i = 0, u = 0;
+            unsigned i = 0, u = 0, sum = 0;
             for (unsigned p = 0; p < N; ++p) {
                 if (occupied >> p & 1) {
-                    perm |= static_cast<uint64_t>(trackedLabel[order[i]]) << (4 * p);
-                    ori |= static_cast<uint64_t>(oriDigit[i]) << (4 * p);
+                    const unsigned piece = trackedLabel[order[i]];
+                    unsigned o = oriDigit[i];
+                    if constexpr (kStep > 1) o = Residues::kOffset[piece * N + p] + kStep * o;
+                    perm |= static_cast<uint64_t>(piece) << (4 * p);
+                    ori |= static_cast<uint64_t>(o) << (4 * p);
+                    sum += o;
                     ++i;
                 } else {
                     perm |= static_cast<uint64_t>(untrackedLabel[u++]) << (4 * p);
                 }
+            }
+            if constexpr (OriSumFixed && kStep > 1) {
+                const uint64_t last = lane(ori, N - 1);
+                ori ^= last << (4 * (N - 1));
+                ori |= static_cast<uint64_t>((OriMod - (sum - last) % OriMod) % OriMod) << (4 * (N - 1));
             }
         } else {
             for (unsigned p = 0; p < N; ++p) perm |= static_cast<uint64_t>(p) << (4 * p);

@@ -68,17 +68,23 @@ inline uint64_t colexUnrank(uint64_t r, unsigned n, unsigned k) {
 
 // The coordinate of one pattern part on a byte-lane orbit of N positions in
 // a field of NL lanes; Tracked is the bitmask of tracked solved labels.
-// OriSumFixed: as PieceCoordinate's (pz/coord.hpp), the last orientation implied.
-template <unsigned NL, unsigned N, uint64_t Tracked, bool Ordered, bool Positions, unsigned OriMod, bool OriSumFixed = false>
+// OriSumFixed, Residues: as PieceCoordinate's (pz/coord.hpp): the last
+// orientation implied; orientations stored as orientation / kStep.
+template <unsigned NL, unsigned N, uint64_t Tracked, bool Ordered, bool Positions, unsigned OriMod, bool OriSumFixed = false,
+          class Residues = NoOrientationResidues>
 struct BytePieceCoordinate {
     static_assert(N <= 64 && N <= NL);
     static constexpr unsigned kTracked = static_cast<unsigned>(std::popcount(Tracked));
     static_assert(!OriSumFixed || (OriMod > 1 && kTracked == N && N >= 2), "an implied orientation needs every piece tracked");
+    static_assert(Residues::kStep == 1 || (Positions && Ordered && OriMod % Residues::kStep == 0),
+                  "residues need an ordered positions part (which piece is where)");
+    static constexpr unsigned kStep = Residues::kStep;
+    static constexpr unsigned kDigit = OriMod / kStep;  // values of one stored orientation
     static constexpr unsigned kOriDigits = OriSumFixed ? kTracked - 1 : kTracked;
     static_assert(!(Positions && Ordered) || kTracked <= 16, "a partial permutation of more than 16 pieces");
     static constexpr uint64_t kPositionSize =
         Positions ? kBinomials.c[N][kTracked] * (Ordered ? factorial(kTracked) : 1) : 1;
-    static constexpr uint64_t kOrientSize = OriMod > 1 ? ipow(OriMod, kOriDigits) : 1;
+    static constexpr uint64_t kOrientSize = OriMod > 1 ? ipow(kDigit, kOriDigits) : 1;
     static constexpr uint64_t kSize = kPositionSize * kOrientSize;
 
     static constexpr uint64_t kPositions = N == 64 ? ~uint64_t{0} : (uint64_t{1} << N) - 1;
@@ -113,9 +119,10 @@ struct BytePieceCoordinate {
             const auto* o8 = lanePtr<uint8_t>(ori);
             uint64_t o = 0;
             if constexpr (OriSumFixed) {
-                for (unsigned p = 0; p + 1 < N; ++p) o = o * OriMod + o8[p];
+                for (unsigned p = 0; p + 1 < N; ++p) o = o * kDigit + o8[p] / kStep;
             } else {
-                for (uint64_t m = Positions ? occupied : Tracked; m; m &= m - 1) o = o * OriMod + o8[std::countr_zero(m)];
+                for (uint64_t m = Positions ? occupied : Tracked; m; m &= m - 1)
+                    o = o * kDigit + o8[std::countr_zero(m)] / kStep;
             }
             r = r * kOrientSize + o;
         } else {
@@ -128,7 +135,8 @@ struct BytePieceCoordinate {
     // padding lanes are left as they are (the caller starts from solved).
     static inline void unrank(uint64_t r, uint64_t* perm, uint64_t* ori) {
         uint8_t oriDigit[64] = {};
-        if constexpr (OriMod > 1) r = splitOrientationDigits<OriMod, OriSumFixed>(r, kOriDigits, oriDigit);
+        // With residues the implied orientation is set once the pieces are placed.
+        if constexpr (OriMod > 1) r = splitOrientationDigits<kDigit, OriSumFixed && kStep == 1>(r, kOriDigits, oriDigit);
         uint8_t trackedLabel[64], untrackedLabel[64];
         unsigned nt = 0, nu = 0;
         for (unsigned v = 0; v < N; ++v) (Tracked >> v & 1 ? trackedLabel[nt++] : untrackedLabel[nu++]) = static_cast<uint8_t>(v);
@@ -145,16 +153,21 @@ struct BytePieceCoordinate {
                 for (unsigned i = 0; i < kTracked; ++i) order[i] = static_cast<uint8_t>(i);
             }
             uint64_t occupied = colexUnrank(r, N, kTracked);
-            unsigned i = 0, u = 0;
+            unsigned i = 0, u = 0, sum = 0;
             for (unsigned p = 0; p < N; ++p) {
                 if (occupied >> p & 1) {
                     p8[p] = trackedLabel[order[i]];
-                    o8[p] = oriDigit[i];
+                    unsigned o = oriDigit[i];
+                    if constexpr (kStep > 1) o = Residues::kOffset[p8[p] * N + p] + kStep * o;
+                    o8[p] = static_cast<uint8_t>(o);
+                    sum += o;
                     ++i;
                 } else {
                     p8[p] = untrackedLabel[u++];
                 }
             }
+            if constexpr (OriSumFixed && kStep > 1)
+                o8[N - 1] = static_cast<uint8_t>((OriMod - (sum - o8[N - 1]) % OriMod) % OriMod);
         } else {
             for (unsigned p = 0; p < N; ++p) p8[p] = static_cast<uint8_t>(p);
             for (unsigned i = 0; i < nt; ++i) o8[trackedLabel[i]] = oriDigit[i];
