@@ -349,34 +349,12 @@ struct OrientationResidues_pieces {
         0,1,0,1,1,0,1,0,0,1,0,1,1,0,1,0,  // piece 15
     };
 };
-// pattern edge5: 16773120 values
-struct Pattern_edge5 {
-    static constexpr const char* kName = "edge5";
-    static constexpr const char* kHash = "186794f526df3361";
-    using Part0 = pz::PieceCoordinate<16, 0x002F, true, true, 4, false, OrientationResidues_pieces>;  // partial permutation (5 of 16) x orientations (5 mod 4, each fixed mod 2 by where it is) of orbit pieces
-    static constexpr uint64_t kSize = 16773120ULL;
-    // Symmetries whose conjugates track distinct pieces (-1 = the state itself).
-    static constexpr std::array<int, 8> kSymmetryLookups = {-1, 1, 2, 3, 4, 5, 6, 7};
-    static inline uint64_t rank(const State& s) {
-        uint64_t r = 0;
-        r = r * Part0::kSize + Part0::rank(s.w[0], s.w[1]);
-        return r;
-    }
-    static inline State unrank(uint64_t r) {
-        State s = kSolved;
-        uint64_t unusedOri = 0;
-        Part0::unrank(r % Part0::kSize, s.w[0], s.w[1]);
-        r /= Part0::kSize;
-        (void)unusedOri;
-        return s;
-    }
-};
-// pattern centre5: 16773120 values
-struct Pattern_centre5 {
-    static constexpr const char* kName = "centre5";
-    static constexpr const char* kHash = "fcee20be1f9e2c2d";
-    using Part0 = pz::PieceCoordinate<16, 0x0661, true, true, 4, false, OrientationResidues_pieces>;  // partial permutation (5 of 16) x orientations (5 mod 4, each fixed mod 2 by where it is) of orbit pieces
-    static constexpr uint64_t kSize = 16773120ULL;
+// pattern diag6: 369008640 values
+struct Pattern_diag6 {
+    static constexpr const char* kName = "diag6";
+    static constexpr const char* kHash = "80785995eb2a0db3";
+    using Part0 = pz::PieceCoordinate<16, 0x8433, true, true, 4, false, OrientationResidues_pieces>;  // partial permutation (6 of 16) x orientations (6 mod 4, each fixed mod 2 by where it is) of orbit pieces
+    static constexpr uint64_t kSize = 369008640ULL;
     // Symmetries whose conjugates track distinct pieces (-1 = the state itself).
     static constexpr std::array<int, 4> kSymmetryLookups = {-1, 1, 2, 3};
     static inline uint64_t rank(const State& s) {
@@ -393,14 +371,14 @@ struct Pattern_centre5 {
         return s;
     }
 };
-// pattern corners5: 16773120 values
-struct Pattern_corners5 {
-    static constexpr const char* kName = "corners5";
-    static constexpr const char* kHash = "074b5cbf673d664e";
-    using Part0 = pz::PieceCoordinate<16, 0x9049, true, true, 4, false, OrientationResidues_pieces>;  // partial permutation (5 of 16) x orientations (5 mod 4, each fixed mod 2 by where it is) of orbit pieces
-    static constexpr uint64_t kSize = 16773120ULL;
+// pattern corners6: 369008640 values
+struct Pattern_corners6 {
+    static constexpr const char* kName = "corners6";
+    static constexpr const char* kHash = "9d5d420f62ab8280";
+    using Part0 = pz::PieceCoordinate<16, 0x9429, true, true, 4, false, OrientationResidues_pieces>;  // partial permutation (6 of 16) x orientations (6 mod 4, each fixed mod 2 by where it is) of orbit pieces
+    static constexpr uint64_t kSize = 369008640ULL;
     // Symmetries whose conjugates track distinct pieces (-1 = the state itself).
-    static constexpr std::array<int, 4> kSymmetryLookups = {-1, 1, 3, 6};
+    static constexpr std::array<int, 2> kSymmetryLookups = {-1, 1};
     static inline uint64_t rank(const State& s) {
         uint64_t r = 0;
         r = r * Part0::kSize + Part0::rank(s.w[0], s.w[1]);
@@ -1093,7 +1071,7 @@ struct Traits {
         {-1, -1, -1, -1, -1, -1, -1, -1, -1, 178, 190, 180, -1, 192, -1, -1, -1, -1, -1, -1, -1, 194, 195, 196, 24, 25, 26},  // state 654
         {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 242, 243, 244, 236, 245, 238, -1, -1, -1, -1, -1, -1, -1, -1, -1},  // state 655
     };
-    using Patterns = std::tuple<Pattern_edge5, Pattern_centre5, Pattern_corners5>;
+    using Patterns = std::tuple<Pattern_diag6, Pattern_corners6>;
     // Coset patterns (note [coset patterns]): defined after the struct.
     static constexpr int kCosetPatterns = 1;
     // Their lookups per state, over every pattern (note [coset pattern lookups]).
