@@ -189,6 +189,17 @@ inline void lehmerUnrank(uint64_t r, unsigned k, uint8_t* out) {
     }
 }
 
+// The 16 low bits of v in reverse order (bit 0 <-> bit 15).
+inline constexpr std::array<uint8_t, 256> kReversedBytes = [] {
+    std::array<uint8_t, 256> t{};
+    for (unsigned v = 0; v < 256; ++v)
+        for (unsigned b = 0; b < 8; ++b) t[v] |= static_cast<uint8_t>((v >> b & 1) << (7 - b));
+    return t;
+}();
+inline constexpr uint64_t reverseLow16(unsigned v) {
+    return static_cast<uint64_t>(kReversedBytes[v & 0xFF]) << 8 | kReversedBytes[v >> 8 & 0xFF];
+}
+
 // note [orientation residues] (compiler/analysis/coordinates.hpp): an orbit
 // whose moves fix each piece's orientation modulo kStep by where it is. A
 // generated residues type gives kStep and kOffset[piece * N + position],
@@ -276,6 +287,28 @@ struct PieceCoordinate {
     }
 #endif
 
+    // One stored bit a position (kDigit 2: edge flips, rotate4o's
+    // orientations over their residue) and BMI2: the bits of `positions`
+    // gathered by one pext, lowest position lowest, then reversed, since
+    // the encoding reads positions in increasing order, the first most
+    // significant. Otherwise a digit at a time.
+#if defined(__BMI2__)
+    static constexpr bool kBinaryDigits = kDigit == 2 && (kStep & (kStep - 1)) == 0;
+#else
+    static constexpr bool kBinaryDigits = false;
+#endif
+    static inline uint64_t orientationDigits(uint64_t ori, uint32_t positions, [[maybe_unused]] unsigned k) {
+#if defined(__BMI2__)
+        if constexpr (kBinaryDigits) {
+            const uint64_t bits = _pext_u64(ori >> std::countr_zero(kStep), _pdep_u64(positions, 0x1111111111111111ULL));
+            return reverseLow16(static_cast<unsigned>(bits)) >> (16 - k);
+        }
+#endif
+        uint64_t o = 0;
+        for (uint32_t m = positions; m; m &= m - 1) o = o * kDigit + lane(ori, std::countr_zero(m)) / kStep;
+        return o;
+    }
+
     static inline uint64_t rank(uint64_t perm, uint64_t ori) {
         uint64_t r = 0;
         alignas(16) uint8_t order[16];
@@ -287,17 +320,10 @@ struct PieceCoordinate {
         }
         if constexpr (OriSumFixed) {
             // Every position is tracked: the digits of positions 0..N-2.
-            uint64_t o = 0;
-            for (unsigned p = 0; p + 1 < N; ++p) o = o * kDigit + lane(ori, p) / kStep;
-            r = r * kOrientSize + o;
+            r = r * kOrientSize + orientationDigits(ori, (1u << (N - 1)) - 1, N - 1);
         } else if constexpr (OriMod > 1) {
-            uint64_t o = 0;
-            if constexpr (Positions) {
-                for (uint32_t m = occupied; m; m &= m - 1) o = o * kDigit + lane(ori, std::countr_zero(m)) / kStep;
-            } else {
-                for (uint32_t m = Tracked; m; m &= m - 1) o = o * OriMod + lane(ori, std::countr_zero(m));
-            }
-            r = r * kOrientSize + o;
+            // Without positions kStep is 1 and kDigit OriMod.
+            r = r * kOrientSize + orientationDigits(ori, Positions ? occupied : Tracked, kTracked);
         }
         return r;
     }
