@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compiler/ir/element.hpp"
@@ -34,6 +35,21 @@ inline void addFamily(ir::Puzzle& p, const std::string& name, const ir::Element&
         m.effect = ir::power(base, k, p.orbits);
         p.moves.push_back(m);
     }
+}
+
+// A pattern of one part: the positions of `pieces` of orbit `o` (a set
+// when `unordered`), and their orientations when `ori`.
+inline void addPattern(ir::Puzzle& p, const std::string& name, int o, std::vector<int> pieces, bool ori,
+                       bool unordered = false) {
+    ir::Pattern pat;
+    pat.name = name;
+    ir::PatternPart part;
+    part.orbit = o;
+    part.pieces = std::move(pieces);
+    part.orientations = ori;
+    part.unordered = unordered;
+    pat.parts.push_back(part);
+    p.patterns.push_back(pat);
 }
 
 // N x N Loopover; each entry of `patterns` (solved positions) declares a
@@ -320,15 +336,7 @@ inline ir::Puzzle wideOrbits() {
     addFamily(p, "X", x, {"X", "X2", "X'"});
     addFamily(p, "Y", y, {"Y", "Y2", "Y'"});
     auto pattern = [&](const std::string& name, int o, std::vector<int> pieces, bool ori, bool unordered) {
-        ir::Pattern pat;
-        pat.name = name;
-        ir::PatternPart part;
-        part.orbit = o;
-        part.pieces = pieces;
-        part.orientations = ori;
-        part.unordered = unordered;
-        pat.parts.push_back(part);
-        p.patterns.push_back(pat);
+        addPattern(p, name, o, std::move(pieces), ori, unordered);
     };
     pattern("ring3", 0, {0, 1, 39}, true, false);
     pattern("flat3", 1, {0, 5, 11}, true, false);
@@ -463,20 +471,10 @@ inline ir::Puzzle rotators() {
                 addFamily(p, n, e, {n, n + "2", n + "'"});
             }
     }
-    auto pattern = [&](const std::string& name, int o, std::vector<int> pieces) {
-        ir::Pattern pat;
-        pat.name = name;
-        ir::PatternPart part;
-        part.orbit = o;
-        part.pieces = pieces;
-        part.orientations = true;
-        pat.parts.push_back(part);
-        p.patterns.push_back(pat);
-    };
-    pattern("board4", 0, {0, 1, 2, 3});
-    pattern("strip", 1, {0, 1, 2, 3, 4, 5});
-    pattern("wide3", 2, {0, 7, 19});
-    pattern("wstrip", 3, {0, 1, 2, 3, 4, 5});
+    addPattern(p, "board4", 0, {0, 1, 2, 3}, true);
+    addPattern(p, "strip", 1, {0, 1, 2, 3, 4, 5}, true);
+    addPattern(p, "wide3", 2, {0, 7, 19}, true);
+    addPattern(p, "wstrip", 3, {0, 1, 2, 3, 4, 5}, true);
     return p;
 }
 
