@@ -235,6 +235,12 @@ OrientationResidues orientationResidues(const ir::Puzzle& puzzle, int orbit) {
     return r;
 }
 
+int storedOrientationStep(const ir::Puzzle& puzzle, const ir::PatternPart& part) {
+    const auto& orbit = puzzle.orbits[part.orbit];
+    if (!part.orientations || !part.positions || part.unordered || distinctLabels(orbit) < orbit.size) return 1;
+    return orientationResidues(puzzle, part.orbit).step;
+}
+
 bool lastOrientationImplied(const ir::Puzzle& puzzle, const ir::PatternPart& part) {
     const auto& orbit = puzzle.orbits[part.orbit];
     const int k = part.pieces.empty() ? orbit.size : (int)part.pieces.size();
@@ -348,9 +354,8 @@ bool computeCoordinates(const ir::Puzzle& puzzle, std::vector<Coordinate>& out, 
             }
             p.oriSumFixed = lastOrientationImplied(puzzle, part);
             // note [orientation residues]: where the pieces are says part of
-            // their orientations; only an ordered positions part knows which
-            // piece is where.
-            if (p.oriMod > 1 && p.positions && p.ordered && !p.labelled) {
+            // their orientations.
+            if (p.oriMod > 1 && storedOrientationStep(puzzle, part) > 1) {
                 OrientationResidues res = orientationResidues(puzzle, part.orbit);
                 p.oriStep = res.step;
                 p.oriOffset = std::move(res.offset);

@@ -116,6 +116,10 @@ struct OrientationResidues {
     std::vector<uint8_t> offset;
 };
 OrientationResidues orientationResidues(const ir::Puzzle& puzzle, int orbit);
+// The step a pattern part stores its orientations in: the orbit's for an
+// ordered positions part of distinct pieces (it knows which piece is
+// where), else 1.
+int storedOrientationStep(const ir::Puzzle& puzzle, const ir::PatternPart& part);
 
 // Whether a pattern part stores only n-1 orientations (CoordinatePart::
 // oriSumFixed): it tracks every piece's orientation, not as labels, on an

@@ -42,11 +42,7 @@ mpz_class patternPartSize(const ir::Puzzle& puzzle, const ir::PatternPart& part)
         }
     }
     if (part.orientations) {
-        // note [orientation residues]: an ordered positions part knows which
-        // piece is where, so stores orientation / step (computeCoordinates).
-        const int step = part.positions && !part.unordered && distinctLabels(orbit) == orbit.size
-                             ? orientationResidues(puzzle, part.orbit).step
-                             : 1;
+        const int step = storedOrientationStep(puzzle, part);  // note [orientation residues]
         mpz_class o;
         mpz_ui_pow_ui(o.get_mpz_t(), (unsigned long)(orbit.orient / step), lastOrientationImplied(puzzle, part) ? k - 1 : k);
         size *= o;
