@@ -14,6 +14,18 @@ int distinctLabels(const ir::Orbit& orbit) {
     return (int)(std::unique(labels.begin(), labels.end()) - labels.begin());
 }
 
+// The orientation values of a part: M/s per tracked piece (s the stored
+// step, note [orientation residues]), the last implied when the sum is fixed.
+static mpz_class orientationValues(const ir::Puzzle& puzzle, const ir::PatternPart& part) {
+    if (!part.orientations) return 1;
+    const auto& orbit = puzzle.orbits[part.orbit];
+    const unsigned long k = part.pieces.empty() ? orbit.size : part.pieces.size();
+    mpz_class o;
+    mpz_ui_pow_ui(o.get_mpz_t(), (unsigned long)(orbit.orient / storedOrientationStep(puzzle, part)),
+                  lastOrientationImplied(puzzle, part) ? k - 1 : k);
+    return o;
+}
+
 mpz_class patternPartSize(const ir::Puzzle& puzzle, const ir::PatternPart& part) {
     const auto& orbit = puzzle.orbits[part.orbit];
     const unsigned long n = orbit.size;
@@ -41,13 +53,7 @@ mpz_class patternPartSize(const ir::Puzzle& puzzle, const ir::PatternPart& part)
             }
         }
     }
-    if (part.orientations) {
-        const int step = storedOrientationStep(puzzle, part);  // note [orientation residues]
-        mpz_class o;
-        mpz_ui_pow_ui(o.get_mpz_t(), (unsigned long)(orbit.orient / step), lastOrientationImplied(puzzle, part) ? k - 1 : k);
-        size *= o;
-    }
-    return size;
+    return size * orientationValues(puzzle, part);
 }
 
 mpz_class patternSize(const ir::Puzzle& puzzle, const ir::Pattern& pattern) {
@@ -77,9 +83,7 @@ mpz_class patternStates(const ir::Puzzle& puzzle, const ir::Pattern& pattern) {
             mpz_fac_ui(f.get_mpz_t(), k);
             placed *= f;
         }
-        ir::PatternPart positionsOnly = part;
-        positionsOnly.orientations = false;
-        states *= placed * (patternPartSize(puzzle, part) / patternPartSize(puzzle, positionsOnly));
+        states *= placed * orientationValues(puzzle, part);
         it->second -= std::min(k, it->second);
     }
     return states;
