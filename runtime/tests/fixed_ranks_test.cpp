@@ -76,3 +76,62 @@ TEST_CASE("generated kept ranks at conjugates are the plan's (cube3 h48h3)", "[r
     REQUIRE(seen.size() > 10000);
     REQUIRE_THROWS_AS(T::cosetKeptRankAt(1, T::solved(), 0), std::logic_error);
 }
+
+namespace {
+
+// Orientation parts the table path of rankFixedPart takes (note in
+// pz/phased.hpp, OrientationDigitTable) where the machine has BMI2, and the
+// digit loop elsewhere: positions out of order (the table maps pext's
+// position order to the declared one), all positions with the last implied,
+// moduli 2 and 3.
+constexpr pz::PhasePartSpec orientationPart(int orbit, int modulus, std::initializer_list<int> positions, bool sum) {
+    pz::PhasePartSpec c;
+    c.kind = pz::PhasePartSpec::Orientation;
+    c.orbit = orbit;
+    c.modulus = modulus;
+    c.sumConstrained = sum;
+    int k = 0;
+    for (int p : positions) c.positions[static_cast<size_t>(k++)] = static_cast<uint8_t>(p);
+    c.count = k;
+    uint64_t size = 1;
+    const int digits = k > 0 ? k : (orbit == 0 ? 8 : 12) - (sum ? 1 : 0);
+    for (int i = 0; i < digits; ++i) size *= static_cast<uint64_t>(modulus);
+    c.size = size;
+    return c;
+}
+constexpr pz::PhasePartSpec kEdgeFlipsShuffled = orientationPart(1, 2, {11, 3, 0, 7, 5}, false);
+constexpr pz::PhasePartSpec kEdgeFlipsAll = orientationPart(1, 2, {}, true);
+constexpr pz::PhasePartSpec kCornerTwistsShuffled = orientationPart(0, 3, {6, 1, 4}, false);
+constexpr pz::PhasePartSpec kCornerTwistsAll = orientationPart(0, 3, {}, true);
+
+template <pz::PhasePartSpec P>
+void checkOrientationPart(std::mt19937_64& rng) {
+#if defined(__BMI2__)
+    STATIC_REQUIRE(pz::OrientationDigitTable<T, P>::usable());
+#endif
+    std::set<uint64_t> seen;
+    for (int i = 0; i < 5000; ++i) {
+        const T::State s = pz::randomState<T>(rng);
+        const uint64_t r = pz::rankFixedPart<T, P>(s);
+        REQUIRE(r == pz::rankPart<T>(P, s));
+        REQUIRE(r < P.size);
+        seen.insert(r);
+    }
+    REQUIRE(seen.size() > P.size / 2);  // the ranks spread over the part's values
+}
+
+}  // namespace
+
+TEST_CASE("orientation parts ranked at once are rankPart's", "[runtime][fixed-ranks]") {
+    std::mt19937_64 rng(11);
+    checkOrientationPart<kEdgeFlipsShuffled>(rng);
+    checkOrientationPart<kEdgeFlipsAll>(rng);
+    checkOrientationPart<kCornerTwistsShuffled>(rng);
+    checkOrientationPart<kCornerTwistsAll>(rng);
+    // The table of a part out of position order is not the identity: flips
+    // at {11, 3, 0, 7, 5} with only UR (position 0) flipped rank 0b00100.
+    T::State s = T::solved();
+    s.w[3] |= 1;  // edge orientation lane 0
+    REQUIRE(pz::rankFixedPart<T, kEdgeFlipsShuffled>(s) == 4);
+    REQUIRE(pz::rankPart<T>(kEdgeFlipsShuffled, s) == 4);
+}

@@ -338,10 +338,59 @@ template <class T, PhasePartSpec P, int... I>
     return r;
 }
 #endif
+// An orientation part of 4-bit lanes whose digits fit 14 bits (the cube's
+// corner twists: 7 digits of 2 bits; its edges' flips at a few positions):
+// one pext gathers the digits' low bits in position order, and a table
+// (at most 16 Ki entries, built at compile time) maps them to the part's
+// mixed radix in its declared order, instead of a digit-by-digit chain.
+template <class T, PhasePartSpec P>
+struct OrientationDigitTable {
+    static constexpr auto kShape = T::kOrbitShapes[static_cast<size_t>(P.orbit)];
+    static constexpr int kDigits = P.count > 0 ? P.count : kShape.size - (P.sumConstrained ? 1 : 0);
+    static constexpr int kBits = P.modulus <= 2 ? 1 : P.modulus <= 4 ? 2 : P.modulus <= 8 ? 3 : 4;
+    static constexpr bool usable() {
+        if (P.kind != PhasePartSpec::Orientation || P.framed || P.step != 1 || kShape.laneBits != 4) return false;
+        if (kShape.oriWord < 0 || kDigits < 1 || kDigits * kBits > 14 || P.modulus < 2) return false;
+        uint64_t values = 1;
+        for (int i = 0; i < kDigits; ++i) values *= static_cast<uint64_t>(P.modulus);
+        return values <= 0xFFFF;
+    }
+    static constexpr int position(int i) { return P.count > 0 ? P.positions[static_cast<size_t>(i)] : i; }
+    static constexpr uint64_t mask() {
+        uint64_t m = 0;
+        for (int i = 0; i < kDigits; ++i) m |= ((uint64_t{1} << kBits) - 1) << (4 * position(i));
+        return m;
+    }
+    static constexpr std::array<uint16_t, (usable() ? 1u << (kDigits * kBits) : 1u)> build() {
+        std::array<uint16_t, (usable() ? 1u << (kDigits * kBits) : 1u)> t{};
+        if constexpr (usable()) {
+            // pext keeps lane order: digit j of an index is the j-th lowest position.
+            int rankOfSlot[64] = {};
+            for (int i = 0; i < kDigits; ++i) {
+                int slot = 0;
+                for (int j = 0; j < kDigits; ++j) slot += position(j) < position(i);
+                rankOfSlot[i] = slot;
+            }
+            for (uint32_t v = 0; v < t.size(); ++v) {
+                uint32_t r = 0;
+                for (int i = 0; i < kDigits; ++i)
+                    r = r * static_cast<uint32_t>(P.modulus) + (v >> (kBits * rankOfSlot[i]) & ((1u << kBits) - 1));
+                t[v] = static_cast<uint16_t>(r);
+            }
+        }
+        return t;
+    }
+    static constexpr auto kTable = build();
+};
 template <class T, PhasePartSpec P>
 [[gnu::always_inline]] inline uint64_t rankFixedPart(const typename T::State& s) {
 #if defined(__SSSE3__)
     if constexpr (fixedMembership<T, P>()) return rankFixedMembership<T, P>(s, std::make_integer_sequence<int, P.sets - 1>{});
+#endif
+#if defined(__BMI2__)
+    using Digits = OrientationDigitTable<T, P>;
+    if constexpr (Digits::usable())
+        return Digits::kTable[_pext_u64(s.w[static_cast<size_t>(Digits::kShape.oriWord)], Digits::mask())];
 #endif
     // Called directly (a call to rankPart's constant-propagated clone would
     // not be inlined).
