@@ -49,9 +49,9 @@ double countingMean(double values, const std::vector<double>& sequences, int cap
 //   projected coset tables (thread-seconds of the whole build): h48h3,
 //   940,539,600 entries, 1.63e9 depth-first nodes, 90 s; h48h6,
 //   7,524,316,800 entries, the same nodes, 142 s; h48h6 exact up to 11,
-//   2.17e10 nodes, 1455 s. A node costs more the deeper the step (its
-//   leaves' marks spread over more of the table): the cost per node fits
-//   the deep build, the small ones come out within 20% (115 and 167 s).
+//   2.17e10 nodes, 1081 s (1455 s before the builder's read prefetches and
+//   its key set probed after the first move only). The cost per node fits
+//   the deep build; the small ones come out at 93 and 145 s.
 const BuildCosts& referenceBuildCosts() {
     static const BuildCosts costs{
         /*patternPerValueMove=*/10.8e-9,
@@ -59,7 +59,7 @@ const BuildCosts& referenceBuildCosts() {
         /*cosetPerEntryMove=*/12.7e-9,
         /*projectedFixed=*/10.0,
         /*projectedPerEntry=*/7.9e-9,
-        /*projectedPerNode=*/60e-9,
+        /*projectedPerNode=*/47e-9,
     };
     return costs;
 }
