@@ -94,7 +94,7 @@ constexpr pz::PhasePartSpec orientationPart(int orbit, int modulus, std::initial
     for (int p : positions) c.positions[static_cast<size_t>(k++)] = static_cast<uint8_t>(p);
     c.count = k;
     uint64_t size = 1;
-    const int digits = k > 0 ? k : (orbit == 0 ? 8 : 12) - (sum ? 1 : 0);
+    const int digits = k > 0 ? k : T::kOrbitShapes[static_cast<size_t>(orbit)].size - (sum ? 1 : 0);
     for (int i = 0; i < digits; ++i) size *= static_cast<uint64_t>(modulus);
     c.size = size;
     return c;

@@ -361,8 +361,9 @@ struct OrientationDigitTable {
         for (int i = 0; i < kDigits; ++i) m |= ((uint64_t{1} << kBits) - 1) << (4 * position(i));
         return m;
     }
-    static constexpr std::array<uint16_t, (usable() ? 1u << (kDigits * kBits) : 1u)> build() {
-        std::array<uint16_t, (usable() ? 1u << (kDigits * kBits) : 1u)> t{};
+    static constexpr unsigned kEntries = usable() ? 1u << (kDigits * kBits) : 1u;
+    static constexpr std::array<uint16_t, kEntries> build() {
+        std::array<uint16_t, kEntries> t{};
         if constexpr (usable()) {
             // pext keeps lane order: digit j of an index is the j-th lowest position.
             int rankOfSlot[64] = {};

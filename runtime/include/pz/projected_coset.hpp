@@ -525,7 +525,6 @@ private:
                     __builtin_prefetch(classOf_ + raw[count]);
                     next[count++] = q2;
                 }
-                int inner = 0;
                 for (int k = 0; k < count; ++k) {
                     const uint32_t e = classOf_[raw[k]];
                     const uint64_t cls = e >> 6;
@@ -537,13 +536,12 @@ private:
                     }
                     const State rep = conj(kids[k], e & 63);
                     forEachEntry(cls * bSize_ + rankKept(rep), cls, rep, [&](uint64_t at) { enqueue(marks, at, d); });
-                    if (left == 1) continue;
-                    ++inner;
-                    if (left != extra) continue;  // only the first move's children are looked up
-                    keys[k] = keyAt(cls, rep);
-                    set.prefetch(keys[k]);
+                    if (left == extra && left > 1) {  // only the first move's children are looked up
+                        keys[k] = keyAt(cls, rep);
+                        set.prefetch(keys[k]);
+                    }
                 }
-                if (inner > 0)
+                if (left > 1)
                     for (int k = 0; k < count; ++k)
                         if (left != extra || !set.contains(keys[k])) self(self, marks, kids[k], next[k], depth + 1, left - 1);
             };
