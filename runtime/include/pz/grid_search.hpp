@@ -40,6 +40,8 @@
 #include <sys/mman.h>
 #endif
 
+#include "pz/prefetch.hpp"
+
 namespace pz::grid {
 
 inline uint64_t mixHash(uint64_t x) {
@@ -155,7 +157,7 @@ public:
 
     uint64_t hash(const Key& k) const { return hasher_(k); }
     // Brings the key's index group into cache ahead of insert().
-    void prefetch(uint64_t hash) const { __builtin_prefetch(&index_[groupOf(hash)]); }
+    void prefetch(uint64_t hash) const { pz::prefetch(&index_[groupOf(hash)]); }
     // With the key's group in cache: if a slot of it has the key's
     // fingerprint, brings that node's key and g into cache ahead of insert()
     // (a duplicate's two reads; a fresh key has no match).
@@ -165,8 +167,8 @@ public:
         if (match) {
             const uint32_t n = (slots[__builtin_ctz(match)] & nodeMask_) - 1;
             const Chunk& c = chunk(n);
-            __builtin_prefetch(&c.keys[n & (kChunkSize - 1)]);
-            __builtin_prefetch(&c.g[n & (kChunkSize - 1)]);
+            pz::prefetch(&c.keys[n & (kChunkSize - 1)]);
+            pz::prefetch(&c.g[n & (kChunkSize - 1)]);
         }
     }
 
@@ -278,13 +280,13 @@ private:
         uint64_t ahead[kAhead];
         for (uint32_t n = 0; n < std::min(size_, kAhead); ++n) {
             ahead[n] = hasher_(key(n));
-            __builtin_prefetch(&index_[groupOf(ahead[n])], 1);
+            pz::prefetchForWrite(&index_[groupOf(ahead[n])]);
         }
         for (uint32_t n = 0; n < size_; ++n) {
             const uint64_t hash = ahead[n % kAhead];
             if (n + kAhead < size_) {
                 ahead[n % kAhead] = hasher_(key(n + kAhead));
-                __builtin_prefetch(&index_[groupOf(ahead[n % kAhead])], 1);
+                pz::prefetchForWrite(&index_[groupOf(ahead[n % kAhead])]);
             }
             const uint32_t tag = tagOf(hash);
             for (size_t group = groupOf(hash);; group = (group + kGroup) & mask_) {

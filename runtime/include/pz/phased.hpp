@@ -41,6 +41,7 @@
 
 #include "pz/lane_coord.hpp"
 #include "pz/lanes.hpp"
+#include "pz/prefetch.hpp"
 #include "pz/state.hpp"
 #include "pz/sym_classes.hpp"
 #include "pz/table_blob.hpp"
@@ -783,7 +784,7 @@ public:
         }
         for (int j : spec.rest) p.c[j] = static_cast<uint32_t>(rankPart<T>(spec.parts[j], s));
         p.raw = rankParts(spec, spec.reduced, s);
-        __builtin_prefetch(ph.classOf + p.raw);
+        pz::prefetch(ph.classOf + p.raw);
     }
     void classifyIndex(size_t k, IndexProbe& p) const {
         const Phase& ph = phases_[k];
@@ -792,7 +793,7 @@ public:
         const uint32_t sym = p.e & 63;
         const PhaseSpec& spec = spec_[k];
         for (size_t i = 0; i < spec.rest.size(); ++i)
-            __builtin_prefetch(ph.conjB[i] + static_cast<uint64_t>(p.c[spec.rest[i]]) * ph.nS + sym);
+            pz::prefetch(ph.conjB[i] + static_cast<uint64_t>(p.c[spec.rest[i]]) * ph.nS + sym);
     }
     uint64_t finishIndex(size_t k, const IndexProbe& p) const {
         const Phase& ph = phases_[k];
@@ -800,8 +801,8 @@ public:
     }
     void prefetchTableEntry(size_t k, uint64_t i) const {
         const Phase& ph = phases_[k];
-        if (ph.sym) __builtin_prefetch(ph.symWords + (i >> 4));
-        else __builtin_prefetch(ph.tables.front().bytes + (i >> 1));
+        if (ph.sym) pz::prefetch(ph.symWords + (i >> 4));
+        else pz::prefetch(ph.tables.front().bytes + (i >> 1));
     }
     unsigned tableEntry(size_t k, uint64_t i) const {
         const Phase& ph = phases_[k];
@@ -1600,14 +1601,14 @@ private:
             if (smallTablesExceed(ph, x, remaining - 1)) continue;
             if (ph.sym) {
                 entry[kept] = combine(spec, spec.reduced, x);
-                __builtin_prefetch(&ph.classOf[entry[kept]]);
+                pz::prefetch(&ph.classOf[entry[kept]]);
             }
             keep[kept++] = i;
         }
         if (ph.sym)
             for (int t = 0; t < kept; ++t) {
                 entry[t] = symIndexOf(ph, spec, next[t], entry[t]);
-                __builtin_prefetch(&ph.symWords[entry[t] >> 4]);
+                pz::prefetch(&ph.symWords[entry[t] >> 4]);
             }
         for (int t = 0; t < kept && !w.stop; ++t) {
             if (ph.sym && static_cast<int>(symGet(ph, entry[t])) > remaining - 1) continue;

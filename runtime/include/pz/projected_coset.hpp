@@ -80,6 +80,7 @@
 #include <vector>
 
 #include "pz/phased.hpp"
+#include "pz/prefetch.hpp"
 #include "pz/projected_depth.hpp"
 #include "pz/sym_classes.hpp"
 #include "pz/table_blob.hpp"
@@ -143,7 +144,7 @@ public:
 
     // ---- lookups ----
     uint64_t rawA(const State& s) const { return rankReduced(s); }
-    void prefetchClass(uint64_t raw) const { __builtin_prefetch(classOf_ + raw); }
+    void prefetchClass(uint64_t raw) const { pz::prefetch(classOf_ + raw); }
     uint32_t classEntry(uint64_t raw) const { return classOf_[raw]; }
     // The least entry of the class of class entry e (note [class floors]).
     unsigned classFloor(uint32_t e) const { return floor_[e >> 6]; }
@@ -283,7 +284,7 @@ private:
             for (uint64_t i = hash(k) & mask;; i = (i + 1) & mask)
                 if (slots[i] == kEmpty || slots[i] == k) return void(slots[i] = k);
         }
-        void prefetch(uint64_t k) const { __builtin_prefetch(slots + (hash(k) & mask)); }
+        void prefetch(uint64_t k) const { pz::prefetch(slots + (hash(k) & mask)); }
         bool contains(uint64_t k) const {
             for (uint64_t i = hash(k) & mask;; i = (i + 1) & mask) {
                 if (slots[i] == k) return true;
@@ -489,7 +490,7 @@ private:
                 unsigned head = 0, size = 0;
             };
             auto enqueue = [&](MarkQueue& q, uint64_t at, unsigned d) {
-                __builtin_prefetch(table + (at >> 4));
+                pz::prefetch(table + (at >> 4));
                 if (q.size == kMarksInFlight) {
                     nibbleMin(table, q.at[q.head], q.d[q.head]);
                     q.at[q.head] = at, q.d[q.head] = d;
@@ -522,7 +523,7 @@ private:
                     if (q2 < 0) continue;
                     ::new (static_cast<void*>(&kids[count])) State(T::applyMove(x, spec.moves[static_cast<size_t>(i)]));
                     raw[count] = rawA(kids[count]);
-                    __builtin_prefetch(classOf_ + raw[count]);
+                    pz::prefetch(classOf_ + raw[count]);
                     next[count++] = q2;
                 }
                 for (int k = 0; k < count; ++k) {

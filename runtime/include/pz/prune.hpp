@@ -78,6 +78,7 @@
 #include <vector>
 
 #include "pz/memory.hpp"
+#include "pz/prefetch.hpp"
 #include "pz/state.hpp"
 
 namespace pz {
@@ -389,7 +390,7 @@ public:
     bool loadedFromCache() const { return loaded_; }
 
     inline unsigned get(uint64_t i) const { return (data_[i >> 4] >> ((i & 15) * 4)) & 0xF; }
-    inline void prefetch(uint64_t i) const { __builtin_prefetch(&data_[i >> 4]); }
+    inline void prefetch(uint64_t i) const { pz::prefetch(&data_[i >> 4]); }
     // Whether the data is the cache file mapped read-only (else built in memory).
     bool mapped() const { return mapping_.data != nullptr; }
 

@@ -25,6 +25,7 @@
 #include <thread>
 #include <vector>
 
+#include "pz/prefetch.hpp"
 #include "pz/prune.hpp"
 
 namespace pz {
@@ -91,7 +92,7 @@ public:
         if (v) return base + v;
         return static_cast<unsigned>(w[7] >> 60);
     }
-    static void prefetchIn(const uint64_t* lines, uint64_t i) { __builtin_prefetch(lines + i / kPerLine * kLineWords); }
+    static void prefetchIn(const uint64_t* lines, uint64_t i) { pz::prefetch(lines + i / kPerLine * kLineWords); }
     // Writes line `line` of `entries` entries at w (zeroed, kLineWords words).
     template <class Dist>
     static void packLineInto(uint64_t* w, uint64_t line, uint64_t entries, unsigned base, Dist& dist) {
