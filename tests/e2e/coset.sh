@@ -106,6 +106,32 @@ symmetric-states)
     echo "nodes: filter $(nodes "$tmp/on"), no filter $(nodes "$tmp/off")"
     [ "$(nodes "$tmp/on")" -lt "$(nodes "$tmp/off")" ] || fail "the filter did not save nodes"
     ;;
+sibling-batches)
+    # Expanding a node's survivors as a batch (note [sibling batches] in
+    # pz/search.hpp) reorders work, not the search: every answer and node
+    # count must be those of the node-by-node search, with a coset pattern
+    # (inverse lookups, switching sides), a projected one and plain tables,
+    # serial and split into subtrees (one thread: deterministic counts).
+    puzzle=tests/puzzles/cube2_tetrads.pz
+    sed 's/optimal tetrad_coset, top;/optimal tetrad_proj;/' $puzzle > "$tmp/proj.pz"
+    sed 's/optimal tetrad_coset, top;/optimal top;/' $puzzle > "$tmp/plain.pz"
+    grep -q "optimal tetrad_proj;" "$tmp/proj.pz" || fail "projected variant"
+    grep -q "optimal top;" "$tmp/plain.pz" || fail "plain variant"
+    answers() { sed 's/, "seconds": [0-9.e+-]*//; s/, "cpu-seconds": [0-9.e+-]*//' "$1"; }
+    for p in $puzzle "$tmp/proj.pz" "$tmp/plain.pz"; do
+        for split in 65536 0; do
+            PZ_PARALLEL_FROM_NODES=$split "$pzc" solve $p --random 20 --seed 9 --json --threads 1 > "$tmp/on" || fail "solve $p"
+            PZ_PARALLEL_FROM_NODES=$split PZ_SIBLING_BATCHES=0 "$pzc" solve $p --random 20 --seed 9 --json --threads 1 > "$tmp/off" ||
+                fail "solve $p without batches"
+            [ "$(grep -c '"nodes"' "$tmp/on")" = 20 ] || fail "expected 20 results"
+            grep -q '"seconds"' "$tmp/on" || fail "no seconds to strip"
+            diff <(answers "$tmp/on") <(answers "$tmp/off") || fail "$p (split from $split nodes): batches changed an answer or a node count"
+        done
+        echo "$p: $(sed -n 's/.*"nodes": \([0-9]*\).*/\1/p' "$tmp/on" | awk '{ s += $1 } END { print s }') nodes either way"
+    done
+    PZ_SIBLING_BATCHES=2 "$pzc" solve $puzzle --random 1 --seed 9 > "$tmp/bad" 2>&1 && fail "PZ_SIBLING_BATCHES=2 accepted"
+    grep -q "PZ_SIBLING_BATCHES is 0 or 1" "$tmp/bad" || fail "PZ_SIBLING_BATCHES=2: $(cat "$tmp/bad")"
+    ;;
 projected)
     # A projected coset pattern (note [projected coset patterns]): the tetrad
     # coset keeping three corners' orientations. Every entry (membership

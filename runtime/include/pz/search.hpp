@@ -14,7 +14,8 @@
 // lookup is a lower bound. The lookups of a node's children are computed
 // together and all their table lines prefetched before any is read; those
 // of the inverse only for the children the others do not prune (note [lazy
-// inverse lookups]).
+// inverse lookups]); a node's survivors are expanded together too (note
+// [sibling batches]).
 //
 // Note [parallel IDA*]
 // ~~~~~~~~~~~~~~~~~~~~
@@ -155,6 +156,9 @@ public:
     void parallelFromNodes(uint64_t nodes) { parallelFrom_ = nodes; }
     // Whether the search may switch sides (note [switching sides]); on by default.
     void switchSides(bool on) { switching_ = on; }
+    // Whether a node's survivors are expanded as a batch (note [sibling
+    // batches]); on by default. Off searches the same tree, node by node.
+    void siblingBatches(bool on) { batches_ = on; }
     // Called after every iteration of solve(): its bound, its nodes, the
     // seconds since the solve began, and whether it found a solution.
     using IterationHook = std::function<void(int bound, uint64_t nodes, double seconds, bool found)>;
@@ -748,7 +752,7 @@ private:
             return k.flip ? Direction{!dir.inverse, false} : Direction{dir.inverse, parent.symmetric};
         };
         const int depth = static_cast<int>(w.path.size()) + 1;  // the siblings'
-        if (n < 2 || depth + 1 >= bound) {
+        if (n < 2 || depth + 1 >= bound || !batches_) {
             // One sibling, or siblings whose children have no lookups (the
             // last move): nothing to overlap.
             for (int j = 0; j < n; ++j) {
@@ -997,6 +1001,7 @@ private:
     uint64_t parallelFrom_ = kParallelFromNodes;
     bool reverseSubtrees_ = false;
     bool switching_ = true;
+    bool batches_ = true;
     bool symmetric_ = true;
     // The symmetries that map every searched move onto a searched move, and
     // the image of each move (note [symmetric states]).

@@ -311,6 +311,14 @@ int solverMainImpl(int argc, char** argv) {
             return fail("PZ_SYMMETRIC_STATES is 0 or 1, not '" + std::string(v) + "'");
         symmetricStates = std::string(v) == "1";
     }
+    // PZ_SIBLING_BATCHES=0: survivors expanded one by one (note [sibling
+    // batches] in pz/search.hpp), for tests and measurements.
+    bool siblingBatches = true;
+    if (const char* v = std::getenv("PZ_SIBLING_BATCHES")) {
+        if (std::string(v) != "0" && std::string(v) != "1")
+            return fail("PZ_SIBLING_BATCHES is 0 or 1, not '" + std::string(v) + "'");
+        siblingBatches = std::string(v) == "1";
+    }
     std::optional<Search<T>> searchHolder;
     try {
         searchHolder.emplace(tableDir, threads, resident || positions.size() > 1);
@@ -387,6 +395,7 @@ int solverMainImpl(int argc, char** argv) {
     if (parallelFrom) search.parallelFromNodes(static_cast<uint64_t>(*parallelFrom));
     search.switchSides(switchSides);
     search.symmetricStates(symmetricStates);
+    search.siblingBatches(siblingBatches);
     if (progress) {
         double last = 0;  // seconds at the previous iteration's end (a new solve starts from 0)
         search.onIteration([&last](int bound, uint64_t nodes, double seconds, bool found) {
