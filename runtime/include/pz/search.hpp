@@ -452,6 +452,8 @@ private:
         int64_t* untilResident = nullptr;
         const std::atomic<size_t>* lowestSolved = nullptr;
         size_t index = 0;
+        // Whether a lower subtree holds a solution (this one is given up).
+        bool abandoned() const { return lowestSolved && lowestSolved->load(std::memory_order_relaxed) < index; }
         // The sibling batches' expansions, by depth (note [sibling
         // batches]), grown on use: a puzzle with many moves and a big state
         // would not fit kMaxBatch * kMoves children a level on the stack.
@@ -723,15 +725,13 @@ private:
             }
             return false;
         }
-        if (w.lowestSolved && w.lowestSolved->load(std::memory_order_relaxed) < w.index) return false;
+        if (w.abandoned()) return false;
         // Every allowed child generated and its table lines prefetched
         // before any is read: the latencies of one node's lookups overlap.
         Expansion e;
         e.symmetric = symmetricNode(s, depth, skip, dir, canon);
         expand(s, inv, canon, skip, e, remaining);
-        w.nodes += static_cast<uint64_t>(e.count);
-        if (w.untilResident && (*w.untilResident -= e.count) < 0) [[unlikely]]
-            makeTablesResident();
+        countNodes(w, e.count);
         return descend(w, e, bound, dir);
     }
 
@@ -754,57 +754,73 @@ private:
     // holds the solution, later siblings' children were generated for
     // nothing, but not counted).
 
+    // A node's generated children counted; mapped tables made resident
+    // once the serial search has generated enough.
+    void countNodes(Worker& w, int count) {
+        w.nodes += static_cast<uint64_t>(count);
+        if (w.untilResident && (*w.untilResident -= count) < 0) [[unlikely]]
+            makeTablesResident();
+    }
+    // How the search goes on below surviving child k of a node on side dir
+    // (symmetric: that node was searched as symmetric): from the other side
+    // after a flip (note [switching sides]), its automaton restarted.
+    struct Continuation {
+        const State& state;
+        const State& inverse;
+        int canon;
+        Direction dir;
+    };
+    static Continuation continuationOf(const Child& k, Direction dir, bool symmetric) {
+        if (k.flip) return {k.inverse, k.state, 0, Direction{!dir.inverse, false}};
+        return {k.state, k.inverse, k.next, Direction{dir.inverse, symmetric}};
+    }
+    // k's path entry (note [switching sides]: ~move on the inverse side).
+    static int pathEntry(const Child& k, Direction dir) { return dir.inverse ? ~k.move : k.move; }
+
     // Searches the subtrees of the survivors of expansion `parent` (a node on
     // side dir) in order.
     bool descend(Worker& w, const Expansion& parent, int bound, Direction dir) {
         const int n = parent.survived;
-        auto sideOf = [&](const Child& k) {
-            return k.flip ? Direction{!dir.inverse, false} : Direction{dir.inverse, parent.symmetric};
-        };
         const int depth = static_cast<int>(w.path.size()) + 1;  // the siblings'
         if (n < 2 || depth + 1 >= bound || !batches_) {
             // One sibling, or siblings whose children have no lookups (the
             // last move): nothing to overlap.
             for (int j = 0; j < n; ++j) {
                 const Child& k = parent.kids[parent.alive[j]];
-                w.path.push_back(dir.inverse ? ~k.move : k.move);
-                bool found = k.flip ? dfs(w, k.inverse, k.state, bound, 0, k.skip, sideOf(k))
-                                    : dfs(w, k.state, k.inverse, bound, k.next, k.skip, sideOf(k));
-                if (found) return true;
+                const Continuation c = continuationOf(k, dir, parent.symmetric);
+                w.path.push_back(pathEntry(k, dir));
+                if (dfs(w, c.state, c.inverse, bound, c.canon, k.skip, c.dir)) return true;
                 w.path.pop_back();
             }
             return false;
         }
         const unsigned remaining = static_cast<unsigned>(bound - depth - 1);
         for (int first = 0; first < n; first += kMaxBatch) {
-            if (w.lowestSolved && w.lowestSolved->load(std::memory_order_relaxed) < w.index) return false;
+            if (w.abandoned()) return false;
             const int size = std::min(n - first, kMaxBatch);
             const int* siblings = parent.alive + first;
             Expansion* batch = w.batchAt(depth, size);
             for (int j = 0; j < size; ++j) {
                 const Child& k = parent.kids[siblings[j]];
+                const Continuation c = continuationOf(k, dir, parent.symmetric);
                 uint64_t skip = k.skip;
-                const int canon = k.flip ? 0 : k.next;
-                const State& s = k.flip ? k.inverse : k.state;
-                batch[j].symmetric = symmetricNode(s, depth, skip, sideOf(k), canon);
-                startChildren(s, k.flip ? k.state : k.inverse, canon, skip, batch[j]);
+                batch[j].symmetric = symmetricNode(c.state, depth, skip, c.dir, c.canon);
+                startChildren(c.state, c.inverse, c.canon, skip, batch[j]);
                 finishChildren(batch[j], remaining);
             }
             for (int j = 0; j < size; ++j) {
-                const Child& k = parent.kids[siblings[j]];
-                startInverses(batch[j], remaining, switching_, k.flip ? k.state : k.inverse);
+                const Continuation c = continuationOf(parent.kids[siblings[j]], dir, parent.symmetric);
+                startInverses(batch[j], remaining, switching_, c.inverse);
                 finishInverses(batch[j], remaining);
             }
             for (int j = 0; j < size; ++j) {
                 const Child& k = parent.kids[siblings[j]];
-                Expansion& e = batch[j];
-                if (j > 0 && w.lowestSolved && w.lowestSolved->load(std::memory_order_relaxed) < w.index) return false;
-                w.path.push_back(dir.inverse ? ~k.move : k.move);
-                w.nodes += static_cast<uint64_t>(e.count);
-                if (w.untilResident && (*w.untilResident -= e.count) < 0) [[unlikely]]
-                    makeTablesResident();
-                survivingChildren(e, remaining);
-                if (descend(w, e, bound, sideOf(k))) return true;
+                const Continuation c = continuationOf(k, dir, parent.symmetric);
+                if (j > 0 && w.abandoned()) return false;
+                w.path.push_back(pathEntry(k, dir));
+                countNodes(w, batch[j].count);
+                survivingChildren(batch[j], remaining);
+                if (descend(w, batch[j], bound, c.dir)) return true;
                 w.path.pop_back();
             }
         }
@@ -839,10 +855,10 @@ private:
                 out.nodes += static_cast<uint64_t>(e->count);
                 for (int j = 0; j < survived; ++j) {
                     const Child& k = e->kids[e->alive[j]];
-                    Subtree c = k.flip ? Subtree{k.inverse, k.state, 0, n.path, k.skip, Direction{!n.dir.inverse, false}}
-                                       : Subtree{k.state, k.inverse, k.next, n.path, k.skip, Direction{n.dir.inverse, e->symmetric}};
-                    c.path.push_back(n.dir.inverse ? ~k.move : k.move);
-                    next.push_back(std::move(c));
+                    const Continuation c = continuationOf(k, n.dir, e->symmetric);
+                    Subtree t{c.state, c.inverse, c.canon, n.path, k.skip, c.dir};
+                    t.path.push_back(pathEntry(k, n.dir));
+                    next.push_back(std::move(t));
                 }
             }
             level.swap(next);

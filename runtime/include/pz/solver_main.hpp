@@ -296,29 +296,21 @@ int solverMainImpl(int argc, char** argv) {
         parallelFrom = parseWholeNumber(v, 0, INT64_MAX);
         if (!parallelFrom) return fail("PZ_PARALLEL_FROM_NODES needs a whole number, not '" + std::string(v) + "'");
     }
-    // PZ_SWITCH_SIDES=0: the search never switches sides (note [switching
-    // sides] in pz/search.hpp), for tests and measurements.
-    bool switchSides = true;
-    if (const char* v = std::getenv("PZ_SWITCH_SIDES")) {
-        if (std::string(v) != "0" && std::string(v) != "1") return fail("PZ_SWITCH_SIDES is 0 or 1, not '" + std::string(v) + "'");
-        switchSides = std::string(v) == "1";
-    }
-    // PZ_SYMMETRIC_STATES=0: symmetric nodes try every move (note
-    // [symmetric states] in pz/search.hpp), for tests and measurements.
-    bool symmetricStates = true;
-    if (const char* v = std::getenv("PZ_SYMMETRIC_STATES")) {
-        if (std::string(v) != "0" && std::string(v) != "1")
-            return fail("PZ_SYMMETRIC_STATES is 0 or 1, not '" + std::string(v) + "'");
-        symmetricStates = std::string(v) == "1";
-    }
-    // PZ_SIBLING_BATCHES=0: survivors expanded one by one (note [sibling
-    // batches] in pz/search.hpp), for tests and measurements.
-    bool siblingBatches = true;
-    if (const char* v = std::getenv("PZ_SIBLING_BATCHES")) {
-        if (std::string(v) != "0" && std::string(v) != "1")
-            return fail("PZ_SIBLING_BATCHES is 0 or 1, not '" + std::string(v) + "'");
-        siblingBatches = std::string(v) == "1";
-    }
+    // Search switches for tests and measurements, on unless NAME=0:
+    // PZ_SWITCH_SIDES (note [switching sides] in pz/search.hpp),
+    // PZ_SYMMETRIC_STATES (note [symmetric states]), PZ_SIBLING_BATCHES
+    // (note [sibling batches]).
+    std::string badSwitch;
+    auto searchSwitch = [&](const char* name) {
+        const char* v = std::getenv(name);
+        if (!v || std::string(v) == "1") return true;
+        if (std::string(v) != "0" && badSwitch.empty()) badSwitch = std::string(name) + " is 0 or 1, not '" + v + "'";
+        return false;
+    };
+    const bool switchSides = searchSwitch("PZ_SWITCH_SIDES");
+    const bool symmetricStates = searchSwitch("PZ_SYMMETRIC_STATES");
+    const bool siblingBatches = searchSwitch("PZ_SIBLING_BATCHES");
+    if (!badSwitch.empty()) return fail(badSwitch);
     std::optional<Search<T>> searchHolder;
     try {
         searchHolder.emplace(tableDir, threads, resident || positions.size() > 1);
