@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstring>
 #include <filesystem>
@@ -267,17 +268,27 @@ TEST_CASE("a big blob made resident by several threads: same bytes, the lowest b
         REQUIRE(bytes == words * 8);
     }
     // Mapped directly (a load's random sample could meet the damage below).
-    auto resident = [&](pz::HugeBuffer& out) {
+    auto resident = [&](pz::HugeBuffer& out, pz::ResidentCopyOptions how = {}) {
         const int fd = ::open(path.c_str(), O_RDONLY);
         REQUIRE(fd >= 0);
         pz::MappedFile m(fd, static_cast<size_t>(std::filesystem::file_size(path)));
         ::close(fd);
         REQUIRE(m.data);
-        return pz::residentBlobCopy(m, words * 8, out, why);
+        return pz::readResident(pz::blobResidentSource(m, words * 8), out, why, how);
     };
     pz::HugeBuffer copy;
     REQUIRE(resident(copy));
     CHECK(std::memcmp(copy.data, data.data(), words * 8) == 0);
+    // One reader (a background copy beside a search): the same bytes.
+    pz::HugeBuffer single;
+    REQUIRE(resident(single, {1, nullptr}));
+    CHECK(std::memcmp(single.data, data.data(), words * 8) == 0);
+    // A cancelled copy fails and hands nothing out.
+    std::atomic<bool> cancel{true};
+    pz::HugeBuffer cancelled;
+    CHECK(!resident(cancelled, {1, &cancel}));
+    CHECK(why == "cancelled");
+    CHECK(cancelled.data == nullptr);
     // Two bad blocks far apart (unsampled by the load): the lower is named.
     const uint64_t low = blocks / 2 + 3, high = blocks - 5;
     flipByte(path, pz::kTablePage + high * pz::kTableBlockBytes + 100);

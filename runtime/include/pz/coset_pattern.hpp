@@ -75,6 +75,10 @@ public:
         if (!tables_.hasOneTable(0)) throw std::logic_error("coset pattern " + spec_.name + ": not one table");
     }
     bool makeResident(std::string& why) { return projected_ ? projected_->makeResident(why) : tables_.makeResident(why); }
+    ResidentSource residentSource() const { return projected_ ? projected_->residentSource() : tables_.residentSource(); }
+    bool adoptResident(HugeBuffer&& b, std::string& why) {
+        return projected_ ? projected_->adoptResident(std::move(b), why) : tables_.adoptResident(std::move(b), why);
+    }
 
     uint64_t index(const State& s) const { return projected_ ? projected_->index(s) : tables_.stateTableIndex(0, s); }
     // The symmetries to read the table at, 0 (the state itself) first.

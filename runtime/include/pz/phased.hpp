@@ -637,14 +637,15 @@ public:
     // note [table residency] in pz/prune.hpp: a process that solves several
     // positions copies mapped tables into 2 MiB pages (fewer TLB misses),
     // checking every block's hash on the way.
-    bool makeResident(std::string& why) {
-        if (!mapping_.data) return true;
-        HugeBuffer b;
-        if (!residentBlobCopy(mapping_, tableWords_ * 8, b, why) || !attach(b.data, tableWords_, why)) return false;
+    ResidentSource residentSource() const { return blobResidentSource(mapping_, tableWords_ * 8); }
+    bool adoptResident(HugeBuffer&& b, std::string& why) {
+        if (!b.data) return true;
+        if (!attach(b.data, tableWords_, why)) return false;
         resident_ = std::move(b);
         mapping_ = MappedFile();
         return true;
     }
+    bool makeResident(std::string& why) { return makeResidentNow(*this, why); }
 
     double buildSeconds() const { return buildSeconds_; }
     bool loadedFromCache() const { return loaded_; }

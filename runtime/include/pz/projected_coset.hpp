@@ -133,14 +133,15 @@ public:
     }
 
     // note [table residency] in pz/prune.hpp.
-    bool makeResident(std::string& why) {
-        if (!mapping_.data) return true;
-        HugeBuffer b;
-        if (!residentBlobCopy(mapping_, words_ * 8, b, why) || !attach(b.data, words_, why)) return false;
+    ResidentSource residentSource() const { return blobResidentSource(mapping_, words_ * 8); }
+    bool adoptResident(HugeBuffer&& b, std::string& why) {
+        if (!b.data) return true;
+        if (!attach(b.data, words_, why)) return false;
         blob_ = std::move(b);
         mapping_ = MappedFile();
         return true;
     }
+    bool makeResident(std::string& why) { return makeResidentNow(*this, why); }
 
     // ---- lookups ----
     uint64_t rawA(const State& s) const { return rankReduced(s); }

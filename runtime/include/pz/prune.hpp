@@ -186,15 +186,32 @@ struct MappedFile {
     }
 };
 
-// note [table residency]: `bytes` of table data at `offset` in `file` read
-// into 2 MiB pages with pread (no page-table entries for a mapping), each
-// 64 KiB block's hash checked against hashes[block] right after it is read,
-// while it is still in cache. Threads (the CPUs, at most 8; one below 64 MiB)
-// take 1 MiB at a time: the copy and the hashing of a 1.8 GiB table are a
-// few seconds on one core. On a mismatch: false, naming the lowest bad block
-// (a damaged table is reported, never used).
-inline bool readResident(int file, uint64_t offset, uint64_t bytes, const uint64_t* hashes, HugeBuffer& out,
-                         std::string& why) {
+// What making a mapped table resident reads (note [table residency]): its
+// file, the bytes of its data (at kTablePage) and their block hashes (in
+// the mapping, after the data). fd < 0: the table is not mapped.
+struct ResidentSource {
+    int fd = -1;
+    uint64_t bytes = 0;
+    const uint64_t* hashes = nullptr;
+};
+// How the copy runs: `threads` readers (0: the CPUs, at most 8; one below
+// 64 MiB); `cancel`, when set, stops it between 1 MiB chunks (it then fails
+// with "cancelled").
+struct ResidentCopyOptions {
+    unsigned threads = 0;
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+// note [table residency]: the table data of `src` read into 2 MiB pages
+// with pread (no page-table entries for a mapping), each 64 KiB block's
+// hash checked against src.hashes[block] right after it is read, while it
+// is still in cache. Threads take 1 MiB at a time: the copy and the hashing
+// of a 1.8 GiB table are a few seconds on one core. On a mismatch: false,
+// naming the lowest bad block (a damaged table is reported, never used).
+inline bool readResident(const ResidentSource& src, HugeBuffer& out, std::string& why, ResidentCopyOptions how = {}) {
+    const int file = src.fd;
+    const uint64_t offset = kTablePage, bytes = src.bytes;
+    const uint64_t* hashes = src.hashes;
     HugeBuffer b(bytes);
     const uint64_t blocks = (bytes + kTableBlockBytes - 1) / kTableBlockBytes;
     constexpr uint64_t kChunkBlocks = 16;
@@ -206,6 +223,7 @@ inline bool readResident(int file, uint64_t offset, uint64_t bytes, const uint64
             // Chunks go out in order, and every chunk up to the lowest bad
             // block is checked: the block named does not depend on timing.
             if (first >= blocks || first > badBlock.load() || readError.load() != 0) return;
+            if (how.cancel && how.cancel->load(std::memory_order_relaxed)) return;
             const uint64_t last = std::min(blocks, first + kChunkBlocks);
             const size_t begin = first * kTableBlockBytes, len = std::min<size_t>(last * kTableBlockBytes, bytes) - begin;
             char* dst = reinterpret_cast<char*>(b.data) + begin;
@@ -229,17 +247,28 @@ inline bool readResident(int file, uint64_t offset, uint64_t bytes, const uint64
         }
     };
     const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
-    const unsigned threads = bytes < (uint64_t{64} << 20) ? 1u : std::min(cpus, 8u);
+    const unsigned threads = bytes < (uint64_t{64} << 20) ? 1u : std::min(how.threads > 0 ? how.threads : cpus, 8u);
     std::vector<std::thread> pool;
     for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
     worker();
     for (auto& t : pool) t.join();
+    if (how.cancel && how.cancel->load()) return (why = "cancelled", false);
     if (readError.load() != 0) return (why = std::string("read error: ") + std::strerror(readError.load()), false);
     if (badBlock.load() != UINT64_MAX)
         return (why = "checksum mismatch (data block " + std::to_string(badBlock.load()) + " of " + std::to_string(blocks) + ")",
                 false);
     out = std::move(b);
     return true;
+}
+
+// A mapped table (residentSource(), adoptResident()) copied into huge pages
+// at once, on every CPU.
+template <class Table>
+bool makeResidentNow(Table& table, std::string& why) {
+    const ResidentSource src = table.residentSource();
+    if (src.fd < 0) return true;
+    HugeBuffer b;
+    return readResident(src, b, why) && table.adoptResident(std::move(b), why);
 }
 
 // A table found corrupt after the search began using it.
@@ -484,22 +513,30 @@ public:
     // A mapped table costs nothing to load but lives in 4 KiB pages: once the
     // search has touched them all, every lookup still misses the TLB, and the
     // slide4 search runs ~1.6x slower than on 2 MiB pages (bench_slide4: 1.6
-    // vs 2.5 M nodes/s). So a process that will search for long copies its
-    // tables into 2 MiB-aligned MADV_HUGEPAGE memory: at once when it has
-    // several positions to solve, else once its search passes
-    // Search::kResidentAfterNodes nodes. The copy reads the file with pread
-    // (no page-table entries for the mapping) and checks every block's hash,
-    // so a long-running process has verified its whole table.
-    bool makeResident(std::string& why) {
-        if (!mapped()) return true;
-        HugeBuffer b;
-        const auto* hashes = reinterpret_cast<const uint64_t*>(mapping_.data + kTablePage + bytes());
-        if (!readResident(mapping_.fd, kTablePage, bytes(), hashes, b, why)) return false;
+    // vs 2.5 M nodes/s; the cube's h48h6 search, whose lookups are batched,
+    // 1.09x). So a process that will search for long copies its tables into
+    // 2 MiB-aligned MADV_HUGEPAGE memory: at once when it has several
+    // positions to solve; else, once its search passes
+    // Search::kResidentAfterNodes nodes, in the background (note [background
+    // residency] in pz/search.hpp), since the copy can cost as much as the
+    // search (fresh huge pages are zeroed by the kernel: 1.8 GiB took 0.4 s
+    // to 3.8 s on the 2-core VM, depending on the memory's history). The
+    // copy reads the file with pread (no page-table entries for the mapping)
+    // and checks every block's hash, so a long-running process has verified
+    // its whole table.
+    ResidentSource residentSource() const {
+        if (!mapped()) return {};
+        return {mapping_.fd, bytes(), reinterpret_cast<const uint64_t*>(mapping_.data + kTablePage + bytes())};
+    }
+    // Takes a copy made from residentSource() (an empty one: nothing to do).
+    bool adoptResident(HugeBuffer&& b, std::string&) {
+        if (!b.data) return true;
         buffer_ = std::move(b);
         data_ = buffer_.data;
         mapping_ = MappedFile();
         return true;
     }
+    bool makeResident(std::string& why) { return makeResidentNow(*this, why); }
 
     // Maps the table file at `path` after the checks of note [table
     // integrity]; on failure `why` says what is wrong and nothing changes.

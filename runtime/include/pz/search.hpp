@@ -35,9 +35,9 @@
 // only the same length) for any thread count, one thread included. Smaller
 // iterations are not split (threads would cost more than they save). Node
 // counts are summed over the threads (they include work on subtrees that a
-// lower solution made useless). Mapped tables are made resident before the
-// first split iteration (they are then read for long; note [table
-// residency] in pz/prune.hpp), never during one.
+// lower solution made useless). A background copy of mapped tables starts
+// before the first split iteration at the latest; the workers take it up
+// together, between subtrees (note [background residency]).
 #pragma once
 
 #include <algorithm>
@@ -45,6 +45,7 @@
 #include <atomic>
 #include <bit>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <ctime>
 #include <exception>
@@ -169,6 +170,13 @@ public:
     static constexpr int64_t kResidentAfterNodes = int64_t{1} << 18;  // about 0.1 s of slide4 search
     // Mapped tables become resident once the search has generated `nodes` more nodes.
     void residentAfterNodes(int64_t nodes) { untilResident_ = nodes; }
+    // Whether that copy runs in the background (note [background
+    // residency]; on by default) or at once, in the search's thread.
+    void residencyInBackground(bool on) { residencyInBackground_ = on; }
+    // Tests: waits for a background copy that has started and takes it up.
+    void finishResidency() {
+        if (residency_) adoptResidency();
+    }
 
     // The memory every pattern table needs, in bytes, and a line per table.
     static uint64_t tableBytes(std::string* detail = nullptr) {
@@ -759,7 +767,7 @@ private:
     void countNodes(Worker& w, int count) {
         w.nodes += static_cast<uint64_t>(count);
         if (w.untilResident && (*w.untilResident -= count) < 0) [[unlikely]]
-            makeTablesResident();
+            advanceResidency();
     }
     // How the search goes on below surviving child k of a node on side dir
     // (symmetric: that node was searched as symmetric): from the other side
@@ -838,7 +846,7 @@ private:
         Direction dir;
     };
     bool splitIteration(const State& start, const State& inv, int bound, Worker& out, SplitPlan& plan) {
-        if (untilResident_ != INT64_MAX) makeTablesResident();
+        if (untilResident_ != INT64_MAX) advanceResidency();
         const int threads = searchThreads_;
         std::vector<Subtree> level{Subtree{start, inv, 0, {}, 0, Direction{false, true}}};
         // Expand while a level's nodes are above the last ply (remaining >=
@@ -896,11 +904,14 @@ private:
         std::mutex solutionLock;
         std::vector<int> solution;
         std::exception_ptr failure;  // a helper's exception, rethrown by the caller
+        Rendezvous rendezvous;
         auto workOn = [&] {
             Worker w;
             w.lowestSolved = &lowestSolved;
             w.path.reserve(static_cast<size_t>(bound) + 1);
             for (;;) {
+                if (residencyDone_.load(std::memory_order_acquire)) [[unlikely]]
+                    meet(rendezvous);  // note [background residency]
                 size_t k = nextSubtree.fetch_add(1, std::memory_order_relaxed);
                 if (k >= level.size()) break;
                 size_t i = reverseSubtrees_ ? level.size() - 1 - k : k;
@@ -929,14 +940,18 @@ private:
                 if (!failure) failure = std::current_exception();
                 lowestSolved.store(0, std::memory_order_relaxed);  // everyone stops
             }
+            leave(rendezvous);
         };
         std::vector<std::thread> pool;
         const int helpers = static_cast<int>(std::min<size_t>(static_cast<size_t>(threads), level.size())) - 1;
+        rendezvous.active = helpers + 1;
         for (int t = 0; t < helpers; ++t) {
             try {
                 pool.emplace_back(work);
             } catch (const std::system_error&) {
-                break;  // no more threads: the ones running share the subtrees
+                leave(rendezvous);  // no more threads: the ones running share the subtrees
+                for (int u = t + 1; u < helpers; ++u) leave(rendezvous);
+                break;
             }
         }
         work();
@@ -982,9 +997,141 @@ private:
              ...);
         }, tables_);
     }
+
+    // Note [background residency]
+    // ~~~~~~~~~~~~~~~~~~~~~~~~~~~
+    // A process with one position to solve starts with its tables mapped
+    // (note [table residency] in pz/prune.hpp). Once its search passes
+    // kResidentAfterNodes nodes, or reaches a split iteration, a thread
+    // copies them into huge pages and checks their hashes (with the CPUs
+    // the search leaves, at least one), while the search goes on with the
+    // mapped tables. The search takes the copies up at a safe point after
+    // the copy is done: serially, between two nodes (polled every
+    // kResidencyPollNodes nodes); in a split iteration, when every worker
+    // has come to the end of a subtree (each looks at the flag between
+    // subtrees and waits for the others; one that has run out of subtrees
+    // no longer counts). The copy costs the kernel's zeroing of fresh huge
+    // pages: the cube's 1.8 GiB h48h6 table took 0.8 s to 5.5 s on one CPU
+    // of the 2-core VM, depending on the memory's history, when its search
+    // is only 1.09x slower mapped; so a search with a CPU to spare gets the
+    // huge pages for free, and a short one does not wait for them. (At nice
+    // 19 the copy took 3.2 s instead of 0.9 s beside one busy thread: the
+    // spare CPU is not left to it, so it runs at normal priority.) A damaged
+    // block found by the copy ends the run at that safe point as before (the
+    // file is removed, nothing found is printed).
+    static constexpr int64_t kResidencyPollNodes = int64_t{1} << 16;
+    struct Residency {
+        std::vector<ResidentSource> sources;  // coset_ in order, then tables_
+        std::vector<std::string> files;
+        std::vector<HugeBuffer> copies;
+        std::string error;  // the first failed copy's, naming files[failed]
+        size_t failed = SIZE_MAX;
+        std::atomic<bool> cancel{false};
+        std::thread thread;
+        ~Residency() {
+            cancel.store(true);
+            if (thread.joinable()) thread.join();
+        }
+    };
+    template <class F>
+    void forEachResidentTable(F&& f) {
+        if constexpr (kCoset > 0)
+            for (auto& c : coset_) f(*c, c->fileName());
+        std::apply([&](auto&... t) { (f(t, t.fileName()), ...); }, tables_);
+    }
+    // At a safe point: starts the background copy, or takes it up once done.
+    void advanceResidency() {
+        if (!residencyInBackground_) return makeTablesResident();
+        if (!residency_) return startResidency();
+        if (!residencyDone_.load(std::memory_order_acquire)) {
+            untilResident_ = kResidencyPollNodes;
+            return;
+        }
+        adoptResidency();
+    }
+    void startResidency() {
+        auto job = std::make_unique<Residency>();
+        bool any = false;
+        forEachResidentTable([&](const auto& t, const std::string& file) {
+            job->sources.push_back(t.residentSource());
+            job->files.push_back(tableDir_ + "/" + file);
+            any = any || job->sources.back().fd >= 0;
+        });
+        if (!any) {
+            untilResident_ = INT64_MAX;
+            return;
+        }
+        job->copies.resize(job->sources.size());
+        const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
+        const unsigned search = static_cast<unsigned>(searchThreads_);
+        const unsigned readers = cpus > search ? cpus - search : cpus;
+        Residency* j = job.get();
+        std::atomic<bool>* done = &residencyDone_;
+        job->thread = std::thread([j, readers, done] {
+            for (size_t i = 0; i < j->sources.size(); ++i) {
+                if (j->sources[i].fd < 0) continue;
+                if (!readResident(j->sources[i], j->copies[i], j->error, {readers, &j->cancel})) {
+                    j->failed = i;
+                    break;
+                }
+            }
+            done->store(true, std::memory_order_release);
+        });
+        residency_ = std::move(job);
+        untilResident_ = kResidencyPollNodes;
+    }
+    // At a safe point after the copy is done: its copies replace the mappings.
+    void adoptResidency() {
+        std::unique_ptr<Residency> job = std::move(residency_);
+        job->thread.join();
+        residencyDone_.store(false, std::memory_order_relaxed);
+        untilResident_ = INT64_MAX;
+        size_t i = 0;
+        forEachResidentTable([&](auto& t, const std::string&) {
+            if (i < job->failed && !t.adoptResident(std::move(job->copies[i]), job->error)) job->failed = i;
+            ++i;
+        });
+        if (job->failed == SIZE_MAX) return;
+        std::error_code ec;
+        std::filesystem::remove(job->files[job->failed], ec);
+        throw TableCorruptError("pruning table " + job->files[job->failed] + " is corrupt (" + job->error +
+                                "); removed it: run again to rebuild it");
+    }
+    // Where the workers of a split iteration meet to take up a finished copy.
+    struct Rendezvous {
+        std::mutex lock;
+        std::condition_variable wake;
+        int active = 0;  // workers still taking subtrees
+        int waiting = 0;
+        uint64_t round = 0;
+    };
+    // A worker between subtrees, the copy done: the last to arrive takes it
+    // up while the others wait.
+    void meet(Rendezvous& r) {
+        std::unique_lock<std::mutex> hold(r.lock);
+        if (!residency_) return;  // taken up by an earlier round
+        ++r.waiting;
+        const uint64_t round = r.round;
+        r.wake.wait(hold, [&] { return r.round != round || r.waiting == r.active; });
+        if (r.round != round) return;
+        r.waiting = 0;
+        ++r.round;
+        struct WakeAll {
+            Rendezvous& r;
+            ~WakeAll() { r.wake.notify_all(); }
+        } wakeAll{r};  // also when the copy is found damaged (the throw stops every worker)
+        adoptResidency();
+    }
+    void leave(Rendezvous& r) {
+        std::lock_guard<std::mutex> hold(r.lock);
+        --r.active;
+        r.wake.notify_all();
+    }
+
     std::string tableDir_;
     int64_t untilResident_ = kResidentAfterNodes;
-
+    bool residencyInBackground_ = true;
+    std::atomic<bool> residencyDone_{false};
 
     template <size_t... I>
     void computeIndices(const State& x, uint64_t* idx, std::index_sequence<I...>) const {
@@ -1037,6 +1184,8 @@ private:
     };
     std::vector<MoveImages> moveImages_;
     IterationHook onIteration_;
+    // Last: destroyed (the copy cancelled and joined) before the tables it reads.
+    std::unique_ptr<Residency> residency_;
 };
 
 }  // namespace pz

@@ -110,11 +110,11 @@ inline bool loadTableBlob(const std::string& path, const std::string& hash, Mapp
     return true;
 }
 
-// note [table residency] in pz/prune.hpp: the `bytes` of the blob mapped in
-// `mapping` copied into 2 MiB pages, every block's hash checked on the way.
-inline bool residentBlobCopy(const MappedFile& mapping, uint64_t bytes, HugeBuffer& out, std::string& why) {
-    const auto* hashes = reinterpret_cast<const uint64_t*>(mapping.data + kTablePage + bytes);
-    return readResident(mapping.fd, kTablePage, bytes, hashes, out, why);
+// note [table residency] in pz/prune.hpp: what copying the `bytes` of the
+// blob mapped in `mapping` into 2 MiB pages reads (nothing when unmapped).
+inline ResidentSource blobResidentSource(const MappedFile& mapping, uint64_t bytes) {
+    if (!mapping.data) return {};
+    return {mapping.fd, bytes, reinterpret_cast<const uint64_t*>(mapping.data + kTablePage + bytes)};
 }
 
 // The cache protocol of a table blob: load `path` (keyed by `hash`) and hand
