@@ -534,7 +534,7 @@ inline uint64_t Traits::cosetRank(int pattern, pz::CosetRanks which, const State
 }
 inline uint64_t Traits::cosetKeptRankAt(int pattern, const State& s, int sym) {
     switch (pattern) {
-        case 0: return pz::rankFixedParts<Traits, cosetPart_h48h3_kept_0(), cosetPart_h48h3_kept_1()>(sym == 0 ? s : conjugateOrbits<2u>(s, sym));  // h48h3
+        case 0: return pz::rankFixedPartsAt<Traits, 2u, cosetPart_h48h3_kept_0(), cosetPart_h48h3_kept_1()>(s, sym, kSymmetryInverseStates[sym], kSymmetryStates[sym], kSymmetryMirror[sym]);  // h48h3
     }
     throw std::logic_error("cosetKeptRankAt: no generated ranks for coset pattern " + std::to_string(pattern));
 }

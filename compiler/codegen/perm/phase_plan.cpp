@@ -221,11 +221,13 @@ static void emitFixedRanks(std::ostringstream& s, const SolverModel& m) {
               << m.cosetPatternNames[i] << ", reduced parts\n";
         cases << "        case " << 2 * i + 1 << ": return pz::rankFixedParts<Traits" << kept << ">(s);  // "
               << m.cosetPatternNames[i] << ", kept parts\n";
-        // The kept parts of a conjugate: only the orbits they read are conjugated.
+        // The kept parts of a conjugate (note [conjugated kept ranks]): from
+        // bytes when they can, else only the orbits they read are conjugated.
         unsigned orbits = 0;
         for (const auto& part : ph.kept) orbits |= 1u << part.orbit;
-        conjugated << "        case " << i << ": return pz::rankFixedParts<Traits" << kept
-                   << ">(sym == 0 ? s : conjugateOrbits<" << orbits << "u>(s, sym));  // " << m.cosetPatternNames[i] << "\n";
+        conjugated << "        case " << i << ": return pz::rankFixedPartsAt<Traits, " << orbits << "u" << kept
+                   << ">(s, sym, kSymmetryInverseStates[sym], kSymmetryStates[sym], kSymmetryMirror[sym]);  // "
+                   << m.cosetPatternNames[i] << "\n";
     }
     s << "inline uint64_t Traits::cosetRank(int pattern, pz::CosetRanks which, const State& s) {\n";
     s << "    switch (2 * pattern + (which == pz::CosetRanks::Kept ? 1 : 0)) {\n";

@@ -318,13 +318,16 @@ constexpr int membershipSetSize(int set) {
     return k;
 }
 #if defined(__SSSE3__)
+// The set of each position's piece, one byte a position.
+template <class T, PhasePartSpec P>
+[[gnu::always_inline]] inline __m128i membershipSets(__m128i labels) {
+    static constexpr PhasePartSpec kPart = P;
+    return _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(kPart.setOf.data())), labels);
+}
 template <class T, PhasePartSpec P, int... I>
-[[gnu::always_inline]] inline uint64_t rankFixedMembership(const typename T::State& s, std::integer_sequence<int, I...>) {
+[[gnu::always_inline]] inline uint64_t rankFixedMembership(__m128i sets, std::integer_sequence<int, I...>) {
     constexpr auto shape = T::kOrbitShapes[static_cast<size_t>(P.orbit)];
     constexpr uint64_t lanes = (uint64_t{1} << shape.size) - 1;
-    static constexpr PhasePartSpec kPart = P;
-    const __m128i sets = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(kPart.setOf.data())),
-                                          unpackLanesSse(s.w[shape.permWord]));
     uint64_t free = lanes, r = 0;
     int remaining = shape.size;
     (
@@ -387,7 +390,9 @@ struct OrientationDigitTable {
 template <class T, PhasePartSpec P>
 [[gnu::always_inline]] inline uint64_t rankFixedPart(const typename T::State& s) {
 #if defined(__SSSE3__)
-    if constexpr (fixedMembership<T, P>()) return rankFixedMembership<T, P>(s, std::make_integer_sequence<int, P.sets - 1>{});
+    if constexpr (fixedMembership<T, P>())
+        return rankFixedMembership<T, P>(membershipSets<T, P>(unpackLanesSse(s.w[T::kOrbitShapes[static_cast<size_t>(P.orbit)].permWord])),
+                                         std::make_integer_sequence<int, P.sets - 1>{});
 #endif
 #if defined(__BMI2__)
     using Digits = OrientationDigitTable<T, P>;
@@ -404,6 +409,101 @@ template <class T, PhasePartSpec... Parts>
     uint64_t x = 0;
     ((x = x * Parts.size + rankFixedPart<T, Parts>(s)), ...);
     return x;
+}
+
+// note [conjugated kept ranks]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A projected coset lookup ranks the kept parts of S^-1 s S, S the class
+// symmetry of the state's reduced parts (a different one almost every
+// node). Conjugating the orbit in 4-bit lanes and ranking the result
+// spreads and packs the lanes four times (a fourth of a cube search's
+// time). When every kept part is on one orbit of at most 16 lanes of 4 bits
+// and ranks from bytes (membership, or orientation digits through their
+// table), the orbit is spread to bytes once, and the conjugate's fields are
+// two byte shuffles each: with a = S^-1's and b = S's words,
+//   set at p  = (setOf o a)[s[b[p]]]        (setOf o a: one shuffle of constants)
+//   twist at p = +-(a_o[s[b[p]]] + s_o[b[p]]) + b_o[p]   (mod the orbit's modulus; - for a mirror)
+// the same values as conjugateOrbits followed by rankFixedParts, by
+// construction (checked against it in projected_coset.hpp's self-check).
+template <class T, PhasePartSpec... Parts>
+constexpr bool conjugatedByteRanks() {
+#if defined(__SSSE3__) && defined(__BMI2__)
+    constexpr PhasePartSpec parts[] = {Parts...};
+    const int orbit = parts[0].orbit;
+    const auto& shape = T::kOrbitShapes[static_cast<size_t>(orbit)];
+    if (shape.laneBits != 4 || shape.size > 16) return false;
+    bool ok = true;
+    ((ok = ok && Parts.orbit == orbit &&
+           (fixedMembership<T, Parts>() || (OrientationDigitTable<T, Parts>::usable() && Parts.modulus == shape.orient))),
+     ...);
+    return ok;
+#else
+    return false;
+#endif
+}
+#if defined(__SSSE3__) && defined(__BMI2__)
+// x + y mod m for bytes below m.
+template <int M>
+[[gnu::always_inline]] inline __m128i addModBytes(__m128i x, __m128i y) {
+    if constexpr (M == 2) return _mm_xor_si128(x, y);
+    const __m128i t = _mm_add_epi8(x, y);
+    return _mm_min_epu8(t, _mm_sub_epi8(t, _mm_set1_epi8(static_cast<char>(M))));
+}
+template <int M>
+[[gnu::always_inline]] inline __m128i negModBytes(__m128i x) {
+    if constexpr (M == 2) return x;
+    const __m128i t = _mm_sub_epi8(_mm_set1_epi8(static_cast<char>(M)), x);
+    return _mm_min_epu8(t, _mm_sub_epi8(t, _mm_set1_epi8(static_cast<char>(M))));
+}
+template <class T, PhasePartSpec P>
+[[gnu::always_inline]] inline uint64_t rankConjugatedPart(__m128i labels, __m128i twists, __m128i aLabels,
+                                                          __m128i positions) {
+    if constexpr (fixedMembership<T, P>()) {
+        const __m128i sets = _mm_shuffle_epi8(_mm_shuffle_epi8(membershipSets<T, P>(aLabels), labels), positions);
+        return rankFixedMembership<T, P>(sets, std::make_integer_sequence<int, P.sets - 1>{});
+    } else {
+        using Digits = OrientationDigitTable<T, P>;
+        return Digits::kTable[_pext_u64(packLanesSse(twists), Digits::mask())];
+    }
+}
+#endif
+// The kept parts' rank of S^-1 s S (a, b: the words of S^-1 and S; mirror:
+// whether S is a mirror), for parts with conjugatedByteRanks.
+template <class T, PhasePartSpec... Parts>
+[[gnu::flatten]] inline uint64_t rankFixedPartsConjugated(const typename T::State& s, const typename T::State& a,
+                                                          const typename T::State& b, bool mirror) {
+#if defined(__SSSE3__) && defined(__BMI2__)
+    constexpr PhasePartSpec first[] = {Parts...};
+    constexpr auto shape = T::kOrbitShapes[static_cast<size_t>(first[0].orbit)];
+    const __m128i labels = unpackLanesSse(s.w[shape.permWord]);
+    const __m128i positions = unpackLanesSse(b.w[shape.permWord]);
+    const __m128i aLabels = unpackLanesSse(a.w[shape.permWord]);
+    __m128i twists = _mm_setzero_si128();
+    if constexpr (shape.oriWord >= 0) {
+        constexpr int M = shape.orient;
+        const __m128i o = addModBytes<M>(_mm_shuffle_epi8(unpackLanesSse(a.w[shape.oriWord]), labels),
+                                         unpackLanesSse(s.w[shape.oriWord]));
+        const __m128i g = _mm_shuffle_epi8(o, positions);
+        twists = addModBytes<M>(mirror ? negModBytes<M>(g) : g, unpackLanesSse(b.w[shape.oriWord]));
+    }
+    uint64_t x = 0;
+    ((x = x * Parts.size + rankConjugatedPart<T, Parts>(labels, twists, aLabels, positions)), ...);
+    return x;
+#else
+    static_assert(sizeof...(Parts) == 0, "rankFixedPartsConjugated without SSSE3 and BMI2: see conjugatedByteRanks");
+    return 0;
+#endif
+}
+// Traits::cosetKeptRankAt: the kept parts' rank of the conjugate of s by
+// symmetry sym (a, b, mirror: its words and kind, as above); Orbits: the
+// orbits the parts read (conjugated alone on the general path).
+template <class T, unsigned Orbits, PhasePartSpec... Parts>
+[[gnu::always_inline]] inline uint64_t rankFixedPartsAt(const typename T::State& s, int sym, const typename T::State& a,
+                                                        const typename T::State& b, bool mirror) {
+    if constexpr (conjugatedByteRanks<T, Parts...>())
+        return rankFixedPartsConjugated<T, Parts...>(s, a, b, mirror);
+    else
+        return rankFixedParts<T, Parts...>(sym == 0 ? s : T::template conjugateOrbits<Orbits>(s, sym));
 }
 
 template <class T>
