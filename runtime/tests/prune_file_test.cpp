@@ -274,7 +274,7 @@ TEST_CASE("a big blob made resident by several threads: same bytes, the lowest b
         pz::MappedFile m(fd, static_cast<size_t>(std::filesystem::file_size(path)));
         ::close(fd);
         REQUIRE(m.data);
-        return pz::readResident(pz::blobResidentSource(m, words * 8), out, why, how);
+        return pz::readResident(pz::residentSourceOf(m, words * 8), out, why, how);
     };
     pz::HugeBuffer copy;
     REQUIRE(resident(copy));

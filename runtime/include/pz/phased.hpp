@@ -737,7 +737,7 @@ public:
     // note [table residency] in pz/prune.hpp: a process that solves several
     // positions copies mapped tables into 2 MiB pages (fewer TLB misses),
     // checking every block's hash on the way.
-    ResidentSource residentSource() const { return blobResidentSource(mapping_, tableWords_ * 8); }
+    ResidentSource residentSource() const { return residentSourceOf(mapping_, tableWords_ * 8); }
     bool adoptResident(HugeBuffer&& b, std::string& why) {
         if (!b.data) return true;
         if (!attach(b.data, tableWords_, why)) return false;

@@ -133,7 +133,7 @@ public:
     }
 
     // note [table residency] in pz/prune.hpp.
-    ResidentSource residentSource() const { return blobResidentSource(mapping_, words_ * 8); }
+    ResidentSource residentSource() const { return residentSourceOf(mapping_, words_ * 8); }
     bool adoptResident(HugeBuffer&& b, std::string& why) {
         if (!b.data) return true;
         if (!attach(b.data, words_, why)) return false;

@@ -194,6 +194,12 @@ struct ResidentSource {
     uint64_t bytes = 0;
     const uint64_t* hashes = nullptr;
 };
+// The source of a table file mapped in `mapping` whose data is `bytes`
+// long (nothing when it is not mapped).
+inline ResidentSource residentSourceOf(const MappedFile& mapping, uint64_t bytes) {
+    if (!mapping.data) return {};
+    return {mapping.fd, bytes, reinterpret_cast<const uint64_t*>(mapping.data + kTablePage + bytes)};
+}
 // How the copy runs: `threads` readers (0: the CPUs, at most 8; one below
 // 64 MiB); `cancel`, when set, stops it between 1 MiB chunks (it then fails
 // with "cancelled").
@@ -519,15 +525,13 @@ public:
     // positions to solve; else, once its search passes
     // Search::kResidentAfterNodes nodes, in the background (note [background
     // residency] in pz/search.hpp), since the copy can cost as much as the
-    // search (fresh huge pages are zeroed by the kernel: 1.8 GiB took 0.4 s
-    // to 3.8 s on the 2-core VM, depending on the memory's history). The
+    // search (fresh huge pages are zeroed by the kernel: 1.8 GiB took 0.5 s
+    // to 3.8 s on both CPUs of the 2-core VM, depending on the memory's
+    // history). The
     // copy reads the file with pread (no page-table entries for the mapping)
     // and checks every block's hash, so a long-running process has verified
     // its whole table.
-    ResidentSource residentSource() const {
-        if (!mapped()) return {};
-        return {mapping_.fd, bytes(), reinterpret_cast<const uint64_t*>(mapping_.data + kTablePage + bytes())};
-    }
+    ResidentSource residentSource() const { return residentSourceOf(mapping_, bytes()); }
     // Takes a copy made from residentSource() (an empty one: nothing to do).
     bool adoptResident(HugeBuffer&& b, std::string&) {
         if (!b.data) return true;

@@ -110,13 +110,6 @@ inline bool loadTableBlob(const std::string& path, const std::string& hash, Mapp
     return true;
 }
 
-// note [table residency] in pz/prune.hpp: what copying the `bytes` of the
-// blob mapped in `mapping` into 2 MiB pages reads (nothing when unmapped).
-inline ResidentSource blobResidentSource(const MappedFile& mapping, uint64_t bytes) {
-    if (!mapping.data) return {};
-    return {mapping.fd, bytes, reinterpret_cast<const uint64_t*>(mapping.data + kTablePage + bytes)};
-}
-
 // The cache protocol of a table blob: load `path` (keyed by `hash`) and hand
 // its words to attach(words, count, why); when it is missing or unusable
 // (said on stderr, naming `what`), build() and save it there ("" = build
