@@ -971,31 +971,23 @@ private:
     // A block that fails its hash here ends the run (the file is removed so
     // the next run rebuilds it): nothing found with the table is printed.
     void makeCosetResident() {
-        if constexpr (kCoset > 0) {
+        if constexpr (kCoset > 0)
             for (auto& c : coset_) {
                 std::string why;
-                if (c->makeResident(why)) continue;
-                std::string path = tableDir_ + "/" + c->fileName();
-                std::error_code ec;
-                std::filesystem::remove(path, ec);
-                throw TableCorruptError("pruning table " + path + " is corrupt (" + why + "); removed it: run again to rebuild it");
+                if (!c->makeResident(why)) tableCorrupt(tableDir_ + "/" + c->fileName(), why);
             }
-        }
     }
     void makeTablesResident() {
         untilResident_ = INT64_MAX;
-        makeCosetResident();
-        std::apply([&](auto&... t) {
-            (([&] {
-                 std::string why;
-                 if (t.makeResident(why)) return;
-                 std::string path = tableDir_ + "/" + t.fileName();
-                 std::error_code ec;
-                 std::filesystem::remove(path, ec);
-                 throw TableCorruptError("pruning table " + path + " is corrupt (" + why + "); removed it: run again to rebuild it");
-             }()),
-             ...);
-        }, tables_);
+        forEachResidentTable([&](auto& t, const std::string& file) {
+            std::string why;
+            if (!t.makeResident(why)) tableCorrupt(tableDir_ + "/" + file, why);
+        });
+    }
+    [[noreturn]] static void tableCorrupt(const std::string& path, const std::string& why) {
+        std::error_code ec;
+        std::filesystem::remove(path, ec);
+        throw TableCorruptError("pruning table " + path + " is corrupt (" + why + "); removed it: run again to rebuild it");
     }
 
     // Note [background residency]
@@ -1091,11 +1083,7 @@ private:
             if (i < job->failed && !t.adoptResident(std::move(job->copies[i]), job->error)) job->failed = i;
             ++i;
         });
-        if (job->failed == SIZE_MAX) return;
-        std::error_code ec;
-        std::filesystem::remove(job->files[job->failed], ec);
-        throw TableCorruptError("pruning table " + job->files[job->failed] + " is corrupt (" + job->error +
-                                "); removed it: run again to rebuild it");
+        if (job->failed != SIZE_MAX) tableCorrupt(job->files[job->failed], job->error);
     }
     // Where the workers of a split iteration meet to take up a finished copy.
     struct Rendezvous {
