@@ -215,6 +215,8 @@ inline constexpr MoveTerms kMoveTerms[18] = {
     {{{0, 36, 60, 4, 28}, {0, 48, 52, 12, 16}, {0, 36, 60, 4, 28}, {0, 48, 52, 12, 16}}, {{0x000000000FF00FF0, 0x000000000000000F, 0x000000000000F000, 0x00000000000F0000, 0x00000000F0000000}, {0x00000FF0FFF0FFF0, 0x000000000000000F, 0x0000000F00000000, 0x0000F00000000000, 0x00000000000F0000}, {0x000000000FF00FF0, 0x000000000000000F, 0x000000000000F000, 0x00000000000F0000, 0x00000000F0000000}, {0x00000FF0FFF0FFF0, 0x000000000000000F, 0x0000000F00000000, 0x0000F00000000000, 0x00000000000F0000}}, {0x0000000000000000, 0x0000000000000000, 0x0000000000000000, 0x0000000000000000}},  // R2
     {{{0, 48, 52, 12, 16}, {0, 20, 48, 28, 32}, {0, 48, 52, 12, 16}, {0, 20, 48, 28, 32}}, {{0x000000000FF00FF0, 0x000000000000F000, 0x000000000000000F, 0x00000000F0000000, 0x00000000000F0000}, {0x00000FF0FFF0FFF0, 0x000000000000000F, 0x00000000000F0000, 0x0000F00000000000, 0x0000000F00000000}, {0x000000000FF00FF0, 0x000000000000F000, 0x000000000000000F, 0x00000000F0000000, 0x00000000000F0000}, {0x00000FF0FFF0FFF0, 0x000000000000000F, 0x00000000000F0000, 0x0000F00000000000, 0x0000000F00000000}}, {0x0000000000000000, 0x0000000000000000, 0x0000000020011002, 0x0000000000000000}},  // R'
 };
+// The same by word, term and move: every move at once (note [all moves at once] in pz/state.hpp).
+inline constexpr auto kMoveTermsByMove = pz::termsByMove<4, 5, 24>(kMoveTerms);
 
 // Each move's inverse as a state (for tracking the inverse position).
 inline constexpr State kMoveInverseStates[18] = {
@@ -441,6 +443,13 @@ struct Traits {
         return r;
     }
     static inline State applyNamedKernel(const State& s, int m) { return kMoveKernels[m](s); }
+    // Every search move applied to s: out.w[j][m] is word j of s * m (note [all moves at once]).
+    using AllMoves = pz::AllMoves<4, 24>;
+    static inline void applyAllMoves(const State& s, AllMoves& out) {
+        pz::applyTermsToAll(s.w.data(), kMoveTermsByMove, out);
+        for (int m = 0; m < 24; ++m) out.w[2][m] = pz::addModLanes<3>(out.w[2][m], kMoveTermsByMove.add[2][m]);
+        for (int m = 0; m < 24; ++m) out.w[3][m] = pz::addModLanes<2>(out.w[3][m], kMoveTermsByMove.add[3][m]);
+    }
     static inline State compose(const State& a, const State& b) { return pzgen::cube3::compose(a, b); }
     static inline State inverse(const State& a) { return pzgen::cube3::inverse(a); }
     // s * m^-1 (by the inverse move's kernel when it is a metric move).
@@ -646,7 +655,7 @@ inline std::vector<pz::CosetPatternSpec> Traits::cosetPatterns() {
             c.goal = 0ULL;
             kept.push_back(c);
         }
-        patterns[0].hash = "201436e1a09d342d";
+        patterns[0].hash = "8178281a3ebee893";
     }
     patterns[0].lookups = {0};
     patterns[0].fixedRanks = 0;  // Traits::cosetRank

@@ -249,6 +249,8 @@ inline constexpr MoveTerms kMoveTerms[27] = {
     {{{0, 44, 52, 12, 20}, {0, 44, 52, 12, 20}}, {{0x00FF00FFFFFFFFFF, 0x00000F0000000000, 0x0000F00000000000, 0x0F00000000000000, 0xF000000000000000}, {0x00FF00FFFFFFFFFF, 0x00000F0000000000, 0x0000F00000000000, 0x0F00000000000000, 0xF000000000000000}}, {0x0000000000000000, 0x2200220000000000}},  // DR2
     {{{0, 48, 60, 4, 16}, {0, 48, 60, 4, 16}}, {{0x00FF00FFFFFFFFFF, 0x0000F00000000000, 0x00000F0000000000, 0xF000000000000000, 0x0F00000000000000}, {0x00FF00FFFFFFFFFF, 0x0000F00000000000, 0x00000F0000000000, 0xF000000000000000, 0x0F00000000000000}}, {0x0000000000000000, 0x3300330000000000}},  // DR'
 };
+// The same by word, term and move: every move at once (note [all moves at once] in pz/state.hpp).
+inline constexpr auto kMoveTermsByMove = pz::termsByMove<2, 5, 32>(kMoveTerms);
 
 // Each move's inverse as a state (for tracking the inverse position).
 inline constexpr State kMoveInverseStates[27] = {
@@ -1087,6 +1089,12 @@ struct Traits {
         return r;
     }
     static inline State applyNamedKernel(const State& s, int m) { return kMoveKernels[m](s); }
+    // Every search move applied to s: out.w[j][m] is word j of s * m (note [all moves at once]).
+    using AllMoves = pz::AllMoves<2, 32>;
+    static inline void applyAllMoves(const State& s, AllMoves& out) {
+        pz::applyTermsToAll(s.w.data(), kMoveTermsByMove, out);
+        for (int m = 0; m < 32; ++m) out.w[1][m] = pz::addModLanes<4>(out.w[1][m], kMoveTermsByMove.add[1][m]);
+    }
     static inline State compose(const State& a, const State& b) { return pzgen::rotate4o::compose(a, b); }
     static inline State inverse(const State& a) { return pzgen::rotate4o::inverse(a); }
     // s * m^-1 (by the inverse move's kernel when it is a metric move).
@@ -1150,7 +1158,7 @@ inline std::vector<pz::CosetPatternSpec> Traits::cosetPatterns() {
         ph.symInverse = {0, 6, 2, 3, 4, 5, 1, 7};
         ph.reduced = {1};
         ph.rest = {0, 2};
-        patterns[0].hash = "e7585b5a11b39af1";
+        patterns[0].hash = "0dec56b7bd5cd3a0";
     }
     patterns[0].lookups = {0};
     patterns[0].movesInSubgroup = {{1, 4, 7, 10, 13, 16, 19, 22, 25}};

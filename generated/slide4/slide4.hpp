@@ -198,6 +198,8 @@ inline constexpr MoveTerms kMoveTerms[24] = {
     {{{0, 32, 32}}, {{0x0FFF0FFF0FFF0FFF, 0x00000000F000F000, 0xF000F00000000000}}, {0x0000000000000000}},  // C4x2
     {{{0, 48, 48}}, {{0x0FFF0FFF0FFF0FFF, 0x0000F000F000F000, 0xF000000000000000}}, {0x0000000000000000}},  // C4x3
 };
+// The same by word, term and move: every move at once (note [all moves at once] in pz/state.hpp).
+inline constexpr auto kMoveTermsByMove = pz::termsByMove<1, 3, 24>(kMoveTerms);
 
 // Each move's inverse as a state (for tracking the inverse position).
 inline constexpr State kMoveInverseStates[24] = {
@@ -1188,6 +1190,11 @@ struct Traits {
         return r;
     }
     static inline State applyNamedKernel(const State& s, int m) { return kMoveKernels[m](s); }
+    // Every search move applied to s: out.w[j][m] is word j of s * m (note [all moves at once]).
+    using AllMoves = pz::AllMoves<1, 24>;
+    static inline void applyAllMoves(const State& s, AllMoves& out) {
+        pz::applyTermsToAll(s.w.data(), kMoveTermsByMove, out);
+    }
     static inline State compose(const State& a, const State& b) { return pzgen::slide4::compose(a, b); }
     static inline State inverse(const State& a) { return pzgen::slide4::inverse(a); }
     // s * m^-1 (by the inverse move's kernel when it is a metric move).

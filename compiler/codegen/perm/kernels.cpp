@@ -26,6 +26,12 @@ std::vector<std::string> moveFunctionNames(const ir::Puzzle& p, const std::vecto
     return fns;
 }
 
+// The moves rounded up to whole vectors of 8 words (note [all moves at once]).
+int paddedMoves(int moves) { return (moves + 7) / 8 * 8; }
+// Whether the traits apply every move at once: states of 4-bit lanes only
+// (lane words move by permutes), and some move to apply.
+bool hasAllMoves(const SolverModel& m) { return m.layout.allNibble() && !m.canon.searchMoves.empty(); }
+
 std::string shiftExpr(const std::string& x, const ShiftTerm& t) {
     std::string shifted = t.shift == 0 ? x
                           : t.shift > 0 ? "(" + x + " << " + std::to_string(t.shift) + ")"
@@ -255,6 +261,11 @@ void emitMoveKernels(CodeWriter& w, const SolverModel& m) {
     }
     w.dedent();
     w.line("};");
+    if (hasAllMoves(m)) {
+        w.set("MP", std::to_string(paddedMoves(moves)));
+        w.line("// The same by word, term and move: every move at once (note [all moves at once] in pz/state.hpp).");
+        w.line("inline constexpr auto kMoveTermsByMove = pz::termsByMove<{{W}}, {{T}}, {{MP}}>(kMoveTerms);");
+    }
     w.line();
 }
 
@@ -284,6 +295,24 @@ void emitApplyMove(CodeWriter& w, const SolverModel& m) {
     w.dedent();
     w.line("}");
     w.line("static inline State applyNamedKernel(const State& s, int m) { return kMoveKernels[m](s); }");
+    if (!hasAllMoves(m)) return;
+    // note [all moves at once] in pz/state.hpp: the search's children in one pass.
+    w.set("W", std::to_string(W));
+    w.set("MP", std::to_string(paddedMoves(static_cast<int>(m.canon.searchMoves.size()))));
+    w.line("// Every search move applied to s: out.w[j][m] is word j of s * m (note [all moves at once]).");
+    w.line("using AllMoves = pz::AllMoves<{{W}}, {{MP}}>;");
+    w.line("static inline void applyAllMoves(const State& s, AllMoves& out) {");
+    w.indent();
+    w.line("pz::applyTermsToAll(s.w.data(), kMoveTermsByMove, out);");
+    for (int j = 0; j < W; ++j) {
+        int modulus = m.kernels.empty() ? 1 : m.kernels[0].words[j].modulus;
+        if (modulus <= 1) continue;
+        w.set("J", std::to_string(j));
+        w.set("MOD", std::to_string(modulus));
+        w.line("for (int m = 0; m < {{MP}}; ++m) out.w[{{J}}][m] = pz::addModLanes<{{MOD}}>(out.w[{{J}}][m], kMoveTermsByMove.add[{{J}}][m]);");
+    }
+    w.dedent();
+    w.line("}");
 }
 
 }  // namespace pz::codegen::perm

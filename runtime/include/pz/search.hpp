@@ -69,6 +69,17 @@
 
 namespace pz {
 
+// Traits::AllMoves where the traits apply every move at once (note [all
+// moves at once] in pz/state.hpp), else a placeholder.
+template <class T, class = void>
+struct AllMovesBuffer {
+    using type = char;
+};
+template <class T>
+struct AllMovesBuffer<T, std::void_t<typename T::AllMoves>> {
+    using type = typename T::AllMoves;
+};
+
 template <class T>
 class Search {
 public:
@@ -485,6 +496,11 @@ private:
     [[gnu::flatten]] void startChildren(const State& s, const State& inv, int canon, uint64_t skip, Expansion& e) const {
         Child* kids = e.kids;
         int count = 0;
+        // Every move's result in one vectorised pass where the traits have
+        // it (note [all moves at once] in pz/state.hpp).
+        constexpr bool kAllAtOnce = !std::is_same_v<typename AllMovesBuffer<T>::type, char>;
+        [[maybe_unused]] typename AllMovesBuffer<T>::type all;
+        if constexpr (kAllAtOnce) T::applyAllMoves(s, all);
         for (int m = 0; m < T::kMoves; ++m) {
             int next = T::kCanonNext[canon][m];
             if (next < 0) continue;
@@ -494,7 +510,12 @@ private:
             // Initialised in place, not assigned: the move's result is
             // written into the child directly (a copy of a just-returned
             // state is a stalled store-to-load forward).
-            ::new (static_cast<void*>(&k.state)) State(T::applyMove(s, m));
+            if constexpr (kAllAtOnce) {
+                ::new (static_cast<void*>(&k.state)) State;
+                for (size_t j = 0; j < k.state.w.size(); ++j) k.state.w[j] = all.w[j][m];
+            } else {
+                ::new (static_cast<void*>(&k.state)) State(T::applyMove(s, m));
+            }
             // Illegal placements (a generated T::legal): never entered.
             if constexpr (requires { T::legal(k.state); })
                 if (!T::legal(k.state)) continue;
