@@ -143,14 +143,15 @@ inline constexpr size_t kTablePage = 4096;
 inline constexpr size_t kTableBlockBytes = size_t{64} << 10;
 static_assert(sizeof(TableFileHeader) <= kTablePage);
 
-// Block b's hash: seeded by b, so blocks that trade places do not match.
-inline uint64_t tableBlockHash(const uint64_t* data, size_t dataBytes, uint64_t b) {
-    size_t begin = b * kTableBlockBytes, end = std::min(dataBytes, begin + kTableBlockBytes);
-    return checksumWords(data + begin / 8, (end - begin) / 8, (b + 1) * 0xD1B54A32D192ED03ULL);
-}
-// The same of block b held alone at `block` (blockBytes of it).
+// Block b's hash, of its blockBytes at `block`: seeded by b, so blocks that
+// trade places do not match.
 inline uint64_t tableBlockHashOf(const uint64_t* block, size_t blockBytes, uint64_t b) {
     return checksumWords(block, blockBytes / 8, (b + 1) * 0xD1B54A32D192ED03ULL);
+}
+// The same, of block b of the table data at `data` (dataBytes long).
+inline uint64_t tableBlockHash(const uint64_t* data, size_t dataBytes, uint64_t b) {
+    size_t begin = b * kTableBlockBytes, end = std::min(dataBytes, begin + kTableBlockBytes);
+    return tableBlockHashOf(data + begin / 8, end - begin, b);
 }
 
 // How much of a table's data each load checks (note [table integrity]).
