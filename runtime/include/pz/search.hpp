@@ -69,17 +69,6 @@
 
 namespace pz {
 
-// Traits::AllMoves where the traits apply every move at once (note [all
-// moves at once] in pz/state.hpp), else a placeholder.
-template <class T, class = void>
-struct AllMovesBuffer {
-    using type = char;
-};
-template <class T>
-struct AllMovesBuffer<T, std::void_t<typename T::AllMoves>> {
-    using type = typename T::AllMoves;
-};
-
 template <class T>
 class Search {
 public:
@@ -494,13 +483,21 @@ private:
     // Flattened: the move kernel and the coset ranks are inlined into the
     // loop (GCC kept applyMove a call; 0.95x the time on cube3).
     [[gnu::flatten]] void startChildren(const State& s, const State& inv, int canon, uint64_t skip, Expansion& e) const {
+        // Every move's result in one vectorised pass where the traits have
+        // it (note [all moves at once] in pz/state.hpp), else a kernel a child.
+        if constexpr (requires { typename T::AllMoves; }) {
+            typename T::AllMoves all;
+            T::applyAllMoves(s, all);
+            addChildren(inv, canon, skip, e, [&](int m) { return all.stateAt(m); });
+        } else {
+            addChildren(inv, canon, skip, e, [&](int m) { return T::applyMove(s, m); });
+        }
+    }
+    // startChildren's loop; childAt(m): the state after move m, a prvalue.
+    template <class ChildAt>
+    [[gnu::always_inline]] void addChildren(const State& inv, int canon, uint64_t skip, Expansion& e, ChildAt&& childAt) const {
         Child* kids = e.kids;
         int count = 0;
-        // Every move's result in one vectorised pass where the traits have
-        // it (note [all moves at once] in pz/state.hpp).
-        constexpr bool kAllAtOnce = !std::is_same_v<typename AllMovesBuffer<T>::type, char>;
-        [[maybe_unused]] typename AllMovesBuffer<T>::type all;
-        if constexpr (kAllAtOnce) T::applyAllMoves(s, all);
         for (int m = 0; m < T::kMoves; ++m) {
             int next = T::kCanonNext[canon][m];
             if (next < 0) continue;
@@ -510,12 +507,7 @@ private:
             // Initialised in place, not assigned: the move's result is
             // written into the child directly (a copy of a just-returned
             // state is a stalled store-to-load forward).
-            if constexpr (kAllAtOnce) {
-                ::new (static_cast<void*>(&k.state)) State;
-                for (size_t j = 0; j < k.state.w.size(); ++j) k.state.w[j] = all.w[j][m];
-            } else {
-                ::new (static_cast<void*>(&k.state)) State(T::applyMove(s, m));
-            }
+            ::new (static_cast<void*>(&k.state)) State(childAt(m));
             // Illegal placements (a generated T::legal): never entered.
             if constexpr (requires { T::legal(k.state); })
                 if (!T::legal(k.state)) continue;

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 #if defined(__SSSE3__)
 #include <immintrin.h>
@@ -108,6 +109,13 @@ struct MoveTermsByMove {
 template <int W, int MP>
 struct AllMoves {
     alignas(64) uint64_t w[W][MP];
+    // Move m's result, a prvalue: the caller's State is built from these
+    // words in place (no zeroing first, no copy).
+    State<W> stateAt(int m) const { return stateOf(*this, m, std::make_index_sequence<W>{}); }
+    template <std::size_t... J>
+    static State<W> stateOf(const AllMoves& a, int m, std::index_sequence<J...>) {
+        return State<W>{{a.w[J][m]...}};
+    }
 };
 // kMoveTerms (one struct per move, rot[W][T], mask[W][T], add[W]) by word,
 // term and move.
