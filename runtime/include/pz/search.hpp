@@ -878,10 +878,11 @@ private:
     // and searched to the end first), so the order of the search, every
     // pruning decision, the answer and the node counts are those of the
     // node-by-node search: a node is counted, and its path entry put on
-    // w.path, when the search comes to it (enter). cube3 h48h3, one thread,
-    // a 17-move state (104,017,700 nodes either way): 5.63 s with sibling
-    // batches, 5.14 s with their survivors batched too (whole-process wall
-    // medians).
+    // w.path, when the search comes to it (enter). cube3 h48h3, the ten
+    // random states of bench/h48 on two threads (the same nodes): 22.95 and
+    // 23.22 s mean with sibling batches, 20.80 and 21.10 s so (runs
+    // alternating); the 1.8 GiB h48h6 on one thread, bound by its table's
+    // misses: unchanged within this box's noise.
     struct Level {
         Pending nodes[kMaxBatch];
         int owner[kMaxBatch];  // each node's parent: its index in `above`
