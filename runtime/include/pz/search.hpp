@@ -778,11 +778,11 @@ private:
     // lines prefetched), then the inverses' lines read, node by node. Each
     // wait overlaps the other nodes' work. Which nodes form a batch: note
     // [batched descent] (the survivors of a whole batch, not only those of
-    // one node). The order of the search, hence every
-    // pruning decision and the answer, is unchanged; a node's children are
-    // counted when its subtree's turn comes, so the node counts are too
-    // (when an earlier node's subtree holds the solution, later nodes'
-    // children were generated for nothing, but not counted).
+    // one node). The order of the search, hence every pruning decision and
+    // the answer, is unchanged; a node's children are counted when its
+    // subtree's turn comes, so the node counts are too (when an earlier
+    // node's subtree holds the solution, later nodes' children were
+    // generated for nothing, but not counted).
 
     // A node's generated children counted; mapped tables made resident
     // once the serial search has generated enough.
