@@ -915,20 +915,13 @@ private:
         const unsigned remaining = static_cast<unsigned>(bound - depth - 1);  // the nodes' children's
         for (int j = 0; j < level.size; ++j) survivingChildren(level.expansions[j], remaining);
         if (depth + 2 >= bound) {
-            // The children's children are the last ply: each child by dfs.
+            // The children's children are the last ply: descend takes each
+            // node's survivors one by one.
             for (int j = 0; j < level.size; ++j) {
-                const Expansion& e = level.expansions[j];
-                if (e.survived == 0) continue;
+                if (level.expansions[j].survived == 0) continue;
                 if (w.abandoned()) break;
                 enter(w, level, j);
-                const Direction dir = level.nodes[j].continuation().dir;
-                for (int i = 0; i < e.survived; ++i) {
-                    const Child& k = e.kids[e.alive[i]];
-                    const Continuation c = continuationOf(k, dir, e.symmetric);
-                    w.path.push_back(pathEntry(k, dir));
-                    if (dfs(w, c.state, c.inverse, bound, c.canon, k.skip, c.dir)) return true;
-                    w.path.pop_back();
-                }
+                if (descend(w, level.expansions[j], bound, level.nodes[j].continuation().dir)) return true;
             }
         } else {
             Level& next = w.levelAt(depth + 1);

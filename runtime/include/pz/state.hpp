@@ -111,10 +111,10 @@ struct AllMoves {
     alignas(64) uint64_t w[W][MP];
     // Move m's result, a prvalue: the caller's State is built from these
     // words in place (no zeroing first, no copy).
-    State<W> stateAt(int m) const { return stateOf(*this, m, std::make_index_sequence<W>{}); }
+    State<W> stateAt(int m) const { return stateAt(m, std::make_index_sequence<W>{}); }
     template <std::size_t... J>
-    static State<W> stateOf(const AllMoves& a, int m, std::index_sequence<J...>) {
-        return State<W>{{a.w[J][m]...}};
+    State<W> stateAt(int m, std::index_sequence<J...>) const {
+        return State<W>{{w[J][m]...}};
     }
 };
 // kMoveTerms (one struct per move, rot[W][T], mask[W][T], add[W]) by word,
