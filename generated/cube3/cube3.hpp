@@ -450,6 +450,9 @@ struct Traits {
         for (int m = 0; m < 24; ++m) out.w[2][m] = pz::addModLanes<3>(out.w[2][m], kMoveTermsByMove.add[2][m]);
         for (int m = 0; m < 24; ++m) out.w[3][m] = pz::addModLanes<2>(out.w[3][m], kMoveTermsByMove.add[3][m]);
     }
+    // The same as byte permutes, computed for the allowed children only (note [byte-lane
+    // moves]); the words' orientation moduli {1, 1, 3, 2} (1: a permutation word).
+    static constexpr auto kByteLaneMoves = pz::byteLaneMoves(kMoveTermsByMove, std::array<int, 4>{1, 1, 3, 2});
     static inline State compose(const State& a, const State& b) { return pzgen::cube3::compose(a, b); }
     static inline State inverse(const State& a) { return pzgen::cube3::inverse(a); }
     // s * m^-1 (by the inverse move's kernel when it is a metric move).

@@ -1095,6 +1095,9 @@ struct Traits {
         pz::applyTermsToAll(s.w.data(), kMoveTermsByMove, out);
         for (int m = 0; m < 32; ++m) out.w[1][m] = pz::addModLanes<4>(out.w[1][m], kMoveTermsByMove.add[1][m]);
     }
+    // The same as byte permutes, computed for the allowed children only (note [byte-lane
+    // moves]); the words' orientation moduli {1, 4} (1: a permutation word).
+    static constexpr auto kByteLaneMoves = pz::byteLaneMoves(kMoveTermsByMove, std::array<int, 2>{1, 4});
     static inline State compose(const State& a, const State& b) { return pzgen::rotate4o::compose(a, b); }
     static inline State inverse(const State& a) { return pzgen::rotate4o::inverse(a); }
     // s * m^-1 (by the inverse move's kernel when it is a metric move).

@@ -1195,6 +1195,9 @@ struct Traits {
     static inline void applyAllMoves(const State& s, AllMoves& out) {
         pz::applyTermsToAll(s.w.data(), kMoveTermsByMove, out);
     }
+    // The same as byte permutes, computed for the allowed children only (note [byte-lane
+    // moves]); the words' orientation moduli {1} (1: a permutation word).
+    static constexpr auto kByteLaneMoves = pz::byteLaneMoves(kMoveTermsByMove, std::array<int, 1>{1});
     static inline State compose(const State& a, const State& b) { return pzgen::slide4::compose(a, b); }
     static inline State inverse(const State& a) { return pzgen::slide4::inverse(a); }
     // s * m^-1 (by the inverse move's kernel when it is a metric move).

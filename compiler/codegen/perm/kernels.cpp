@@ -313,6 +313,17 @@ void emitApplyMove(CodeWriter& w, const SolverModel& m) {
     }
     w.dedent();
     w.line("}");
+    // note [byte-lane moves] in pz/state.hpp: one byte permute a child.
+    if (W > 4) return;
+    std::string moduli;
+    for (int j = 0; j < W; ++j) {
+        int modulus = m.kernels.empty() ? 1 : m.kernels[0].words[j].modulus;
+        moduli += (j ? ", " : "") + std::to_string(std::max(modulus, 1));
+    }
+    w.set("MODULI", "{" + moduli + "}");
+    w.line("// The same as byte permutes, computed for the allowed children only (note [byte-lane");
+    w.line("// moves]); the words' orientation moduli {{MODULI}} (1: a permutation word).");
+    w.line("static constexpr auto kByteLaneMoves = pz::byteLaneMoves(kMoveTermsByMove, std::array<int, {{W}}>{{MODULI}});");
 }
 
 }  // namespace pz::codegen::perm

@@ -492,9 +492,14 @@ private:
     // Flattened: the move kernel and the coset ranks are inlined into the
     // loop (GCC kept applyMove a call; 0.95x the time on cube3).
     [[gnu::flatten]] void startChildren(const State& s, const State& inv, int canon, uint64_t skip, Expansion& e) const {
-        // Every move's result in one vectorised pass where the traits have
-        // it (note [all moves at once] in pz/state.hpp), else a kernel a child.
-        if constexpr (requires { typename T::AllMoves; }) {
+        // A byte permute a child where the traits and the CPU have them
+        // (note [byte-lane moves] in pz/state.hpp); else every move's result
+        // in one vectorised pass where the traits have it (note [all moves
+        // at once]); else a kernel a child.
+        if constexpr (kByteLaneChildren) {
+            const SpreadLanes bytes = spreadLanes(s);
+            addChildren(inv, canon, skip, e, [&](int m) { return applyByteLaneMove<kStateWords>(T::kByteLaneMoves, bytes, m); });
+        } else if constexpr (requires { typename T::AllMoves; }) {
             typename T::AllMoves all;
             T::applyAllMoves(s, all);
             addChildren(inv, canon, skip, e, [&](int m) { return all.stateAt(m); });
@@ -502,6 +507,12 @@ private:
             addChildren(inv, canon, skip, e, [&](int m) { return T::applyMove(s, m); });
         }
     }
+    static constexpr int kStateWords = static_cast<int>(std::tuple_size_v<decltype(State{}.w)>);
+    static constexpr bool byteLaneChildren() {
+        if constexpr (requires { T::kByteLaneMoves.usable; }) return kByteLaneMoveKernels && T::kByteLaneMoves.usable;
+        return false;
+    }
+    static constexpr bool kByteLaneChildren = byteLaneChildren();
     // startChildren's loop; childAt(m): the state after move m, a prvalue.
     template <class ChildAt>
     [[gnu::always_inline]] void addChildren(const State& inv, int canon, uint64_t skip, Expansion& e, ChildAt&& childAt) const {

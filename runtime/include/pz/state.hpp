@@ -151,6 +151,127 @@ inline void applyTermsToAll(const uint64_t* s, const MoveTermsByMove<W, T, MP>& 
     }
 }
 
+// Note [byte-lane moves]
+// ~~~~~~~~~~~~~~~~~~~~~~
+// All moves at once computes every padded move's every word, children the
+// automaton then throws away included (cube3: 24 moves x 4 words x 5 terms,
+// about 57 ns a node on an AVX-512 box). A state of at most four words of
+// 4-bit lanes spread to one byte a lane fits one 64-byte register, and a
+// move is then a byte permute (AVX-512 VBMI vpermb) of it: the lanes each
+// term rotates are a fixed source lane, so the terms give, per move, the
+// source byte of each output byte, the bytes no term writes (zero), and the
+// orientation adds; (a + b) mod m for bytes below m is min(a + b, a + b - m)
+// (a permutation word's bytes get nothing added, so its modulus, 16, leaves
+// them). A child is the node's bytes permuted, added to, reduced and packed
+// back to lanes (one multiply-add and one narrowing): a few instructions,
+// for the moves the automaton allows only. Built at compile time from the
+// move terms (byteLaneMoves); a move whose rotates are not whole lanes
+// leaves it unusable, and the search keeps every move at once.
+template <int MP>
+struct ByteLaneMoves {
+    bool usable = false;
+    alignas(64) uint8_t source[MP][64]{};  // output byte 16j + p (word j, lane p) comes from this input byte
+    alignas(64) uint8_t add[MP][64]{};
+    alignas(64) uint8_t modulus[64]{};
+    uint64_t written[MP]{};  // the output bytes some term writes
+};
+// moduli[j]: word j's orientation modulus (1: a permutation word).
+template <int W, int T, int MP>
+constexpr ByteLaneMoves<MP> byteLaneMoves(const MoveTermsByMove<W, T, MP>& k, const std::array<int, static_cast<size_t>(W)>& moduli) {
+    ByteLaneMoves<MP> b{};
+    if (W > 4) return b;
+    for (int j = 0; j < W; ++j) {
+        if (moduli[static_cast<size_t>(j)] < 1 || moduli[static_cast<size_t>(j)] > 15) return b;
+        for (int p = 0; p < 16; ++p) b.modulus[16 * j + p] = static_cast<uint8_t>(moduli[static_cast<size_t>(j)] == 1 ? 16 : moduli[static_cast<size_t>(j)]);
+    }
+    for (int j = W; j < 4; ++j)
+        for (int p = 0; p < 16; ++p) b.modulus[16 * j + p] = 16;
+    for (int m = 0; m < MP; ++m)
+        for (int j = 0; j < W; ++j) {
+            for (int t = 0; t < T; ++t) {
+                const uint64_t rot = k.rot[j][t][m], mask = k.mask[j][t][m];
+                if (mask == 0) continue;
+                if (rot % 4 != 0) return b;  // not a whole-lane rotate
+                for (int p = 0; p < 16; ++p) {
+                    const uint64_t lanes = mask >> (4 * p) & 0xF;
+                    if (lanes == 0) continue;
+                    if (lanes != 0xF) return b;  // part of a lane
+                    const int q = 16 * j + p;
+                    if (b.written[m] >> q & 1) return b;  // two terms write one lane
+                    b.written[m] |= uint64_t{1} << q;
+                    b.source[m][q] = static_cast<uint8_t>(16 * j + ((p - static_cast<int>(rot / 4)) % 16 + 16) % 16);
+                }
+            }
+            const int mod = moduli[static_cast<size_t>(j)];
+            for (int p = 0; p < 16; ++p) {
+                const unsigned a = static_cast<unsigned>(k.add[j][m] >> (4 * p) & 0xF);
+                if (mod == 1 ? a != 0 : a >= static_cast<unsigned>(mod)) return b;
+                b.add[m][16 * j + p] = static_cast<uint8_t>(a);
+            }
+        }
+    b.usable = true;
+    return b;
+}
+// A state spread to one byte a lane (byte 16j + p = lane p of word j), and
+// a move applied to it: with AVX-512 VBMI one register and a byte permute
+// (kByteLaneMoveKernels: the search uses them), else a loop (tests).
+#if defined(__AVX512VBMI__) && defined(__AVX512BW__)
+inline constexpr bool kByteLaneMoveKernels = true;
+using SpreadLanes = __m512i;
+template <int W>
+[[gnu::always_inline]] inline SpreadLanes spreadLanes(const State<W>& s) {
+    static_assert(W >= 1 && W <= 4);
+    __m256i words;
+    if constexpr (W == 4) {
+        words = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s.w.data()));
+    } else {
+        words = _mm256_maskz_loadu_epi64(static_cast<__mmask8>((1u << W) - 1), s.w.data());
+    }
+    const __m512i v = _mm512_cvtepu8_epi16(words);  // byte i of the words -> the low byte of 16-bit element i
+    return _mm512_or_si512(_mm512_and_si512(v, _mm512_set1_epi16(0x000F)),
+                           _mm512_and_si512(_mm512_slli_epi16(v, 4), _mm512_set1_epi16(0x0F00)));
+}
+template <int W, int MP>
+[[gnu::always_inline]] inline State<W> applyByteLaneMove(const ByteLaneMoves<MP>& k, SpreadLanes b, int m) {
+    __m512i t = _mm512_maskz_permutexvar_epi8(k.written[m], _mm512_load_si512(k.source[m]), b);
+    t = _mm512_add_epi8(t, _mm512_load_si512(k.add[m]));
+    t = _mm512_min_epu8(t, _mm512_sub_epi8(t, _mm512_load_si512(k.modulus)));
+    // byte pairs (lane 2i, lane 2i + 1) -> lane 2i + 16 * lane (2i + 1), narrowed to bytes.
+    const __m256i words = _mm512_cvtepi16_epi8(_mm512_maddubs_epi16(t, _mm512_set1_epi16(0x1001)));
+    State<W> r;
+    if constexpr (W == 4) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(r.w.data()), words);
+    } else {
+        _mm256_mask_storeu_epi64(r.w.data(), static_cast<__mmask8>((1u << W) - 1), words);
+    }
+    return r;
+}
+#else
+inline constexpr bool kByteLaneMoveKernels = false;
+struct SpreadLanes {
+    uint8_t b[64];
+};
+template <int W>
+inline SpreadLanes spreadLanes(const State<W>& s) {
+    static_assert(W >= 1 && W <= 4);
+    SpreadLanes r{};
+    for (int j = 0; j < W; ++j)
+        for (int p = 0; p < 16; ++p) r.b[16 * j + p] = static_cast<uint8_t>(s.w[static_cast<size_t>(j)] >> (4 * p) & 0xF);
+    return r;
+}
+template <int W, int MP>
+inline State<W> applyByteLaneMove(const ByteLaneMoves<MP>& k, const SpreadLanes& b, int m) {
+    State<W> r;
+    for (int q = 0; q < 16 * W; ++q) {
+        unsigned v = (k.written[m] >> q & 1) ? b.b[k.source[m][q]] : 0u;
+        v += k.add[m][q];
+        if (v >= k.modulus[q]) v -= k.modulus[q];
+        r.w[static_cast<size_t>(q / 16)] |= static_cast<uint64_t>(v) << (4 * (q % 16));
+    }
+    return r;
+}
+#endif
+
 inline constexpr unsigned lane(uint64_t x, unsigned p) { return static_cast<unsigned>((x >> (4 * p)) & 0xF); }
 
 // The 16 lanes of a word, one per byte, and back.
