@@ -57,6 +57,12 @@ TEST_CASE("every move at once equals one move at a time", "[runtime][all-moves]"
     checkAllMoves<pzgen::slide4::Traits>(2000);     // 24 moves, one word
 }
 
+TEST_CASE("byte-lane moves are taken where they are the cheaper kernel", "[runtime][all-moves]") {
+    STATIC_REQUIRE(pzgen::cube3::Traits::kByteLaneMoves.cheaper);      // 18 moves against 4 words x 5 terms
+    STATIC_REQUIRE(pzgen::rotate4o::Traits::kByteLaneMoves.cheaper);   // 27 moves against 2 words x 5 terms (32 padded)
+    STATIC_REQUIRE_FALSE(pzgen::slide4::Traits::kByteLaneMoves.cheaper);  // 24 moves against 1 word x 3 terms
+}
+
 TEST_CASE("a byte permute a move equals one move at a time", "[runtime][all-moves]") {
     checkByteLaneMoves<pzgen::cube3::Traits>(2000);
     checkByteLaneMoves<pzgen::rotate4o::Traits>(2000);

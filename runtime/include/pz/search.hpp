@@ -509,7 +509,8 @@ private:
     }
     static constexpr int kStateWords = static_cast<int>(std::tuple_size_v<decltype(State{}.w)>);
     static constexpr bool byteLaneChildren() {
-        if constexpr (requires { T::kByteLaneMoves.usable; }) return kByteLaneMoveKernels && T::kByteLaneMoves.usable;
+        if constexpr (requires { T::kByteLaneMoves.usable; })
+            return kByteLaneMoveKernels && T::kByteLaneMoves.usable && T::kByteLaneMoves.cheaper;
         return false;
     }
     static constexpr bool kByteLaneChildren = byteLaneChildren();

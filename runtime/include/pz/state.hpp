@@ -166,10 +166,16 @@ inline void applyTermsToAll(const uint64_t* s, const MoveTermsByMove<W, T, MP>& 
 // back to lanes (one multiply-add and one narrowing): a few instructions,
 // for the moves the automaton allows only. Built at compile time from the
 // move terms (byteLaneMoves); a move whose rotates are not whole lanes
-// leaves it unusable, and the search keeps every move at once.
+// leaves it unusable, and the search keeps every move at once. So does a
+// state whose every-move-at-once pass is the cheaper one (`cheaper`: about 7
+// vector instructions a term, a word and 8 moves there, about 9 a move
+// here): slide4's one word of 3 terms takes 4 ns a node at once, 31 ns by
+// byte permutes; cube3's 4 words of 5 terms 57 ns at once, 26 ns by
+// permutes (scripts/bench_kernels.sh).
 template <int MP>
 struct ByteLaneMoves {
     bool usable = false;
+    bool cheaper = false;  // than every move at once
     alignas(64) uint8_t source[MP][64]{};  // output byte 16j + p (word j, lane p) comes from this input byte
     alignas(64) uint8_t add[MP][64]{};
     alignas(64) uint8_t modulus[64]{};
@@ -210,6 +216,9 @@ constexpr ByteLaneMoves<MP> byteLaneMoves(const MoveTermsByMove<W, T, MP>& k, co
             }
         }
     b.usable = true;
+    int moves = 0;  // the real ones (the padding writes nothing)
+    for (int m = 0; m < MP; ++m) moves += b.written[m] != 0;
+    b.cheaper = 9 * moves < 7 * W * T * (MP / 8);
     return b;
 }
 // A state spread to one byte a lane (byte 16j + p = lane p of word j), and
@@ -221,11 +230,17 @@ using SpreadLanes = __m512i;
 template <int W>
 [[gnu::always_inline]] inline SpreadLanes spreadLanes(const State<W>& s) {
     static_assert(W >= 1 && W <= 4);
+    // Plain loads and stores only: a masked store read back at once (the
+    // child's words) is not forwarded, and cost slide4 six times its time.
     __m256i words;
     if constexpr (W == 4) {
         words = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s.w.data()));
+    } else if constexpr (W == 2) {
+        words = _mm256_zextsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s.w.data())));
+    } else if constexpr (W == 1) {
+        words = _mm256_zextsi128_si256(_mm_cvtsi64_si128(static_cast<long long>(s.w[0])));
     } else {
-        words = _mm256_maskz_loadu_epi64(static_cast<__mmask8>((1u << W) - 1), s.w.data());
+        words = _mm256_setr_epi64x(static_cast<long long>(s.w[0]), static_cast<long long>(s.w[1]), static_cast<long long>(s.w[2]), 0);
     }
     const __m512i v = _mm512_cvtepu8_epi16(words);  // byte i of the words -> the low byte of 16-bit element i
     return _mm512_or_si512(_mm512_and_si512(v, _mm512_set1_epi16(0x000F)),
@@ -241,8 +256,13 @@ template <int W, int MP>
     State<W> r;
     if constexpr (W == 4) {
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(r.w.data()), words);
+    } else if constexpr (W == 2) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(r.w.data()), _mm256_castsi256_si128(words));
+    } else if constexpr (W == 1) {
+        r.w[0] = static_cast<uint64_t>(_mm_cvtsi128_si64(_mm256_castsi256_si128(words)));
     } else {
-        _mm256_mask_storeu_epi64(r.w.data(), static_cast<__mmask8>((1u << W) - 1), words);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(r.w.data()), _mm256_castsi256_si128(words));
+        r.w[2] = static_cast<uint64_t>(_mm256_extract_epi64(words, 2));
     }
     return r;
 }
