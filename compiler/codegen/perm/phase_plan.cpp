@@ -226,7 +226,7 @@ static void emitFixedRanks(std::ostringstream& s, const SolverModel& m) {
         unsigned orbits = 0;
         for (const auto& part : ph.kept) orbits |= 1u << part.orbit;
         conjugated << "        case " << i << ": return pz::rankFixedPartsAt<Traits, " << orbits << "u" << kept
-                   << ">(s, sym, kSymmetryInverseStates[sym], kSymmetryStates[sym], kSymmetryMirror[sym]);  // "
+                   << ">(s, sym, kSymmetryInverseLanes[sym], kSymmetryLanes[sym], kSymmetryMirror[sym]);  // "
                    << m.cosetPatternNames[i] << "\n";
     }
     s << "inline uint64_t Traits::cosetRank(int pattern, pz::CosetRanks which, const State& s) {\n";
@@ -235,6 +235,9 @@ static void emitFixedRanks(std::ostringstream& s, const SolverModel& m) {
     s << "    }\n";
     s << "    throw std::logic_error(\"cosetRank: no generated ranks for coset pattern \" + std::to_string(pattern));\n";
     s << "}\n";
+    s << "// The symmetries' states a byte a lane, read by the kept ranks (note [conjugated kept ranks]).\n";
+    s << "inline constexpr auto kSymmetryInverseLanes = pz::spreadStates(kSymmetryInverseStates);\n";
+    s << "inline constexpr auto kSymmetryLanes = pz::spreadStates(kSymmetryStates);\n";
     s << "inline uint64_t Traits::cosetKeptRankAt(int pattern, const State& s, int sym) {\n";
     s << "    switch (pattern) {\n";
     s << conjugated.str();

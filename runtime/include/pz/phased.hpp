@@ -467,24 +467,47 @@ template <class T, PhasePartSpec P>
     }
 }
 #endif
-// The kept parts' rank of S^-1 s S (a, b: the words of S^-1 and S; mirror:
-// whether S is a mirror), for parts with conjugatedByteRanks.
-template <class T, PhasePartSpec... Parts>
-[[gnu::flatten]] inline uint64_t rankFixedPartsConjugated(const typename T::State& s, const typename T::State& a,
-                                                          const typename T::State& b, bool mirror) {
+// A constant state's words a byte a lane (byte 16j + p = lane p of word j):
+// the symmetries' states, read by every conjugated kept rank, spread once
+// at compile time instead of on every lookup.
+template <int W>
+struct SpreadState {
+    alignas(16) uint8_t b[16 * W]{};
+};
+template <int W, size_t N>
+constexpr std::array<SpreadState<W>, N> spreadStates(const State<W> (&states)[N]) {
+    std::array<SpreadState<W>, N> r{};
+    for (size_t i = 0; i < N; ++i)
+        for (int j = 0; j < W; ++j)
+            for (int p = 0; p < 16; ++p)
+                r[i].b[16 * j + p] = static_cast<uint8_t>(states[i].w[static_cast<size_t>(j)] >> (4 * p) & 0xF);
+    return r;
+}
+#if defined(__SSSE3__)
+template <int W>
+[[gnu::always_inline]] inline __m128i spreadWord(const SpreadState<W>& s, int word) {
+    return _mm_load_si128(reinterpret_cast<const __m128i*>(s.b + 16 * word));
+}
+#endif
+// The kept parts' rank of S^-1 s S (a, b: the words of S^-1 and S spread
+// to bytes; mirror: whether S is a mirror), for parts with
+// conjugatedByteRanks.
+template <class T, PhasePartSpec... Parts, int W>
+[[gnu::flatten]] inline uint64_t rankFixedPartsConjugated(const typename T::State& s, const SpreadState<W>& a,
+                                                          const SpreadState<W>& b, bool mirror) {
 #if defined(__SSSE3__) && defined(__BMI2__)
     constexpr PhasePartSpec first[] = {Parts...};
     constexpr auto shape = T::kOrbitShapes[static_cast<size_t>(first[0].orbit)];
     const __m128i labels = unpackLanesSse(s.w[shape.permWord]);
-    const __m128i positions = unpackLanesSse(b.w[shape.permWord]);
-    const __m128i aLabels = unpackLanesSse(a.w[shape.permWord]);
+    const __m128i positions = spreadWord(b, shape.permWord);
+    const __m128i aLabels = spreadWord(a, shape.permWord);
     __m128i twists = _mm_setzero_si128();
     if constexpr (shape.oriWord >= 0) {
         constexpr int M = shape.orient;
-        const __m128i o = addModBytes<M>(_mm_shuffle_epi8(unpackLanesSse(a.w[shape.oriWord]), labels),
+        const __m128i o = addModBytes<M>(_mm_shuffle_epi8(spreadWord(a, shape.oriWord), labels),
                                          unpackLanesSse(s.w[shape.oriWord]));
         const __m128i g = _mm_shuffle_epi8(o, positions);
-        twists = addModBytes<M>(mirror ? negModBytes<M>(g) : g, unpackLanesSse(b.w[shape.oriWord]));
+        twists = addModBytes<M>(mirror ? negModBytes<M>(g) : g, spreadWord(b, shape.oriWord));
     }
     uint64_t x = 0;
     ((x = x * Parts.size + rankConjugatedPart<T, Parts>(labels, twists, aLabels, positions)), ...);
@@ -495,11 +518,11 @@ template <class T, PhasePartSpec... Parts>
 #endif
 }
 // Traits::cosetKeptRankAt: the kept parts' rank of the conjugate of s by
-// symmetry sym (a, b, mirror: its words and kind, as above); Orbits: the
-// orbits the parts read (conjugated alone on the general path).
-template <class T, unsigned Orbits, PhasePartSpec... Parts>
-[[gnu::always_inline]] inline uint64_t rankFixedPartsAt(const typename T::State& s, int sym, const typename T::State& a,
-                                                        const typename T::State& b, bool mirror) {
+// symmetry sym (a, b, mirror: its spread words and kind, as above); Orbits:
+// the orbits the parts read (conjugated alone on the general path).
+template <class T, unsigned Orbits, PhasePartSpec... Parts, int W>
+[[gnu::always_inline]] inline uint64_t rankFixedPartsAt(const typename T::State& s, int sym, const SpreadState<W>& a,
+                                                        const SpreadState<W>& b, bool mirror) {
     if constexpr (conjugatedByteRanks<T, Parts...>())
         return rankFixedPartsConjugated<T, Parts...>(s, a, b, mirror);
     else
