@@ -1,6 +1,7 @@
 #include "compiler/codegen/code_writer.hpp"
 #include "compiler/codegen/perm/perm_emit.hpp"
 
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -201,6 +202,7 @@ std::string emitPhasePlan(const SolverModel& m, const analysis::SolverPlan& plan
 static void emitFixedRanks(std::ostringstream& s, const SolverModel& m) {
     if (!hasProjectedCosetPattern(m)) return;
     std::ostringstream cases, conjugated;
+    std::set<int> laneOrbits;
     for (size_t i = 0; i < m.cosetPatterns.size(); ++i) {
         const auto& ph = m.cosetPatterns[i];
         if (ph.kept.empty()) continue;
@@ -225,8 +227,10 @@ static void emitFixedRanks(std::ostringstream& s, const SolverModel& m) {
         // bytes when they can, else only the orbits they read are conjugated.
         unsigned orbits = 0;
         for (const auto& part : ph.kept) orbits |= 1u << part.orbit;
+        const int laneOrbit = ph.kept.front().orbit;  // the byte path's one orbit (note [conjugated kept ranks])
+        laneOrbits.insert(laneOrbit);
         conjugated << "        case " << i << ": return pz::rankFixedPartsAt<Traits, " << orbits << "u" << kept
-                   << ">(s, sym, kSymmetryInverseLanes[sym], kSymmetryLanes[sym], kSymmetryMirror[sym]);  // "
+                   << ">(s, sym, kSymmetryLanesOrbit" << laneOrbit << "[sym], kSymmetryMirror[sym]);  // "
                    << m.cosetPatternNames[i] << "\n";
     }
     s << "inline uint64_t Traits::cosetRank(int pattern, pz::CosetRanks which, const State& s) {\n";
@@ -235,9 +239,13 @@ static void emitFixedRanks(std::ostringstream& s, const SolverModel& m) {
     s << "    }\n";
     s << "    throw std::logic_error(\"cosetRank: no generated ranks for coset pattern \" + std::to_string(pattern));\n";
     s << "}\n";
-    s << "// The symmetries' states a byte a lane, read by the kept ranks (note [conjugated kept ranks]).\n";
-    s << "inline constexpr auto kSymmetryInverseLanes = pz::spreadStates(kSymmetryInverseStates);\n";
-    s << "inline constexpr auto kSymmetryLanes = pz::spreadStates(kSymmetryStates);\n";
+    for (int orbit : laneOrbits) {
+        const std::string shape = "Traits::kOrbitShapes[" + std::to_string(orbit) + "]";
+        s << "// The symmetries' and their inverses' words of orbit " << orbit
+          << " a byte a lane, read by the kept ranks (note [conjugated kept ranks]).\n";
+        s << "inline constexpr auto kSymmetryLanesOrbit" << orbit << " = pz::symmetryOrbitLanes(kSymmetryInverseStates, kSymmetryStates, "
+          << shape << ".permWord, " << shape << ".oriWord);\n";
+    }
     s << "inline uint64_t Traits::cosetKeptRankAt(int pattern, const State& s, int sym) {\n";
     s << "    switch (pattern) {\n";
     s << conjugated.str();

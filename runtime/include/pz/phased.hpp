@@ -467,47 +467,49 @@ template <class T, PhasePartSpec P>
     }
 }
 #endif
-// A constant state's words a byte a lane (byte 16j + p = lane p of word j):
-// the symmetries' states, read by every conjugated kept rank, spread once
-// at compile time instead of on every lookup.
-template <int W>
-struct SpreadState {
-    alignas(16) uint8_t b[16 * W]{};
+// The words of one orbit of a symmetry S and of S^-1 a byte a lane: read by
+// every conjugated kept rank, so spread once at compile time instead of on
+// every lookup, and the four side by side in one cache line.
+struct SymmetryOrbitLanes {
+    alignas(64) uint8_t inversePerm[16]{};
+    uint8_t inverseOri[16]{};
+    uint8_t perm[16]{};
+    uint8_t ori[16]{};
 };
+// permWord, oriWord: the orbit's words (oriWord < 0: none, zeros).
 template <int W, size_t N>
-constexpr std::array<SpreadState<W>, N> spreadStates(const State<W> (&states)[N]) {
-    std::array<SpreadState<W>, N> r{};
+constexpr std::array<SymmetryOrbitLanes, N> symmetryOrbitLanes(const State<W> (&inverses)[N], const State<W> (&symmetries)[N],
+                                                               int permWord, int oriWord) {
+    std::array<SymmetryOrbitLanes, N> r{};
     for (size_t i = 0; i < N; ++i)
-        for (int j = 0; j < W; ++j)
-            for (int p = 0; p < 16; ++p)
-                r[i].b[16 * j + p] = static_cast<uint8_t>(states[i].w[static_cast<size_t>(j)] >> (4 * p) & 0xF);
+        for (int p = 0; p < 16; ++p) {
+            r[i].inversePerm[p] = static_cast<uint8_t>(inverses[i].w[static_cast<size_t>(permWord)] >> (4 * p) & 0xF);
+            r[i].perm[p] = static_cast<uint8_t>(symmetries[i].w[static_cast<size_t>(permWord)] >> (4 * p) & 0xF);
+            if (oriWord >= 0) {
+                r[i].inverseOri[p] = static_cast<uint8_t>(inverses[i].w[static_cast<size_t>(oriWord)] >> (4 * p) & 0xF);
+                r[i].ori[p] = static_cast<uint8_t>(symmetries[i].w[static_cast<size_t>(oriWord)] >> (4 * p) & 0xF);
+            }
+        }
     return r;
 }
-#if defined(__SSSE3__)
-template <int W>
-[[gnu::always_inline]] inline __m128i spreadWord(const SpreadState<W>& s, int word) {
-    return _mm_load_si128(reinterpret_cast<const __m128i*>(s.b + 16 * word));
-}
-#endif
-// The kept parts' rank of S^-1 s S (a, b: the words of S^-1 and S spread
-// to bytes; mirror: whether S is a mirror), for parts with
+// The kept parts' rank of S^-1 s S (k: the orbit's words of S^-1 and S
+// spread to bytes; mirror: whether S is a mirror), for parts with
 // conjugatedByteRanks.
-template <class T, PhasePartSpec... Parts, int W>
-[[gnu::flatten]] inline uint64_t rankFixedPartsConjugated(const typename T::State& s, const SpreadState<W>& a,
-                                                          const SpreadState<W>& b, bool mirror) {
+template <class T, PhasePartSpec... Parts>
+[[gnu::flatten]] inline uint64_t rankFixedPartsConjugated(const typename T::State& s, const SymmetryOrbitLanes& k, bool mirror) {
 #if defined(__SSSE3__) && defined(__BMI2__)
     constexpr PhasePartSpec first[] = {Parts...};
     constexpr auto shape = T::kOrbitShapes[static_cast<size_t>(first[0].orbit)];
+    const auto bytes = [](const uint8_t* p) { return _mm_load_si128(reinterpret_cast<const __m128i*>(p)); };
     const __m128i labels = unpackLanesSse(s.w[shape.permWord]);
-    const __m128i positions = spreadWord(b, shape.permWord);
-    const __m128i aLabels = spreadWord(a, shape.permWord);
+    const __m128i positions = bytes(k.perm);
+    const __m128i aLabels = bytes(k.inversePerm);
     __m128i twists = _mm_setzero_si128();
     if constexpr (shape.oriWord >= 0) {
         constexpr int M = shape.orient;
-        const __m128i o = addModBytes<M>(_mm_shuffle_epi8(spreadWord(a, shape.oriWord), labels),
-                                         unpackLanesSse(s.w[shape.oriWord]));
+        const __m128i o = addModBytes<M>(_mm_shuffle_epi8(bytes(k.inverseOri), labels), unpackLanesSse(s.w[shape.oriWord]));
         const __m128i g = _mm_shuffle_epi8(o, positions);
-        twists = addModBytes<M>(mirror ? negModBytes<M>(g) : g, spreadWord(b, shape.oriWord));
+        twists = addModBytes<M>(mirror ? negModBytes<M>(g) : g, bytes(k.ori));
     }
     uint64_t x = 0;
     ((x = x * Parts.size + rankConjugatedPart<T, Parts>(labels, twists, aLabels, positions)), ...);
@@ -518,13 +520,13 @@ template <class T, PhasePartSpec... Parts, int W>
 #endif
 }
 // Traits::cosetKeptRankAt: the kept parts' rank of the conjugate of s by
-// symmetry sym (a, b, mirror: its spread words and kind, as above); Orbits:
-// the orbits the parts read (conjugated alone on the general path).
-template <class T, unsigned Orbits, PhasePartSpec... Parts, int W>
-[[gnu::always_inline]] inline uint64_t rankFixedPartsAt(const typename T::State& s, int sym, const SpreadState<W>& a,
-                                                        const SpreadState<W>& b, bool mirror) {
+// symmetry sym (k, mirror: its orbit's spread words and kind, as above);
+// Orbits: the orbits the parts read (conjugated alone on the general path).
+template <class T, unsigned Orbits, PhasePartSpec... Parts>
+[[gnu::always_inline]] inline uint64_t rankFixedPartsAt(const typename T::State& s, int sym, const SymmetryOrbitLanes& k,
+                                                        bool mirror) {
     if constexpr (conjugatedByteRanks<T, Parts...>())
-        return rankFixedPartsConjugated<T, Parts...>(s, a, b, mirror);
+        return rankFixedPartsConjugated<T, Parts...>(s, k, mirror);
     else
         return rankFixedParts<T, Parts...>(sym == 0 ? s : T::template conjugateOrbits<Orbits>(s, sym));
 }
