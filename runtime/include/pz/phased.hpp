@@ -481,15 +481,18 @@ template <int W, size_t N>
 constexpr std::array<SymmetryOrbitLanes, N> symmetryOrbitLanes(const State<W> (&inverses)[N], const State<W> (&symmetries)[N],
                                                                int permWord, int oriWord) {
     std::array<SymmetryOrbitLanes, N> r{};
-    for (size_t i = 0; i < N; ++i)
-        for (int p = 0; p < 16; ++p) {
-            r[i].inversePerm[p] = static_cast<uint8_t>(inverses[i].w[static_cast<size_t>(permWord)] >> (4 * p) & 0xF);
-            r[i].perm[p] = static_cast<uint8_t>(symmetries[i].w[static_cast<size_t>(permWord)] >> (4 * p) & 0xF);
-            if (oriWord >= 0) {
-                r[i].inverseOri[p] = static_cast<uint8_t>(inverses[i].w[static_cast<size_t>(oriWord)] >> (4 * p) & 0xF);
-                r[i].ori[p] = static_cast<uint8_t>(symmetries[i].w[static_cast<size_t>(oriWord)] >> (4 * p) & 0xF);
-            }
+    const auto spread = [](uint8_t (&to)[16], uint64_t word) {
+        const Lanes16 l = unpackLanes(word);
+        for (int p = 0; p < 16; ++p) to[p] = l.b[p];
+    };
+    for (size_t i = 0; i < N; ++i) {
+        spread(r[i].inversePerm, inverses[i].w[static_cast<size_t>(permWord)]);
+        spread(r[i].perm, symmetries[i].w[static_cast<size_t>(permWord)]);
+        if (oriWord >= 0) {
+            spread(r[i].inverseOri, inverses[i].w[static_cast<size_t>(oriWord)]);
+            spread(r[i].ori, symmetries[i].w[static_cast<size_t>(oriWord)]);
         }
+    }
     return r;
 }
 // The kept parts' rank of S^-1 s S (k: the orbit's words of S^-1 and S

@@ -151,6 +151,23 @@ inline void applyTermsToAll(const uint64_t* s, const MoveTermsByMove<W, T, MP>& 
     }
 }
 
+inline constexpr unsigned lane(uint64_t x, unsigned p) { return static_cast<unsigned>((x >> (4 * p)) & 0xF); }
+
+// The 16 lanes of a word, one per byte, and back.
+struct Lanes16 {
+    alignas(16) uint8_t b[16];
+};
+inline constexpr Lanes16 unpackLanes(uint64_t x) {
+    Lanes16 r{};
+    for (unsigned p = 0; p < 16; ++p) r.b[p] = static_cast<uint8_t>(lane(x, p));
+    return r;
+}
+inline uint64_t packLanes(const Lanes16& l) {
+    uint64_t x = 0;
+    for (unsigned p = 0; p < 16; ++p) x |= static_cast<uint64_t>(l.b[p] & 0xF) << (4 * p);
+    return x;
+}
+
 // Note [byte-lane moves]
 // ~~~~~~~~~~~~~~~~~~~~~~
 // All moves at once computes every padded move's every word, children the
@@ -275,8 +292,7 @@ template <int W>
 inline SpreadLanes spreadLanes(const State<W>& s) {
     static_assert(W >= 1 && W <= 4);
     SpreadLanes r{};
-    for (int j = 0; j < W; ++j)
-        for (int p = 0; p < 16; ++p) r.b[16 * j + p] = static_cast<uint8_t>(s.w[static_cast<size_t>(j)] >> (4 * p) & 0xF);
+    for (int j = 0; j < W; ++j) std::memcpy(r.b + 16 * j, unpackLanes(s.w[static_cast<size_t>(j)]).b, 16);
     return r;
 }
 template <int W, int MP>
@@ -291,23 +307,6 @@ inline State<W> applyByteLaneMove(const ByteLaneMoves<MP>& k, const SpreadLanes&
     return r;
 }
 #endif
-
-inline constexpr unsigned lane(uint64_t x, unsigned p) { return static_cast<unsigned>((x >> (4 * p)) & 0xF); }
-
-// The 16 lanes of a word, one per byte, and back.
-struct Lanes16 {
-    alignas(16) uint8_t b[16];
-};
-inline Lanes16 unpackLanes(uint64_t x) {
-    Lanes16 r;
-    for (unsigned p = 0; p < 16; ++p) r.b[p] = static_cast<uint8_t>(lane(x, p));
-    return r;
-}
-inline uint64_t packLanes(const Lanes16& l) {
-    uint64_t x = 0;
-    for (unsigned p = 0; p < 16; ++p) x |= static_cast<uint64_t>(l.b[p] & 0xF) << (4 * p);
-    return x;
-}
 
 #if defined(__SSSE3__)
 inline __m128i unpackLanesSse(uint64_t x) {
