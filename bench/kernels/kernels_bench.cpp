@@ -39,7 +39,7 @@ volatile uint64_t gSink;
 template <class T>
 void benchChildren(const char* name) {
     using State = typename T::State;
-    constexpr int W = static_cast<int>(std::tuple_size_v<decltype(State{}.w)>);
+    constexpr int W = State::kWords;
     std::mt19937_64 rng(5);
     std::vector<State> states(kStates);
     for (auto& s : states) s = pz::randomState<T>(rng);

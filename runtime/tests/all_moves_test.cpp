@@ -37,7 +37,7 @@ void checkAllMoves(int states) {
 template <class T>
 void checkByteLaneMoves(int states) {
     STATIC_REQUIRE(T::kByteLaneMoves.usable);
-    constexpr int W = static_cast<int>(std::tuple_size_v<decltype(typename T::State{}.w)>);
+    constexpr int W = T::State::kWords;
     std::mt19937_64 rng(12);
     for (int i = 0; i < states; ++i) {
         const typename T::State s = i == 0 ? T::solved() : pz::randomState<T>(rng);

@@ -28,6 +28,8 @@ std::vector<std::string> moveFunctionNames(const ir::Puzzle& p, const std::vecto
 
 // The moves rounded up to whole vectors of 8 words (note [all moves at once]).
 int paddedMoves(int moves) { return (moves + 7) / 8 * 8; }
+// Word j's orientation modulus in the move kernels (1: none, a permutation word).
+int wordModulus(const SolverModel& m, int j) { return m.kernels.empty() ? 1 : std::max(m.kernels[0].words[static_cast<size_t>(j)].modulus, 1); }
 // Whether the traits apply every move at once: states of 4-bit lanes only
 // (lane words move by permutes), and some move to apply.
 bool hasAllMoves(const SolverModel& m) { return m.layout.allNibble() && !m.canon.searchMoves.empty(); }
@@ -284,7 +286,7 @@ void emitApplyMove(CodeWriter& w, const SolverModel& m) {
             std::string tj = "[" + std::to_string(j) + "][" + std::to_string(t) + "]";
             e += (t ? " | " : "") + std::string("(pz::rotl(s.w[") + std::to_string(j) + "], k.rot" + tj + ") & k.mask" + tj + ")";
         }
-        int modulus = m.kernels.empty() ? 1 : m.kernels[0].words[j].modulus;
+        const int modulus = wordModulus(m, j);
         if (modulus > 1) e = "pz::addModLanes<" + std::to_string(modulus) + ">(" + e + ", k.add[" + std::to_string(j) + "])";
         w.set("J", std::to_string(j));
         w.set("EXPR", e);
@@ -305,7 +307,7 @@ void emitApplyMove(CodeWriter& w, const SolverModel& m) {
     w.indent();
     w.line("pz::applyTermsToAll(s.w.data(), kMoveTermsByMove, out);");
     for (int j = 0; j < W; ++j) {
-        int modulus = m.kernels.empty() ? 1 : m.kernels[0].words[j].modulus;
+        const int modulus = wordModulus(m, j);
         if (modulus <= 1) continue;
         w.set("J", std::to_string(j));
         w.set("MOD", std::to_string(modulus));
@@ -317,8 +319,8 @@ void emitApplyMove(CodeWriter& w, const SolverModel& m) {
     if (W > 4) return;
     std::string moduli;
     for (int j = 0; j < W; ++j) {
-        int modulus = m.kernels.empty() ? 1 : m.kernels[0].words[j].modulus;
-        moduli += (j ? ", " : "") + std::to_string(std::max(modulus, 1));
+        const int modulus = wordModulus(m, j);
+        moduli += (j ? ", " : "") + std::to_string(modulus);
     }
     w.set("MODULI", "{" + moduli + "}");
     w.line("// The same as byte permutes, computed for the allowed children only (note [byte-lane");

@@ -498,7 +498,7 @@ private:
         // at once]); else a kernel a child.
         if constexpr (kByteLaneChildren) {
             const SpreadLanes bytes = spreadLanes(s);
-            addChildren(inv, canon, skip, e, [&](int m) { return applyByteLaneMove<kStateWords>(T::kByteLaneMoves, bytes, m); });
+            addChildren(inv, canon, skip, e, [&](int m) { return applyByteLaneMove<State::kWords>(T::kByteLaneMoves, bytes, m); });
         } else if constexpr (requires { typename T::AllMoves; }) {
             typename T::AllMoves all;
             T::applyAllMoves(s, all);
@@ -507,7 +507,6 @@ private:
             addChildren(inv, canon, skip, e, [&](int m) { return T::applyMove(s, m); });
         }
     }
-    static constexpr int kStateWords = static_cast<int>(std::tuple_size_v<decltype(State{}.w)>);
     static constexpr bool byteLaneChildren() {
         if constexpr (requires { T::kByteLaneMoves.usable; })
             return kByteLaneMoveKernels && T::kByteLaneMoves.usable && T::kByteLaneMoves.cheaper;

@@ -32,6 +32,7 @@ inline constexpr int kRuntimeAbi = 1;
 
 template <int W>
 struct State {
+    static constexpr int kWords = W;
     std::array<uint64_t, W> w{};
     bool operator==(const State&) const = default;
 };
