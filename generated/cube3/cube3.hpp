@@ -542,7 +542,7 @@ inline uint64_t Traits::cosetRank(int pattern, pz::CosetRanks which, const State
         case 0: return pz::rankFixedParts<Traits, cosetPart_h48h3_0(), cosetPart_h48h3_1()>(s);  // h48h3, reduced parts
         case 1: return pz::rankFixedParts<Traits, cosetPart_h48h3_kept_0(), cosetPart_h48h3_kept_1()>(s);  // h48h3, kept parts
     }
-    throw std::logic_error("cosetRank: no generated ranks for coset pattern " + std::to_string(pattern));
+    pz::noGeneratedRanks("cosetRank", pattern);
 }
 // The symmetries' and their inverses' words of orbit 1 a byte a lane, read by the kept ranks (note [conjugated kept ranks]).
 inline constexpr auto kSymmetryLanesOrbit1 = pz::symmetryOrbitLanes(kSymmetryInverseStates, kSymmetryStates, Traits::kOrbitShapes[1].permWord, Traits::kOrbitShapes[1].oriWord);
@@ -550,7 +550,7 @@ inline uint64_t Traits::cosetKeptRankAt(int pattern, const State& s, int sym) {
     switch (pattern) {
         case 0: return pz::rankFixedPartsAt<Traits, 2u, cosetPart_h48h3_kept_0(), cosetPart_h48h3_kept_1()>(s, sym, kSymmetryLanesOrbit1[sym], kSymmetryMirror[sym]);  // h48h3
     }
-    throw std::logic_error("cosetKeptRankAt: no generated ranks for coset pattern " + std::to_string(pattern));
+    pz::noGeneratedRanks("cosetKeptRankAt", pattern);
 }
 inline std::vector<pz::CosetPatternSpec> Traits::cosetPatterns() {
     std::vector<pz::CosetPatternSpec> patterns(1);

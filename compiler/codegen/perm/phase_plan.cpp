@@ -237,7 +237,7 @@ static void emitFixedRanks(std::ostringstream& s, const SolverModel& m) {
     s << "    switch (2 * pattern + (which == pz::CosetRanks::Kept ? 1 : 0)) {\n";
     s << cases.str();
     s << "    }\n";
-    s << "    throw std::logic_error(\"cosetRank: no generated ranks for coset pattern \" + std::to_string(pattern));\n";
+    s << "    pz::noGeneratedRanks(\"cosetRank\", pattern);\n";
     s << "}\n";
     for (int orbit : laneOrbits) {
         const std::string shape = "Traits::kOrbitShapes[" + std::to_string(orbit) + "]";
@@ -250,7 +250,7 @@ static void emitFixedRanks(std::ostringstream& s, const SolverModel& m) {
     s << "    switch (pattern) {\n";
     s << conjugated.str();
     s << "    }\n";
-    s << "    throw std::logic_error(\"cosetKeptRankAt: no generated ranks for coset pattern \" + std::to_string(pattern));\n";
+    s << "    pz::noGeneratedRanks(\"cosetKeptRankAt\", pattern);\n";
     s << "}\n";
 }
 

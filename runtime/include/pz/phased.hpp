@@ -301,6 +301,14 @@ uint64_t rankPart(const PhasePartSpec& part, const typename T::State& s) {
 // Which parts of a coset pattern Traits::cosetRank ranks: its reduced parts
 // (their mixed-radix value) or a projected pattern's kept ones.
 enum class CosetRanks { Reduced, Kept };
+// The generated rank switches' fallthrough (a pattern without generated
+// ranks: a caller's bug). Out of line and cold, so that the switches stay
+// small enough to inline into the search (a throw expression in them kept
+// cosetKeptRankAt a call; inlined, cube3 h48h3 took 0.95-1.00x the time:
+// pairs of one-thread runs, at this machine's noise).
+[[noreturn, gnu::cold, gnu::noinline]] inline void noGeneratedRanks(const char* function, int pattern) {
+    throw std::logic_error(std::string(function) + ": no generated ranks for coset pattern " + std::to_string(pattern));
+}
 // A membership part on one word of 4-bit lanes, its sets' sizes known:
 // every set's mask comes from one shuffle and compare, and the mixed radix
 // is unrolled with constant binomials (rankPart's loop kept its masks in
