@@ -479,26 +479,23 @@ template <class T, PhasePartSpec P>
 // every conjugated kept rank, so spread once at compile time instead of on
 // every lookup, and the four side by side in one cache line.
 struct SymmetryOrbitLanes {
-    alignas(64) uint8_t inversePerm[16]{};
-    uint8_t inverseOri[16]{};
-    uint8_t perm[16]{};
-    uint8_t ori[16]{};
+    alignas(64) Lanes16 inversePerm{};
+    Lanes16 inverseOri{};
+    Lanes16 perm{};
+    Lanes16 ori{};
 };
+static_assert(sizeof(SymmetryOrbitLanes) == 64, "one cache line a symmetry");
 // permWord, oriWord: the orbit's words (oriWord < 0: none, zeros).
 template <int W, size_t N>
 constexpr std::array<SymmetryOrbitLanes, N> symmetryOrbitLanes(const State<W> (&inverses)[N], const State<W> (&symmetries)[N],
                                                                int permWord, int oriWord) {
     std::array<SymmetryOrbitLanes, N> r{};
-    const auto spread = [](uint8_t (&to)[16], uint64_t word) {
-        const Lanes16 l = unpackLanes(word);
-        for (int p = 0; p < 16; ++p) to[p] = l.b[p];
-    };
     for (size_t i = 0; i < N; ++i) {
-        spread(r[i].inversePerm, inverses[i].w[static_cast<size_t>(permWord)]);
-        spread(r[i].perm, symmetries[i].w[static_cast<size_t>(permWord)]);
+        r[i].inversePerm = unpackLanes(inverses[i].w[static_cast<size_t>(permWord)]);
+        r[i].perm = unpackLanes(symmetries[i].w[static_cast<size_t>(permWord)]);
         if (oriWord >= 0) {
-            spread(r[i].inverseOri, inverses[i].w[static_cast<size_t>(oriWord)]);
-            spread(r[i].ori, symmetries[i].w[static_cast<size_t>(oriWord)]);
+            r[i].inverseOri = unpackLanes(inverses[i].w[static_cast<size_t>(oriWord)]);
+            r[i].ori = unpackLanes(symmetries[i].w[static_cast<size_t>(oriWord)]);
         }
     }
     return r;
@@ -511,7 +508,7 @@ template <class T, PhasePartSpec... Parts>
 #if defined(__SSSE3__) && defined(__BMI2__)
     constexpr PhasePartSpec first[] = {Parts...};
     constexpr auto shape = T::kOrbitShapes[static_cast<size_t>(first[0].orbit)];
-    const auto bytes = [](const uint8_t* p) { return _mm_load_si128(reinterpret_cast<const __m128i*>(p)); };
+    const auto bytes = [](const Lanes16& l) { return _mm_load_si128(reinterpret_cast<const __m128i*>(l.b)); };
     const __m128i labels = unpackLanesSse(s.w[shape.permWord]);
     const __m128i positions = bytes(k.perm);
     const __m128i aLabels = bytes(k.inversePerm);
