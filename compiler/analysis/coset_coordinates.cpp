@@ -1015,7 +1015,8 @@ uint64_t cosetPatternEntries(const PhasePlan& plan, const PhaseClassCount& class
 
 uint64_t cosetPatternTableBytes(const PhasePlan& plan, const PhaseClassCount& classes) {
     const uint64_t entries = cosetPatternEntries(plan, classes);
-    if (!plan.kept.empty()) return (entries + kTwoBitEntriesPerLine - 1) / kTwoBitEntriesPerLine * 64;
+    if (!plan.kept.empty())
+        return (entries + kTwoBitEntriesPerLine - 1) / kTwoBitEntriesPerLine * 64 + belowBaseSlots(entries) * 2;
     return (entries + 1) / 2;
 }
 

@@ -155,6 +155,12 @@ projected)
     grep -q "generated ranks: the plan's on 10000 random states" "$tmp/tables.txt" || fail "generated ranks not checked"
     sed -n 's/^  [0-9]* classes, [0-9]* entries://p' "$tmp/tables.txt" > "$tmp/got"
     diff "$tmp/want" "$tmp/got" || fail "projected table differs from the projected coset BFS"
+    # note [entries below the base]: every entry reads back its own distance
+    # (the lines' 2-bit reads above the base, up to its deepest, 5 = base + 3;
+    # the set below it; the base itself where nothing in the set matches).
+    grep -q "^  entries below 2 read exactly" "$tmp/tables.txt" || fail "no set of entries below the base"
+    sed -n 's/^  every entry read back://p' "$tmp/tables.txt" > "$tmp/reads"
+    diff "$tmp/want" "$tmp/reads" || fail "the entries read back differ from the projected coset BFS"
     # The deepest entry is 5: a depth-first step to 5 or more fills every entry exactly.
     PZ_PROJECTED_BFS_CANDIDATES=60 PZ_PROJECTED_DFS_NODES=1000000 "$tmp/solver" --tables --table-dir "$tmp/t2" > "$tmp/tables2.txt" ||
         fail "--tables (depth first)"

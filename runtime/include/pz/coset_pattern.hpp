@@ -70,7 +70,7 @@ public:
     void loadOrBuild(const std::string& dir, int threads) {
         const std::string path = dir.empty() ? "" : dir + "/" + fileName();
         // "-c1" / "-p3": the blob layouts' versions.
-        if (projected_) return projected_->loadOrBuild(path, spec_.hash + "-p3", threads);
+        if (projected_) return projected_->loadOrBuild(path, spec_.hash + "-p4", threads);
         tables_.loadOrBuild(path, spec_.hash + "-c1", threads);
         if (!tables_.hasOneTable(0)) throw std::logic_error("coset pattern " + spec_.name + ": not one table");
     }
@@ -149,7 +149,16 @@ public:
         if (projected_) projected_->prefetch(i);
         else tables_.prefetchTableEntry(0, i);
     }
+    // The same for a read against `limit` (exceeds(i, limit)).
+    void prefetch(uint64_t i, unsigned limit) const {
+        if (projected_) projected_->prefetch(i, limit);
+        else tables_.prefetchTableEntry(0, i);
+    }
     unsigned get(uint64_t i) const { return projected_ ? projected_->get(i) : tables_.tableEntry(0, i); }
+    // get(i) > limit, reading no more than the answer needs.
+    bool exceeds(uint64_t i, unsigned limit) const {
+        return projected_ ? projected_->exceeds(i, limit) : tables_.tableEntry(0, i) > limit;
+    }
 
     // Raw coordinate values (the product of every part's size; of a
     // projected table, the reduced parts' and the kept ones').

@@ -158,8 +158,14 @@ public:
     uint64_t index(const State& s) const { return indexOfEntry(s, classOf_[rawA(s)]); }
     // 2-bit entries with a base and a per-line minimum (note [two-bit
     // tables] in pz/two_bit_table.hpp).
-    unsigned get(uint64_t i) const { return TwoBitTable::lookupIn(lines_, base_, i); }
+    unsigned get(uint64_t i) const { return TwoBitTable::lookupIn(lines_, base_, below_, i); }
+    bool exceeds(uint64_t i, unsigned limit) const { return TwoBitTable::exceedsIn(lines_, base_, below_, i, limit); }
     void prefetch(uint64_t i) const { TwoBitTable::prefetchIn(lines_, i); }
+    // Read against a limit below the base, a 0 read may need the set's slot too.
+    void prefetch(uint64_t i, unsigned limit) const {
+        TwoBitTable::prefetchIn(lines_, i);
+        if (limit < base_) BelowBase::prefetch(below_, i);
+    }
 
     // ---- what was built ----
     uint64_t classes() const { return classes_; }
@@ -172,13 +178,16 @@ public:
     // Entries per distance before packing (the build's 4-bit values).
     const std::array<uint64_t, 16>& depthCounts() const { return counts_; }
     unsigned base() const { return base_; }
+    // note [entries below the base]: every entry below this reads exactly.
+    unsigned belowBaseThreshold() const { return below_.threshold; }
+    uint64_t belowBaseSlots() const { return uint64_t{1} << below_.bits; }
     uint64_t tableBytes() const { return words_ * 8; }
     double buildSeconds() const { return buildSeconds_; }
     bool loadedFromCache() const { return loaded_; }
 
 private:
-    static constexpr uint64_t kMagic = 0x3354434A4F525050ULL;  // "PPROJCT3"
-    static constexpr uint64_t kHeaderWords = 8 + 16;
+    static constexpr uint64_t kMagic = 0x3454434A4F525050ULL;  // "PPROJCT4"
+    static constexpr uint64_t kHeaderWords = 8 + 16 + 2;
 
     static uint64_t product(const std::vector<PhasePartSpec>& parts, const std::vector<int>& which) {
         uint64_t p = 1;
@@ -233,7 +242,9 @@ private:
     }
 
     // Words: the header, classOf (rawA u32), stab (classes u64), the class
-    // floors (classes bytes), padding to a 64-byte line, the 2-bit lines.
+    // floors (classes bytes), padding to a 64-byte line, the 2-bit lines,
+    // the set of entries below the base (u16 slots, note [entries below the
+    // base] in pz/two_bit_table.hpp).
     static uint64_t classWords(uint64_t rawA) { return (rawA * 4 + 7) / 8; }
     static uint64_t floorWords(uint64_t classes) { return (classes + 7) / 8; }
     static uint64_t linesAt(uint64_t rawA, uint64_t classes) {
@@ -246,13 +257,16 @@ private:
         const uint64_t classes = blob[1], rawA = blob[2], bSize = blob[3];
         if (rawA != rawA_ || bSize != bSize_) return (why = "its coordinate sizes differ from the spec's", false);
         if (classes == 0 || classes > rawA) return (why = "bad class count", false);
-        const uint64_t want = linesAt(rawA, classes) + TwoBitTable::bytesFor(classes * bSize) / 8;
+        const uint64_t want = linesAt(rawA, classes) + TwoBitTable::bytesFor(classes * bSize) / 8 +
+                              BelowBase::bytesFor(classes * bSize) / 8;
         if (words != want) return (why = "size " + std::to_string(words * 8) + " bytes, expected " + std::to_string(want * 8), false);
         classes_ = classes;
         exactDepth_ = static_cast<unsigned>(blob[5]);
         complete_ = blob[6] != 0;
         base_ = static_cast<unsigned>(blob[7]);
         if (base_ > 12) return (why = "bad base", false);
+        const uint64_t slots = BelowBase::slotsFor(classes * bSize);
+        if (blob[24] != slots || blob[25] > base_) return (why = "bad set of entries below the base", false);
         for (int d = 0; d < 16; ++d) counts_[d] = blob[8 + d];
         classOf_ = reinterpret_cast<const uint32_t*>(blob + kHeaderWords);
         stab_ = blob + kHeaderWords + classWords(rawA);
@@ -260,6 +274,8 @@ private:
         for (uint64_t c = 0; c < classes; ++c)
             if (floor_[c] > 15) return (why = "bad class floor", false);
         lines_ = blob + linesAt(rawA, classes);
+        below_ = {reinterpret_cast<const uint16_t*>(lines_ + TwoBitTable::bytesFor(classes * bSize) / 8),
+                  static_cast<unsigned>(std::countr_zero(slots)), static_cast<unsigned>(blob[25])};
         words_ = words;
         return true;
     }
@@ -325,7 +341,7 @@ private:
         const uint64_t entries = classes * bSize_;
         // The build fills 4-bit entries, then packs them into 2-bit lines.
         const uint64_t tableWords = (entries + 15) / 16;
-        const uint64_t total = linesAt(rawA_, classes) + TwoBitTable::bytesFor(entries) / 8;
+        const uint64_t total = linesAt(rawA_, classes) + TwoBitTable::bytesFor(entries) / 8 + BelowBase::bytesFor(entries) / 8;
         if ((total + tableWords) * 8 > memoryBudget())
             throw MemoryBudgetError("the " + label_ + " needs " + formatBytes(total * 8) + " (" +
                                     formatBytes((total + tableWords) * 8) + " while built), more than the memory budget of " +
@@ -603,6 +619,10 @@ private:
         blob[6] = complete ? 1 : 0;
         blob[7] = base;
         for (int k = 0; k < 16; ++k) blob[8 + k] = counts[k];
+        const uint64_t slots = BelowBase::slotsFor(entries);
+        const unsigned threshold = BelowBase::thresholdFor(counts, base, slots);
+        blob[24] = slots;
+        blob[25] = threshold;
         std::memcpy(blob + kHeaderWords, sc.classOf.data(), rawA_ * 4);
         std::memcpy(blob + kHeaderWords + classWords(rawA_), sc.stab.data(), classes * 8);
         // note [class floors]: the least entry of each class.
@@ -619,6 +639,27 @@ private:
             for (uint64_t line = b; line < e; ++line)
                 TwoBitTable::packLineInto(lines + line * TwoBitTable::kLineWords, line, entries, base, nibble);
         });
+        // note [entries below the base]: found by every thread (lines whose
+        // minimum is below the threshold, a block of lines a task), inserted
+        // in index order on this one.
+        {
+            constexpr uint64_t kLinesPerTask = uint64_t{1} << 14;
+            const uint64_t lineCount = (entries + TwoBitTable::kPerLine - 1) / TwoBitTable::kPerLine;
+            const uint64_t tasks = (lineCount + kLinesPerTask - 1) / kLinesPerTask;
+            std::vector<std::vector<uint64_t>> found(tasks);
+            parallel(tasks, [&](uint64_t b, uint64_t e) {
+                for (uint64_t task = b; task < e; ++task)
+                    for (uint64_t line = task * kLinesPerTask, end = std::min(lineCount, (task + 1) * kLinesPerTask); line < end; ++line) {
+                        if ((lines[line * TwoBitTable::kLineWords + 7] >> 60) >= threshold) continue;
+                        for (uint64_t i = line * TwoBitTable::kPerLine, last = std::min(entries, i + TwoBitTable::kPerLine); i < last; ++i)
+                            if (nibble(i) < threshold) found[task].push_back(i);
+                    }
+            });
+            auto* slotsAt = reinterpret_cast<uint16_t*>(lines + TwoBitTable::bytesFor(entries) / 8);
+            const unsigned bits = static_cast<unsigned>(std::countr_zero(slots));
+            for (const auto& list : found)
+                for (uint64_t i : list) BelowBase::insert(slotsAt, bits, i, nibble(i));
+        }
         progress.done();
         std::string why;
         if (!attach(blob, total, why)) throw std::logic_error(label_ + ": " + why);
@@ -638,6 +679,7 @@ private:
     const uint64_t* stab_ = nullptr;
     const uint8_t* floor_ = nullptr;
     const uint64_t* lines_ = nullptr;
+    BelowBaseView below_;
     unsigned base_ = 0;
     unsigned exactDepth_ = 0;
     bool complete_ = false;

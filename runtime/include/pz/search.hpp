@@ -421,7 +421,7 @@ private:
                 const int c = list ? list[j] : j;
                 for (int i = 0; i < kCosetLookups; ++i) {
                     if (kids[c].coset[i] == kPrunedByFloor) break;
-                    cosetSlots_[static_cast<size_t>(i)].pattern->prefetch(kids[c].coset[i]);
+                    cosetSlots_[static_cast<size_t>(i)].pattern->prefetch(kids[c].coset[i], limit);
                 }
             }
         }
@@ -433,7 +433,7 @@ private:
         if constexpr (kCosetLookups > 0)
             for (int i = 0; i < kCosetLookups; ++i) {
                 if (k.coset[i] == kPrunedByFloor) return true;
-                if (cosetSlots_[static_cast<size_t>(i)].pattern->get(k.coset[i]) > limit) return true;
+                if (cosetSlots_[static_cast<size_t>(i)].pattern->exceeds(k.coset[i], limit)) return true;
             }
         return false;
     }

@@ -376,6 +376,17 @@ int solverMainImpl(int argc, char** argv) {
                     }
                     std::cout << "  generated ranks: the plan's on 10000 random states\n";
                 }
+                if (const auto* p = c->projected()) {
+                    // note [entries below the base]; a small table's every read, for tests.
+                    std::cout << "  entries below " << p->belowBaseThreshold() << " read exactly (a set of "
+                              << p->belowBaseSlots() << " slots beside the lines)\n";
+                    if (p->entries() <= (uint64_t{1} << 26)) {
+                        std::array<uint64_t, 16> reads{};
+                        for (uint64_t i = 0; i < p->entries(); ++i) ++reads[std::min(15u, p->get(i))];
+                        std::cout << "  every entry read back:";
+                        print(reads);
+                    }
+                }
                 if (!c->projected() && c->rawValues() <= (uint64_t{1} << 26)) {
                     std::cout << "  every coordinate value (" << c->rawValues() << ", looked up from states):";
                     print(c->stateDepthCounts());
