@@ -77,6 +77,24 @@ TEST_CASE("2-bit table lookups are lower bounds, exact within the base's window"
                 }
             }
         }
+        // The search's prune test: exceedsIn agrees with the read; the
+        // deferring one agrees where it answers, and defers only 0 reads
+        // below the base in lines whose minimum does not decide.
+        uint64_t exceedsWrong = 0, deferredWrongly = 0, deferred = 0;
+        for (uint64_t i = 0; i < n; i += 7)
+            for (unsigned limit = 0; limit < 16; ++limit) {
+                const bool want = t.lookup(i) > limit;
+                if (pz::TwoBitTable::exceedsIn(t.words(), base, t.belowBase(), i, limit) != want) ++exceedsWrong;
+                const int v = pz::TwoBitTable::exceedsOrDeferIn(t.words(), base, t.belowBase(), i, limit);
+                if (v >= 0 && (v == 1) != want) ++exceedsWrong;
+                if (v < 0) {
+                    ++deferred;
+                    if (d[i] > base || limit >= base) ++deferredWrongly;
+                }
+            }
+        CHECK(exceedsWrong == 0);
+        CHECK(deferredWrongly == 0);
+        if (base > 0) CHECK(deferred > 0);
         INFO("base " << base << ", threshold " << t0);
         CHECK(bad == 0);
         CHECK(inexact == 0);

@@ -149,15 +149,15 @@ public:
         if (projected_) projected_->prefetch(i);
         else tables_.prefetchTableEntry(0, i);
     }
-    // The same for a read against `limit` (exceeds(i, limit)).
-    void prefetch(uint64_t i, unsigned limit) const {
-        if (projected_) projected_->prefetch(i, limit);
-        else tables_.prefetchTableEntry(0, i);
-    }
     unsigned get(uint64_t i) const { return projected_ ? projected_->get(i) : tables_.tableEntry(0, i); }
     // get(i) > limit, reading no more than the answer needs.
     bool exceeds(uint64_t i, unsigned limit) const {
         return projected_ ? projected_->exceeds(i, limit) : tables_.tableEntry(0, i) > limit;
+    }
+    // exceeds(i, limit) when the table line answers it (1 or 0); -1 when a
+    // second read must (note [entries below the base]), then prefetched.
+    int exceedsOrDefer(uint64_t i, unsigned limit) const {
+        return projected_ ? projected_->exceedsOrDefer(i, limit) : tables_.tableEntry(0, i) > limit;
     }
 
     // Raw coordinate values (the product of every part's size; of a

@@ -160,12 +160,8 @@ public:
     // tables] in pz/two_bit_table.hpp).
     unsigned get(uint64_t i) const { return TwoBitTable::lookupIn(lines_, base_, below_, i); }
     bool exceeds(uint64_t i, unsigned limit) const { return TwoBitTable::exceedsIn(lines_, base_, below_, i, limit); }
+    int exceedsOrDefer(uint64_t i, unsigned limit) const { return TwoBitTable::exceedsOrDeferIn(lines_, base_, below_, i, limit); }
     void prefetch(uint64_t i) const { TwoBitTable::prefetchIn(lines_, i); }
-    // Read against a limit below the base, a 0 read may need the set's slot too.
-    void prefetch(uint64_t i, unsigned limit) const {
-        TwoBitTable::prefetchIn(lines_, i);
-        if (limit < base_) BelowBase::prefetch(below_, i);
-    }
 
     // ---- what was built ----
     uint64_t classes() const { return classes_; }

@@ -421,7 +421,7 @@ private:
                 const int c = list ? list[j] : j;
                 for (int i = 0; i < kCosetLookups; ++i) {
                     if (kids[c].coset[i] == kPrunedByFloor) break;
-                    cosetSlots_[static_cast<size_t>(i)].pattern->prefetch(kids[c].coset[i], limit);
+                    cosetSlots_[static_cast<size_t>(i)].pattern->prefetch(kids[c].coset[i]);
                 }
             }
         }
@@ -436,6 +436,40 @@ private:
                 if (cosetSlots_[static_cast<size_t>(i)].pattern->exceeds(k.coset[i], limit)) return true;
             }
         return false;
+    }
+    // prunes(k, limit) when the table lines answer it (1: prunes, 0: not);
+    // -1 when some lookup needs a second read, which is prefetched.
+    int prunesOrDefer(const Child& k, unsigned limit) const {
+        if (exceeds(k.index, limit, std::make_index_sequence<kTableCount>{})) return 1;
+        int verdict = 0;
+        if constexpr (kCosetLookups > 0)
+            for (int i = 0; i < kCosetLookups; ++i) {
+                if (k.coset[i] == kPrunedByFloor) return 1;
+                const int v = cosetSlots_[static_cast<size_t>(i)].pattern->exceedsOrDefer(k.coset[i], limit);
+                if (v > 0) return 1;
+                if (v < 0) verdict = -1;
+            }
+        return verdict;
+    }
+    // Keeps in list[0..n) (ascending child indices) the children no lookup
+    // prunes at `limit`; returns how many. Those whose answer needs a
+    // second read (note [entries below the base]) are decided after the
+    // others, so that their reads' misses overlap.
+    int keepUnpruned(const Child* kids, int* list, int n, unsigned limit) const {
+        int kept = 0, deferred[T::kMoves], nd = 0;
+        for (int j = 0; j < n; ++j) {
+            const int v = prunesOrDefer(kids[list[j]], limit);
+            if (v == 0) list[kept++] = list[j];
+            else if (v < 0) deferred[nd++] = list[j];
+        }
+        if (nd == 0) return kept;
+        int late = 0;
+        for (int j = 0; j < nd; ++j)
+            if (!prunes(kids[deferred[j]], limit)) deferred[late++] = deferred[j];
+        // Merge the two ascending lists, from the back.
+        int out = kept + late, a = kept - 1, b = late - 1;
+        while (b >= 0) list[--out] = (a >= 0 && list[a] > deferred[b]) ? list[a--] : deferred[b--];
+        return kept + late;
     }
 
     // At most this many nodes are expanded together (note [sibling
@@ -590,9 +624,8 @@ private:
     void startInverses(Expansion& e, unsigned remaining, bool mayFlip, const State& inv) const {
         Child* kids = e.kids;
         int* alive = e.alive;
-        int n = 0;
-        for (int i = 0; i < e.count; ++i)
-            if (!prunes(kids[i], remaining)) alive[n++] = i;
+        for (int i = 0; i < e.count; ++i) alive[i] = i;
+        const int n = keepUnpruned(kids, alive, e.count, remaining);
         e.survived = n;
         (void)inv, (void)mayFlip;
         if constexpr (T::kInverseLookups) {
@@ -617,10 +650,7 @@ private:
         int* alive = e.alive;
         int n = e.survived;
         if constexpr (T::kInverseLookups) {
-            int kept = 0;
-            for (int j = 0; j < n; ++j)
-                if (!prunes(kids[alive[j]], remaining)) alive[kept++] = alive[j];
-            n = kept;
+            n = keepUnpruned(kids, alive, n, remaining);
             // note [moves in the subgroup]: a coset table read at the
             // inverse that is exactly the moves left rules out the child's
             // next moves in the subgroup; failing that, a tight read at the

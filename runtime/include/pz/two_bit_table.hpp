@@ -100,10 +100,6 @@ struct BelowBase {
             }
         }
     }
-    // The line of entry i's home slot in the set.
-    static void prefetch(const BelowBaseView& below, uint64_t i) {
-        if (below.slots) pz::prefetch(below.slots + homeOf(hashOf(i), below.bits));
-    }
     // Entry i's distance if the set has it, else `absent` (the threshold).
     static unsigned find(const uint16_t* slots, unsigned bits, uint64_t i, unsigned absent) {
         const uint64_t h = hashOf(i), mask = (uint64_t{1} << bits) - 1;
@@ -201,6 +197,20 @@ public:
         const unsigned lineMin = static_cast<unsigned>(w[7] >> 60);
         if (lineMin > limit || !below.slots) return lineMin > limit;
         return BelowBase::find(below.slots, below.bits, i, below.threshold) > limit;
+    }
+    // exceedsIn's answer when the line decides it (1: exceeds, 0: not);
+    // -1 when only the set can, its slot then prefetched (the caller asks
+    // exceedsIn later, once other work has covered the miss).
+    static int exceedsOrDeferIn(const uint64_t* lines, unsigned base, const BelowBaseView& below, uint64_t i, unsigned limit) {
+        const uint64_t line = i / kPerLine, j = i % kPerLine;
+        const uint64_t* w = lines + line * kLineWords;
+        const unsigned v = static_cast<unsigned>(w[j >> 5] >> ((j & 31) * 2) & 3);
+        if (v) return base + v > limit;
+        if (limit >= base) return 0;
+        const unsigned lineMin = static_cast<unsigned>(w[7] >> 60);
+        if (lineMin > limit || !below.slots) return lineMin > limit;
+        pz::prefetch(below.slots + BelowBase::homeOf(BelowBase::hashOf(i), below.bits));
+        return -1;
     }
     static void prefetchIn(const uint64_t* lines, uint64_t i) { pz::prefetch(lines + i / kPerLine * kLineWords); }
     // Writes line `line` of `entries` entries at w (zeroed, kLineWords words).
