@@ -107,7 +107,9 @@ struct BelowBase {
         for (uint64_t k = homeOf(h, bits);; k = (k + 1) & mask) {
             const unsigned s = slots[k];
             if (s == 0) return absent;
-            if (s >> 4 == fp) return (s & 15) - 1;
+            // Never above the threshold: a damaged slot (distance 0 is never
+            // written) reads no more than an absent entry.
+            if (s >> 4 == fp) return std::min((s & 15) - 1u, absent);
         }
     }
 };
