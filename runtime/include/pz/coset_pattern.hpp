@@ -69,7 +69,7 @@ public:
     // Loads the table from `dir` (or builds and saves it there; "" = build only).
     void loadOrBuild(const std::string& dir, int threads) {
         const std::string path = dir.empty() ? "" : dir + "/" + fileName();
-        // "-c1" / "-p3": the blob layouts' versions.
+        // "-c1" / "-p4": the blob layouts' versions.
         if (projected_) return projected_->loadOrBuild(path, spec_.hash + "-p4", threads);
         tables_.loadOrBuild(path, spec_.hash + "-c1", threads);
         if (!tables_.hasOneTable(0)) throw std::logic_error("coset pattern " + spec_.name + ": not one table");

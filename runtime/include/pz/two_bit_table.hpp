@@ -191,28 +191,16 @@ public:
     // lookupIn(...) > limit, with the set looked up only when a 0 read
     // could exceed the limit (below the base) and the line's minimum does not.
     static bool exceedsIn(const uint64_t* lines, unsigned base, const BelowBaseView& below, uint64_t i, unsigned limit) {
-        const uint64_t line = i / kPerLine, j = i % kPerLine;
-        const uint64_t* w = lines + line * kLineWords;
-        const unsigned v = static_cast<unsigned>(w[j >> 5] >> ((j & 31) * 2) & 3);
-        if (v) return base + v > limit;
-        if (limit >= base) return false;
-        const unsigned lineMin = static_cast<unsigned>(w[7] >> 60);
-        if (lineMin > limit || !below.slots) return lineMin > limit;
-        return BelowBase::find(below.slots, below.bits, i, below.threshold) > limit;
+        const int v = lineDecides(lines, base, below, i, limit);
+        return v >= 0 ? v : BelowBase::find(below.slots, below.bits, i, below.threshold) > limit;
     }
     // exceedsIn's answer when the line decides it (1: exceeds, 0: not);
     // -1 when only the set can, its slot then prefetched (the caller asks
     // exceedsIn later, once other work has covered the miss).
     static int exceedsOrDeferIn(const uint64_t* lines, unsigned base, const BelowBaseView& below, uint64_t i, unsigned limit) {
-        const uint64_t line = i / kPerLine, j = i % kPerLine;
-        const uint64_t* w = lines + line * kLineWords;
-        const unsigned v = static_cast<unsigned>(w[j >> 5] >> ((j & 31) * 2) & 3);
-        if (v) return base + v > limit;
-        if (limit >= base) return 0;
-        const unsigned lineMin = static_cast<unsigned>(w[7] >> 60);
-        if (lineMin > limit || !below.slots) return lineMin > limit;
-        pz::prefetch(below.slots + BelowBase::homeOf(BelowBase::hashOf(i), below.bits));
-        return -1;
+        const int v = lineDecides(lines, base, below, i, limit);
+        if (v < 0) pz::prefetch(below.slots + BelowBase::homeOf(BelowBase::hashOf(i), below.bits));
+        return v;
     }
     static void prefetchIn(const uint64_t* lines, uint64_t i) { pz::prefetch(lines + i / kPerLine * kLineWords); }
     // Writes line `line` of `entries` entries at w (zeroed, kLineWords words).
@@ -248,6 +236,19 @@ public:
     static uint64_t bytesFor(uint64_t entries) { return (entries + kPerLine - 1) / kPerLine * kLineWords * 8; }
 
 private:
+    // Whether entry i's line alone shows it exceeds `limit` (1) or not (0);
+    // -1 when only the set can tell.
+    static int lineDecides(const uint64_t* lines, unsigned base, const BelowBaseView& below, uint64_t i, unsigned limit) {
+        const uint64_t line = i / kPerLine, j = i % kPerLine;
+        const uint64_t* w = lines + line * kLineWords;
+        const unsigned v = static_cast<unsigned>(w[j >> 5] >> ((j & 31) * 2) & 3);
+        if (v) return base + v > limit;
+        if (limit >= base) return 0;
+        const unsigned lineMin = static_cast<unsigned>(w[7] >> 60);
+        if (lineMin > limit || !below.slots) return lineMin > limit;
+        return -1;
+    }
+
     template <class Dist>
     void packLine(uint64_t line, Dist& dist) {
         packLineInto(buf_.data + line * kLineWords, line, entries_, base_, dist);
