@@ -94,6 +94,16 @@ TEST_CASE("2-bit table lookups are lower bounds, exact within the base's window"
             }
         CHECK(exceedsWrong == 0);
         CHECK(deferredWrongly == 0);
+        // The tight check: readsIn(r) is the read == r, for every r.
+        uint64_t readsWrong = 0, readsExactly = 0;
+        for (uint64_t i = 0; i < n; i += 7)
+            for (unsigned r = 0; r < 16; ++r) {
+                const bool want = t.lookup(i) == r;
+                if (pz::TwoBitTable::readsIn(t.words(), base, t.belowBase(), i, r) != want) ++readsWrong;
+                readsExactly += want;
+            }
+        CHECK(readsWrong == 0);
+        CHECK(readsExactly > 0);
         if (base > 0) CHECK(deferred > 0);
         INFO("base " << base << ", threshold " << t0);
         CHECK(bad == 0);

@@ -150,6 +150,8 @@ public:
         else tables_.prefetchTableEntry(0, i);
     }
     unsigned get(uint64_t i) const { return projected_ ? projected_->get(i) : tables_.tableEntry(0, i); }
+    // get(i) == r, reading no more than the answer needs.
+    bool reads(uint64_t i, unsigned r) const { return projected_ ? projected_->reads(i, r) : tables_.tableEntry(0, i) == r; }
     // get(i) > limit, reading no more than the answer needs.
     bool exceeds(uint64_t i, unsigned limit) const {
         return projected_ ? projected_->exceeds(i, limit) : tables_.tableEntry(0, i) > limit;

@@ -159,6 +159,7 @@ public:
     // 2-bit entries with a base and a per-line minimum (note [two-bit
     // tables] in pz/two_bit_table.hpp).
     unsigned get(uint64_t i) const { return TwoBitTable::lookupIn(lines_, base_, below_, i); }
+    bool reads(uint64_t i, unsigned r) const { return TwoBitTable::readsIn(lines_, base_, below_, i, r); }
     bool exceeds(uint64_t i, unsigned limit) const { return TwoBitTable::exceedsIn(lines_, base_, below_, i, limit); }
     int exceedsOrDefer(uint64_t i, unsigned limit) const { return TwoBitTable::exceedsOrDeferIn(lines_, base_, below_, i, limit); }
     void prefetch(uint64_t i) const { TwoBitTable::prefetchIn(lines_, i); }
