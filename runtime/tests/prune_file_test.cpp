@@ -267,6 +267,10 @@ TEST_CASE("a big blob made resident by several threads: same bytes, the lowest b
         uint64_t bytes = 0;
         REQUIRE(pz::loadTableBlob(path, "big", m, bytes, why));
         REQUIRE(bytes == words * 8);
+        // The key covers the definition and the blob's layout version (a
+        // coset table's "-p4"): another key is stale, and says both.
+        REQUIRE(!pz::loadTableBlob(path, "big-p3", m, bytes, why));
+        CHECK(why == "stale: built for another definition or an older layout of its table");
     }
     // Mapped directly (a load's random sample could meet the damage below).
     auto resident = [&](pz::HugeBuffer& out, pz::ResidentCopyOptions how = {}) {

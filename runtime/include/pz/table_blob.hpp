@@ -72,7 +72,7 @@ inline bool loadTableBlob(const std::string& path, const std::string& hash, Mapp
     if (h.version != kTableVersion) return (why = "format version " + std::to_string(h.version), false);
     if (h.bitsPerEntry != 8 || h.entries % 8 != 0) return (why = "not a table blob", false);
     if (std::string(h.definitionHash, strnlen(h.definitionHash, sizeof h.definitionHash)) != hash)
-        return (why = "stale: built for another definition", false);
+        return (why = "stale: built for another definition or an older layout of its table", false);
     const uint64_t stored = h.headerChecksum;
     std::memset(page.data() + offsetof(TableFileHeader, headerChecksum), 0, 8);
     if (checksumWords(reinterpret_cast<const uint64_t*>(page.data()), kTablePage / 8) != stored)
