@@ -179,11 +179,9 @@ public:
     // The same over lines held elsewhere (64-byte aligned) and their set of
     // entries below the base (note [entries below the base]).
     static unsigned lookupIn(const uint64_t* lines, unsigned base, const BelowBaseView& below, uint64_t i) {
-        const uint64_t line = i / kPerLine, j = i % kPerLine;
-        const uint64_t* w = lines + line * kLineWords;
-        const unsigned v = static_cast<unsigned>(w[j >> 5] >> ((j & 31) * 2) & 3);
+        const unsigned v = twoBitsIn(lines, i);
         if (v) return base + v;
-        const unsigned lineMin = static_cast<unsigned>(w[7] >> 60);
+        const unsigned lineMin = lineMinIn(lines, i);
         if (lineMin >= base || !below.slots) return lineMin;  // at least the base: exactly the base
         return std::max(lineMin, BelowBase::find(below.slots, below.bits, i, below.threshold));
     }
@@ -191,12 +189,10 @@ public:
     // lookupIn(...) == r, with the set looked up only when the line cannot
     // tell (a 0 read is at most the base, and at least the line's minimum).
     static bool readsIn(const uint64_t* lines, unsigned base, const BelowBaseView& below, uint64_t i, unsigned r) {
-        const uint64_t line = i / kPerLine, j = i % kPerLine;
-        const uint64_t* w = lines + line * kLineWords;
-        const unsigned v = static_cast<unsigned>(w[j >> 5] >> ((j & 31) * 2) & 3);
+        const unsigned v = twoBitsIn(lines, i);
         if (v) return base + v == r;
         if (r > base) return false;
-        const unsigned lineMin = static_cast<unsigned>(w[7] >> 60);
+        const unsigned lineMin = lineMinIn(lines, i);
         if (lineMin >= base || !below.slots) return lineMin == r;
         if (lineMin > r) return false;
         return std::max(lineMin, BelowBase::find(below.slots, below.bits, i, below.threshold)) == r;
@@ -224,9 +220,7 @@ public:
     // Whether entry i reads 0 and its line's minimum is below the base
     // (only the set tells its exact value).
     static bool readsBelowBase(const uint64_t* lines, unsigned base, uint64_t i) {
-        const uint64_t line = i / kPerLine, j = i % kPerLine;
-        const uint64_t* w = lines + line * kLineWords;
-        return (w[j >> 5] >> ((j & 31) * 2) & 3) == 0 && (w[7] >> 60) < base;
+        return twoBitsIn(lines, i) == 0 && lineMinIn(lines, i) < base;
     }
     static void prefetchIn(const uint64_t* lines, uint64_t i) { pz::prefetch(lines + i / kPerLine * kLineWords); }
     // Writes line `line` of `entries` entries at w (zeroed, kLineWords words).
@@ -244,10 +238,7 @@ public:
         w[7] |= static_cast<uint64_t>(lineMin) << 60;
     }
     // The raw 2-bit read of entry i (0..3).
-    unsigned raw(uint64_t i) const {
-        const uint64_t line = i / kPerLine, j = i % kPerLine;
-        return static_cast<unsigned>(buf_.data[line * kLineWords + (j >> 5)] >> ((j & 31) * 2) & 3);
-    }
+    unsigned raw(uint64_t i) const { return twoBitsIn(buf_.data, i); }
     void prefetch(uint64_t i) const { prefetchIn(buf_.data, i); }
 
     uint64_t entries() const { return entries_; }
@@ -262,15 +253,22 @@ public:
     static uint64_t bytesFor(uint64_t entries) { return (entries + kPerLine - 1) / kPerLine * kLineWords * 8; }
 
 private:
+    // Entry i's 2-bit read (0..3) and its line's minimum (the line's top
+    // four bits), in lines held at `lines`.
+    static unsigned twoBitsIn(const uint64_t* lines, uint64_t i) {
+        const uint64_t line = i / kPerLine, j = i % kPerLine;
+        return static_cast<unsigned>(lines[line * kLineWords + (j >> 5)] >> ((j & 31) * 2) & 3);
+    }
+    static unsigned lineMinIn(const uint64_t* lines, uint64_t i) {
+        return static_cast<unsigned>(lines[i / kPerLine * kLineWords + 7] >> 60);
+    }
     // Whether entry i's line alone shows it exceeds `limit` (1) or not (0);
     // -1 when only the set can tell.
     static int lineDecides(const uint64_t* lines, unsigned base, const BelowBaseView& below, uint64_t i, unsigned limit) {
-        const uint64_t line = i / kPerLine, j = i % kPerLine;
-        const uint64_t* w = lines + line * kLineWords;
-        const unsigned v = static_cast<unsigned>(w[j >> 5] >> ((j & 31) * 2) & 3);
+        const unsigned v = twoBitsIn(lines, i);
         if (v) return base + v > limit;
         if (limit >= base) return 0;
-        const unsigned lineMin = static_cast<unsigned>(w[7] >> 60);
+        const unsigned lineMin = lineMinIn(lines, i);
         if (lineMin > limit || !below.slots) return lineMin > limit;
         return -1;
     }
