@@ -451,18 +451,13 @@ private:
             }
         return verdict;
     }
-    // Keeps in list[0..n) (ascending child indices) the children no lookup
-    // prunes at `limit`; returns how many. Those whose answer needs a
-    // second read (note [entries below the base]) are decided after the
-    // others, so that their reads' misses overlap.
-    int keepUnpruned(const Child* kids, int* list, int n, unsigned limit) const {
-        int deferred[T::kMoves], nd = 0;
-        const int kept = keepLineDecided(kids, list, n, limit, deferred, nd);
-        return mergeDeferred(kids, list, kept, limit, deferred, nd);
-    }
-    // keepUnpruned's first half: keeps in list[0..) the children the table
-    // lines leave (returns how many) and puts those only a second read can
-    // decide in deferred[0..nd), the set's slot each needs prefetched.
+    // The children no lookup prunes at `limit`, in two halves: those whose
+    // answer needs a second read (note [entries below the base]) are
+    // decided later, so that their reads' misses overlap (note [decisions
+    // deferred across a batch]). First half: keeps in list[0..n) (ascending
+    // child indices) the children the table lines leave (returns how many)
+    // and puts those only a second read can decide in deferred[0..nd), the
+    // set's slot each needs prefetched.
     int keepLineDecided(const Child* kids, int* list, int n, unsigned limit, int* deferred, int& nd) const {
         int kept = 0;
         nd = 0;

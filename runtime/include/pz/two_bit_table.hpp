@@ -185,17 +185,11 @@ public:
         if (lineMin >= base || !below.slots) return lineMin;  // at least the base: exactly the base
         return std::max(lineMin, BelowBase::find(below.slots, below.bits, i, below.threshold));
     }
-    // Whether entry i's lower bound is exactly r: the same answer as
-    // lookupIn(...) == r, with the set looked up only when the line cannot
-    // tell (a 0 read is at most the base, and at least the line's minimum).
+    // Whether entry i's lower bound is exactly r (lookupIn(...) == r): not
+    // above r but above r - 1, so the set is read only where exceedsIn
+    // needs it (at r = the base: for r - 1).
     static bool readsIn(const uint64_t* lines, unsigned base, const BelowBaseView& below, uint64_t i, unsigned r) {
-        const unsigned v = twoBitsIn(lines, i);
-        if (v) return base + v == r;
-        if (r > base) return false;
-        const unsigned lineMin = lineMinIn(lines, i);
-        if (lineMin >= base || !below.slots) return lineMin == r;
-        if (lineMin > r) return false;
-        return std::max(lineMin, BelowBase::find(below.slots, below.bits, i, below.threshold)) == r;
+        return !exceedsIn(lines, base, below, i, r) && (r == 0 || exceedsIn(lines, base, below, i, r - 1));
     }
     // Whether entry i's lower bound exceeds `limit`: the same answer as
     // lookupIn(...) > limit, with the set looked up only when a 0 read
@@ -206,21 +200,16 @@ public:
     }
     // exceedsIn's answer when the line decides it (1: exceeds, 0: not);
     // -1 when only the set can, its slot then prefetched (the caller asks
-    // exceedsIn later, once other work has covered the miss). The slot is
-    // prefetched too for a 0 read at a limit of the base that the line's
-    // minimum leaves below it: whether the entry is exactly the limit (a
-    // survivor's readsIn, note [moves in the subgroup] in pz/search.hpp)
-    // takes the set.
+    // exceedsIn later, once other work has covered the miss). At a limit of
+    // the base the line always decides, but whether the entry is exactly
+    // the limit (a survivor's readsIn, note [moves in the subgroup] in
+    // pz/search.hpp) asks exceedsIn at limit - 1: its slot is prefetched
+    // when that one needs the set.
     static int exceedsOrDeferIn(const uint64_t* lines, unsigned base, const BelowBaseView& below, uint64_t i, unsigned limit) {
         const int v = lineDecides(lines, base, below, i, limit);
-        if (v < 0 || (v == 0 && limit == base && below.slots && readsBelowBase(lines, base, i)))
+        if (v < 0 || (v == 0 && limit == base && limit > 0 && lineDecides(lines, base, below, i, limit - 1) < 0))
             pz::prefetch(below.slots + BelowBase::homeOf(BelowBase::hashOf(i), below.bits));
         return v;
-    }
-    // Whether entry i reads 0 and its line's minimum is below the base
-    // (only the set tells its exact value).
-    static bool readsBelowBase(const uint64_t* lines, unsigned base, uint64_t i) {
-        return twoBitsIn(lines, i) == 0 && lineMinIn(lines, i) < base;
     }
     static void prefetchIn(const uint64_t* lines, uint64_t i) { pz::prefetch(lines + i / kPerLine * kLineWords); }
     // Writes line `line` of `entries` entries at w (zeroed, kLineWords words).
