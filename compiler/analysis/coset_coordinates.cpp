@@ -12,6 +12,7 @@
 #include "compiler/analysis/distinct_states.hpp"
 #include "compiler/analysis/schreier_sims.hpp"
 #include "compiler/ir/element.hpp"
+#include "pz/two_bit_table.hpp"
 
 namespace pz::analysis {
 
@@ -1016,7 +1017,7 @@ uint64_t cosetPatternEntries(const PhasePlan& plan, const PhaseClassCount& class
 uint64_t cosetPatternTableBytes(const PhasePlan& plan, const PhaseClassCount& classes) {
     const uint64_t entries = cosetPatternEntries(plan, classes);
     if (!plan.kept.empty())
-        return (entries + kTwoBitEntriesPerLine - 1) / kTwoBitEntriesPerLine * 64 + belowBaseSlots(entries) * 2;
+        return TwoBitTable::bytesFor(entries) + BelowBase::bytesFor(entries);
     return (entries + 1) / 2;
 }
 

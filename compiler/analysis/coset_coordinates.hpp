@@ -284,15 +284,9 @@ inline constexpr uint64_t kMaxProjectedTableEntries = 1ull << 36;
 inline constexpr size_t kMaxKeptOrientations = 16;  // positions kept per part (the runtime's part arrays)
 // Its table is stored in 2-bit entries over a base, 254 to a 64-byte line
 // with the line's minimum (note [two-bit tables] in pz/two_bit_table.hpp),
-// and beside the lines a set of the entries below the base in 2-byte slots,
-// a power of two of them, at least 64 and one per 512 entries (note
-// [entries below the base]; pz::BelowBase::slotsFor).
-inline constexpr uint64_t kTwoBitEntriesPerLine = 254;
-inline constexpr uint64_t belowBaseSlots(uint64_t entries) {
-    uint64_t n = 64;
-    while (n < entries / 512) n <<= 1;
-    return n;
-}
+// and beside the lines a set of the entries below the base (note [entries
+// below the base]); its size is the runtime's own (cosetPatternTableBytes
+// asks pz::TwoBitTable and pz::BelowBase, not a copy of their rules).
 //
 // note [moves in the subgroup]
 // When the table read at the inverse y = x^-1 of a node x (at S^-1 y S) is
@@ -314,9 +308,8 @@ std::vector<int> symmetryCosetRepresentatives(PuzzleAnalysis& analysis, int subg
 // the reduced values / the symmetries when `classes` has none) x the other
 // parts; without symmetries, the plain table's entries.
 uint64_t cosetPatternEntries(const PhasePlan& plan, const PhaseClassCount& classes);
-// Bytes of its table: 4-bit entries, or a projected table's 2-bit lines of
-// kTwoBitEntriesPerLine entries in 64 bytes and its set of entries below
-// the base.
+// Bytes of its table: 4-bit entries, or a projected table's 2-bit lines and
+// its set of entries below the base.
 uint64_t cosetPatternTableBytes(const PhasePlan& plan, const PhaseClassCount& classes);
 bool buildCosetPatternPlan(PuzzleAnalysis& analysis, int pattern, const std::vector<int>& searchMoves, PhasePlan& out,
                            DiagnosticEngine& diags);
