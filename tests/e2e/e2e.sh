@@ -303,6 +303,9 @@ bad-input)
     expect_error "not a permutation" -- "$pzc" solve $puzzle --state "0 0 1 2 3 4 5 6 7"
     expect_error "has 9 numbers" -- "$pzc" solve $puzzle --state "0 1 2"
     expect_error "not a number" -- "$pzc" solve $puzzle --state "0 1 2 x 4 5 6 7 8"
+    # An orientation out of range names its orbit, the range and the number.
+    expect_error "orbit corners has orientations 0 to 2 (number 21 is 3)" -- "$pzc" solve puzzles/cube3.pz \
+        --state "0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 7 8 9 10 11 3 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0"
     # A single transposition is odd; 3x3 Loopover moves are 3-cycles (even).
     expect_error "cannot be reached" -- "$pzc" solve $puzzle --state "1 0 2 3 4 5 6 7 8"
     expect_error "usage" -- "$pzc" solve $puzzle

@@ -137,7 +137,8 @@ std::optional<ir::Element> elementFromNumbers(const ir::Puzzle& p, const std::ve
         if (p.orbits[o].orient <= 1) continue;
         for (int q = 0; q < p.orbits[o].size; ++q, ++i) {
             if (v[i] < 0 || v[i] >= p.orbits[o].orient) {
-                why = "orientation number " + std::to_string(i + 1) + " is out of range";
+                why = "orbit " + p.orbits[o].name + " has orientations 0 to " + std::to_string(p.orbits[o].orient - 1) +
+                      " (number " + std::to_string(i + 1) + " is " + std::to_string(v[i]) + ")";
                 return std::nullopt;
             }
             e.ori[o][q] = static_cast<int>(v[i]);
