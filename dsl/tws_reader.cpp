@@ -447,6 +447,9 @@ public:
 // Unsupported ksolve commands: blocks up to End, and one-line commands.
 const std::set<std::string> kUnsupportedBlocks = {"Block", "ForbiddenPairs", "ForbiddenGroups", "MoveLimits"};
 const std::set<std::string> kDeprecatedBlocks = {"Multiplicators", "ParallelMoves"};
+// A twsearch fork's rewriting of printed solutions (one line each): refused,
+// since ignoring it would print other solutions than that program does.
+const std::set<std::string> kUnsupportedLines = {"ReplaceMoves"};
 
 class DefinitionReader : public Reader {
 public:
@@ -603,6 +606,9 @@ public:
             } else if (kDeprecatedBlocks.count(c)) {
                 warning(t.range(), "'" + c + "' is deprecated in ksolve and ignored");
                 skipBlock(t);
+            } else if (kUnsupportedLines.count(c)) {
+                error(t.range(), "'" + c + "' is not supported by pzc's .tws import");
+                restOfLine(t);
             } else if (c == "Scramble" || c == "ScrambleAlg" || c == "ScrambleState") {
                 // A scramble file given as the definition: say where it goes.
                 error(t.range(), "'" + c + "' belongs in a scramble file, not a puzzle definition: give the file with "
