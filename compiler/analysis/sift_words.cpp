@@ -114,8 +114,13 @@ public:
 
     Word concat(const Word& a, const Word& b) const {
         Word out = a;
-        for (uint16_t l : b) push(out, l);
+        append(out, b);
         return out;
+    }
+    // w followed by b, in place (a sift extends one word level after level:
+    // copying it at every level made big puzzles' tables quadratic in it).
+    void append(Word& w, const Word& b) const {
+        for (uint16_t l : b) push(w, l);
     }
 
     Word inverse(const Word& w) const {
@@ -191,16 +196,21 @@ public:
             }
             Word back;
             if (w.size() < table_.entries[e].word.size() + 8) back = letters_.inverse(w);
+            const Perm* then = &table_.entries[e].perm;
+            SiftEntry old;
             if (!back.empty() && back.size() < table_.entries[e].word.size()) {
-                SiftEntry old = std::move(table_.entries[e]);
+                old = std::move(table_.entries[e]);
                 table_.entries[e] = {std::move(back), inversePerm(g)};
-                w = letters_.concat(w, old.word);
-                g = composePerm(g, old.perm);
+                then = &old.perm;
+                letters_.append(w, old.word);
             } else {
-                w = letters_.concat(w, table_.entries[e].word);
-                g = composePerm(g, table_.entries[e].perm);
+                letters_.append(w, table_.entries[e].word);
             }
             if (w.size() > limit) return;
+            // g then `then`, into a buffer kept across calls (no allocation a level).
+            scratch_.resize(g.size());
+            for (size_t p = 0; p < g.size(); ++p) scratch_[p] = (*then)[static_cast<size_t>(g[p])];
+            g.swap(scratch_);
         }
     }
 
@@ -249,6 +259,7 @@ public:
 private:
     const Alphabet& letters_;
     SiftWords& table_;
+    Perm scratch_;
 };
 
 // A level's longest sequence, their total length and their number.

@@ -724,8 +724,9 @@ std::optional<int> runSolver(const IndexedSolver& solver, const ir::Puzzle& puzz
 
 // note [sift solves]
 // A sift solver (note [sift words] in compiler/analysis/sift_words.hpp) runs
-// inside pzc: its table is built in about a second from the definition
-// alone, so there is no binary to build or cache. Each position is sifted
+// inside pzc: its table is built from the definition alone (under a second
+// for Megaminx; up to minutes for the biggest puzzles, docs/language.md), so
+// there is no binary to build or cache. Each position is sifted
 // and shortened, then reported as the result line a generated solver
 // prints (note [result protocol]), so replay, printing and a batch's bad
 // lines go through the same ResultReader. "nodes" is the number of levels
