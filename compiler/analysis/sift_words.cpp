@@ -117,8 +117,8 @@ public:
         append(out, b);
         return out;
     }
-    // w followed by b, in place (a sift extends one word level after level:
-    // copying it at every level made big puzzles' tables quadratic in it).
+    // w followed by b, in place: a sift extends one word level after level,
+    // and a copy of it a level was wasted work.
     void append(Word& w, const Word& b) const {
         for (uint16_t l : b) push(w, l);
     }
