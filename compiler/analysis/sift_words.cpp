@@ -27,7 +27,10 @@ namespace {
 // pairs) and, if that does not make up for it, a residue limit half as long again. Pair rounds stop when a
 // round shortens no sequence, after kMaxRounds; a round takes at most
 // kPairsPerRound pairs, shared by the levels (at most kPairsPerLevel and at
-// least kMinPairsPerLevel each, drawn when a level has more).
+// least kMinPairsPerLevel each, drawn when a level has more). The whole
+// build stops with an error once its work passes a budget (kMaxSiftWork in
+// sift_words.hpp; checked between batches and rounds, so the same
+// definition always stops at the same point).
 constexpr long kShortWords = 150000;
 constexpr int kRandomLength = 40;
 constexpr long kRandomWords = 200000;
@@ -196,20 +199,20 @@ public:
             }
             Word back;
             if (w.size() < table_.entries[e].word.size() + 8) back = letters_.inverse(w);
-            const Perm* then = &table_.entries[e].perm;
+            // The sequence w goes on with: the kept one, or the one it replaces.
+            const SiftEntry* then = &table_.entries[e];
             SiftEntry old;
             if (!back.empty() && back.size() < table_.entries[e].word.size()) {
                 old = std::move(table_.entries[e]);
                 table_.entries[e] = {std::move(back), inversePerm(g)};
-                then = &old.perm;
-                letters_.append(w, old.word);
-            } else {
-                letters_.append(w, table_.entries[e].word);
+                then = &old;
             }
+            letters_.append(w, then->word);
+            table_.stats.work += static_cast<long long>(then->word.size() + g.size());
             if (w.size() > limit) return;
             // g then `then`, into a buffer kept across calls (no allocation a level).
             scratch_.resize(g.size());
-            for (size_t p = 0; p < g.size(); ++p) scratch_[p] = (*then)[static_cast<size_t>(g[p])];
+            for (size_t p = 0; p < g.size(); ++p) scratch_[p] = then->perm[static_cast<size_t>(g[p])];
             g.swap(scratch_);
         }
     }
@@ -261,6 +264,11 @@ private:
     SiftWords& table_;
     Perm scratch_;
 };
+
+std::string tooMuchWork(const SiftWords& table, long long maxWork) {
+    return "the sift table took more than its budget of " + std::to_string(maxWork) + " steps (" +
+           std::to_string(table.stats.sifted) + " words sifted): its sequences grew too long for this puzzle's group";
+}
 
 // A level's longest sequence, their total length and their number.
 struct SequenceLengths {
@@ -396,7 +404,8 @@ std::vector<std::pair<int, int>> placementOrder(const ir::Puzzle& puzzle, const 
     return order;
 }
 
-std::optional<SiftWords> buildSiftWords(PuzzleAnalysis& analysis, const std::vector<int>& metric, std::string& why) {
+std::optional<SiftWords> buildSiftWords(PuzzleAnalysis& analysis, const std::vector<int>& metric, std::string& why,
+                                        long long maxWork) {
     const ir::Puzzle& puzzle = analysis.puzzle();
     if (auto refused = siftRefusal(puzzle, metric)) {
         why = *refused;
@@ -435,6 +444,10 @@ std::optional<SiftWords> buildSiftWords(PuzzleAnalysis& analysis, const std::vec
             why = "the sift table was not filled by " + std::to_string(kRandomWords) + " random words";
             return std::nullopt;
         }
+        if (table.stats.work > maxWork) {
+            why = tooMuchWork(table, maxWork);
+            return std::nullopt;
+        }
         const size_t before = table.entries.size();
         for (long i = 0; i < kRandomBatch; ++i) {
             Word w;
@@ -453,6 +466,10 @@ std::optional<SiftWords> buildSiftWords(PuzzleAnalysis& analysis, const std::vec
     }
     limit = std::max(limit, builder.longest());
     while (table.stats.rounds < kMaxRounds) {
+        if (table.stats.work > maxWork) {
+            why = tooMuchWork(table, maxWork);
+            return std::nullopt;
+        }
         ++table.stats.rounds;
         if (!builder.pairRound(rng, limit, pairsPerLevel)) break;
     }

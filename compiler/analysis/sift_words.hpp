@@ -51,6 +51,7 @@ struct SiftStats {
     int rounds = 0;         // pair rounds until nothing shortened
     size_t bound = 0;       // sum over levels of the longest sequence
     double meanBound = 0;   // sum over levels of the mean sequence length
+    long long work = 0;     // letters appended and points composed while sifting (note [sift budgets])
 };
 
 struct SiftWords {
@@ -76,10 +77,18 @@ std::optional<std::string> siftRefusal(const ir::Puzzle& puzzle, const std::vect
 // (note [placement order] in the .cpp).
 std::vector<std::pair<int, int>> placementOrder(const ir::Puzzle& puzzle, const std::vector<int>& metric);
 
+// The most work (letters appended and points composed while sifting) a
+// table may take (note [sift budgets]). Megaminx takes 4.6e8 (0.7 s here),
+// twsearch's 13x13x13 3.4e10 (32 s), its Eitan's star about 9.6e10 (157 s, with
+// sequences of thousands of moves); bigger groups fill with residues so
+// long that they would run for many minutes.
+constexpr long long kMaxSiftWork = 100'000'000'000;
+
 // The table for the puzzle's group over the metric moves `metric`. Nullopt
 // with `why` when it cannot be built (identical pieces, too many points, a
-// table not filled).
-std::optional<SiftWords> buildSiftWords(PuzzleAnalysis& analysis, const std::vector<int>& metric, std::string& why);
+// table not filled, more than `maxWork` work).
+std::optional<SiftWords> buildSiftWords(PuzzleAnalysis& analysis, const std::vector<int>& metric, std::string& why,
+                                        long long maxWork = kMaxSiftWork);
 
 // note [sift labels]
 // With identical pieces a level places any piece of its label that is not

@@ -116,6 +116,27 @@ TEST_CASE("sift words solve 5x5 Loopover and Megaminx random states", "[sift]") 
     }
 }
 
+TEST_CASE("a sift table that passes its work budget is refused, the same way every time", "[sift]") {
+    const ir::Puzzle p = load("puzzles/megaminx.pz");
+    analysis::PuzzleAnalysis a(p);
+    std::string why;
+    auto full = analysis::buildSiftWords(a, metricOf(p), why);
+    REQUIRE(full);
+    REQUIRE(full->stats.work > 1'000'000);
+    REQUIRE(full->stats.work <= analysis::kMaxSiftWork);
+    // A budget below what the table takes: refused, and at the same point each time.
+    std::string first, second;
+    REQUIRE(!analysis::buildSiftWords(a, metricOf(p), first, full->stats.work / 2));
+    REQUIRE(!analysis::buildSiftWords(a, metricOf(p), second, full->stats.work / 2));
+    CHECK(first.find("took more than its budget of " + std::to_string(full->stats.work / 2) + " steps") != std::string::npos);
+    CHECK(first == second);
+    // At exactly its own work the table is built, and the same one.
+    auto again = analysis::buildSiftWords(a, metricOf(p), why, full->stats.work);
+    REQUIRE(again);
+    CHECK(again->stats.work == full->stats.work);
+    CHECK(again->stats.bound == full->stats.bound);
+}
+
 TEST_CASE("sift words solve a puzzle with identical pieces (4x4x4 centres)", "[sift]") {
     const ir::Puzzle p = load("puzzles/cube4.pz");
     analysis::PuzzleAnalysis a(p);
