@@ -4,9 +4,9 @@
 # with variants of the same definition, one line per scramble and variant:
 # length, nodes, seconds, nodes/s. Variants (VARIANTS, space-separated,
 # default "h48h3 h48h2 h48_corners"):
-#   h48h3        the shipped solver: H11's coordinate keeping three edge orientations (226 MiB)
-#   h48h2        keeping two (113 MiB)
-#   h48_corners  h48 (H48's coordinate, 56 MiB) and corners_all (42 MiB)
+#   h48h3        the shipped solver: H11's coordinate keeping three edge orientations (231 MiB)
+#   h48h2        keeping two (116 MiB)
+#   h48_corners  h48 (H48's coordinate, 66 MiB) and corners_all (42 MiB)
 #   h48          h48 alone
 #   h48_all      h48, corners_all, edges_first6, edges_last6
 #   plain        corners_all, edges_first6, edges_last6 (before coset patterns; slow past 14 moves)

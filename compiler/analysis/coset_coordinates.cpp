@@ -12,7 +12,7 @@
 #include "compiler/analysis/distinct_states.hpp"
 #include "compiler/analysis/schreier_sims.hpp"
 #include "compiler/ir/element.hpp"
-#include "pz/two_bit_table.hpp"
+#include "pz/table_layout.hpp"
 
 namespace pz::analysis {
 
@@ -1015,10 +1015,19 @@ uint64_t cosetPatternEntries(const PhasePlan& plan, const PhaseClassCount& class
 }
 
 uint64_t cosetPatternTableBytes(const PhasePlan& plan, const PhaseClassCount& classes) {
-    const uint64_t entries = cosetPatternEntries(plan, classes);
-    if (!plan.kept.empty())
-        return TwoBitTable::bytesFor(entries) + BelowBase::bytesFor(entries);
-    return (entries + 1) / 2;
+    const uint64_t n = plan.symmetries.size();
+    const uint64_t classCount = n == 0 ? 0 : classes.classes ? classes.classes : (plan.reducedSize + n - 1) / n;
+    if (!plan.kept.empty()) return ProjectedCosetLayout::words(plan.reducedSize, classCount, plan.restSize) * 8;
+    // A plain table is a one-phase blob of the phased solvers' kind.
+    PhasedLayoutPhase phase;
+    phase.moves = plan.moves.size();
+    for (const auto& part : plan.parts) phase.partSizes.push_back(part.size);
+    phase.tables = plan.tables;
+    phase.symmetries = n;
+    phase.reduced = plan.reduced;
+    phase.rest = plan.rest;
+    phase.classes = classCount;
+    return phasedBlobWords({phase}) * 8;
 }
 
 bool buildCosetPatternPlan(PuzzleAnalysis& analysis, int patternIndex, const std::vector<int>& searchMoves,

@@ -286,7 +286,7 @@ inline constexpr size_t kMaxKeptOrientations = 16;  // positions kept per part (
 // with the line's minimum (note [two-bit tables] in pz/two_bit_table.hpp),
 // and beside the lines a set of the entries below the base (note [entries
 // below the base]); its size is the runtime's own (cosetPatternTableBytes
-// asks pz::TwoBitTable and pz::BelowBase, not a copy of their rules).
+// asks pz/table_layout.hpp, not a copy of its rules).
 //
 // note [moves in the subgroup]
 // When the table read at the inverse y = x^-1 of a node x (at S^-1 y S) is
@@ -308,8 +308,9 @@ std::vector<int> symmetryCosetRepresentatives(PuzzleAnalysis& analysis, int subg
 // the reduced values / the symmetries when `classes` has none) x the other
 // parts; without symmetries, the plain table's entries.
 uint64_t cosetPatternEntries(const PhasePlan& plan, const PhaseClassCount& classes);
-// Bytes of its table: 4-bit entries, or a projected table's 2-bit lines and
-// its set of entries below the base.
+// Bytes of its table as the solver holds it (pz/table_layout.hpp): the
+// 4-bit entries, or a projected table's 2-bit lines and its set of entries
+// below the base, with the class index and move tables beside them.
 uint64_t cosetPatternTableBytes(const PhasePlan& plan, const PhaseClassCount& classes);
 bool buildCosetPatternPlan(PuzzleAnalysis& analysis, int pattern, const std::vector<int>& searchMoves, PhasePlan& out,
                            DiagnosticEngine& diags);

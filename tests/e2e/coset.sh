@@ -10,6 +10,11 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 lengths() { sed -n 's/.*"length": \([0-9]*\).*/\1/p' "$1"; }
 
+# The table-bytes `pzc check --json` gives pattern $2 of definition $1.
+table_bytes() {
+    "$pzc" check "$1" --json | python3 -c 'import json, sys; print(next(p["table-bytes"] for p in json.load(sys.stdin)["patterns"] if p["name"] == sys.argv[1]))' "$2"
+}
+
 case $case_name in
 tetrads-table)
     # The 2x2x2 corners' tetrad coset by the 48 symmetries: 3393 classes;
@@ -25,6 +30,10 @@ tetrads-table)
     "$pzc" build $puzzle -o "$tmp/solver" > /dev/null || fail "build"
     "$tmp/solver" --tables --table-dir "$tmp/tables" > "$tmp/tables.txt" || fail "--tables"
     grep -q "3393 classes, 3393 entries" "$tmp/tables.txt" || fail "classes: $(cat "$tmp/tables.txt")"
+    # The size check reports is the size the solver holds (pz/table_layout.hpp).
+    bytes=$(table_bytes $puzzle tetrad_coset) || fail "check --json table-bytes"
+    grep -q "^coset pattern tetrad_coset: table built in .* s, $bytes bytes" "$tmp/tables.txt" ||
+        fail "check says $bytes bytes: $(grep '^coset pattern' "$tmp/tables.txt")"
     sed -n 's/.*looked up from states)://p' "$tmp/tables.txt" > "$tmp/got"
     diff "$tmp/want" "$tmp/got" || fail "coset table differs from the coset BFS"
     cat "$tmp/tables.txt"
@@ -151,6 +160,9 @@ projected)
     "$pzc" build "$tmp/proj.pz" -o "$tmp/solver" > /dev/null || fail "build"
     "$tmp/solver" --tables --table-dir "$tmp/t1" > "$tmp/tables.txt" || fail "--tables"
     cat "$tmp/tables.txt"
+    bytes=$(table_bytes "$tmp/proj.pz" tetrad_proj) || fail "check --json table-bytes"
+    grep -q "^coset pattern tetrad_proj: table built in .* s, $bytes bytes" "$tmp/tables.txt" ||
+        fail "check says $bytes bytes: $(grep '^coset pattern' "$tmp/tables.txt")"
     # The generated ranks (note [fixed ranks] in pz/phased.hpp) are the plan's.
     grep -q "generated ranks: the plan's on 10000 random states" "$tmp/tables.txt" || fail "generated ranks not checked"
     sed -n 's/^  [0-9]* classes, [0-9]* entries://p' "$tmp/tables.txt" > "$tmp/got"

@@ -45,6 +45,7 @@
 #include "pz/state.hpp"
 #include "pz/sym_classes.hpp"
 #include "pz/table_blob.hpp"
+#include "pz/table_layout.hpp"
 
 #if defined(__BMI2__)
 #include <immintrin.h>
@@ -90,6 +91,19 @@ struct PhaseSpec {
     std::vector<int> reduced;      // the parts reduced to classes (mixed radix, first most significant)
     std::vector<int> rest;         // the parts conjugated value by value
 };
+
+// The numbers phase `spec`'s sections are sized by (pz/table_layout.hpp).
+inline PhasedLayoutPhase layoutOf(const PhaseSpec& spec, uint64_t classes) {
+    PhasedLayoutPhase l;
+    l.moves = spec.moves.size();
+    for (const auto& part : spec.parts) l.partSizes.push_back(part.size);
+    l.tables = spec.tables;
+    l.symmetries = spec.symmetries.size();
+    l.reduced = spec.reduced;
+    l.rest = spec.rest;
+    l.classes = classes;
+    return l;
+}
 
 // A direction to search from (note [phased directions]): the state
 // conjugated by symmetry `symmetry` (S^-1 s S, traits symmetry index; 0 =
@@ -1461,6 +1475,12 @@ private:
             }
         }
         if (next != sections.size()) return (why = "more sections than the spec has tables", false);
+        // The sizes the compiler reports (pz/table_layout.hpp) are these.
+        std::vector<PhasedLayoutPhase> layout;
+        for (size_t k = 0; k < spec_.size(); ++k) layout.push_back(layoutOf(spec_[k], phases[k].classes));
+        if (phasedBlobWords(layout) != words)
+            return (why = "its size differs from the layout's " + std::to_string(phasedBlobWords(layout) * 8) + " bytes",
+                    false);
         phases_ = std::move(phases);
         tableWords_ = words;
         return true;

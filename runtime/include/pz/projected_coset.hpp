@@ -84,6 +84,7 @@
 #include "pz/projected_depth.hpp"
 #include "pz/sym_classes.hpp"
 #include "pz/table_blob.hpp"
+#include "pz/table_layout.hpp"
 #include "pz/two_bit_table.hpp"
 
 namespace pz {
@@ -184,7 +185,6 @@ public:
 
 private:
     static constexpr uint64_t kMagic = 0x3454434A4F525050ULL;  // "PPROJCT4"
-    static constexpr uint64_t kHeaderWords = 8 + 16 + 2;
 
     static uint64_t product(const std::vector<PhasePartSpec>& parts, const std::vector<int>& which) {
         uint64_t p = 1;
@@ -238,24 +238,15 @@ private:
         return sym == 0 ? s : T::conjugate(s, sym);
     }
 
-    // Words: the header, classOf (rawA u32), stab (classes u64), the class
-    // floors (classes bytes), padding to a 64-byte line, the 2-bit lines,
-    // the set of entries below the base (u16 slots, note [entries below the
-    // base] in pz/two_bit_table.hpp).
-    static uint64_t classWords(uint64_t rawA) { return (rawA * 4 + 7) / 8; }
-    static uint64_t floorWords(uint64_t classes) { return (classes + 7) / 8; }
-    static uint64_t linesAt(uint64_t rawA, uint64_t classes) {
-        return (kHeaderWords + classWords(rawA) + classes + floorWords(classes) + TwoBitTable::kLineWords - 1) /
-               TwoBitTable::kLineWords * TwoBitTable::kLineWords;
-    }
+    // The blob's layout: pz/table_layout.hpp (the compiler sizes it there too).
+    using Layout = ProjectedCosetLayout;
 
     bool attach(const uint64_t* blob, uint64_t words, std::string& why) {
-        if (words < kHeaderWords || blob[0] != kMagic) return (why = "not a projected coset table", false);
+        if (words < Layout::kHeaderWords || blob[0] != kMagic) return (why = "not a projected coset table", false);
         const uint64_t classes = blob[1], rawA = blob[2], bSize = blob[3];
         if (rawA != rawA_ || bSize != bSize_) return (why = "its coordinate sizes differ from the spec's", false);
         if (classes == 0 || classes > rawA) return (why = "bad class count", false);
-        const uint64_t want = linesAt(rawA, classes) + TwoBitTable::bytesFor(classes * bSize) / 8 +
-                              BelowBase::bytesFor(classes * bSize) / 8;
+        const uint64_t want = Layout::words(rawA, classes, bSize);
         if (words != want) return (why = "size " + std::to_string(words * 8) + " bytes, expected " + std::to_string(want * 8), false);
         classes_ = classes;
         exactDepth_ = static_cast<unsigned>(blob[5]);
@@ -265,12 +256,12 @@ private:
         const uint64_t slots = BelowBase::slotsFor(classes * bSize);
         if (blob[24] != slots || blob[25] > base_) return (why = "bad set of entries below the base", false);
         for (int d = 0; d < 16; ++d) counts_[d] = blob[8 + d];
-        classOf_ = reinterpret_cast<const uint32_t*>(blob + kHeaderWords);
-        stab_ = blob + kHeaderWords + classWords(rawA);
+        classOf_ = reinterpret_cast<const uint32_t*>(blob + Layout::kHeaderWords);
+        stab_ = blob + Layout::kHeaderWords + Layout::classWords(rawA);
         floor_ = reinterpret_cast<const uint8_t*>(stab_ + classes);
         for (uint64_t c = 0; c < classes; ++c)
             if (floor_[c] > 15) return (why = "bad class floor", false);
-        lines_ = blob + linesAt(rawA, classes);
+        lines_ = blob + Layout::linesAt(rawA, classes);
         below_ = {reinterpret_cast<const uint16_t*>(lines_ + TwoBitTable::bytesFor(classes * bSize) / 8),
                   static_cast<unsigned>(std::countr_zero(slots)), static_cast<unsigned>(blob[25])};
         words_ = words;
@@ -338,7 +329,7 @@ private:
         const uint64_t entries = classes * bSize_;
         // The build fills 4-bit entries, then packs them into 2-bit lines.
         const uint64_t tableWords = (entries + 15) / 16;
-        const uint64_t total = linesAt(rawA_, classes) + TwoBitTable::bytesFor(entries) / 8 + BelowBase::bytesFor(entries) / 8;
+        const uint64_t total = Layout::words(rawA_, classes, bSize_);
         if ((total + tableWords) * 8 > memoryBudget())
             throw MemoryBudgetError("the " + label_ + " needs " + formatBytes(total * 8) + " (" +
                                     formatBytes((total + tableWords) * 8) + " while built), more than the memory budget of " +
@@ -620,10 +611,10 @@ private:
         const unsigned threshold = BelowBase::thresholdFor(counts, base, slots);
         blob[24] = slots;
         blob[25] = threshold;
-        std::memcpy(blob + kHeaderWords, sc.classOf.data(), rawA_ * 4);
-        std::memcpy(blob + kHeaderWords + classWords(rawA_), sc.stab.data(), classes * 8);
+        std::memcpy(blob + Layout::kHeaderWords, sc.classOf.data(), rawA_ * 4);
+        std::memcpy(blob + Layout::kHeaderWords + Layout::classWords(rawA_), sc.stab.data(), classes * 8);
         // note [class floors]: the least entry of each class.
-        auto* floors = reinterpret_cast<uint8_t*>(blob + kHeaderWords + classWords(rawA_) + classes);
+        auto* floors = reinterpret_cast<uint8_t*>(blob + Layout::kHeaderWords + Layout::classWords(rawA_) + classes);
         parallel(classes, [&](uint64_t b, uint64_t e) {
             for (uint64_t c = b; c < e; ++c) {
                 unsigned least = 15;
@@ -631,7 +622,7 @@ private:
                 floors[c] = static_cast<uint8_t>(least);
             }
         });
-        uint64_t* lines = blob + linesAt(rawA_, classes);
+        uint64_t* lines = blob + Layout::linesAt(rawA_, classes);
         parallel((entries + TwoBitTable::kPerLine - 1) / TwoBitTable::kPerLine, [&](uint64_t b, uint64_t e) {
             for (uint64_t line = b; line < e; ++line)
                 TwoBitTable::packLineInto(lines + line * TwoBitTable::kLineWords, line, entries, base, nibble);

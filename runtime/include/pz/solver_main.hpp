@@ -356,7 +356,8 @@ int solverMainImpl(int argc, char** argv) {
             for (const auto& c : search.cosetPatterns()) {
                 const auto t = c->summary();
                 std::cout << "coset pattern " << c->name() << ": table " << (c->loadedFromCache() ? "loaded" : "built")
-                          << " in " << c->buildSeconds() << " s, " << formatBytes(t.bytes)
+                          << " in " << c->buildSeconds() << " s, " << t.bytes << " bytes"
+                          << (t.bytes >= 1024 ? " (" + formatBytes(t.bytes) + ")" : std::string())
                           << (t.base >= 0 ? " (2-bit entries over base " + std::to_string(t.base) + ")" : std::string()) << "\n";
                 std::cout << "  ";
                 if (t.classes) std::cout << t.classes << " classes, ";
