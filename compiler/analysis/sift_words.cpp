@@ -24,11 +24,12 @@ namespace {
 // kRandomLength letters fill the places no short word reached, at most
 // kRandomWords of them, in batches; a batch that reaches fewer new places
 // than there are levels is followed by a light pair round (a quarter of the
-// pairs) and, if that does not make up for it, a residue limit half as long again. Pair rounds stop when a
-// round shortens no sequence, after kMaxRounds; a round takes at most
-// kPairsPerRound pairs, shared by the levels (at most kPairsPerLevel and at
-// least kMinPairsPerLevel each, drawn when a level has more). The whole
-// build stops with an error once its work passes a budget (kMaxSiftWork in
+// pairs) and, if that does not make up for it, a residue limit half as long
+// again. Pair rounds stop when a round shortens no sequence, after
+// kMaxRounds; a round takes at most kPairsPerRound pairs, shared by the
+// levels (at most kPairsPerLevel and at least kMinPairsPerLevel each, drawn
+// when a level has more). The whole build stops with an error once its work
+// (letters appended, points composed) passes a budget (kMaxSiftWork in
 // sift_words.hpp; checked between batches and rounds, so the same
 // definition always stops at the same point).
 constexpr long kShortWords = 150000;
@@ -208,8 +209,9 @@ public:
                 then = &old;
             }
             letters_.append(w, then->word);
-            table_.stats.work += static_cast<long long>(then->word.size() + g.size());
+            table_.stats.work += static_cast<long long>(then->word.size());
             if (w.size() > limit) return;
+            table_.stats.work += static_cast<long long>(g.size());
             // g then `then`, into a buffer kept across calls (no allocation a level).
             scratch_.resize(g.size());
             for (size_t p = 0; p < g.size(); ++p) scratch_[p] = then->perm[static_cast<size_t>(g[p])];
@@ -424,6 +426,11 @@ std::optional<SiftWords> buildSiftWords(PuzzleAnalysis& analysis, const std::vec
     }
 
     SiftBuilder builder(letters, table);
+    auto overBudget = [&] {
+        if (table.stats.work <= maxWork) return false;
+        why = tooMuchWork(table, maxWork);
+        return true;
+    };
     const mpz_class& groupOrder = analysis.groupOrder();
     // Short words first, in length order, residues kept up to `limit`.
     size_t limit = 0;
@@ -444,10 +451,7 @@ std::optional<SiftWords> buildSiftWords(PuzzleAnalysis& analysis, const std::vec
             why = "the sift table was not filled by " + std::to_string(kRandomWords) + " random words";
             return std::nullopt;
         }
-        if (table.stats.work > maxWork) {
-            why = tooMuchWork(table, maxWork);
-            return std::nullopt;
-        }
+        if (overBudget()) return std::nullopt;
         const size_t before = table.entries.size();
         for (long i = 0; i < kRandomBatch; ++i) {
             Word w;
@@ -466,10 +470,7 @@ std::optional<SiftWords> buildSiftWords(PuzzleAnalysis& analysis, const std::vec
     }
     limit = std::max(limit, builder.longest());
     while (table.stats.rounds < kMaxRounds) {
-        if (table.stats.work > maxWork) {
-            why = tooMuchWork(table, maxWork);
-            return std::nullopt;
-        }
+        if (overBudget()) return std::nullopt;
         ++table.stats.rounds;
         if (!builder.pairRound(rng, limit, pairsPerLevel)) break;
     }
