@@ -236,16 +236,29 @@ yaml)
     diff <("$pzc" check $puzzle | sed 1d) <("$pzc" check "$tmp/t.yaml" | sed 1d) || fail "check differs for the YAML twin"
     ;;
 cube3-depths)
-    # Opt-in (PZ_CUBE_OPTIMAL_TEST): cube3's solver (h48h2) finds
-    # exactly the lengths an independent solver (no coset pattern) proved,
-    # states of 13 to 15 moves (cube3_optimal.txt). Builds the h48h2 table
-    # once (about 100 s on 2 cores).
+    # cube3's optimal_h2 (the smallest projected coset table) finds exactly
+    # the lengths an independent solver (no coset pattern) proved, states
+    # of 12 to 15 moves (cube3_optimal.txt), on 1 and 2 threads.
     grep -v '^#' tests/e2e/cube3_optimal.txt | cut -f1 > "$tmp/scrambles"
     grep -v '^#' tests/e2e/cube3_optimal.txt | cut -f2 > "$tmp/want"
-    "$pzc" solve puzzles/cube3.pz --scrambles "$tmp/scrambles" --json > "$tmp/out" || fail "solve"
+    "$pzc" solve puzzles/cube3.pz --solver optimal_h2 --scrambles "$tmp/scrambles" --threads 2 --json > "$tmp/out" ||
+        fail "solve"
     cat "$tmp/out"
     diff "$tmp/want" <(lengths "$tmp/out") || fail "lengths differ from the proved ones"
     grep -c '"optimal": true' "$tmp/out" | grep -qx "$(wc -l < "$tmp/want")" || fail "not every result is optimal"
+    "$pzc" solve puzzles/cube3.pz --solver optimal_h2 --scrambles "$tmp/scrambles" --threads 1 --json > "$tmp/out1" ||
+        fail "solve, 1 thread"
+    diff "$tmp/want" <(lengths "$tmp/out1") || fail "lengths on 1 thread differ from the proved ones"
+    ;;
+cube3-superflip)
+    # Opt-in (PZ_SUPERFLIP_TEST): the superflip needs exactly 20 moves
+    # (Michael Reid, 1995), proved by exhausting depth 19 with
+    # optimal_h6 (its 1.8 GiB table built once: about 7.5 minutes and 5.6 GiB
+    # on 2 cores), replayed by pzc.
+    "$pzc" solve puzzles/cube3.pz --solver optimal_h6 --scramble superflip --progress --json > "$tmp/out" || fail "solve"
+    cat "$tmp/out"
+    [ "$(lengths "$tmp/out")" = 20 ] || fail "superflip: $(cat "$tmp/out")"
+    grep -q '"optimal": true' "$tmp/out" || fail "superflip not proved optimal: $(cat "$tmp/out")"
     ;;
 *)
     fail "unknown case $case_name"
