@@ -1008,15 +1008,19 @@ bool planProjection(PuzzleAnalysis& analysis, const ir::Pattern& pattern, PhaseP
 
 }  // namespace
 
+uint64_t cosetPatternClasses(const PhasePlan& plan, const PhaseClassCount& classes) {
+    const uint64_t n = plan.symmetries.size();
+    return n == 0 ? 0 : classes.classes ? classes.classes : (plan.reducedSize + n - 1) / n;
+}
+
 uint64_t cosetPatternEntries(const PhasePlan& plan, const PhaseClassCount& classes) {
     if (plan.symmetries.empty()) return plan.tableEntries(0);
-    const uint64_t n = plan.symmetries.size();
-    return (classes.classes ? classes.classes : (plan.reducedSize + n - 1) / n) * plan.restSize;
+    return cosetPatternClasses(plan, classes) * plan.restSize;
 }
 
 uint64_t cosetPatternTableBytes(const PhasePlan& plan, const PhaseClassCount& classes) {
     const uint64_t n = plan.symmetries.size();
-    const uint64_t classCount = n == 0 ? 0 : classes.classes ? classes.classes : (plan.reducedSize + n - 1) / n;
+    const uint64_t classCount = cosetPatternClasses(plan, classes);
     if (!plan.kept.empty()) return ProjectedCosetLayout::words(plan.reducedSize, classCount, plan.restSize) * 8;
     // A plain table is a one-phase blob of the phased solvers' kind.
     PhasedLayoutPhase phase;

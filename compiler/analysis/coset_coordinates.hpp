@@ -304,9 +304,12 @@ std::vector<int> symmetryCosetRepresentatives(PuzzleAnalysis& analysis, int subg
 // The plan of coset pattern `pattern` (an index into puzzle.patterns, with
 // cosetSubgroup >= 0) over `searchMoves`; on failure a located error at the
 // pattern.
-// Entries of a coset pattern's table: its classes (counted, or estimated as
-// the reduced values / the symmetries when `classes` has none) x the other
-// parts; without symmetries, the plain table's entries.
+// Symmetry classes of a coset pattern's reduced parts: counted, or estimated
+// as the reduced values / the symmetries (rounded up) when `classes` has
+// none; 0 without symmetries.
+uint64_t cosetPatternClasses(const PhasePlan& plan, const PhaseClassCount& classes);
+// Entries of a coset pattern's table: its classes x the other parts;
+// without symmetries, the plain table's entries.
 uint64_t cosetPatternEntries(const PhasePlan& plan, const PhaseClassCount& classes);
 // Bytes of its table as the solver holds it (pz/table_layout.hpp): the
 // 4-bit entries, or a projected table's 2-bit lines and its set of entries

@@ -76,15 +76,28 @@ void solveRandom(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const analysi
     }
 }
 
+// A definition, its analysis and its sift table, built and checked entry by entry.
+struct BuiltSift {
+    explicit BuiltSift(const std::string& file) : p(load(file)), a(p) {
+        std::string why;
+        auto built = analysis::buildSiftWords(a, metricOf(p), why);
+        INFO(why);
+        REQUIRE(built);
+        table = std::move(*built);
+        checkEntries(p, table);
+    }
+    ir::Puzzle p;
+    analysis::PuzzleAnalysis a;
+    analysis::SiftWords table;
+};
+
 }  // namespace
 
 TEST_CASE("sift words solve the 2x2x2 and refuse what is not in its group", "[sift]") {
-    const ir::Puzzle p = load("puzzles/cube2.pz");
-    analysis::PuzzleAnalysis a(p);
-    std::string why;
-    auto t = analysis::buildSiftWords(a, metricOf(p), why);
-    REQUIRE(t);
-    checkEntries(p, *t);
+    BuiltSift built("puzzles/cube2.pz");
+    const ir::Puzzle& p = built.p;
+    analysis::PuzzleAnalysis& a = built.a;
+    const analysis::SiftWords* t = &built.table;
     // The table covers the group exactly: the places per level multiply to its order.
     mpz_class product = 1;
     for (const auto& level : t->levels) product *= level.count;
@@ -98,12 +111,10 @@ TEST_CASE("sift words solve the 2x2x2 and refuse what is not in its group", "[si
 
 TEST_CASE("sift words solve 5x5 Loopover and Megaminx random states", "[sift]") {
     for (const char* file : {"puzzles/loopover5.pz", "puzzles/megaminx.pz"}) {
-        const ir::Puzzle p = load(file);
-        analysis::PuzzleAnalysis a(p);
-        std::string why;
-        auto t = analysis::buildSiftWords(a, metricOf(p), why);
-        REQUIRE(t);
-        checkEntries(p, *t);
+        BuiltSift built(file);
+        const ir::Puzzle& p = built.p;
+        analysis::PuzzleAnalysis& a = built.a;
+        const analysis::SiftWords* t = &built.table;
         solveRandom(p, a, *t, 10);
         // A swap of two tiles (odd) is not in A25; a flipped edge is not a Megaminx state.
         ir::Element odd = ir::identity(p.orbits);

@@ -1478,9 +1478,8 @@ private:
         // The sizes the compiler reports (pz/table_layout.hpp) are these.
         std::vector<PhasedLayoutPhase> layout;
         for (size_t k = 0; k < spec_.size(); ++k) layout.push_back(layoutOf(spec_[k], phases[k].classes));
-        if (phasedBlobWords(layout) != words)
-            return (why = "its size differs from the layout's " + std::to_string(phasedBlobWords(layout) * 8) + " bytes",
-                    false);
+        if (const uint64_t expected = phasedBlobWords(layout); expected != words)
+            return (why = "its size differs from the layout's " + std::to_string(expected * 8) + " bytes", false);
         phases_ = std::move(phases);
         tableWords_ = words;
         return true;
