@@ -249,16 +249,35 @@ cube3-depths)
     "$pzc" solve puzzles/cube3.pz --solver optimal_h2 --scrambles "$tmp/scrambles" --threads 1 --json > "$tmp/out1" ||
         fail "solve, 1 thread"
     diff "$tmp/want" <(lengths "$tmp/out1") || fail "lengths on 1 thread differ from the proved ones"
+    # note [known solutions] on a coset-pattern solver: the first 12-mover's
+    # optimal solution given as known is proved (depths below 12 exhausted);
+    # padded by U U U U it is bettered; --max-length 11 proves there is none.
+    first=$(head -1 "$tmp/scrambles") sol=$(head -1 "$tmp/out" | sed 's/.*"solution": "\([^"]*\)".*/\1/')
+    out=$("$pzc" solve puzzles/cube3.pz --solver optimal_h2 --scramble "$first" --known-solution "$sol" --json) || fail "known"
+    echo "$out"
+    grep -q "\"length\": 12, \"optimal\": true, \"known-solution\": true" <<< "$out" || fail "known solution not proved: $out"
+    out=$("$pzc" solve puzzles/cube3.pz --solver optimal_h2 --scramble "$first" --known-solution "$sol U U U U" --json) ||
+        fail "known, padded"
+    grep -q "\"length\": 12, \"optimal\": true, \"solver\"" <<< "$out" || fail "padded known solution not bettered: $out"
+    "$pzc" solve puzzles/cube3.pz --solver optimal_h2 --scramble "$first" --max-length 11 > /dev/null 2> "$tmp/err" &&
+        fail "a solution of 11 moves"
+    grep -q "no solution of 11 moves or fewer" "$tmp/err" || fail "message: $(cat "$tmp/err")"
     ;;
 cube3-superflip)
     # Opt-in (PZ_SUPERFLIP_TEST): the superflip needs exactly 20 moves
-    # (Michael Reid, 1995), proved by exhausting depth 19 with
-    # optimal_h6 (its 1.8 GiB table built once: about 7.5 minutes and 5.6 GiB
-    # on 2 cores), replayed by pzc.
-    "$pzc" solve puzzles/cube3.pz --solver optimal_h6 --scramble superflip --progress --json > "$tmp/out" || fail "solve"
+    # (Michael Reid, 1995). cube3.pz's 20-move macro `superflip` also solves
+    # it (the superflip is its own inverse); given as --known-solution, pzc
+    # replays it and optimal_h6 (its 1.8 GiB table built once: about 7.5
+    # minutes and 5.6 GiB on 2 cores) exhausts every depth up to 19 (about
+    # 40 minutes on 2 threads), which proves 20 (note [known solutions]).
+    # Without the known solution the search also runs the depth-20
+    # iteration until it finds one: hours here.
+    known=$(sed -n 's/.*macro superflip = \(.*\);.*/\1/p' puzzles/cube3.pz)
+    [ "$(wc -w <<< "$known")" = 20 ] || fail "cube3.pz's superflip macro: '$known'"
+    "$pzc" solve puzzles/cube3.pz --solver optimal_h6 --scramble superflip --known-solution "$known" --progress --json \
+        > "$tmp/out" || fail "solve"
     cat "$tmp/out"
-    [ "$(lengths "$tmp/out")" = 20 ] || fail "superflip: $(cat "$tmp/out")"
-    grep -q '"optimal": true' "$tmp/out" || fail "superflip not proved optimal: $(cat "$tmp/out")"
+    grep -q '"length": 20, "optimal": true, "known-solution": true' "$tmp/out" || fail "superflip not proved 20: $(cat "$tmp/out")"
     ;;
 *)
     fail "unknown case $case_name"

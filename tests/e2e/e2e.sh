@@ -647,6 +647,43 @@ assert rows[4]["solution"] == "C1x2", rows
     expect_error "cannot read" -- "$pzc" solve $puzzle --scrambles "$tmp/no-such-file"
     expect_error "cannot be used together" -- "$pzc" solve $puzzle --scrambles "$tmp/batch" --scramble R1
     ;;
+known-solution)
+    # note [known solutions]: a known solution bounds the search. On states
+    # of every BFS distance: given an optimal one, pzc answers it as the
+    # known solution, proved; given a longer one (padded by R1 R1 R1, the
+    # identity), it finds the BFS distance; --max-length one move short of
+    # the distance is a proved "no solution".
+    "$bfs" $puzzle 1 | awk '(NR <= 120 && NR % 7 == 1) || NR % 1499 == 0' > "$tmp/states" || fail "bfs"
+    n=0
+    while IFS= read -r line; do
+        d=${line%% ;*} state=${line#* ; }
+        out=$("$pzc" solve $puzzle --state "$state" --json) || fail "solve $state"
+        sol=$(sed 's/.*"solution": "\([^"]*\)".*/\1/' <<< "$out")
+        out=$("$pzc" solve $puzzle --state "$state" --known-solution "$sol" --json) || fail "known optimal: $state"
+        contains "$out" -q "\"solution\": \"$sol\", \"length\": $d, \"optimal\": true, \"known-solution\": true," ||
+            fail "distance $d, known $sol: $out"
+        out=$("$pzc" solve $puzzle --state "$state" --known-solution "$sol R1 R1 R1" --json) || fail "known padded: $state"
+        contains "$out" -q "\"length\": $d, \"optimal\": true, \"nodes\"" || fail "distance $d, known $sol R1 R1 R1: $out"
+        if [ "$d" -gt 0 ]; then
+            expect_error "no solution of $((d - 1)) moves or fewer (--max-length; the search proved it)" -- \
+                "$pzc" solve $puzzle --state "$state" --max-length $((d - 1))
+        fi
+        n=$((n + 1))
+    done < "$tmp/states"
+    [ "$(cut -d' ' -f1 "$tmp/states" | sort -u | wc -l)" = 9 ] || fail "expected states of every distance 0..8: $(cut -d' ' -f1 "$tmp/states" | sort -u)"
+    echo "$n states"
+    out=$("$pzc" solve $puzzle --scramble "R1 C2" --known-solution "C2x2 R1x2") || fail "known, readable"
+    contains "$out" -q "2 moves (optimal; the known solution: the search found none shorter)" || fail "readable: $out"
+    expect_error "known-solution does not solve the position" -- "$pzc" solve $puzzle --scramble "R1 C2" --known-solution "C2x2"
+    expect_error "known-solution: unknown move 'Q1'" -- "$pzc" solve $puzzle --scramble "R1 C2" --known-solution "C2x2 Q1"
+    expect_error "known-solution needs one position" -- "$pzc" solve $puzzle --scramble R1 --scramble C1 --known-solution "R1x2"
+    expect_error "known-solution and --random cannot be used together" -- "$pzc" solve $puzzle --random 1 --known-solution "R1"
+    expect_error "known-solution: 'U2' is not a move the search counts" -- "$pzc" solve tests/puzzles/cube2_qtm.pz --scramble "U2" --known-solution "U2"
+    expect_error "max-length for an optimal solver is at most 255" -- "$pzc" solve $puzzle --scramble R1 --max-length 256
+    expect_error "known-solution has 258 moves; an optimal search goes to 255 at most" -- \
+        "$pzc" solve $puzzle --scramble "" --known-solution "$(printf 'R1 %.0s' $(seq 258))"
+    expect_error "known-solution and --max-length cannot be used together" -- "$pzc" solve $puzzle --scramble R1 --known-solution "R1x2" --max-length 3
+    ;;
 random-parity)
     # Random positions are drawn by pzc, uniform over the group
     # (PuzzleAnalysis::randomElement): where every move is odd both parities

@@ -62,8 +62,10 @@ bad-input)
     grep -q "cannot be reached" "$tmp/err" || fail "message: $(cat "$tmp/err")"
     "$pzc" solve $puzzle --solver nope --random 1 > /dev/null 2> "$tmp/err" && fail "accepted an unknown solver"
     grep -q "declares no solver 'nope' (declared: optimal, optimal_h6, optimal_h5, optimal_h2, optimal_h0, two_phase)" "$tmp/err" || fail "message: $(cat "$tmp/err")"
-    "$pzc" solve $puzzle --max-length 20 --random 1 > /dev/null 2> "$tmp/err" && fail "accepted --max-length without a phased solver"
-    grep -q "need a phased solver" "$tmp/err" || fail "message: $(cat "$tmp/err")"
+    "$pzc" solve $puzzle --budget-ms 20 --random 1 > /dev/null 2> "$tmp/err" && fail "accepted --budget-ms without a phased solver"
+    grep -q "budget-ms needs a phased solver" "$tmp/err" || fail "message: $(cat "$tmp/err")"
+    "$pzc" solve $puzzle --solver two_phase --known-solution "U" --scramble "U'" > /dev/null 2> "$tmp/err" && fail "accepted --known-solution for a phased solver"
+    grep -q "known-solution needs an optimal solver; 'two_phase' is not one" "$tmp/err" || fail "message: $(cat "$tmp/err")"
     "$pzc" solve $puzzle --solver two_phase --max-length x --random 1 > /dev/null 2> "$tmp/err" && fail "accepted --max-length x"
     # <U, R2> of the 2x2x2 has no exact coset coordinate: a located error, not a wrong solver.
     small=tests/puzzles/cube2_phased.pz

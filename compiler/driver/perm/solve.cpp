@@ -2,6 +2,7 @@
 // pzc solve FILE --random N [--seed S] [--json] [--threads N]
 // pzc solve FILE --scrambles FILE|- [--threads N]      (a batch; JSON lines)
 //   every form also takes [--memory SIZE] [--verify-tables]
+// pzc solve FILE (--scramble "MOVES" | --state "NUMBERS") --known-solution "MOVES"
 // The permutation back end's solve (note [back ends]): builds (or reuses)
 // the generated solver for FILE, solves each position optimally (or with a
 // declared phased or sift solver), replays every solution through the IR
@@ -43,6 +44,9 @@ namespace {
 
 // The most positions one run draws (--random) or reads (--scrambles).
 constexpr unsigned long long kMaxRandom = 1000000;
+// The deepest an optimal solver searches (its --max-length; 4-bit pattern
+// entries and the path buffers are sized for less).
+constexpr unsigned long long kMaxOptimalLength = 255;
 
 const char* kUsage =
     "usage: pzc solve FILE (--scramble \"MOVES\" | --state \"NUMBERS\")... [--json] [--threads N]\n"
@@ -53,9 +57,12 @@ const char* kUsage =
     "    without --solver, runs the declared optimal solver with the largest tables that fit\n"
     "  --verify-tables: check cached pruning tables in full, not only their header and a sample\n"
     "  --progress: a line on stderr after each iteration of an optimal search (depth, nodes, time)\n"
+    "  --known-solution \"MOVES\": a solution of the one position given (searched moves only);\n"
+    "    the optimal search looks for a shorter one and, finding none, answers it, proved optimal\n"
     "  --solver NAME: a declared solver; a sift one answers at once (bounded, not optimal); a\n"
     "    phased one stops at its first solution, or improves\n"
-    "    it until --max-length N moves or for --budget-ms N (never labelled optimal)\n"
+    "    it until --max-length N moves or for --budget-ms N (never labelled optimal); an optimal\n"
+    "    one looks for solutions of at most --max-length N moves only (none: an error)\n"
     "  --sift: a sift solver for any puzzle, declared or not (e.g. a .tws file)\n"
     "  a state is the element's numbers: each orbit's permutation (perm[p] = solved\n"
     "  position of the piece at p), then each oriented orbit's orientations; an orbit\n"
@@ -263,6 +270,10 @@ struct SolveOptions {
     std::string memory;      // bytes, as the solver's --memory; empty = its default
     std::string solverName;  // --solver
     std::optional<unsigned long long> maxLength, budgetMs;
+    // --known-solution: its text, then (checked against the position) its
+    // moves as indices of puzzle.moves; the search looks below its length.
+    std::string knownText;
+    std::optional<std::vector<int>> known;
     bool batch() const { return !batchFile.empty(); }
     std::string batchName() const { return batchFile == "-" ? "<stdin>" : batchFile; }
 };
@@ -289,13 +300,16 @@ std::optional<int> readSolveOptions(const Args& args, SolveOptions& o) {
         .flag("--sift", o.sift)
         .number("--max-length", maxLength, 0, 1000)
         .number("--budget-ms", budgetMs, 0, 86400000ULL)
+        .value("--known-solution", o.knownText)
         .exclusive({"--scramble", "--random", "--scrambles"})
         .exclusive({"--tws-scrambles", "--random", "--scrambles"})
         .exclusive({"--state", "--random", "--scrambles"})
         .exclusive({"--sift", "--solver"})
         .exclusive({"--sift", "--max-length"})
         .exclusive({"--sift", "--budget-ms"})
-        .exclusive({"--sift", "--progress"});
+        .exclusive({"--sift", "--progress"})
+        .exclusive({"--known-solution", "--random", "--scrambles", "--tws-scrambles", "--max-length", "--sift",
+                    "--budget-ms"});
     if (auto rc = options.parse(args)) return *rc;
     o.file = positional[0];
     if (options.given("--seed") && !options.given("--random")) return options.fail("--seed needs --random");
@@ -309,6 +323,11 @@ std::optional<int> readSolveOptions(const Args& args, SolveOptions& o) {
     }
     if (options.given("--max-length")) o.maxLength = maxLength;
     if (options.given("--budget-ms")) o.budgetMs = budgetMs;
+    if (options.given("--known-solution")) {
+        if (o.scrambles.size() + o.states.size() != 1)
+            return options.fail("--known-solution needs one position (one --scramble or --state)");
+        o.known.emplace();
+    }
     return std::nullopt;
 }
 
@@ -411,6 +430,56 @@ std::optional<int> collectPositions(pipeline::CompilationUnit& unit, const Solve
     return std::nullopt;
 }
 
+// note [known solutions]
+// --known-solution gives a solution of the position (from a phased solver,
+// a paper, a macro). It must be a sequence of searched moves that solves
+// the position, replayed here through the IR; its length is then an upper
+// bound, so the optimal solver searches only shorter lengths (its
+// --max-length): a shorter solution found is the optimal answer, and none
+// found proves the known one optimal. This spares the last, largest IDA*
+// iteration (about 7 times the one before on the cube): the superflip is
+// proved 20 by exhausting depth 19.
+std::optional<int> readKnownSolution(pipeline::CompilationUnit& unit, const Positions& positions, SolveOptions& o) {
+    if (!o.known) return std::nullopt;
+    const ir::Puzzle& puzzle = unit.puzzle();
+    const std::vector<int>& metric = unit.metricMoves();
+    ir::Element state = positions.elements.at(0);
+    std::istringstream in(o.knownText);
+    for (std::string name; in >> name;) {
+        auto it = std::find_if(puzzle.moves.begin(), puzzle.moves.end(), [&](const ir::Move& m) { return m.name == name; });
+        if (it == puzzle.moves.end()) {
+            std::cerr << "pzc solve: error: --known-solution: unknown move '" << name << "' (a sequence of "
+                      << puzzle.name << "'s move names)\n";
+            return 1;
+        }
+        const int move = static_cast<int>(it - puzzle.moves.begin());
+        if (std::find(metric.begin(), metric.end(), move) == metric.end()) {
+            std::cerr << "pzc solve: error: --known-solution: '" << name
+                      << "' is not a move the search counts, so the solution has no length to prove\n";
+            return 1;
+        }
+        state = ir::compose(state, it->effect, puzzle.orbits);
+        if (const ir::IllegalPlacement* il = ir::illegalPlacementIn(puzzle, state)) {
+            std::cerr << "pzc solve: error: --known-solution enters an illegal state after move " << o.known->size() + 1
+                      << ": " << ir::illegalPlacementText(puzzle, *il) << "\n";
+            return 1;
+        }
+        o.known->push_back(move);
+    }
+    if (!analysis::isSolvedColouring(puzzle, state)) {
+        std::cerr << "pzc solve: error: --known-solution does not solve the position\n";
+        return 1;
+    }
+    if (o.known->size() > kMaxOptimalLength + 1) {
+        std::cerr << "pzc solve: error: --known-solution has " << o.known->size() << " moves; an optimal search goes to "
+                  << kMaxOptimalLength << " at most, so it can prove one of " << kMaxOptimalLength + 1
+                  << " moves at most\n";
+        return 1;
+    }
+    if (!o.known->empty()) o.maxLength = o.known->size() - 1;
+    return std::nullopt;
+}
+
 // The declared solver to run: -1 for the default build (the first optimal
 // solver), else the index of another optimal solver, a phased or a sift
 // solver (note [search plans]). Nullopt to go on.
@@ -422,9 +491,23 @@ std::optional<int> chooseSolver(const pipeline::CompilationUnit& unit, const Sol
         if (!declared) return 2;
         solver = *declared == unit.defaultOptimalSolver() ? -1 : *declared;
     }
-    if ((solver < 0 || puzzle.solvers[solver].kind != ir::Solver::Kind::Phased) && (o.maxLength || o.budgetMs)) {
-        std::cerr << "pzc solve: error: --max-length and --budget-ms need a phased solver (--solver NAME)\n"
-                  << kUsage;
+    const auto kind = solver < 0 ? ir::Solver::Kind::Optimal : puzzle.solvers[solver].kind;
+    if (kind != ir::Solver::Kind::Phased && o.budgetMs) {
+        std::cerr << "pzc solve: error: --budget-ms needs a phased solver (--solver NAME)\n" << kUsage;
+        return 2;
+    }
+    if (kind == ir::Solver::Kind::Sift && o.maxLength) {
+        std::cerr << "pzc solve: error: --max-length needs an optimal or a phased solver; '" << puzzle.solvers[solver].name
+                  << "' is a sift solver\n";
+        return 2;
+    }
+    if (kind == ir::Solver::Kind::Optimal && o.maxLength > kMaxOptimalLength) {
+        std::cerr << "pzc solve: error: --max-length for an optimal solver is at most " << kMaxOptimalLength << "\n";
+        return 2;
+    }
+    if (kind != ir::Solver::Kind::Optimal && o.known) {
+        std::cerr << "pzc solve: error: --known-solution needs an optimal solver; '" << puzzle.solvers[solver].name
+                  << "' is not one\n";
         return 2;
     }
     if (solver >= 0 && puzzle.solvers[solver].kind != ir::Solver::Kind::Optimal && o.progress) {
@@ -525,16 +608,18 @@ struct SolverLabel {
     bool optimal() const { return kind == ir::Solver::Kind::Optimal; }  // lengths proven by the search
 };
 
-// Prints one solution (replayed already) in the requested form.
+// Prints one solution (replayed already) in the requested form; `known`:
+// it is --known-solution's, proved optimal (note [known solutions]).
 void printSolution(const SolveOptions& o, const Positions& positions, const PositionResult& r, const std::string& text,
                    const std::string& line, const ir::Puzzle& puzzle, const analysis::StateLayout& layout,
-                   const SolverLabel& label) {
+                   const SolverLabel& label, bool known = false) {
     const bool machine = o.json || o.batch();
     const ir::Element& start = positions.elements[r.index];
     if (machine) {
         pz::json::Line out;
         if (o.batch()) out.field("line", positions.line[r.index]);
         out.field("solution", text).field("length", r.moves.size()).field("optimal", label.optimal());
+        if (known) out.field("known-solution", true);
         if (!label.name.empty()) out.field("solver", label.name);
         if (label.phased()) out.field("phases", phaseLengths(line));
         out.field("nodes", r.nodes).field("seconds", r.seconds);
@@ -547,7 +632,8 @@ void printSolution(const SolveOptions& o, const Positions& positions, const Posi
     std::snprintf(secs, sizeof secs, "%.6f", r.seconds);
     std::cout << (text.empty() ? "(already solved)" : text) << "\n  " << r.moves.size();
     if (label.optimal()) {
-        std::cout << " moves (optimal" << (label.name.empty() ? "" : ", " + label.name) << "), ";
+        std::cout << " moves (optimal" << (label.name.empty() ? "" : ", " + label.name)
+                  << (known ? "; the known solution: the search found none shorter" : "") << "), ";
     } else if (!label.phased()) {
         std::cout << " moves (" << label.name << ", sifted; not proven optimal), ";
     } else {
@@ -580,10 +666,12 @@ public:
         ++results_;
         if (r->kind == PositionResult::Kind::Error) return internalError("the solver rejected a position: " + r->message);
         if (o_.batch()) flushLineErrors(positions_.line[r->index]);
-        if (r->kind == PositionResult::Kind::NoSolution) return noSolution(*r);
+        if (r->kind == PositionResult::Kind::NoSolution) return o_.known ? knownSolution(*r) : noSolution(*r);
         std::string text;
         if (!replay(*r, text)) return;
-        printSolution(o_, positions_, *r, text, line, puzzle_, layout_, label_);
+        // An empty known solution is searched for as is (it has no shorter one).
+        const bool known = o_.known && o_.known->empty() && r->moves.empty();
+        printSolution(o_, positions_, *r, text, line, puzzle_, layout_, label_, known);
         std::cout.flush();
     }
 
@@ -636,8 +724,31 @@ private:
         std::cout.flush();
     }
 
+    // No solution shorter than --known-solution's: that one is the answer,
+    // proved optimal (note [known solutions]).
+    void knownSolution(const PositionResult& r) {
+        const std::vector<int>& known = *o_.known;
+        if (r.unreachable || !r.reason.empty() || r.depthLimit + 1 != static_cast<int>(known.size()))
+            return internalError("the solver found no solution of the position --known-solution solves (" +
+                                 (r.unreachable ? std::string("it calls it unreachable")
+                                                : "depth limit " + std::to_string(r.depthLimit)) + ")");
+        PositionResult answer = r;
+        answer.kind = PositionResult::Kind::Solution;
+        for (int move : known) {
+            const auto& order = solver_.searchMoves;
+            answer.moves.push_back(static_cast<int>(std::find(order.begin(), order.end(), move) - order.begin()));
+        }
+        std::string text;
+        if (!replay(answer, text)) return;
+        printSolution(o_, positions_, answer, text, "", puzzle_, layout_, label_, true);
+        std::cout.flush();
+    }
+
     void noSolution(const PositionResult& r) {
-        std::string message = !r.reason.empty() ? r.reason
+        const bool proved = o_.maxLength && label_.optimal() && !r.unreachable && r.reason.empty();
+        std::string message = proved ? "no solution of " + std::to_string(r.depthLimit) +
+                                           " moves or fewer (--max-length; the search proved it)"
+                              : !r.reason.empty() ? r.reason
                               : r.unreachable ? "the position is not reachable by the puzzle's moves"
                                             : "no solution within the search's depth limit of " +
                                                   std::to_string(r.depthLimit) +
@@ -799,6 +910,7 @@ int PermutationBackend::solve(pipeline::CompilationUnit& unit, const Args& args)
     }
     Positions positions;
     if (auto rc = collectPositions(unit, options, positions)) return *rc;
+    if (auto rc = readKnownSolution(unit, positions, options)) return *rc;
     if (positions.elements.empty()) return *runSolver({}, unit.puzzle(), {}, options, positions, {});
     int declared = -1;
     if (auto rc = chooseSolver(unit, options, declared)) return *rc;

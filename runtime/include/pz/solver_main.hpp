@@ -2,7 +2,7 @@
 //
 //   solver [--scramble "MOVES"] [--state "NUMBERS"] [--random N --seed S]
 //          [--stdin] [--json] [--machine] [--table-dir DIR] [--threads N]
-//          [--memory SIZE] [--verify-tables] [--progress]
+//          [--memory SIZE] [--verify-tables] [--progress] [--max-length N]
 //
 // --threads N: threads for table builds and for each search (note [parallel
 // IDA*] in pz/search.hpp); 0 or absent = every online CPU (search: at most 64).
@@ -15,6 +15,10 @@
 // [table integrity] in pz/prune.hpp), not just the header and a sample.
 // --progress: a line on stderr after every iteration of a search (its depth,
 // nodes, time and rate), for searches that take long.
+// --max-length N: search solutions of at most N moves only (default
+// kSolverDepthLimit); a position with none is reported as no solution within
+// that depth limit, which the search has then proved (pzc's --known-solution
+// asks for one move fewer than a known solution to prove it optimal).
 //
 // A state is written as the IR element's numbers: for each orbit its
 // permutation (perm[p] = solved position of the piece now at p; for an orbit
@@ -217,12 +221,13 @@ int solverMainImpl(int argc, char** argv) {
     long long randomCount = 0;
     unsigned long long seed = 1;
     int threads = 0;
+    int depthLimit = kSolverDepthLimit;
     std::string tableDir = cacheDirectory() + "/tables";
     auto usage = [&] {
         std::cerr << "usage: " << argv[0]
                   << " [--scramble \"MOVES\"] [--state \"NUMBERS\"] [--random N --seed S] [--stdin]"
                      " [--json] [--machine] [--table-dir DIR] [--threads N] [--memory SIZE] [--verify-tables]"
-                     " [--progress] [--tables] [--resident]\n";
+                     " [--progress] [--tables] [--resident] [--max-length N]\n";
         return 2;
     };
     auto fail = [&](const std::string& msg) {
@@ -251,7 +256,7 @@ int solverMainImpl(int argc, char** argv) {
         } else if (a == "--verify-tables") {
             tableVerification() = TableVerification::Full;
         } else if (a == "--scramble" || a == "--state" || a == "--random" || a == "--seed" ||
-                   a == "--table-dir" || a == "--threads" || a == "--memory") {
+                   a == "--table-dir" || a == "--threads" || a == "--memory" || a == "--max-length") {
             const char* v = value();
             if (!v) return usage();
             if (a == "--scramble") {
@@ -278,6 +283,10 @@ int solverMainImpl(int argc, char** argv) {
                 auto bytes = parseMemorySize(v);
                 if (!bytes || *bytes == 0) return fail(std::string("bad --memory '") + v + "': expected a size such as 512M or 2G");
                 memoryBudget() = *bytes;
+            } else if (a == "--max-length") {
+                auto n = parseWholeNumber(v, 0, 255);
+                if (!n) return fail("--max-length needs a whole number from 0 to 255, not '" + std::string(v) + "'");
+                depthLimit = static_cast<int>(*n);
             } else {
                 auto n = parseWholeNumber(v, 0, 1024);
                 if (!n) return fail("--threads needs a whole number from 0 to 1024, not '" + std::string(v) + "'");
@@ -418,20 +427,20 @@ int solverMainImpl(int argc, char** argv) {
     // Solves one position and prints its result line; false on an internal error.
     auto solveOne = [&](const State& start) {
         const long long at = index++;
-        auto r = search.solve(start, kSolverDepthLimit);
+        auto r = search.solve(start, depthLimit);
         if (!r.found) {
             const bool unreachable = search.provablyUnreachable(start);
             if (machine) {
                 json::Line line;
                 line.field("type", "no-solution").field("index", at);
                 if (unreachable) line.field("unreachable", true);
-                else line.field("depth-limit", kSolverDepthLimit);
+                else line.field("depth-limit", depthLimit);
                 std::cout << line.field("nodes", r.nodes).field("seconds", r.seconds).str() << "\n";
             } else if (unreachable) {
                 std::cerr << argv[0] << ": error: the position is not reachable by the puzzle's moves\n";
             } else {
-                std::cerr << argv[0] << ": error: no solution within the search's depth limit of "
-                          << kSolverDepthLimit << " moves\n";
+                std::cerr << argv[0] << ": error: no solution of " << depthLimit << " moves or fewer"
+                          << (depthLimit == kSolverDepthLimit ? " (the search's depth limit)" : "") << "\n";
             }
             status = 1;
             std::cout.flush();
