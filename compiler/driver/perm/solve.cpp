@@ -307,9 +307,10 @@ std::optional<int> readSolveOptions(const Args& args, SolveOptions& o) {
         .exclusive({"--sift", "--solver"})
         .exclusive({"--sift", "--max-length"})
         .exclusive({"--sift", "--budget-ms"})
-        .exclusive({"--sift", "--progress"})
-        .exclusive({"--known-solution", "--random", "--scrambles", "--tws-scrambles", "--max-length", "--sift",
-                    "--budget-ms"});
+        .exclusive({"--sift", "--progress"});
+    // exclusive() refuses any two of its list: --known-solution with each.
+    for (const char* other : {"--random", "--scrambles", "--tws-scrambles", "--max-length", "--sift", "--budget-ms"})
+        options.exclusive({"--known-solution", other});
     if (auto rc = options.parse(args)) return *rc;
     o.file = positional[0];
     if (options.given("--seed") && !options.given("--random")) return options.fail("--seed needs --random");
