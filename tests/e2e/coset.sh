@@ -269,7 +269,7 @@ cube3-superflip)
     # it (the superflip is its own inverse); given as --known-solution, pzc
     # replays it and optimal_h6 (its 1.8 GiB table built once: about 7.5
     # minutes and 5.6 GiB on 2 cores) exhausts every depth up to 19 (about
-    # 40 minutes on 2 threads), which proves 20 (note [known solutions]).
+    # 40-60 minutes on 2 threads), which proves 20 (note [known solutions]).
     # Without the known solution the search also runs the depth-20
     # iteration until it finds one: hours here.
     known=$(sed -n 's/.*macro superflip = \(.*\);.*/\1/p' puzzles/cube3.pz)
