@@ -390,20 +390,27 @@ inline void removeStaleTableTemps(const std::string& dir) {
 }
 
 // Progress on stderr for builds that take over a second: one line per BFS
-// level, and on a terminal a redrawn bar with the level's ETA in between
-// (CI logs get only the level lines).
+// level, and on a terminal a redrawn bar with the level's ETA in between;
+// elsewhere (a log) a line every kLogSeconds within a long level (h48h6's
+// depth-first step runs minutes with no level ending).
 class Progress {
 public:
+    static constexpr double kLogSeconds = 30;
     explicit Progress(std::string what) : what_(std::move(what)), start_(now()), levelStart_(start_), tty_(::isatty(2)) {}
     double elapsed() const { return now() - start_; }
-    void beginLevel() { levelStart_ = now(); }
+    void beginLevel() { levelStart_ = lastDraw_ = now(); }
     // `fraction` of the current level's pass is done; the ETA is for the level.
     void update(int depth, double fraction) {
         double t = now();
-        if (t - start_ < 1.0 || !tty_ || t - lastDraw_ < 0.2) return;
+        if (t - start_ < 1.0 || t - lastDraw_ < (tty_ ? 0.2 : kLogSeconds)) return;
         lastDraw_ = t;
         double spent = t - levelStart_;
         double eta = fraction > 0.01 ? spent / fraction - spent : 0;
+        if (!tty_) {
+            std::fprintf(stderr, "%s: depth %d: %.1f%% of the level (%.1fs; level ETA %.1fs)\n", what_.c_str(), depth,
+                         fraction * 100, t - start_, eta);
+            return;
+        }
         int filled = static_cast<int>(fraction * 30);
         std::fprintf(stderr, "\r%s: depth %2d [%.*s%*s] %5.1f%%  elapsed %5.1fs  level ETA %5.1fs ", what_.c_str(), depth,
                      filled, "##############################", 30 - filled, "", fraction * 100, t - start_, eta);
