@@ -918,6 +918,63 @@ slide4-full-table)
     want="1 18 255 3648 48787 605886 6632955 56497090 253413670 199503998 2212092"
     [ "$counts" = "$want" ] || fail "depth counts $counts, facts.md says $want"
     ;;
+search-gate)
+    # note [search gate]: a definition with no solver on a huge puzzle (5x5
+    # Loopover, Megaminx: their patterns and solvers removed) refuses random
+    # states at once, with the estimate and what would work; a 3-move
+    # scramble is searched, with a warning and progress lines.
+    sed '/^ *\(pattern\|solver\) /d' puzzles/loopover5.pz > "$tmp/loopover5.pz"
+    sed '/^ *\(pattern\|solver\) /d' puzzles/megaminx.pz > "$tmp/megaminx.pz"
+    for p in loopover5 megaminx; do
+        ! grep -q "^ *solver " "$tmp/$p.pz" || fail "$p still declares a solver"
+        start=$(date +%s%N)
+        timeout 20 "$pzc" solve "$tmp/$p.pz" --random 2 > "$tmp/out" 2> "$tmp/err"
+        rc=$? ms=$(( ($(date +%s%N) - start) / 1000000 ))
+        cat "$tmp/err"
+        [ $rc = 1 ] || fail "$p --random: exit $rc, expected 1"
+        [ $ms -lt 5000 ] || fail "$p --random took $ms ms to refuse"
+        grep -q "random states are out of reach of this optimal search: a random state lies about [0-9]* moves away" "$tmp/err" \
+            || fail "$p: no estimate"
+        grep -q "years on [0-9]* thread" "$tmp/err" || fail "$p: no time"
+        grep -q -- "--sift: a sift solver" "$tmp/err" || fail "$p: no --sift advice"
+        grep -q -- "larger --memory" "$tmp/err" || fail "$p: no --memory advice"
+        [ ! -s "$tmp/out" ] || fail "$p: printed an answer"
+    done
+    # The declared sift solver is named when there is one.
+    expect_error "--solver quick: sift" -- "$pzc" solve puzzles/megaminx.pz --random 1
+    # A given position is searched: a warning, progress lines, the answer.
+    "$pzc" solve "$tmp/loopover5.pz" --scramble "R1 C2 R3'" --json > "$tmp/out" 2> "$tmp/err" || { cat "$tmp/err"; fail "3-move scramble"; }
+    grep -q '"length": 3' "$tmp/out" || fail "3-move scramble: $(cat "$tmp/out")"
+    grep -q "warning: a random state would be out of reach" "$tmp/err" || fail "no warning: $(cat "$tmp/err")"
+    grep -q "^search: depth 3 solved" "$tmp/err" || fail "no progress lines: $(cat "$tmp/err")"
+    # --force searches random states anyway (bounded here by --max-length).
+    "$pzc" solve "$tmp/loopover5.pz" --random 1 --force --max-length 2 > /dev/null 2> "$tmp/err"
+    grep -q "no solution of 2 moves or fewer" "$tmp/err" || fail "--force: $(cat "$tmp/err")"
+    # --progress prints the estimate of a feasible search; without it, nothing.
+    "$pzc" solve tests/puzzles/loopover3.pz --random 1 --progress > /dev/null 2> "$tmp/err" || fail "loopover3 --progress"
+    grep -q "^pzc solve: estimate: a random state lies about [0-9]* moves away (counting bound): IDA\* would take" "$tmp/err" \
+        || fail "no estimate line: $(cat "$tmp/err")"
+    ;;
+default-solver)
+    # note [default solver]: the first declared solver runs without --solver,
+    # whatever its kind; with the optimal one removed from cube2_phased.pz,
+    # that is its phased two_phase.
+    sed '/^ *solver optimal /d' tests/puzzles/cube2_phased.pz > "$tmp/phased.pz"
+    "$pzc" solve "$tmp/phased.pz" --random 2 --seed 3 --json > "$tmp/out" 2> "$tmp/err" || { cat "$tmp/err"; fail "solve"; }
+    [ "$(grep -c '"solver": "two_phase"' "$tmp/out")" = 2 ] || fail "not answered by two_phase: $(cat "$tmp/out")"
+    ! grep -q '"optimal": true' "$tmp/out" || fail "a phased answer labelled optimal"
+    # inspect and build take the same default.
+    "$pzc" inspect "$tmp/phased.pz" > "$tmp/inspect" || fail "inspect"
+    grep -qi "phase" "$tmp/inspect" || fail "inspect shows no phased plan: $(head -5 "$tmp/inspect")"
+    # With an optimal solver declared first, it stays the default.
+    "$pzc" solve tests/puzzles/cube2_phased.pz --random 1 --seed 3 --json > "$tmp/out" || fail "solve"
+    grep -q '"optimal": true' "$tmp/out" || fail "cube2_phased's default is not its optimal solver: $(cat "$tmp/out")"
+    # A sift solver declared first is the default too.
+    sed 's/^\( *\)solver optimal { optimal top_row; }/\1solver quick { sift; }\n\1solver optimal { optimal top_row; }/' \
+        puzzles/loopover5.pz | sed '0,/solver quick { sift; }/!{/solver quick { sift; }/d}' > "$tmp/sift_first.pz"
+    "$pzc" solve "$tmp/sift_first.pz" --random 1 --json > "$tmp/out" 2> "$tmp/err" || { cat "$tmp/err"; fail "sift-first solve"; }
+    grep -q '"solver": "quick"' "$tmp/out" || fail "sift-first default: $(cat "$tmp/out")"
+    ;;
 *)
     fail "unknown case $case_name"
     ;;

@@ -18,7 +18,8 @@ namespace pz::driver {
 
 int PermutationBackend::inspect(pipeline::CompilationUnit& unit, const InspectRequest& request) const {
     const ir::Puzzle& puzzle = unit.puzzle();
-    const std::string& solver = request.solver;
+    // note [default solver]
+    const std::string solver = request.solver.empty() ? defaultSolverName(puzzle) : request.solver;
     const bool header = request.header;
     for (size_t i = 0; i < puzzle.solvers.size() && !solver.empty(); ++i) {
         if (puzzle.solvers[i].name != solver || puzzle.solvers[i].kind != ir::Solver::Kind::Sift) continue;

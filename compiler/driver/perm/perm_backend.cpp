@@ -11,8 +11,9 @@
 namespace pz::driver {
 
 int PermutationBackend::build(pipeline::CompilationUnit& unit, const std::string& output,
-                              const std::string& solver) const {
+                              const std::string& named) const {
     const ir::Puzzle& puzzle = unit.puzzle();
+    const std::string solver = named.empty() ? defaultSolverName(puzzle) : named;  // note [default solver]
     const auto declared = declaredSolver(puzzle, solver, "build");
     if (!declared) return 2;
     const int index = *declared;

@@ -15,6 +15,11 @@ const analysis::StateLayout* planLayout(pipeline::CompilationUnit& unit) {
     return layout;
 }
 
+std::string defaultSolverName(const ir::Puzzle& puzzle) {
+    if (puzzle.solvers.empty() || puzzle.solvers.front().kind == ir::Solver::Kind::Optimal) return "";
+    return puzzle.solvers.front().name;
+}
+
 std::optional<int> declaredSolver(const ir::Puzzle& puzzle, const std::string& name, const char* command) {
     if (name.empty()) return -1;
     std::string names;

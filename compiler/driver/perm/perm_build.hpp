@@ -12,6 +12,15 @@ namespace pz::driver {
 // The state layout alone (no group analysis). Prints diagnostics; null on error.
 const analysis::StateLayout* planLayout(pipeline::CompilationUnit& unit);
 
+// note [default solver]
+// The solver a command runs without --solver: when a definition declares
+// solvers, the first one, whatever its kind (its author's choice); with
+// none declared, an optimal search over every declared pattern (or default
+// patterns). A first-declared optimal solver is the default optimal build
+// (solver index -1), so this names only a first solver of another kind:
+// its name, else "" (the default optimal search).
+std::string defaultSolverName(const ir::Puzzle& puzzle);
+
 // The index of declared solver `name` (-1 when `name` is empty: the
 // default); nullopt after "pzc COMMAND: error: P declares no solver 'name'
 // (declared: ...)" on stderr (exit code 2).

@@ -29,6 +29,7 @@
 #include "compiler/driver/perm/tws_support.hpp"
 #include "compiler/driver/perm/perm_build.hpp"
 #include "compiler/driver/perm/perm_backend.hpp"
+#include "compiler/driver/perm/search_gate.hpp"
 #include "compiler/driver/result_protocol.hpp"
 #include "compiler/driver/solver_index.hpp"
 #include "compiler/driver/subprocess.hpp"
@@ -56,7 +57,8 @@ const char* kUsage =
     "  --memory SIZE: budget for pruning tables (512M, 2G, ...; default a quarter of physical memory);\n"
     "    without --solver, runs the declared optimal solver with the largest tables that fit\n"
     "  --verify-tables: check cached pruning tables in full, not only their header and a sample\n"
-    "  --progress: a line on stderr after each iteration of an optimal search (depth, nodes, time)\n"
+    "  --progress: the search's estimated work, then a line on stderr after each iteration of\n"
+    "    an optimal search (depth, nodes, time)\n"
     "  --known-solution \"MOVES\": a solution of the one position given (searched moves only);\n"
     "    the optimal search looks for a shorter one and, finding none, answers it, proved optimal\n"
     "  --solver NAME: a declared solver; a sift one answers at once (bounded, not optimal); a\n"
@@ -64,6 +66,7 @@ const char* kUsage =
     "    it until --max-length N moves or for --budget-ms N (never labelled optimal); an optimal\n"
     "    one looks for solutions of at most --max-length N moves only (none: an error)\n"
     "  --sift: a sift solver for any puzzle, declared or not (e.g. a .tws file)\n"
+    "  --force: search random states even when the estimated work is hopeless (see --progress)\n"
     "  a state is the element's numbers: each orbit's permutation (perm[p] = solved\n"
     "  position of the piece at p), then each oriented orbit's orientations; an orbit\n"
     "  with identical pieces may give each position's label instead (0, 1, ... in\n"
@@ -266,7 +269,7 @@ struct SolveOptions {
     std::vector<std::string> scrambles, states, twsScrambles;
     std::string batchFile;
     unsigned long long randomCount = 0, seed = 1, threads = 0;
-    bool json = false, verifyTables = false, sift = false, progress = false;
+    bool json = false, verifyTables = false, sift = false, progress = false, force = false;
     std::string memory;      // bytes, as the solver's --memory; empty = its default
     std::string solverName;  // --solver
     std::optional<unsigned long long> maxLength, budgetMs;
@@ -298,6 +301,7 @@ std::optional<int> readSolveOptions(const Args& args, SolveOptions& o) {
         .flag("--progress", o.progress)
         .value("--solver", o.solverName)
         .flag("--sift", o.sift)
+        .flag("--force", o.force)
         .number("--max-length", maxLength, 0, 1000)
         .number("--budget-ms", budgetMs, 0, 86400000ULL)
         .value("--known-solution", o.knownText)
@@ -577,8 +581,8 @@ std::vector<int> memoryCandidates(pipeline::CompilationUnit& unit, uint64_t budg
 // definition's solver is cached and intact (no analysis at all), else
 // planned, emitted and built (or found by its source in the binary cache)
 // and recorded in the index (note [solver index]).
-std::optional<IndexedSolver> solverFor(pipeline::CompilationUnit& unit, int solver) {
-    const std::string bytes = definitionBytes(unit);
+// The solver's variant in the solver index (note [solver index]).
+std::string solverVariant(const pipeline::CompilationUnit& unit, int solver) {
     std::string variant =
         solver < 0 ? "default"
                    : (unit.puzzle().solvers[solver].kind == ir::Solver::Kind::Optimal ? "optimal " : "phased ") +
@@ -586,6 +590,12 @@ std::optional<IndexedSolver> solverFor(pipeline::CompilationUnit& unit, int solv
     // Default patterns sized to --memory are another solver (another binary).
     if (unit.defaultPatternValues() != analysis::kDefaultPatternValues)
         variant += " default patterns " + std::to_string(unit.defaultPatternValues());
+    return variant;
+}
+
+std::optional<IndexedSolver> solverFor(pipeline::CompilationUnit& unit, int solver) {
+    const std::string bytes = definitionBytes(unit);
+    const std::string variant = solverVariant(unit, solver);
     const std::string key = solverIndexKey(unit.file(), bytes, variant);
     auto hit = lookupIndexedSolver(key);
     if (hit && hit->searchMoves == unit.metricMoves()) return hit;  // else a damaged entry: rebuilt
@@ -896,6 +906,7 @@ const char* PermutationBackend::solveUsage() const { return kUsage; }
 int PermutationBackend::solve(pipeline::CompilationUnit& unit, const Args& args) const {
     SolveOptions options;
     if (auto rc = readSolveOptions(args, options)) return *rc;
+    if (options.solverName.empty() && !options.sift) options.solverName = defaultSolverName(unit.puzzle());  // note [default solver]
     // A definition without patterns searches with default patterns, sized to
     // --memory when it is given (analysis/default_patterns.hpp).
     if (!options.memory.empty() && unit.puzzle().patterns.empty())
@@ -927,6 +938,12 @@ int PermutationBackend::solve(pipeline::CompilationUnit& unit, const Args& args)
     const std::string bytes = choose ? definitionBytes(unit) : "";
     const std::vector<int> candidates =
         choose ? memoryCandidates(unit, std::stoull(options.memory), bytes) : std::vector<int>{declared};
+    // note [search gate]: the first candidate's work, estimated before it is built.
+    if (kind == ir::Solver::Kind::Optimal) {
+        SearchGateRequest gate{candidates.front(), solverVariant(unit, candidates.front()), options.randomCount > 0,
+                               options.maxLength, options.threads, options.force};
+        if (auto rc = searchGate(unit, gate, options.progress)) return *rc;
+    }
     // The declared solver a candidate stands for (-1: the default optimal one).
     auto declaredIndex = [&](int s) { return s < 0 ? unit.defaultOptimalSolver() : s; };
     for (size_t c = 0; c < candidates.size(); ++c) {
