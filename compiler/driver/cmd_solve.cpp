@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "compiler/driver/backend.hpp"
+#include "compiler/driver/timeline.hpp"
 
 namespace pz::driver {
 
@@ -19,6 +20,7 @@ int runSolve(const Args& args) {
     }
     pipeline::CompilationUnit unit(args[0]);
     if (!loadUnit(unit)) return 1;
+    timeline::mark("definition");
     return backendFor(unit).solve(unit, args);
 }
 

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "compiler/driver/commands.hpp"
+#include "compiler/driver/timeline.hpp"
 
 namespace {
 
@@ -23,13 +24,18 @@ void usage(std::ostream& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    pz::driver::timeline::mark("main");  // note [timeline]
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
         usage(argc < 2 ? std::cerr : std::cout);
         return argc < 2 ? 2 : 0;
     }
     Args args(argv + 2, argv + argc);
     for (const auto& c : commands())
-        if (!std::strcmp(argv[1], c.name)) return c.run(args);
+        if (!std::strcmp(argv[1], c.name)) {
+            const int rc = c.run(args);
+            pz::driver::timeline::print();
+            return rc;
+        }
     std::cerr << "pzc: error: unknown command '" << argv[1] << "'\n";
     usage(std::cerr);
     return 2;

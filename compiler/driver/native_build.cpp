@@ -30,8 +30,11 @@ std::string runtimeIncludeDir() {
     return std::string(PZ_SOURCE_DIR) + "/runtime/include";
 }
 
-// A digest of every file under the runtime include directory (sorted by path).
+// A digest of every file under the runtime include directory (sorted by
+// path), computed once per process: several keys name it (the solver
+// index, the search estimate, the binary cache).
 std::string runtimeHeadersDigest() {
+    static const std::string digest = [] {
     std::vector<fs::path> files;
     std::error_code ec;
     for (fs::recursive_directory_iterator it(runtimeIncludeDir(), ec), end; !ec && it != end; it.increment(ec))
@@ -44,6 +47,8 @@ std::string runtimeHeadersDigest() {
         all.append(std::istreambuf_iterator<char>(in), {});
     }
     return contentHash(all);
+    }();
+    return digest;
 }
 
 // note [build stamps]

@@ -33,6 +33,7 @@
 #include "compiler/driver/result_protocol.hpp"
 #include "compiler/driver/solver_index.hpp"
 #include "compiler/driver/subprocess.hpp"
+#include "compiler/driver/timeline.hpp"
 #include "compiler/ir/element.hpp"
 #include "compiler/ir/lower.hpp"
 #include "compiler/pipeline/compilation_unit.hpp"
@@ -838,8 +839,14 @@ std::optional<int> runSolver(const IndexedSolver& solver, const ir::Puzzle& puzz
         for (long n : elementNumbers(puzzle, analysis::labelledView(puzzle, e, layout))) run.input += std::to_string(n) + ' ';
         run.input += '\n';
     }
-    run.onLine = [&](const std::string& line) { reader.onLine(line); };
+    run.onLine = [&](const std::string& line) {
+        timeline::mark("result");
+        reader.onLine(line);
+        timeline::mark("replayed");
+    };
+    timeline::mark("solver start");
     const ChildStatus status = runChildOrDie(run);
+    timeline::mark("solver exited");
     if (mayRefuse && reader.refusedBudget(status)) return std::nullopt;
     return reader.finish(status);
 }
@@ -922,6 +929,7 @@ int PermutationBackend::solve(pipeline::CompilationUnit& unit, const Args& args)
     }
     Positions positions;
     if (auto rc = collectPositions(unit, options, positions)) return *rc;
+    timeline::mark("positions");
     if (auto rc = readKnownSolution(unit, positions, options)) return *rc;
     if (positions.elements.empty()) return *runSolver({}, unit.puzzle(), {}, options, positions, {});
     int declared = -1;
@@ -943,6 +951,7 @@ int PermutationBackend::solve(pipeline::CompilationUnit& unit, const Args& args)
         SearchGateRequest gate{candidates.front(), solverVariant(unit, candidates.front()), options.randomCount > 0,
                                options.maxLength, options.threads, options.force};
         if (auto rc = searchGate(unit, gate, options.progress)) return *rc;
+        timeline::mark("estimate");
     }
     // The declared solver a candidate stands for (-1: the default optimal one).
     auto declaredIndex = [&](int s) { return s < 0 ? unit.defaultOptimalSolver() : s; };
@@ -950,6 +959,7 @@ int PermutationBackend::solve(pipeline::CompilationUnit& unit, const Args& args)
         const int chosen = candidates[c];
         auto solver = solverFor(unit, chosen);
         if (!solver) return 1;
+        timeline::mark("solver index");
         const analysis::StateLayout* layout = planLayout(unit);  // what the generated state holds
         if (!layout) return 1;
         SolverLabel label;
