@@ -71,10 +71,11 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 # Depends: the shared libraries of bin/pzc, from dpkg-shlibdeps (antlr4
-# runtime, yaml-cpp, gmp/gmpxx, libstdc++, libc, ...), and a C++20 compiler:
-# `pzc solve` and `pzc build` compile generated C++ with $CXX, else c++
-# (g++ provides /usr/bin/c++, and pulls libstdc++-12-dev and libc6-dev, all
-# the runtime headers need).
+# runtime, yaml-cpp, gmp, libstdc++, libgcc, libc; libgmpxx is not NEEDED:
+# what pzc uses of it is inline), and a C++20 compiler: `pzc solve` and
+# `pzc build` compile generated C++ with $CXX, else c++ (g++ provides
+# /usr/bin/c++ and pulls libstdc++-12-dev and libc6-dev, all the runtime
+# headers need).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "g++ (>= 4:12)")
 include(CPack)

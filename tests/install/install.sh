@@ -7,6 +7,7 @@
 #             (note [finding the runtime] in compiler/driver/native_build.cpp)
 #   consumer  tests/install/consumer built against the installed package
 #             (CMAKE_PREFIX_PATH) and against the build tree (pzc_DIR)
+#   deb       cpack -G DEB into a temp dir: the package's files and Depends
 set -uo pipefail
 case_name=$1 src=$2 build=$3 cmake=$4 cpack=$5 generator=$6 cxx=$7
 tmp=$(mktemp -d)
@@ -94,6 +95,29 @@ consumer)
     "$cmake" -S "$tmp/newer" -B "$tmp/newer-build" -G "$generator" -DCMAKE_CXX_COMPILER="$cxx" \
         -DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON -DCMAKE_PREFIX_PATH="$tmp/prefix" > "$tmp/out" 2>&1 && fail "find_package(pzc $major.$((minor + 1))) accepted $version"
     grep -q "with requested version \"$major.$((minor + 1))\"" "$tmp/out" || { cat "$tmp/out" >&2; fail "the newer request failed for another reason"; }
+    ;;
+deb)
+    command -v dpkg-deb > /dev/null || fail "dpkg-deb not found (scripts/install-deps.sh installs dpkg-dev)"
+    run cpack.log "$cpack" -G DEB --config "$build/CPackConfig.cmake" -B "$tmp/deb"
+    deb=$(ls "$tmp"/deb/pzc_"$version"_*.deb 2> /dev/null | head -1)
+    [ -n "$deb" ] || { cat "$tmp/cpack.log" >&2; fail "no pzc_${version}_*.deb"; }
+    dpkg-deb -c "$deb" > "$tmp/contents" || fail "dpkg-deb -c failed"
+    for f in ./usr/bin/pzc ./usr/include/pz/solver_main.hpp ./usr/lib/cmake/pzc/pzcConfig.cmake \
+             ./usr/lib/cmake/pzc/pzcConfigVersion.cmake ./usr/share/pzc/puzzles/cube3.pz \
+             ./usr/share/pzc/puzzles/anima/levels/1.1-line_dance.txt ./usr/share/doc/pzc/README.md; do
+        grep -q -F " $f" "$tmp/contents" || { cat "$tmp/contents" >&2; fail "$f not in the .deb"; }
+    done
+    dpkg-deb -I "$deb" > "$tmp/info" || fail "dpkg-deb -I failed"
+    depends=$(sed -n 's/^ Depends: //p' "$tmp/info")
+    echo "Depends: $depends"
+    for lib in libantlr4-runtime libyaml-cpp libgmp10 libstdc++6 libc6 'g++ (>= 4:12)'; do
+        grep -q -F -- "$lib" <<< "$depends" || { cat "$tmp/info" >&2; fail "Depends lacks $lib"; }
+    done
+    # The package's tree works where it is unpacked.
+    dpkg-deb -x "$deb" "$tmp/root" || fail "dpkg-deb -x failed"
+    out=$("$tmp/root/usr/bin/pzc" --version) && [ "$out" = "pzc $version" ] || fail "unpacked pzc --version: '$out'"
+    grep -q "^ Package: pzc$" "$tmp/info" && grep -q "^ Version: $version$" "$tmp/info" \
+        && grep -q "^ Maintainer: ." "$tmp/info" || { cat "$tmp/info" >&2; fail "bad control fields"; }
     ;;
 *) fail "unknown case $case_name" ;;
 esac
