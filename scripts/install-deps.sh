@@ -2,7 +2,8 @@
 # Installs the Debian packages pzc needs to build and test (idempotent).
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build antlr4 libantlr4-runtime-dev libyaml-cpp-dev
-      catch2 llvm-14-tools clang-14 libclang-rt-14-dev libgmp-dev python3)
+      catch2 llvm-14-tools clang-14 libclang-rt-14-dev libgmp-dev python3
+      dpkg-dev file)  # cpack -G DEB: dpkg-deb, dpkg-shlibdeps (and file, which CPack runs)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

@@ -18,7 +18,7 @@ void usage(std::ostream& out) {
     for (const auto& c : commands()) width = std::max(width, std::strlen(c.name));
     for (const auto& c : commands())
         out << "  " << c.name << std::string(width + 2 - std::strlen(c.name), ' ') << c.summary << '\n';
-    out << "\nRun 'pzc <command> --help' for the options of one command.\n";
+    out << "\nRun 'pzc <command> --help' for the options of one command; 'pzc --version' prints the version.\n";
 }
 
 }  // namespace
@@ -28,6 +28,10 @@ int main(int argc, char** argv) {
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
         usage(argc < 2 ? std::cerr : std::cout);
         return argc < 2 ? 2 : 0;
+    }
+    if (!std::strcmp(argv[1], "--version")) {
+        std::cout << "pzc " << PZC_VERSION << '\n';
+        return 0;
     }
     Args args(argv + 2, argv + argc);
     for (const auto& c : commands())

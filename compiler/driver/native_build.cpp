@@ -25,9 +25,49 @@ std::string cacheDirectory() {
     return "/tmp/pzc-cache";
 }
 
-std::string runtimeIncludeDir() {
+// note [finding the runtime]
+// Generated solvers include the runtime headers (pz/*.hpp), so pzc must find
+// them wherever it runs, and no path is baked into the binary: an installed
+// pzc works after its prefix is moved or copied, and does not need the
+// source tree. In order:
+//   1. $PZC_RUNTIME_INCLUDE, when set, as it is (tests point it at copies);
+//   2. <exe dir>/../include, when it holds pz/solver_main.hpp: the installed
+//      layout (<prefix>/bin/pzc beside <prefix>/include/pz/), whatever the
+//      prefix; <exe> is /proc/self/exe, symlinks resolved;
+//   3. the build tree: CMake writes <exe dir>/pzc.runtime-include, one line
+//      naming the source tree's runtime/include (compiler/driver/CMakeLists.txt).
+//      It is a file beside the build's binary, not a string inside it, and it
+//      is not installed, so an installed pzc never looks at the source tree.
+// Nothing found is an error naming every place searched.
+static constexpr const char* kRuntimeMarker = "pz/solver_main.hpp";
+
+std::optional<std::string> runtimeIncludeDir(std::string* searched) {
     if (const char* d = std::getenv("PZC_RUNTIME_INCLUDE"); d && *d) return d;
-    return std::string(PZ_SOURCE_DIR) + "/runtime/include";
+    std::string tried = "$PZC_RUNTIME_INCLUDE (not set)";
+    auto report = [&](std::optional<std::string> found) {
+        if (!found && searched) *searched = tried;
+        return found;
+    };
+    std::error_code ec;
+    fs::path exe = fs::canonical("/proc/self/exe", ec);
+    if (ec) {
+        tried += "; /proc/self/exe (" + ec.message() + ")";
+        return report(std::nullopt);
+    }
+    fs::path dir = exe.parent_path();
+    fs::path installed = (dir.parent_path() / "include").lexically_normal();
+    if (fs::is_regular_file(installed / kRuntimeMarker, ec)) return installed.string();
+    tried += "; " + (installed / kRuntimeMarker).string() + " (missing)";
+    fs::path marker = dir / "pzc.runtime-include";
+    std::ifstream in(marker);
+    std::string named;
+    if (!in || !std::getline(in, named) || named.empty()) {
+        tried += "; " + marker.string() + " (missing)";
+        return report(std::nullopt);
+    }
+    if (fs::is_regular_file(fs::path(named) / kRuntimeMarker, ec)) return named;
+    tried += "; " + (fs::path(named) / kRuntimeMarker).string() + " (named by " + marker.string() + ", missing)";
+    return report(std::nullopt);
 }
 
 // A digest of every file under the runtime include directory (sorted by
@@ -37,7 +77,9 @@ std::string runtimeHeadersDigest() {
     static const std::string digest = [] {
     std::vector<fs::path> files;
     std::error_code ec;
-    for (fs::recursive_directory_iterator it(runtimeIncludeDir(), ec), end; !ec && it != end; it.increment(ec))
+    auto dir = runtimeIncludeDir();
+    if (!dir) return contentHash("no runtime");  // nativeFlags() reports it
+    for (fs::recursive_directory_iterator it(*dir, ec), end; !ec && it != end; it.increment(ec))
         if (it->is_regular_file()) files.push_back(it->path());
     std::sort(files.begin(), files.end());
     std::string all;
@@ -131,8 +173,15 @@ std::optional<std::vector<std::string>> nativeFlags(DiagnosticEngine& diags) {
             return std::nullopt;
         }
     }
-    return std::vector<std::string>{"-std=c++20", "-O3", "-march=" + march, "-DNDEBUG", "-I" + runtimeIncludeDir(),
-                                    "-pthread"};
+    std::string searched;
+    auto runtime = runtimeIncludeDir(&searched);
+    if (!runtime) {
+        diags.error("pzc", {},
+                    std::string("cannot find the runtime headers (") + kRuntimeMarker + ") that generated solvers include; searched: " +
+                        searched + ". Set PZC_RUNTIME_INCLUDE to the directory that holds pz/");
+        return std::nullopt;
+    }
+    return std::vector<std::string>{"-std=c++20", "-O3", "-march=" + march, "-DNDEBUG", "-I" + *runtime, "-pthread"};
 }
 
 bool cachedBinaryIntact(const std::string& bin, std::string& why) {

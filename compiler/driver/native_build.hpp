@@ -29,8 +29,11 @@ struct NativeBuild {
 std::optional<std::string> buildNative(const NativeBuild& build, DiagnosticEngine& diags,
                                        const std::string& outputPath = "");
 
-// The runtime's include directory (runtime/include), for generated code.
-std::string runtimeIncludeDir();
+// The runtime's include directory (the folder holding pz/), for generated
+// code: $PZC_RUNTIME_INCLUDE, else found from pzc's own location (note
+// [finding the runtime] in native_build.cpp). nullopt when none is found;
+// `searched`, when given, then receives what was searched, for an error.
+std::optional<std::string> runtimeIncludeDir(std::string* searched = nullptr);
 
 // A digest of every file under runtimeIncludeDir(): part of every cache key.
 std::string runtimeHeadersDigest();
@@ -39,7 +42,8 @@ std::string runtimeHeadersDigest();
 std::string nativeCompiler();
 
 // The compiler flags of generated code (-march from $PZC_MARCH, default
-// native); nullopt with an error in `diags` when PZC_MARCH is not a -march= value.
+// native); nullopt with an error in `diags` when PZC_MARCH is not a -march=
+// value or the runtime headers cannot be found.
 std::optional<std::vector<std::string>> nativeFlags(DiagnosticEngine& diags);
 
 // Whether the cached binary `bin` matches its build stamp (note [build

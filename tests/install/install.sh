@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# install.sh CASE SOURCE BUILD CMAKE CPACK GENERATOR CXX — one installation
+# case (tests/install/CMakeLists.txt, label install):
+#   prefix    cmake --install into a temp prefix, check the tree, move the
+#             prefix elsewhere and run the moved pzc: --version, and a real
+#             solve that compiles a solver against <moved prefix>/include
+#             (note [finding the runtime] in compiler/driver/native_build.cpp)
+#   consumer  tests/install/consumer built against the installed package
+#             (CMAKE_PREFIX_PATH) and against the build tree (pzc_DIR)
+#   deb       cpack -G DEB into a temp dir: the package's files and Depends
+set -uo pipefail
+case_name=$1 src=$2 build=$3 cmake=$4 cpack=$5 generator=$6 cxx=$7
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# run LOG command...: the command's output into $tmp/LOG, shown on failure.
+run() {
+    local log=$tmp/$1; shift
+    "$@" > "$log" 2>&1 || { cat "$log" >&2; fail "exit $?: $*"; }
+}
+version=$(sed -n 's/^project(pzc VERSION \([0-9.]*\) .*/\1/p' "$src/CMakeLists.txt")
+[ -n "$version" ] || fail "no version in project() of $src/CMakeLists.txt"
+
+install_into() {  # install_into PREFIX
+    run install.log "$cmake" --install "$build" --prefix "$1"
+}
+
+case $case_name in
+prefix)
+    install_into "$tmp/p1"
+    for f in bin/pzc include/pz/solver_main.hpp include/pz/state.hpp lib/cmake/pzc/pzcConfig.cmake \
+             lib/cmake/pzc/pzcConfigVersion.cmake lib/cmake/pzc/pzcTargets.cmake \
+             share/pzc/puzzles/cube3.pz share/pzc/puzzles/loopover3.pz \
+             share/pzc/puzzles/anima/levels/1.1-line_dance.txt share/doc/pzc/README.md \
+             share/doc/pzc/docs/architecture.md share/doc/pzc/docs/language.md; do
+        [ -f "$tmp/p1/$f" ] || fail "not installed: $f"
+    done
+    [ -x "$tmp/p1/bin/pzc" ] || fail "bin/pzc is not executable"
+    # Every runtime header, whatever folder of pz/ it is in.
+    (cd "$src/runtime/include" && find pz -type f) | sort > "$tmp/want"
+    (cd "$tmp/p1/include" && find pz -type f) | sort > "$tmp/got"
+    diff "$tmp/want" "$tmp/got" > /dev/null || { diff "$tmp/want" "$tmp/got" >&2; fail "include/pz differs from runtime/include/pz"; }
+    [ "$(ls "$tmp/p1/share/pzc/puzzles/anima/levels" | wc -l)" -ge 23 ] || fail "anima levels missing"
+    [ ! -e "$tmp/p1/bin/pzc.runtime-include" ] || fail "the build tree's pzc.runtime-include was installed"
+    # No path into the source or build tree is baked into the binary.
+    ! grep -q -F -e "$src/runtime" -e "$build/" "$tmp/p1/bin/pzc" || fail "bin/pzc names the source or build tree"
+
+    # Move the prefix: pzc must find its headers beside itself.
+    mv "$tmp/p1" "$tmp/p2"
+    pzc=$tmp/p2/bin/pzc
+    out=$(env -u PZC_RUNTIME_INCLUDE "$pzc" --version) || fail "pzc --version failed"
+    [ "$out" = "pzc $version" ] || fail "pzc --version printed '$out', expected 'pzc $version'"
+    export PZC_CACHE_DIR=$tmp/cache
+    run solve.log env -u PZC_RUNTIME_INCLUDE -u CXX "$pzc" solve "$tmp/p2/share/pzc/puzzles/loopover3.pz" \
+        --random 2 --seed 1 --json
+    [ "$(grep -c '"optimal": true' "$tmp/solve.log")" = 2 ] || { cat "$tmp/solve.log" >&2; fail "expected two optimal solutions"; }
+    # The solver was compiled against <moved prefix>/include: a header
+    # broken there breaks the build (a changed header misses every cache).
+    echo '#error "installed runtime header used"' >> "$tmp/p2/include/pz/solver_main.hpp"
+    env -u PZC_RUNTIME_INCLUDE -u CXX "$pzc" solve "$tmp/p2/share/pzc/puzzles/loopover3.pz" --random 1 --seed 1 \
+        > "$tmp/out" 2> "$tmp/err" && fail "a broken installed header went unnoticed"
+    grep -q "installed runtime header used" "$tmp/err" || { cat "$tmp/err" >&2; fail "not compiled against $tmp/p2/include"; }
+    # pzc without headers beside it (and no build-tree file): a clear error.
+    mkdir -p "$tmp/lone/bin" && cp "$pzc" "$tmp/lone/bin/"
+    env -u PZC_RUNTIME_INCLUDE "$tmp/lone/bin/pzc" solve "$tmp/p2/share/pzc/puzzles/loopover3.pz" --random 1 \
+        > "$tmp/out" 2> "$tmp/err" && fail "pzc without runtime headers succeeded"
+    grep -q "cannot find the runtime headers" "$tmp/err" && grep -q -F "$tmp/lone/include/pz/solver_main.hpp" "$tmp/err" \
+        || { cat "$tmp/err" >&2; fail "no clear error without runtime headers"; }
+    ;;
+consumer)
+    install_into "$tmp/prefix"
+    consumer=$src/tests/install/consumer
+    # includes DIR: the consumer's compile line has DIR as an include directory
+    # (imported targets' directories are -isystem).
+    includes() { grep -q -F -e "-isystem $1 " -e "-I$1 " "$tmp/build-$how.log"; }
+    for how in installed build-tree; do
+        if [ $how = installed ]; then where=(-DCMAKE_PREFIX_PATH="$tmp/prefix"); else where=(-Dpzc_DIR="$build"); fi
+        run "configure-$how.log" "$cmake" -S "$consumer" -B "$tmp/$how" -G "$generator" -DCMAKE_CXX_COMPILER="$cxx" \
+            -DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON "${where[@]}"
+        run "build-$how.log" "$cmake" --build "$tmp/$how" -v
+        if [ $how = installed ]; then
+            includes "$tmp/prefix/include" || fail "installed consumer not compiled with $tmp/prefix/include"
+            grep -q -F "pzc::pzc is $tmp/prefix/bin/pzc" "$tmp/build-$how.log" || fail "pzc::pzc is not the installed pzc"
+        else
+            includes "$src/runtime/include" || fail "build-tree consumer not compiled with $src/runtime/include"
+            grep -q -F "pzc::pzc is $build/compiler/driver/pzc" "$tmp/build-$how.log" || fail "pzc::pzc is not the build's pzc"
+        fi
+        out=$("$tmp/$how/consumer") || fail "$how consumer failed: $out"
+        [ "$out" = "consumer: runtime abi 1, rotl(1, 4) = 16, built with pzc $version" ] || fail "$how consumer printed '$out'"
+    done
+    # Version checks: SameMinorVersion accepts 0.46 but not the next minor.
+    major=${version%%.*} rest=${version#*.} minor=${rest%%.*}
+    sed "s/find_package(pzc [0-9.]* /find_package(pzc $major.$((minor + 1)) /" "$consumer/CMakeLists.txt" > "$tmp/CMakeLists.txt"
+    mkdir -p "$tmp/newer" && cp "$tmp/CMakeLists.txt" "$consumer/main.cpp" "$consumer/pzc_version.cmake" "$tmp/newer/"
+    "$cmake" -S "$tmp/newer" -B "$tmp/newer-build" -G "$generator" -DCMAKE_CXX_COMPILER="$cxx" \
+        -DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON -DCMAKE_PREFIX_PATH="$tmp/prefix" > "$tmp/out" 2>&1 && fail "find_package(pzc $major.$((minor + 1))) accepted $version"
+    grep -q "with requested version \"$major.$((minor + 1))\"" "$tmp/out" || { cat "$tmp/out" >&2; fail "the newer request failed for another reason"; }
+    ;;
+deb)
+    command -v dpkg-deb > /dev/null || fail "dpkg-deb not found (scripts/install-deps.sh installs dpkg-dev)"
+    run cpack.log "$cpack" -G DEB --config "$build/CPackConfig.cmake" -B "$tmp/deb"
+    deb=$(ls "$tmp"/deb/pzc_"$version"_*.deb 2> /dev/null | head -1)
+    [ -n "$deb" ] || { cat "$tmp/cpack.log" >&2; fail "no pzc_${version}_*.deb"; }
+    dpkg-deb -c "$deb" > "$tmp/contents" || fail "dpkg-deb -c failed"
+    for f in ./usr/bin/pzc ./usr/include/pz/solver_main.hpp ./usr/lib/cmake/pzc/pzcConfig.cmake \
+             ./usr/lib/cmake/pzc/pzcConfigVersion.cmake ./usr/share/pzc/puzzles/cube3.pz \
+             ./usr/share/pzc/puzzles/anima/levels/1.1-line_dance.txt ./usr/share/doc/pzc/README.md; do
+        grep -q -F " $f" "$tmp/contents" || { cat "$tmp/contents" >&2; fail "$f not in the .deb"; }
+    done
+    dpkg-deb -I "$deb" > "$tmp/info" || fail "dpkg-deb -I failed"
+    depends=$(sed -n 's/^ Depends: //p' "$tmp/info")
+    echo "Depends: $depends"
+    for lib in libantlr4-runtime libyaml-cpp libgmp10 libstdc++6 libc6 'g++ (>= 4:12)'; do
+        grep -q -F -- "$lib" <<< "$depends" || { cat "$tmp/info" >&2; fail "Depends lacks $lib"; }
+    done
+    # The package's tree works where it is unpacked.
+    dpkg-deb -x "$deb" "$tmp/root" || fail "dpkg-deb -x failed"
+    out=$("$tmp/root/usr/bin/pzc" --version) && [ "$out" = "pzc $version" ] || fail "unpacked pzc --version: '$out'"
+    grep -q "^ Package: pzc$" "$tmp/info" && grep -q "^ Version: $version$" "$tmp/info" \
+        && grep -q "^ Maintainer: ." "$tmp/info" || { cat "$tmp/info" >&2; fail "bad control fields"; }
+    ;;
+*) fail "unknown case $case_name" ;;
+esac
+echo "ok: $case_name"
