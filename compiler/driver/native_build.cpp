@@ -2,10 +2,13 @@
 
 #include "compiler/driver/subprocess.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -40,6 +43,23 @@ std::string cacheDirectory() {
 //      is not installed, so an installed pzc never looks at the source tree.
 // Nothing found is an error naming every place searched.
 static constexpr const char* kRuntimeMarker = "pz/solver_main.hpp";
+
+bool hashFileInto(const std::string& path, ContentHasher& h, uintmax_t& size) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    static thread_local char buf[1 << 16];  // reused: no fresh pages per call
+    size = 0;
+    for (;;) {
+        const ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            ::close(fd);
+            return n == 0;
+        }
+        h.update(buf, static_cast<size_t>(n));
+        size += static_cast<uintmax_t>(n);
+    }
+}
 
 std::optional<std::string> runtimeIncludeDir(std::string* searched) {
     if (const char* d = std::getenv("PZC_RUNTIME_INCLUDE"); d && *d) return d;
@@ -82,13 +102,13 @@ std::string runtimeHeadersDigest() {
     for (fs::recursive_directory_iterator it(*dir, ec), end; !ec && it != end; it.increment(ec))
         if (it->is_regular_file()) files.push_back(it->path());
     std::sort(files.begin(), files.end());
-    std::string all;
+    ContentHasher all;  // contentHash of every name and text, one after another
     for (const auto& f : files) {
-        std::ifstream in(f, std::ios::binary);
-        all += f.filename().string() + "\n";
-        all.append(std::istreambuf_iterator<char>(in), {});
+        all.update(f.filename().string() + "\n");
+        uintmax_t size = 0;
+        hashFileInto(f.string(), all, size);
     }
-    return contentHash(all);
+    return all.hex();
     }();
     return digest;
 }
@@ -99,11 +119,9 @@ std::string runtimeHeadersDigest() {
 // published. Before a cached binary is run its size and hash must match;
 // otherwise (empty, truncated, overwritten, no stamp) it is rebuilt.
 static std::optional<std::string> fileDigest(const fs::path& file, uintmax_t& size) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::string bytes((std::istreambuf_iterator<char>(in)), {});
-    size = bytes.size();
-    return contentHash(bytes);
+    ContentHasher h;
+    if (!hashFileInto(file.string(), h, size)) return std::nullopt;
+    return h.hex();
 }
 
 static std::string stampText(uintmax_t size, const std::string& digest) {

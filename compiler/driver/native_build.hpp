@@ -17,6 +17,12 @@ namespace pz::driver {
 
 std::string cacheDirectory();
 
+// Feeds a file's bytes to `h` in chunks (false when it cannot be read);
+// `size` gets its length. The cached binary's stamp check and the runtime
+// digest hash hundreds of KiB on every one-shot solve: a string of them
+// cost several ms of page faults.
+bool hashFileInto(const std::string& path, ContentHasher& h, uintmax_t& size);
+
 struct NativeBuild {
     std::string source;                   // the translation unit
     std::vector<std::string> extraFlags;  // appended to the compiler flags

@@ -173,6 +173,12 @@ public:
     // Whether that copy runs in the background (note [background
     // residency]; on by default) or at once, in the search's thread.
     void residencyInBackground(bool on) { residencyInBackground_ = on; }
+    // The copy rate the background copy's start assumes (note [background
+    // residency]; tests: infinity starts the copy at once, a tiny rate never).
+    void residentCopyRate(double bytesPerSecond) { copyRate_ = bytesPerSecond; }
+    // A background copy has started and not been taken up: the solver's
+    // main exits without waiting for it (nothing of it is needed then).
+    bool residencyInFlight() const { return residency_ != nullptr; }
     // Tests: waits for a background copy that has started and takes it up.
     void finishResidency() {
         if (residency_) adoptResidency();
@@ -236,6 +242,7 @@ public:
 
     Result solve(const State& start, int maxDepth = 40) {
         auto t0 = std::chrono::steady_clock::now();
+        solveStart_ = t0;
         const double cpu0 = processCpuSeconds();
         Result r;
         State inv = T::inverse(start);
@@ -1217,8 +1224,10 @@ private:
     // ~~~~~~~~~~~~~~~~~~~~~~~~~~~
     // A process with one position to solve starts with its tables mapped
     // (note [table residency] in pz/prune.hpp). Once its search passes
-    // kResidentAfterNodes nodes, or reaches a split iteration, a thread
-    // copies them into huge pages and checks their hashes (with the CPUs
+    // kResidentAfterNodes nodes, or reaches a split iteration, and has run
+    // as long as the copy is expected to take (copyPaysOff: the mapped
+    // bytes at kResidentCopyBytesPerSecond; slide4's 247 MiB, 0.26 s), a
+    // thread copies them into huge pages and checks their hashes (with the CPUs
     // the search leaves, at least one), while the search goes on with the
     // mapped tables. The search takes the copies up at a safe point after
     // the copy is done: serially, between two nodes (polled every
@@ -1257,12 +1266,34 @@ private:
     // At a safe point: starts the background copy, or takes it up once done.
     void advanceResidency() {
         if (!residencyInBackground_) return makeTablesResident();
-        if (!residency_) return startResidency();
+        if (!residency_) {
+            if (!copyPaysOff()) {
+                untilResident_ = kResidencyPollNodes;
+                return;
+            }
+            return startResidency();
+        }
         if (!residencyDone_.load(std::memory_order_acquire)) {
             untilResident_ = kResidencyPollNodes;
             return;
         }
         adoptResidency();
+    }
+    // Whether the copy should start now (note [background residency]): once
+    // the search has run as long as the copy is expected to take. A search
+    // shorter than that never pays for a copy it would throw away at exit;
+    // a longer one pays at most about twice (ski rental).
+    static constexpr double kResidentCopyBytesPerSecond = 1e9;  // 1.8 GiB h48h6: 0.8-5.5 s on one CPU
+    bool copyPaysOff() {
+        if (mappedBytes_ < 0) {
+            mappedBytes_ = 0;
+            forEachResidentTable([&](const auto& t, const std::string&) {
+                const ResidentSource src = t.residentSource();
+                if (src.fd >= 0) mappedBytes_ += static_cast<double>(src.bytes);
+            });
+        }
+        const double ran = std::chrono::duration<double>(std::chrono::steady_clock::now() - solveStart_).count();
+        return ran >= mappedBytes_ / copyRate_;
     }
     void startResidency() {
         auto job = std::make_unique<Residency>();
@@ -1341,6 +1372,9 @@ private:
 
     std::string tableDir_;
     int64_t untilResident_ = kResidentAfterNodes;
+    std::chrono::steady_clock::time_point solveStart_ = std::chrono::steady_clock::now();
+    double mappedBytes_ = -1;  // bytes of the mapped tables (copyPaysOff), -1 until counted
+    double copyRate_ = kResidentCopyBytesPerSecond;
     bool residencyInBackground_ = true;
     std::atomic<bool> residencyDone_{false};
 

@@ -482,7 +482,15 @@ int solverMainImpl(int argc, char** argv) {
         std::cout.flush();
         return true;
     };
-    return feedPositions<T>(positions, fromStdin, machine, argv[0], index, status, solveOne);
+    const int rc = feedPositions<T>(positions, fromStdin, machine, argv[0], index, status, solveOne);
+    // note [background residency]: a copy still running is of no use now;
+    // exit without waiting for it (or freeing what it filled).
+    if (search.residencyInFlight()) {
+        std::cout.flush();
+        std::cerr.flush();
+        std::_Exit(rc);
+    }
+    return rc;
 }
 
 // Exit codes: 0 every position solved, 1 a position rejected or unsolved,
