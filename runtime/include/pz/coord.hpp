@@ -126,14 +126,21 @@ template <unsigned N>
 struct CombinationRanks {
     std::vector<uint32_t> rank;               // [mask] -> rank among masks of its popcount
     std::vector<std::vector<uint32_t>> mask;  // [k][rank] -> mask (the unrank)
+    // Built before main in every solver: one step a mask (the highest set
+    // bit p of a k-bit mask adds C(p, k) to the rank of the rest), not one
+    // a bit (16 times the work: 1.5 ms of a one-shot solve's start).
     CombinationRanks() : rank(size_t{1} << N), mask(N + 1) {
+        uint32_t choose[N + 1][N + 1] = {};
+        for (unsigned p = 0; p <= N; ++p)
+            for (unsigned k = 0; k <= N; ++k) choose[p][k] = static_cast<uint32_t>(binomial(p, k));
         for (unsigned k = 0; k <= N; ++k) mask[k].resize(binomial(N, k));
-        for (uint32_t m = 0; m < rank.size(); ++m) {
-            uint32_t r = 0, i = 0;
-            for (unsigned p = 0; p < N; ++p)
-                if (m >> p & 1) r += static_cast<uint32_t>(binomial(p, ++i));
+        mask[0][0] = 0;
+        for (uint32_t m = 1; m < rank.size(); ++m) {
+            const unsigned p = 31u - static_cast<unsigned>(std::countl_zero(m));
+            const unsigned k = static_cast<unsigned>(std::popcount(m));
+            const uint32_t r = rank[m ^ (1u << p)] + choose[p][k];
             rank[m] = r;
-            mask[i][r] = m;
+            mask[k][r] = m;
         }
     }
     static const CombinationRanks& get();
