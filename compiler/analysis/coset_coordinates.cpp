@@ -617,15 +617,13 @@ ir::Element referencePartsUnrank(const std::vector<PhasePart>& parts, const std:
 
 namespace {
 
-// note [phase symmetries]: the symmetry-reduced table of one phase.
-// `groupSubgroup`: the subgroup the phase searches in (-1: the whole group).
-void choosePhaseSymmetries(PuzzleAnalysis& analysis, PhasePlan& phase, int groupSubgroup) {
-    const ir::Puzzle& puzzle = analysis.puzzle();
-    const auto& orbits = puzzle.orbits;
+// note [phase symmetries]: the symmetries that may reduce one phase's
+// table: those keeping the phase's target and the group it searches in
+// (`groupSubgroup`, -1: the whole group) and mapping its moves to its moves.
+// Indices into the symmetry group's elements, the identity first.
+std::vector<int> phaseSymmetryCandidates(PuzzleAnalysis& analysis, const PhasePlan& phase, int groupSubgroup) {
     const auto& group = analysis.symmetries();
-    if (group.elements.size() < 2 || group.product.empty()) return;
     const auto& phaseMoves = phase.canon.searchMoves;
-    // Symmetries keeping the target and the phase's group and mapping moves to moves.
     std::vector<int> candidates;
     for (size_t s = 0; s < group.elements.size(); ++s) {
         bool ok = true;
@@ -644,36 +642,37 @@ void choosePhaseSymmetries(PuzzleAnalysis& analysis, PhasePlan& phase, int group
         }
         if (ok) candidates.push_back((int)s);
     }
-    if (candidates.size() < 2 || candidates[0] != 0) return;
-    const int np = (int)phase.parts.size();
-    if (np > 12) return;
-    // Random states of the phase's group: random walks of its moves.
-    std::mt19937_64 rng(0x5eed);
-    std::vector<ir::Element> samples;
-    for (int t = 0; t < 48; ++t) {
-        ir::Element x = ir::identity(orbits);
-        for (int i = 0; i < 120; ++i) x = ir::compose(x, puzzle.moves[phaseMoves[rng() % phaseMoves.size()]].effect, orbits);
-        samples.push_back(std::move(x));
+    return candidates;
+}
+
+// Whether a candidate symmetry acts on some of a phase's parts as a function
+// of their values, tested on random states of the phase's group (random
+// walks of its moves) and remembered per (parts, symmetry).
+class PhaseSymmetryAction {
+public:
+    PhaseSymmetryAction(const PuzzleAnalysis& analysis, const SymmetryGroup& group, const PhasePlan& phase,
+                        const std::vector<int>& candidates)
+        : orbits_(analysis.puzzle().orbits), group_(group), phase_(phase), candidates_(candidates) {
+        const ir::Puzzle& puzzle = analysis.puzzle();
+        const auto& phaseMoves = phase.canon.searchMoves;
+        std::mt19937_64 rng(0x5eed);
+        for (int t = 0; t < 48; ++t) {
+            ir::Element x = ir::identity(orbits_);
+            for (int i = 0; i < 120; ++i)
+                x = ir::compose(x, puzzle.moves[phaseMoves[rng() % phaseMoves.size()]].effect, orbits_);
+            samples_.push_back(std::move(x));
+        }
+        for (int s : candidates_) inverses_.push_back(ir::inverse(group_.elements[s], orbits_));
     }
-    std::vector<ir::Element> inverses;
-    for (int s : candidates) inverses.push_back(ir::inverse(group.elements[s], orbits));
-    auto conj = [&](const ir::Element& x, size_t c) {
-        return ir::compose(ir::compose(inverses[c], x, orbits), group.elements[candidates[c]], orbits);
-    };
-    auto ranks = [&](const std::vector<int>& which, const ir::Element& e) {
-        std::vector<uint64_t> v;
-        for (int j : which) v.push_back(referencePartRank(phase.parts[j], e));
-        return v;
-    };
-    // Whether symmetry c acts on the parts `which` as a function of their values.
-    std::map<std::pair<std::vector<int>, size_t>, bool> memo;
-    auto actsOn = [&](const std::vector<int>& which, size_t c) {
+
+    // Whether candidate c acts on the parts `which`.
+    bool actsOn(const std::vector<int>& which, size_t c) {
         auto key = std::make_pair(which, c);
-        if (auto it = memo.find(key); it != memo.end()) return it->second;
+        if (auto it = memo_.find(key); it != memo_.end()) return it->second;
         bool ok = true;
         try {
-            for (const auto& x : samples) {
-                const ir::Element y = referencePartsUnrank(phase.parts, which, ranks(which, x), orbits);
+            for (const auto& x : samples_) {
+                const ir::Element y = referencePartsUnrank(phase_.parts, which, ranks(which, x), orbits_);
                 if (ranks(which, y) != ranks(which, x) || ranks(which, conj(x, c)) != ranks(which, conj(y, c))) {
                     ok = false;
                     break;
@@ -682,78 +681,112 @@ void choosePhaseSymmetries(PuzzleAnalysis& analysis, PhasePlan& phase, int group
         } catch (const std::logic_error&) {
             ok = false;  // a conjugate off the coordinate's domain
         }
-        return memo[key] = ok;
-    };
-    struct Choice {
-        std::vector<int> reduced, rest, syms;
-        uint64_t reducedSize = 1, restSize = 1, entries = 0;
-    };
-    std::optional<Choice> best;
-    for (uint32_t mask = 1; mask < (1u << np); ++mask) {
-        Choice ch;
-        bool fits = true;
-        for (int j = 0; j < np; ++j)
-            if (mask >> j & 1) {
-                ch.reduced.push_back(j);
-                if (ch.reducedSize > kMaxPhasePartSize / phase.parts[j].size) fits = false;
-                else ch.reducedSize *= phase.parts[j].size;
-            }
-        if (!fits || ch.reducedSize > kMaxPhasePartSize) continue;
-        // The symmetries acting on A; then each other part joins B if every
-        // one of them acts on it and the table still fits.
-        std::vector<size_t> syms;
-        for (size_t c = 0; c < candidates.size(); ++c)
-            if (c == 0 || actsOn(ch.reduced, c)) syms.push_back(c);
-        if (syms.size() < 2) continue;
-        for (int j = 0; j < np; ++j) {
-            if (mask >> j & 1) continue;
-            std::vector<size_t> kept;
-            for (size_t c : syms)
-                if (c == 0 || actsOn({j}, c)) kept.push_back(c);
-            const uint64_t classes = ch.reducedSize / kept.size() + ch.reducedSize / kept.size() / 4 + 1;
-            if (kept.size() < syms.size() || ch.restSize * phase.parts[j].size > kMaxPhaseTableEntries / classes)
-                continue;
-            ch.rest.push_back(j);
-            ch.restSize *= phase.parts[j].size;
-        }
-        if (syms.size() > 64) continue;
-        for (size_t c : syms) ch.syms.push_back((int)c);
-        const uint64_t classes = ch.reducedSize / syms.size() + ch.reducedSize / syms.size() / 4 + 1;
-        if (classes * ch.restSize > kMaxPhaseTableEntries) continue;
-        ch.entries = (ch.reducedSize + syms.size() - 1) / syms.size() * ch.restSize;
-        // Useful when it covers parts together that no pair table does, or
-        // all of the phase's parts (then it replaces the pair tables).
-        std::vector<bool> in(np, false);
-        for (int j : ch.reduced) in[j] = true;
-        for (int j : ch.rest) in[j] = true;
-        bool useful = (int)(ch.reduced.size() + ch.rest.size()) == np;
-        for (int i = 0; i < np && !useful; ++i)
-            for (int j = i + 1; j < np && !useful; ++j) {
-                if (!in[i] || !in[j]) continue;
-                bool inPair = false;
-                for (const auto& [a, b] : phase.tables) inPair = inPair || (a == i && b == j) || (a == j && b == i);
-                useful = !inPair;
-            }
-        if (!useful) continue;
-        // Most parts covered (most information), then fewest entries (the
-        // same information in less memory), then the smallest A.
-        auto better = [&](const Choice& a, const Choice& b) {
-            const size_t ca = a.reduced.size() + a.rest.size(), cb = b.reduced.size() + b.rest.size();
-            if (ca != cb) return ca > cb;
-            if (a.entries != b.entries) return a.entries < b.entries;
-            return a.reducedSize < b.reducedSize;
-        };
-        if (!best || better(ch, *best)) best = ch;
+        return memo_[key] = ok;
     }
-    if (!best) return;
+
+private:
+    ir::Element conj(const ir::Element& x, size_t c) const {
+        return ir::compose(ir::compose(inverses_[c], x, orbits_), group_.elements[candidates_[c]], orbits_);
+    }
+    std::vector<uint64_t> ranks(const std::vector<int>& which, const ir::Element& e) const {
+        std::vector<uint64_t> v;
+        for (int j : which) v.push_back(referencePartRank(phase_.parts[j], e));
+        return v;
+    }
+
+    const std::vector<ir::Orbit>& orbits_;
+    const SymmetryGroup& group_;
+    const PhasePlan& phase_;
+    const std::vector<int>& candidates_;
+    std::vector<ir::Element> samples_, inverses_;
+    std::map<std::pair<std::vector<int>, size_t>, bool> memo_;
+};
+
+// One way to reduce a phase's table: the parts A reduced by the symmetries
+// (`reduced`), the parts B beside them (`rest`), the symmetries used
+// (indices into the candidates) and the table's entries.
+struct PhaseSymmetryChoice {
+    std::vector<int> reduced, rest, syms;
+    uint64_t reducedSize = 1, restSize = 1, entries = 0;
+};
+
+// The choice reducing the parts in `mask` (bit j: part j), or none when it
+// does not fit, fewer than two symmetries act, or it adds nothing to the
+// phase's pair tables.
+std::optional<PhaseSymmetryChoice> phaseSymmetryChoice(const PhasePlan& phase, const std::vector<int>& candidates,
+                                                       PhaseSymmetryAction& action, uint32_t mask) {
+    const int np = (int)phase.parts.size();
+    PhaseSymmetryChoice ch;
+    bool fits = true;
+    for (int j = 0; j < np; ++j)
+        if (mask >> j & 1) {
+            ch.reduced.push_back(j);
+            if (ch.reducedSize > kMaxPhasePartSize / phase.parts[j].size) fits = false;
+            else ch.reducedSize *= phase.parts[j].size;
+        }
+    if (!fits || ch.reducedSize > kMaxPhasePartSize) return std::nullopt;
+    // The symmetries acting on A; then each other part joins B if every
+    // one of them acts on it and the table still fits.
+    std::vector<size_t> syms;
+    for (size_t c = 0; c < candidates.size(); ++c)
+        if (c == 0 || action.actsOn(ch.reduced, c)) syms.push_back(c);
+    if (syms.size() < 2) return std::nullopt;
+    for (int j = 0; j < np; ++j) {
+        if (mask >> j & 1) continue;
+        std::vector<size_t> kept;
+        for (size_t c : syms)
+            if (c == 0 || action.actsOn({j}, c)) kept.push_back(c);
+        const uint64_t classes = ch.reducedSize / kept.size() + ch.reducedSize / kept.size() / 4 + 1;
+        if (kept.size() < syms.size() || ch.restSize * phase.parts[j].size > kMaxPhaseTableEntries / classes)
+            continue;
+        ch.rest.push_back(j);
+        ch.restSize *= phase.parts[j].size;
+    }
+    if (syms.size() > 64) return std::nullopt;
+    for (size_t c : syms) ch.syms.push_back((int)c);
+    const uint64_t classes = ch.reducedSize / syms.size() + ch.reducedSize / syms.size() / 4 + 1;
+    if (classes * ch.restSize > kMaxPhaseTableEntries) return std::nullopt;
+    ch.entries = (ch.reducedSize + syms.size() - 1) / syms.size() * ch.restSize;
+    // Useful when it covers parts together that no pair table does, or
+    // all of the phase's parts (then it replaces the pair tables).
+    std::vector<bool> in(np, false);
+    for (int j : ch.reduced) in[j] = true;
+    for (int j : ch.rest) in[j] = true;
+    bool useful = (int)(ch.reduced.size() + ch.rest.size()) == np;
+    for (int i = 0; i < np && !useful; ++i)
+        for (int j = i + 1; j < np && !useful; ++j) {
+            if (!in[i] || !in[j]) continue;
+            bool inPair = false;
+            for (const auto& [a, b] : phase.tables) inPair = inPair || (a == i && b == j) || (a == j && b == i);
+            useful = !inPair;
+        }
+    if (!useful) return std::nullopt;
+    return ch;
+}
+
+// Most parts covered (most information), then fewest entries (the
+// same information in less memory), then the smallest A.
+bool betterPhaseSymmetryChoice(const PhaseSymmetryChoice& a, const PhaseSymmetryChoice& b) {
+    const size_t ca = a.reduced.size() + a.rest.size(), cb = b.reduced.size() + b.rest.size();
+    if (ca != cb) return ca > cb;
+    if (a.entries != b.entries) return a.entries < b.entries;
+    return a.reducedSize < b.reducedSize;
+}
+
+// Writes the chosen reduction into the phase: its symmetries (and their
+// inverses among them), A and B, and the pair tables it does not cover.
+// Nothing when the chosen symmetries turn out not to form a group.
+void applyPhaseSymmetryChoice(const SymmetryGroup& group, const std::vector<int>& candidates,
+                              const PhaseSymmetryChoice& best, PhasePlan& phase) {
+    const int np = (int)phase.parts.size();
     std::vector<bool> covered(np, false);
-    for (int j : best->reduced) covered[j] = true;
-    for (int j : best->rest) covered[j] = true;
+    for (int j : best.reduced) covered[j] = true;
+    for (int j : best.rest) covered[j] = true;
     std::vector<std::pair<int, int>> tables;
     for (const auto& t : phase.tables)
         if (!(covered[t.first] && (t.second < 0 || covered[t.second]))) tables.push_back(t);
     std::vector<int> syms, symInverse;
-    for (int c : best->syms) syms.push_back(candidates[c]);
+    for (int c : best.syms) syms.push_back(candidates[c]);
     auto in = [&](int s) { return std::find(syms.begin(), syms.end(), s) != syms.end(); };
     // Those passing form a group (a product of two that act, acts); a
     // random check could in principle disagree: then no reduction.
@@ -765,10 +798,29 @@ void choosePhaseSymmetries(PuzzleAnalysis& analysis, PhasePlan& phase, int group
     phase.tables = tables;
     phase.symmetries = syms;
     phase.symInverse = symInverse;
-    phase.reduced = best->reduced;
-    phase.rest = best->rest;
-    phase.reducedSize = best->reducedSize;
-    phase.restSize = best->restSize;
+    phase.reduced = best.reduced;
+    phase.rest = best.rest;
+    phase.reducedSize = best.reducedSize;
+    phase.restSize = best.restSize;
+}
+
+// note [phase symmetries]: the symmetry-reduced table of one phase: the
+// best choice over every subset A of the phase's parts (at most 12 parts).
+// `groupSubgroup`: the subgroup the phase searches in (-1: the whole group).
+void choosePhaseSymmetries(PuzzleAnalysis& analysis, PhasePlan& phase, int groupSubgroup) {
+    const auto& group = analysis.symmetries();
+    if (group.elements.size() < 2 || group.product.empty()) return;
+    const std::vector<int> candidates = phaseSymmetryCandidates(analysis, phase, groupSubgroup);
+    if (candidates.size() < 2 || candidates[0] != 0) return;
+    const int np = (int)phase.parts.size();
+    if (np > 12) return;
+    PhaseSymmetryAction action(analysis, group, phase, candidates);
+    std::optional<PhaseSymmetryChoice> best;
+    for (uint32_t mask = 1; mask < (1u << np); ++mask) {
+        auto ch = phaseSymmetryChoice(phase, candidates, action, mask);
+        if (ch && (!best || betterPhaseSymmetryChoice(*ch, *best))) best = std::move(ch);
+    }
+    if (best) applyPhaseSymmetryChoice(group, candidates, *best, phase);
 }
 
 }  // namespace
