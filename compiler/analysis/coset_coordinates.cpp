@@ -12,7 +12,7 @@
 #include "compiler/analysis/distinct_states.hpp"
 #include "compiler/analysis/schreier_sims.hpp"
 #include "compiler/ir/element.hpp"
-#include "pz/table_layout.hpp"
+#include "pz/tables/table_layout.hpp"
 
 namespace pz::analysis {
 
@@ -555,7 +555,7 @@ CosetCoordinate cosetCoordinate(PuzzleAnalysis& analysis, int subgroup) {
 
 ir::Element referencePartsUnrank(const std::vector<PhasePart>& parts, const std::vector<int>& which,
                                  const std::vector<uint64_t>& values, const std::vector<ir::Orbit>& orbits) {
-    // The construction of pz::unrankParts (runtime/include/pz/phased.hpp):
+    // The construction of pz::unrankParts (runtime/include/pz/search/phased.hpp):
     // permutation parts, then parities, then orientations in their frames.
     ir::Element e = ir::identity(orbits);
     for (size_t i = 0; i < which.size(); ++i) {
@@ -943,7 +943,7 @@ PhaseClassCount countPhaseClasses(PuzzleAnalysis& analysis, const PhasePlan& pha
 
 namespace {
 
-// The phased runtime (pz/phased.hpp, note [phased lanes]) reads 4-bit and
+// The phased runtime (pz/search/phased.hpp, note [phased lanes]) reads 4-bit and
 // byte lanes, up to 64 positions (its part arrays and masks): the orbit
 // that exceeds it, or "".
 std::string phasedLanesLimit(const ir::Puzzle& puzzle) {

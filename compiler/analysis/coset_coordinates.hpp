@@ -141,7 +141,7 @@ struct PhasePlan {
     // restricted to the named positions); empty = the whole coordinate.
     std::vector<PhasePart> kept;
     // The declared least exact depth of a projected table (`coset H exact
-    // D;`, note [declared exact depth] in pz/projected_coset.hpp); 0 = the
+    // D;`, note [declared exact depth] in pz/tables/projected_coset.hpp); 0 = the
     // build's default.
     int exactDepth = 0;
 };
@@ -170,7 +170,7 @@ ir::Element referencePartsUnrank(const std::vector<PhasePart>& parts, const std:
                                  const std::vector<uint64_t>& values, const std::vector<ir::Orbit>& orbits);
 
 // A direction the search starts from (note [phased directions] in
-// runtime/include/pz/phased.hpp): the position conjugated by a symmetry
+// runtime/include/pz/search/phased.hpp): the position conjugated by a symmetry
 // (an index into PuzzleAnalysis::symmetries().elements), or its inverse.
 struct PhaseDirection {
     int symmetry = 0;
@@ -190,7 +190,7 @@ inline constexpr size_t kMaxPhaseDirections = 12;
 
 // note [class counts]
 // The number of symmetry classes of a phase's reduced parts (the runtime's
-// class index, note [symmetry classes] in runtime/include/pz/phased.hpp),
+// class index, note [symmetry classes] in runtime/include/pz/search/phased.hpp),
 // computed without building the table: each reduced part gets a move table
 // (value x phase move -> value); a breadth-first search from the goal over
 // the reduced parts' values carries, for each generator S of the phase's
@@ -274,7 +274,7 @@ inline constexpr size_t kMaxCosetPatternLookups = 8;
 // join the rest, ranked from the state conjugated by the class's symmetry
 // (their conjugates depend on the positions' sets too, so value-by-value
 // tables would not do). The full coordinate is too large to search
-// breadth-first, so the runtime (pz/projected_coset.hpp) searches keys
+// breadth-first, so the runtime (pz/tables/projected_coset.hpp) searches keys
 // breadth-first while they are few and depth-first after: entries are exact
 // up to a depth it reports, larger ones read one more; it stores them in 2
 // bits over the base with the largest mean bound. At most
@@ -283,10 +283,10 @@ inline constexpr size_t kMaxCosetPatternLookups = 8;
 inline constexpr uint64_t kMaxProjectedTableEntries = 1ull << 36;
 inline constexpr size_t kMaxKeptOrientations = 16;  // positions kept per part (the runtime's part arrays)
 // Its table is stored in 2-bit entries over a base, 254 to a 64-byte line
-// with the line's minimum (note [two-bit tables] in pz/two_bit_table.hpp),
+// with the line's minimum (note [two-bit tables] in pz/tables/two_bit_table.hpp),
 // and beside the lines a set of the entries below the base (note [entries
 // below the base]); its size is the runtime's own (cosetPatternTableBytes
-// asks pz/table_layout.hpp, not a copy of its rules).
+// asks pz/tables/table_layout.hpp, not a copy of its rules).
 //
 // note [moves in the subgroup]
 // When the table read at the inverse y = x^-1 of a node x (at S^-1 y S) is
@@ -311,7 +311,7 @@ uint64_t cosetPatternClasses(const PhasePlan& plan, const PhaseClassCount& class
 // Entries of a coset pattern's table: its classes x the other parts;
 // without symmetries, the plain table's entries.
 uint64_t cosetPatternEntries(const PhasePlan& plan, const PhaseClassCount& classes);
-// Bytes of its table as the solver holds it (pz/table_layout.hpp): the
+// Bytes of its table as the solver holds it (pz/tables/table_layout.hpp): the
 // 4-bit entries, or a projected table's 2-bit lines and its set of entries
 // below the base, with the class index and move tables beside them.
 uint64_t cosetPatternTableBytes(const PhasePlan& plan, const PhaseClassCount& classes);

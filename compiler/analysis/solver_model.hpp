@@ -33,7 +33,7 @@ struct SolverModel {
     bool inverseLookups = false;
     bool allPermutationsReachable = false;
     // A state fixed by a symmetry has children of equal distance by
-    // conjugate moves (note [symmetric states] in pz/search.hpp): not with
+    // conjugate moves (note [symmetric states] in pz/search/search.hpp): not with
     // identical pieces (a symmetry need not keep the colouring) nor illegal
     // placements (a conjugate path could pass through one).
     bool stateSymmetries = false;

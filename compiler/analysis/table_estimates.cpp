@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "compiler/ir/puzzle.hpp"
-#include "pz/projected_depth.hpp"
+#include "pz/tables/projected_depth.hpp"
 
 namespace pz::analysis {
 

@@ -7,7 +7,7 @@
 #include "compiler/analysis/coordinates.hpp"
 #include "compiler/analysis/table_estimates.hpp"
 #include "compiler/codegen/test_puzzles.hpp"
-#include "pz/projected_depth.hpp"
+#include "pz/tables/projected_depth.hpp"
 
 using namespace pz;
 

@@ -30,17 +30,21 @@ std::string runtimeIncludeDir() {
     return std::string(PZ_SOURCE_DIR) + "/runtime/include";
 }
 
-// A digest of every file under the runtime include directory (sorted by path).
+// A digest of every file under the runtime include directory (sorted by
+// path), each named by its path relative to that directory (pz/tables/prune.hpp),
+// not by its file name alone: two folders may hold headers of one name, and
+// a header moved to another folder changes the digest.
 std::string runtimeHeadersDigest() {
+    const fs::path root = runtimeIncludeDir();
     std::vector<fs::path> files;
     std::error_code ec;
-    for (fs::recursive_directory_iterator it(runtimeIncludeDir(), ec), end; !ec && it != end; it.increment(ec))
+    for (fs::recursive_directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec))
         if (it->is_regular_file()) files.push_back(it->path());
     std::sort(files.begin(), files.end());
     std::string all;
     for (const auto& f : files) {
         std::ifstream in(f, std::ios::binary);
-        all += f.filename().string() + "\n";
+        all += f.lexically_relative(root).generic_string() + "\n";
         all.append(std::istreambuf_iterator<char>(in), {});
     }
     return contentHash(all);

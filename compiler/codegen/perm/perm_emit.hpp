@@ -42,7 +42,7 @@ std::string emitPhasePlan(const SolverModel& model, const analysis::SolverPlan& 
 // and its own plan (note [coset table keys]); "" when there is none.
 std::string emitCosetPatterns(const SolverModel& model, const std::string& core);
 // Whether some coset pattern is projected (it then has generated ranks,
-// Traits::cosetRank: note [fixed ranks] in pz/phased.hpp).
+// Traits::cosetRank: note [fixed ranks] in pz/search/phased.hpp).
 bool hasProjectedCosetPattern(const SolverModel& model);
 // The phased solver's translation unit: the traits header, the plan, main().
 std::string emitPhasedSolverMain(const SolverModel& model, const analysis::SolverPlan& plan, const std::string& source);

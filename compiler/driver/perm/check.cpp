@@ -23,8 +23,8 @@
 #include "compiler/ir/element.hpp"
 #include "compiler/ir/lower.hpp"
 #include "compiler/pipeline/compilation_unit.hpp"
-#include "pz/memory.hpp"
-#include "pz/result_json.hpp"
+#include "pz/support/memory.hpp"
+#include "pz/support/result_json.hpp"
 
 namespace pz::driver {
 
@@ -131,7 +131,7 @@ private:
         }
     }
     void newline() { out_ << '\n' << std::string(2 * first_.size(), ' '); }
-    // Strings go through the runtime's one JSON escaper (pz/result_json.hpp),
+    // Strings go through the runtime's one JSON escaper (pz/support/result_json.hpp),
     // cut at kMaxString bytes (note [check json size]).
     void quoted(const std::string& s) {
         if (s.size() <= kMaxString) {

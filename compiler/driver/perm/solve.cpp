@@ -35,8 +35,8 @@
 #include "compiler/ir/element.hpp"
 #include "compiler/ir/lower.hpp"
 #include "compiler/pipeline/compilation_unit.hpp"
-#include "pz/memory.hpp"
-#include "pz/result_json.hpp"
+#include "pz/support/memory.hpp"
+#include "pz/support/result_json.hpp"
 
 namespace pz::driver {
 

@@ -4,7 +4,7 @@
 //
 // The pattern is a one-phase plan into the subgroup H with every search
 // move: its table is built, stored and cached exactly like a phased
-// solver's (pz/phased.hpp: move tables per part, symmetry classes, a
+// solver's (pz/search/phased.hpp: move tables per part, symmetry classes, a
 // threaded breadth-first search, a checksummed blob mapped from the cache),
 // and read from the full state of the search: the parts are ranked from the
 // state, the reduced ones mapped to their class and symmetry, the others
@@ -19,8 +19,8 @@
 #include <utility>
 #include <vector>
 
-#include "pz/phased.hpp"
-#include "pz/projected_coset.hpp"
+#include "pz/search/phased.hpp"
+#include "pz/tables/projected_coset.hpp"
 
 namespace pz {
 
@@ -42,10 +42,10 @@ struct CosetPatternSpec {
     // its table keeps in place of phase.rest; empty = the whole coordinate.
     std::vector<PhasePartSpec> kept;
     // The traits' generated ranks of this pattern (note [fixed ranks] in
-    // pz/phased.hpp): T::cosetRank(fixedRanks, ...); -1 = none.
+    // pz/search/phased.hpp): T::cosetRank(fixedRanks, ...); -1 = none.
     int fixedRanks = -1;
     // A projected table's declared least exact depth (note [declared exact
-    // depth] in pz/projected_coset.hpp); 0 = the build's default.
+    // depth] in pz/tables/projected_coset.hpp); 0 = the build's default.
     int exactDepth = 0;
 };
 
@@ -104,7 +104,7 @@ public:
     // A projected table conjugates the state itself once its class is
     // known, so its probe carries the state.
     // floor: a lower bound known once the class is (note [class floors] in
-    // pz/projected_coset.hpp; 0 for other tables).
+    // pz/tables/projected_coset.hpp; 0 for other tables).
     // at: the state looked up, s itself (which must outlive the probe) when
     // sym is 0, else its conjugate held in `conjugate`: copying a state
     // that was just written costs a stalled store-to-load forward.

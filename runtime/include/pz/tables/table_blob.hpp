@@ -1,8 +1,8 @@
-// pz/table_blob.hpp — a cached table file holding arbitrary bytes.
+// pz/tables/table_blob.hpp — a cached table file holding arbitrary bytes.
 //
 // The phased solvers' tables (move tables, symmetry-class index, pruning
 // tables of every phase) are one byte blob per solver, cached in the same
-// file format as pz/prune.hpp's pruning tables (note [table integrity]
+// file format as pz/tables/prune.hpp's pruning tables (note [table integrity]
 // there): a 4 KiB header page (magic, format version, the hash of what the
 // blob encodes, size, a checksum of the page), the data, one hash per 64 KiB
 // block. A blob's header says 8 bits per entry, so a pruning-table loader
@@ -14,7 +14,7 @@
 
 #include <filesystem>
 
-#include "pz/prune.hpp"
+#include "pz/tables/prune.hpp"
 
 namespace pz {
 

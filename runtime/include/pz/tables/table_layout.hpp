@@ -1,22 +1,22 @@
-// pz/table_layout.hpp — the sizes of the table blobs the runtime builds,
+// pz/tables/table_layout.hpp — the sizes of the table blobs the runtime builds,
 // from the numbers that shape them and nothing else.
 //
 // The solvers check a loaded blob against these sizes, and the compiler
 // (`pzc check`'s table-bytes, `--memory`'s choice of a table) asks the same
 // functions, so the size a user is told is the size the solver holds. The
 // bytes are the blob in memory; its cache file adds a 4 KiB header page and
-// 8 bytes per 64 KiB block (note [table integrity] in pz/prune.hpp).
+// 8 bytes per 64 KiB block (note [table integrity] in pz/tables/prune.hpp).
 #pragma once
 
 #include <cstdint>
 #include <utility>
 #include <vector>
 
-#include "pz/two_bit_table.hpp"
+#include "pz/tables/two_bit_table.hpp"
 
 namespace pz {
 
-// A projected coset table (pz/projected_coset.hpp), in 8-byte words: the
+// A projected coset table (pz/tables/projected_coset.hpp), in 8-byte words: the
 // header, classOf (a u32 per raw value of the reduced parts), the
 // stabilisers (a u64 per class), the class floors (a byte per class),
 // padding to a 64-byte line, the 2-bit lines of classes x kept values, the
@@ -36,7 +36,7 @@ struct ProjectedCosetLayout {
     }
 };
 
-// One phase of a phased-table blob (pz/phased.hpp; a coset pattern's plain
+// One phase of a phased-table blob (pz/search/phased.hpp; a coset pattern's plain
 // table is a one-phase blob): the sizes its sections follow from.
 struct PhasedLayoutPhase {
     uint64_t moves = 0;                       // search moves of the phase

@@ -1,4 +1,4 @@
-// pz/phased.hpp — phased (multi-phase, Kociemba-style) search on coordinates.
+// pz/search/phased.hpp — phased (multi-phase, Kociemba-style) search on coordinates.
 //
 // A phased solver reaches solved through a chain of subgroups
 // G > H1 > ... > Hk > {solved}: phase 1 searches with all moves into H1,
@@ -41,11 +41,11 @@
 
 #include "pz/lane_coord.hpp"
 #include "pz/lanes.hpp"
-#include "pz/prefetch.hpp"
 #include "pz/state.hpp"
-#include "pz/sym_classes.hpp"
-#include "pz/table_blob.hpp"
-#include "pz/table_layout.hpp"
+#include "pz/support/prefetch.hpp"
+#include "pz/tables/sym_classes.hpp"
+#include "pz/tables/table_blob.hpp"
+#include "pz/tables/table_layout.hpp"
 
 #if defined(__BMI2__)
 #include <immintrin.h>
@@ -92,7 +92,7 @@ struct PhaseSpec {
     std::vector<int> rest;         // the parts conjugated value by value
 };
 
-// The numbers phase `spec`'s sections are sized by (pz/table_layout.hpp).
+// The numbers phase `spec`'s sections are sized by (pz/tables/table_layout.hpp).
 inline PhasedLayoutPhase layoutOf(const PhaseSpec& spec, uint64_t classes) {
     PhasedLayoutPhase l;
     l.moves = spec.moves.size();
@@ -781,7 +781,7 @@ public:
         buildSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
 
-    // note [table residency] in pz/prune.hpp: a process that solves several
+    // note [table residency] in pz/tables/prune.hpp: a process that solves several
     // positions copies mapped tables into 2 MiB pages (fewer TLB misses),
     // checking every block's hash on the way.
     ResidentSource residentSource() const { return residentSourceOf(mapping_, tableWords_ * 8); }
@@ -1475,7 +1475,7 @@ private:
             }
         }
         if (next != sections.size()) return (why = "more sections than the spec has tables", false);
-        // The sizes the compiler reports (pz/table_layout.hpp) are these.
+        // The sizes the compiler reports (pz/tables/table_layout.hpp) are these.
         std::vector<PhasedLayoutPhase> layout;
         for (size_t k = 0; k < spec_.size(); ++k) layout.push_back(layoutOf(spec_[k], phases[k].classes));
         if (const uint64_t expected = phasedBlobWords(layout); expected != words)

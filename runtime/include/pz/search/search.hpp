@@ -1,4 +1,4 @@
-// pz/search.hpp — optimal search: IDA* over generated traits.
+// pz/search/search.hpp — optimal search: IDA* over generated traits.
 //
 // The search walks move sequences that the generated canonical automaton
 // allows (see note [canonical sequences] in compiler/analysis/
@@ -64,8 +64,8 @@
 #include <vector>
 
 #include "pz/coset_pattern.hpp"
-#include "pz/prune.hpp"
 #include "pz/state.hpp"
+#include "pz/tables/prune.hpp"
 
 namespace pz {
 
@@ -87,7 +87,7 @@ public:
     // memoryBudget().
     // `resident`: copy loaded tables into huge-page memory at once (for a
     // process with many positions); else they stay mapped until the search
-    // passes kResidentAfterNodes nodes (note [table residency], pz/prune.hpp).
+    // passes kResidentAfterNodes nodes (note [table residency], pz/tables/prune.hpp).
     // `threads`: for the table builds and the search (note [parallel IDA*]);
     // 0 = every online CPU.
     explicit Search(const std::string& tableDir, int threads = 0, bool resident = false) : tableDir_(tableDir) {
@@ -396,7 +396,7 @@ private:
     // 18-move states: 0.94x and 0.92x the time, medians of 3).
     //
     // A probe whose class floor (the least entry of its class: note [class
-    // floors] in pz/projected_coset.hpp) already exceeds `limit` prunes the
+    // floors] in pz/tables/projected_coset.hpp) already exceeds `limit` prunes the
     // child there: its last stage (the conjugation, the ranks, the big
     // table's miss) is skipped and its index reads kPrunedByFloor.
     static constexpr uint64_t kPrunedByFloor = ~uint64_t{0};
@@ -869,7 +869,7 @@ private:
     // Note [decisions deferred across a batch]
     // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
     // A prune test that only the set of entries below the base can answer
-    // (note [entries below the base] in pz/two_bit_table.hpp) is a second,
+    // (note [entries below the base] in pz/tables/two_bit_table.hpp) is a second,
     // dependent miss. Its slot is prefetched when the line is read, and the
     // test is decided once every node of the batch has had its lines read
     // (decideChildren, then startInverses; decideInverses, then
@@ -1216,7 +1216,7 @@ private:
     // Note [background residency]
     // ~~~~~~~~~~~~~~~~~~~~~~~~~~~
     // A process with one position to solve starts with its tables mapped
-    // (note [table residency] in pz/prune.hpp). Once its search passes
+    // (note [table residency] in pz/tables/prune.hpp). Once its search passes
     // kResidentAfterNodes nodes, or reaches a split iteration, a thread
     // copies them into huge pages and checks their hashes (with the CPUs
     // the search leaves, at least one), while the search goes on with the

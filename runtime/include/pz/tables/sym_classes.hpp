@@ -1,4 +1,4 @@
-// pz/sym_classes.hpp — symmetry classes of a coordinate and the 4-bit word
+// pz/tables/sym_classes.hpp — symmetry classes of a coordinate and the 4-bit word
 // helpers a breadth-first search over them uses.
 //
 // Extracted from phased.hpp (note [symmetry classes] there describes how the

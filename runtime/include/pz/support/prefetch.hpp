@@ -1,8 +1,8 @@
-// pz/prefetch.hpp — software prefetches the compiler keeps.
+// pz/support/prefetch.hpp — software prefetches the compiler keeps.
 //
 // GCC drops __builtin_prefetch from loops it vectorises: g++ 12 at -O3
 // removed the big table's line prefetches from the optimal search's child
-// loops (pz/search.hpp), so every lookup waited for its miss in full (about
+// loops (pz/search/search.hpp), so every lookup waited for its miss in full (about
 // 200 ns on the 1.8 GiB cube table on this kind of machine). On x86 the
 // instruction is emitted directly (an asm statement is never dropped, and
 // keeps its loop scalar); elsewhere the builtin is the best there is.

@@ -1,4 +1,4 @@
-// pz/two_bit_table.hpp — 2-bit pruning entries with a base and a per-line
+// pz/tables/two_bit_table.hpp — 2-bit pruning entries with a base and a per-line
 // 4-bit minimum (note [two-bit tables]), and the entries below the base
 // beside them (note [entries below the base]).
 //
@@ -11,7 +11,7 @@
 // (capped at 15, not relative to the base): after a 0 read that minimum is a
 // lower bound that costs no further cache miss (the H48 solver's fallback,
 // after nxopt). Lines are 64-byte aligned (the buffer is 2 MiB aligned and
-// madvise(HUGEPAGE)d, pz/prune.hpp HugeBuffer), one line per 254 entries.
+// madvise(HUGEPAGE)d, pz/tables/prune.hpp HugeBuffer), one line per 254 entries.
 //
 // Packing reads a 4-bit distance per entry (15 = 15 or more, still a lower
 // bound) and writes each line from its own entries only, so the bytes are
@@ -48,8 +48,8 @@
 #include <thread>
 #include <vector>
 
-#include "pz/prefetch.hpp"
-#include "pz/prune.hpp"
+#include "pz/support/prefetch.hpp"
+#include "pz/tables/prune.hpp"
 
 namespace pz {
 
@@ -203,7 +203,7 @@ public:
     // exceedsIn later, once other work has covered the miss). At a limit of
     // the base the line always decides, but whether the entry is exactly
     // the limit (a survivor's readsIn, note [moves in the subgroup] in
-    // pz/search.hpp) asks exceedsIn at limit - 1: its slot is prefetched
+    // pz/search/search.hpp) asks exceedsIn at limit - 1: its slot is prefetched
     // when that one needs the set.
     static int exceedsOrDeferIn(const uint64_t* lines, unsigned base, const BelowBaseView& below, uint64_t i, unsigned limit) {
         const int v = lineDecides(lines, base, below, i, limit);

@@ -1,4 +1,4 @@
-// pz/result_json.hpp — the one JSON writer of results.
+// pz/support/result_json.hpp — the one JSON writer of results.
 //
 // Every result that leaves a solver or pzc as JSON is written here: the JSON
 // lines a generated solver sends to pzc (--machine, see note [result

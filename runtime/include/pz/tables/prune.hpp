@@ -1,4 +1,4 @@
-// pz/prune.hpp — pruning tables: exact distances of a coordinate, by BFS.
+// pz/tables/prune.hpp — pruning tables: exact distances of a coordinate, by BFS.
 //
 // Values are distances to solved: BFS from the solved coordinate along
 // inverse moves (x -> x * m^-1).
@@ -77,9 +77,9 @@
 #include <thread>
 #include <vector>
 
-#include "pz/memory.hpp"
-#include "pz/prefetch.hpp"
 #include "pz/state.hpp"
+#include "pz/support/memory.hpp"
+#include "pz/support/prefetch.hpp"
 
 namespace pz {
 
@@ -558,7 +558,7 @@ public:
     // 2 MiB-aligned MADV_HUGEPAGE memory: at once when it has several
     // positions to solve; else, once its search passes
     // Search::kResidentAfterNodes nodes, in the background (note [background
-    // residency] in pz/search.hpp), since the copy can cost as much as the
+    // residency] in pz/search/search.hpp), since the copy can cost as much as the
     // search (fresh huge pages are zeroed by the kernel: 1.8 GiB took 0.5 s
     // to 3.8 s on both CPUs of the 2-core VM, depending on the memory's
     // history). The

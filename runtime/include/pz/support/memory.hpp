@@ -1,4 +1,4 @@
-// pz/memory.hpp — the memory budget of pruning tables.
+// pz/support/memory.hpp — the memory budget of pruning tables.
 //
 // Sizes are written as a number with an optional binary suffix: 512M, 2G,
 // 1.5G, 300000K, 1T (K/M/G/T = 2^10/2^20/2^30/2^40; a trailing B or iB is

@@ -1,9 +1,9 @@
-// pz/coset_prune.hpp — a symmetry-reduced distance table over a coordinate
+// pz/tables/coset_prune.hpp — a symmetry-reduced distance table over a coordinate
 // pair (A, B), for optimal pruning tables over subgroup coset coordinates
-// (issue 11; note [symmetry classes] in pz/phased.hpp is the same scheme
+// (issue 11; note [symmetry classes] in pz/search/phased.hpp is the same scheme
 // for phase tables).
 //
-// A is reduced by symmetry (pz/sym_classes.hpp: class, representative,
+// A is reduced by symmetry (pz/tables/sym_classes.hpp: class, representative,
 // self-symmetry mask), B is conjugated value by value. Entry (class, b)
 // holds the distance of the coordinate (rep, b) from the goal; a coordinate
 // (a, b) is looked up as (class(a), conj_k(b)) with conj_k(a) = rep. The
@@ -29,7 +29,7 @@
 #include <thread>
 #include <vector>
 
-#include "pz/sym_classes.hpp"
+#include "pz/tables/sym_classes.hpp"
 
 namespace pz {
 

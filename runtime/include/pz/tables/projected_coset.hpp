@@ -1,4 +1,4 @@
-// pz/projected_coset.hpp — a coset pattern table that keeps only part of its
+// pz/tables/projected_coset.hpp — a coset pattern table that keeps only part of its
 // subgroup's coset coordinate (note [projected coset patterns] in
 // compiler/analysis/coset_coordinates.hpp; the H48 solver's h1..h10 tables).
 //
@@ -12,7 +12,7 @@
 // lower bound on the distance to H', so to H' s solved, so to solved.
 //
 // A state is looked up as: A's raw value -> (class, k) (the class index of
-// pz/sym_classes.hpp), the state conjugated by symmetry k (a state-level
+// pz/tables/sym_classes.hpp), the state conjugated by symmetry k (a state-level
 // conjugation: the orientations of the cube's edges conjugate with their
 // slices, not value by value), its kept parts ranked. A self-symmetric
 // representative's entries are written with their images under its
@@ -79,13 +79,13 @@
 #include <thread>
 #include <vector>
 
-#include "pz/phased.hpp"
-#include "pz/prefetch.hpp"
-#include "pz/projected_depth.hpp"
-#include "pz/sym_classes.hpp"
-#include "pz/table_blob.hpp"
-#include "pz/table_layout.hpp"
-#include "pz/two_bit_table.hpp"
+#include "pz/search/phased.hpp"
+#include "pz/support/prefetch.hpp"
+#include "pz/tables/projected_depth.hpp"
+#include "pz/tables/sym_classes.hpp"
+#include "pz/tables/table_blob.hpp"
+#include "pz/tables/table_layout.hpp"
+#include "pz/tables/two_bit_table.hpp"
 
 namespace pz {
 
@@ -98,7 +98,7 @@ public:
     // search moves and their canonical automaton); kept: the parts the table
     // stores in place of B.
     // fixedRanks: the traits' generated ranks of these parts (note [fixed
-    // ranks] in pz/phased.hpp), T::cosetRank(fixedRanks, ...); -1 = none.
+    // ranks] in pz/search/phased.hpp), T::cosetRank(fixedRanks, ...); -1 = none.
     // declaredExact: note [declared exact depth]; 0 = the budget's depth.
     ProjectedCosetTable(PhaseSpec phase, std::vector<PhasePartSpec> kept, std::string label, int fixedRanks = -1,
                         int declaredExact = 0)
@@ -133,7 +133,7 @@ public:
         buildSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
 
-    // note [table residency] in pz/prune.hpp.
+    // note [table residency] in pz/tables/prune.hpp.
     ResidentSource residentSource() const { return residentSourceOf(mapping_, words_ * 8); }
     bool adoptResident(HugeBuffer&& b, std::string& why) {
         if (!b.data) return true;
@@ -158,7 +158,7 @@ public:
     }
     uint64_t index(const State& s) const { return indexOfEntry(s, classOf_[rawA(s)]); }
     // 2-bit entries with a base and a per-line minimum (note [two-bit
-    // tables] in pz/two_bit_table.hpp).
+    // tables] in pz/tables/two_bit_table.hpp).
     unsigned get(uint64_t i) const { return TwoBitTable::lookupIn(lines_, base_, below_, i); }
     bool reads(uint64_t i, unsigned r) const { return TwoBitTable::readsIn(lines_, base_, below_, i, r); }
     bool exceeds(uint64_t i, unsigned limit) const { return TwoBitTable::exceedsIn(lines_, base_, below_, i, limit); }
@@ -238,7 +238,7 @@ private:
         return sym == 0 ? s : T::conjugate(s, sym);
     }
 
-    // The blob's layout: pz/table_layout.hpp (the compiler sizes it there too).
+    // The blob's layout: pz/tables/table_layout.hpp (the compiler sizes it there too).
     using Layout = ProjectedCosetLayout;
 
     bool attach(const uint64_t* blob, uint64_t words, std::string& why) {
