@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # coset.sh CASE PZC CACHEDIR PHASE_BFS — coset patterns (note [coset patterns]
-# in compiler/analysis/coset_coordinates.hpp) end to end.
+# in compiler/analysis/perm/coset_coordinates.hpp) end to end.
 set -uo pipefail
 case_name=$1 pzc=$2 cache=$3 oracle=$4
 export PZC_CACHE_DIR=$cache

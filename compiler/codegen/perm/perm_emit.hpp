@@ -5,15 +5,15 @@
 // and pruning-table pairs as pz::PhaseSpec data, and a main() running
 // pz::phasedMain, runtime/include/pz/phased_main.hpp), and the reports of
 // `pzc inspect` (describe.cpp). The plans themselves are analyses:
-// analysis::SolverModel (compiler/analysis/solver_model.hpp) and
-// analysis::SolverPlan (compiler/analysis/coset_coordinates.hpp).
+// analysis::SolverModel (compiler/analysis/perm/solver_model.hpp) and
+// analysis::SolverPlan (compiler/analysis/perm/coset_coordinates.hpp).
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "compiler/analysis/coset_coordinates.hpp"
-#include "compiler/analysis/solver_model.hpp"
+#include "compiler/analysis/perm/coset_coordinates.hpp"
+#include "compiler/analysis/perm/solver_model.hpp"
 
 namespace pz::codegen {
 

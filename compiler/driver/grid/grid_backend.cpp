@@ -27,7 +27,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "compiler/analysis/grid_layout.hpp"
+#include "compiler/analysis/grid/grid_layout.hpp"
 #include "compiler/codegen/grid/grid_emit.hpp"
 #include "compiler/driver/grid/grid_backend.hpp"
 #include "compiler/driver/native_build.hpp"

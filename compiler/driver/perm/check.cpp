@@ -9,15 +9,15 @@
 #include <optional>
 #include <sstream>
 
-#include "compiler/analysis/canonical_automaton.hpp"
-#include "compiler/analysis/coordinates.hpp"
-#include "compiler/analysis/default_patterns.hpp"
-#include "compiler/analysis/coset_coordinates.hpp"
-#include "compiler/analysis/distinct_states.hpp"
-#include "compiler/analysis/puzzle_analysis.hpp"
-#include "compiler/analysis/puzzle_summary.hpp"
-#include "compiler/analysis/sift_words.hpp"
-#include "compiler/analysis/table_estimates.hpp"
+#include "compiler/analysis/perm/canonical_automaton.hpp"
+#include "compiler/analysis/perm/coordinates.hpp"
+#include "compiler/analysis/perm/default_patterns.hpp"
+#include "compiler/analysis/perm/coset_coordinates.hpp"
+#include "compiler/analysis/perm/distinct_states.hpp"
+#include "compiler/analysis/perm/puzzle_analysis.hpp"
+#include "compiler/analysis/perm/puzzle_summary.hpp"
+#include "compiler/analysis/perm/sift_words.hpp"
+#include "compiler/analysis/perm/table_estimates.hpp"
 #include "compiler/driver/perm/perm_backend.hpp"
 #include "compiler/driver/options.hpp"
 #include "compiler/ir/element.hpp"
@@ -220,7 +220,7 @@ const char* solverKind(ir::Solver::Kind kind) {
 }
 
 // A phased solver's plan and its phases' symmetry class counts (note
-// [class counts] in compiler/analysis/coset_coordinates.hpp); no plan when
+// [class counts] in compiler/analysis/perm/coset_coordinates.hpp); no plan when
 // the solver is not phased or cannot be built.
 struct PhasedSolverInfo {
     const analysis::SolverPlan* plan = nullptr;
@@ -424,7 +424,7 @@ void printPatternsText(const ir::Puzzle& p, const std::vector<PatternTableInfo>&
         out << '\n';
         if (index < coset.size()) out << "    " << analysis::estimateText(coset[index].estimate) << '\n';
     }
-    // None declared: the optimal search uses default patterns (analysis/default_patterns.hpp).
+    // None declared: the optimal search uses default patterns (analysis/perm/default_patterns.hpp).
     if (auto defaults = analysis::defaultPatterns(p); !defaults.empty()) {
         out << "  default patterns (none declared; at most " << analysis::kDefaultPatternValues
             << " values in all, or what pzc solve --memory SIZE allows):\n";

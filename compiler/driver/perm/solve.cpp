@@ -19,10 +19,10 @@
 #include <set>
 #include <unistd.h>
 
-#include "compiler/analysis/default_patterns.hpp"
-#include "compiler/analysis/distinct_states.hpp"
-#include "compiler/analysis/puzzle_summary.hpp"
-#include "compiler/analysis/sift_words.hpp"
+#include "compiler/analysis/perm/default_patterns.hpp"
+#include "compiler/analysis/perm/distinct_states.hpp"
+#include "compiler/analysis/perm/puzzle_summary.hpp"
+#include "compiler/analysis/perm/sift_words.hpp"
 #include "compiler/driver/commands.hpp"
 #include "compiler/driver/native_build.hpp"
 #include "compiler/driver/options.hpp"
@@ -835,7 +835,7 @@ std::optional<int> runSolver(const IndexedSolver& solver, const ir::Puzzle& puzz
 }
 
 // note [sift solves]
-// A sift solver (note [sift words] in compiler/analysis/sift_words.hpp) runs
+// A sift solver (note [sift words] in compiler/analysis/perm/sift_words.hpp) runs
 // inside pzc: its table is built from the definition alone (under a second
 // for Megaminx; up to minutes for the biggest puzzles, docs/language.md), so
 // there is no binary to build or cache. Each position is sifted

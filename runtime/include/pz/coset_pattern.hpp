@@ -1,6 +1,6 @@
 // pz/coset_pattern.hpp — a pruning table over a subgroup's coset coordinate
 // for the optimal search (note [coset patterns] in
-// compiler/analysis/coset_coordinates.hpp).
+// compiler/analysis/perm/coset_coordinates.hpp).
 //
 // The pattern is a one-phase plan into the subgroup H with every search
 // move: its table is built, stored and cached exactly like a phased
@@ -29,14 +29,14 @@ struct CosetPatternSpec {
     std::string hash;  // of the plan and the traits it runs on (cache key)
     PhaseSpec phase;   // into the subgroup, every search move
     // Traits symmetries S whose conjugates S^-1 x S the table is read at
-    // (note [coset pattern lookups] in compiler/analysis/coset_coordinates.hpp:
+    // (note [coset pattern lookups] in compiler/analysis/perm/coset_coordinates.hpp:
     // one per coset of the symmetries keeping the subgroup); empty = {0},
     // the state itself.
     std::vector<int> lookups;
     // Per lookup S, the search moves (traits move indices) m with S^-1 m S in
     // the subgroup: skipped after a node whose inverse reads exactly the
     // moves left there (note [moves in the subgroup] in
-    // compiler/analysis/coset_coordinates.hpp). Empty: none known.
+    // compiler/analysis/perm/coset_coordinates.hpp). Empty: none known.
     std::vector<std::vector<int>> movesInSubgroup;
     // A projected coset pattern (note [projected coset patterns]): the parts
     // its table keeps in place of phase.rest; empty = the whole coordinate.

@@ -85,7 +85,7 @@ std::optional<typename T::State> stateFromNumbers(const std::vector<long>& v, st
     for (const auto& o : T::kOrbitShapes) {
         // The lanes must be a rearrangement of the solved state's: a
         // permutation, or with identical pieces the solved labels (note
-        // [labelled lanes] in compiler/analysis/state_layout.hpp).
+        // [labelled lanes] in compiler/analysis/perm/state_layout.hpp).
         const typename T::State solved = T::solved();
         std::vector<int> left(o.size, 0);
         for (int p = 0; p < o.size; ++p) ++left[fieldLane(&solved.w[o.permWord], o.laneBits, p)];

@@ -3,7 +3,7 @@
 // A phased solver reaches solved through a chain of subgroups
 // G > H1 > ... > Hk > {solved}: phase 1 searches with all moves into H1,
 // phase 2 with the moves in H1 into H2, ..., the last phase ends solved (see
-// note [coset coordinates] in compiler/analysis/coset_coordinates.hpp for
+// note [coset coordinates] in compiler/analysis/perm/coset_coordinates.hpp for
 // what the parts mean and why they are coordinates). pzc emits each phase as
 // a PhaseSpec: its moves (traits move indices), its canonical automaton, its
 // coordinate parts and which pairs of parts get a pruning table.
@@ -735,7 +735,7 @@ struct NibbleTable {
 // A phase whose spec lists symmetries (S: conjugations x -> S^-1 x S that
 // keep the phase's target subgroup and map the phase's moves to its moves,
 // chosen and checked by the compiler, note [phase symmetries] in
-// compiler/analysis/coset_coordinates.hpp) gets one pruning table over the
+// compiler/analysis/perm/coset_coordinates.hpp) gets one pruning table over the
 // parts `reduced` (A) and `rest` (B) together, stored by symmetry class:
 //   * A's raw values (mixed radix) are split into classes under conjugation;
 //     classOf[a] = (class << 6) | k with conj_k(a) = the class's

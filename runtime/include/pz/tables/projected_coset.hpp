@@ -1,6 +1,6 @@
 // pz/tables/projected_coset.hpp — a coset pattern table that keeps only part of its
 // subgroup's coset coordinate (note [projected coset patterns] in
-// compiler/analysis/coset_coordinates.hpp; the H48 solver's h1..h10 tables).
+// compiler/analysis/perm/coset_coordinates.hpp; the H48 solver's h1..h10 tables).
 //
 // The full coordinate is the coset of H' (the cube: H48 with every edge
 // oriented, 3393 corner classes x 34,650 edge slice values x 2^11 edge

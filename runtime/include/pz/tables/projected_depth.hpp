@@ -1,7 +1,7 @@
 // pz/tables/projected_depth.hpp — how far a projected coset table's build searches
 // (pz/tables/projected_coset.hpp): its limits and the rule that picks the
 // depth-first step's length. A header of its own, without the tables, so
-// that `pzc check`'s estimate (compiler/analysis/table_estimates.cpp)
+// that `pzc check`'s estimate (compiler/analysis/perm/table_estimates.cpp)
 // applies the builder's rule rather than a copy of it.
 #pragma once
 
