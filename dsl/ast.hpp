@@ -197,7 +197,7 @@ struct PatternDef {
     Name name;
     std::optional<Name> coset;  // `coset SUBGROUP;`: the subgroup's coset coordinate
     // `coset SUBGROUP exact D;`: a projected table's entries exact up to D
-    // (note [declared exact depth] in runtime/include/pz/projected_coset.hpp).
+    // (note [declared exact depth] in runtime/include/pz/tables/projected_coset.hpp).
     std::optional<int> exact;
     SourceRange exactRange;
     std::vector<PatternPart> parts;

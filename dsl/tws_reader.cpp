@@ -461,234 +461,287 @@ public:
         out.file = file_;
         out.kind = ast::Puzzle::Kind::Permutation;
         out.range = SourceRange::at(1, 1);
-        bool haveSolved = false, haveName = false;
-        struct Seq {
-            Tok head, name;
-            std::vector<Tok> moves;
-            bool alias;
-        };
-        std::vector<Seq> seqs;
-        std::vector<std::vector<int>> solvedLabels(0);
-        while (!atEnd()) {
-            Tok t = toks_[i_++];
-            const std::string& c = t.text;
-            if (c == "Name") {
-                auto rest = restOfLine(t);
-                if (haveName || !sets_.empty()) error(t.range(), "Name must come first, once");
-                if (rest.empty()) {
-                    error(t.range(), "Name needs a name");
-                    continue;
-                }
-                haveName = true;
-                std::string name;
-                for (const auto& r : rest) name += (name.empty() ? "" : "_") + r.text;
-                out.name = {name, rest[0].range()};
-            } else if (c == "Set") {
-                auto rest = restOfLine(t);
-                // Any move read so far (rotations and macros too) holds one
-                // permutation per set declared before it.
-                if (haveSolved || !known_.empty()) {
-                    error(t.range(), "Set must come before Solved and the moves");
-                    continue;
-                }
-                if (rest.size() != 3) {
-                    error(t.range(), "expected 'Set NAME SIZE ORIENTATIONS'");
-                    continue;
-                }
-                SetDef sd;
-                sd.name = rest[0].text;
-                sd.range = rest[0].range();
-                int size = isNumber(rest[1].text) ? number(rest[1], 1, 1024, "set size") : -1;
-                int omod = isNumber(rest[2].text) ? number(rest[2], 1, 256, "orientation count") : -1;
-                if (!isNumber(rest[1].text)) error(rest[1].range(), "set size must be a number");
-                if (!isNumber(rest[2].text)) error(rest[2].range(), "orientation count must be a number");
-                if (size < 0 || omod < 0) continue;
-                if (findSet(sd.name) >= 0) {
-                    error(sd.range, "set '" + sd.name + "' is defined twice");
-                    continue;
-                }
-                sd.size = size, sd.omod = omod;
-                sets_.push_back(sd);
-                ast::Orbit o;
-                o.name = {sd.name, sd.range};
-                o.size = size;
-                o.sizeRange = rest[1].range();
-                o.orientation = omod;
-                o.orientationRange = rest[2].range();
-                o.range = t.range();
-                out.orbits.push_back(o);
-            } else if (c == "Solved" || c == "StartState") {
-                restOfLine(t);
-                if (haveSolved) error(t.range(), "the solved state is given twice");
-                if (!families_.empty() || !seqs.empty())
-                    error(t.range(), "'" + c + "' must come before the moves");
-                Block b = readBlock(t);
-                std::vector<std::vector<int>> labels, ori;
-                std::vector<std::vector<char>> wild;
-                if (positionOf(b, c == "StartState", labels, ori, wild) && !haveSolved) {
-                    solvedLabels = labels;
-                    solvedOrientation(b, labels, ori, wild, out);
-                }
-                haveSolved = true;
-                solvedAt_ = t.range();
-            } else if (c == "Move" || c == "MoveTransformation") {
-                auto rest = restOfLine(t);
-                if (rest.size() != 1) {
-                    error(t.range(), "expected '" + c + " NAME' on one line");
-                    if (rest.empty()) continue;
-                }
-                Tok name = rest[0];
-                Block b = readBlock(t);
-                auto e = moveElement(b, c == "MoveTransformation");
-                if (!e) {
-                    broken_.insert(name.text);  // no follow-on errors where it is used
-                    continue;
-                }
-                addMove(name, *e, isRotationName(name.text), out);
-            } else if (c == "MoveAlias" || c == "MoveSequence") {
-                auto rest = splitCommas(restOfLine(t));
-                if (rest.size() < 2 || (c == "MoveAlias" && rest.size() != 2)) {
-                    error(t.range(), c == "MoveAlias" ? "expected 'MoveAlias NAME MOVE'" : "expected 'MoveSequence NAME MOVES...'");
-                    continue;
-                }
-                seqs.push_back({t, rest[0], std::vector<Tok>(rest.begin() + 1, rest.end()), c == "MoveAlias"});
-            } else if (c == "Illegal") {
-                // Illegal SET POSITION PIECE... (1-based position; pieces by
-                // their Solved label): no state with one there is entered.
-                auto rest = restOfLine(t);
-                if (rest.size() < 3) {
-                    error(t.range(), "expected 'Illegal SET POSITION PIECE...' on one line");
-                    continue;
-                }
-                if (!haveSolved) {
-                    error(t.range(), "'Illegal' must come after the solved state");
-                    continue;
-                }
-                const int s = findSet(rest[0].text);
-                if (s < 0) {
-                    error(rest[0].range(), "unknown set '" + rest[0].text + "'");
-                    continue;
-                }
-                const int pos = number(rest[1], 1, sets_[s].size, "position");
-                if (pos < 0) continue;
-                if (stickered(s)) {
-                    error(t.range(), "'Illegal' on set '" + sets_[s].name +
-                                         "', whose '?' orientations on some pieces make it a sticker set, is not "
-                                         "supported by pzc's .tws import");
-                    continue;
-                }
-                for (size_t k = 2; k < rest.size(); ++k) {
-                    const int piece = number(rest[k], 1, 100000, "piece label");
-                    if (piece < 0) continue;
-                    const auto& sl = solvedLabels.size() > (size_t)s ? solvedLabels[s] : std::vector<int>{};
-                    if (sl.empty() ? piece > sets_[s].size : std::find(sl.begin(), sl.end(), piece) == sl.end()) {
-                        error(rest[k].range(), "set '" + sets_[s].name + "' has no piece labelled " + rest[k].text +
-                                                   " in the solved state");
-                        continue;
-                    }
-                    illegal_.push_back({s, pos - 1, piece, rest[k].range()});
-                }
-            } else if (c == "Ignore") {
-                // ksolve's Ignore lists what scrambles may leave out (a `?`
-                // in a Scramble block); it changes neither the puzzle nor a
-                // scramble that leaves nothing out, so it is checked (a set,
-                // 0 or 1 per piece, for the permutation and optionally the
-                // orientations) and has no further effect. Scrambles that do
-                // leave a permutation out are refused where they say so.
-                Block b = readBlock(t);
-                for (const auto& e : b.entries) {
-                    for (const Tok& f : e.perm) number(f, 0, 1, "Ignore flag");
-                    for (const Tok& f : e.ori) number(f, 0, 1, "Ignore flag");
-                }
-            } else if (kUnsupportedBlocks.count(c)) {
-                error(t.range(), "'" + c + "' is not supported by pzc's .tws import");
-                skipBlock(t);
-            } else if (kDeprecatedBlocks.count(c)) {
-                warning(t.range(), "'" + c + "' is deprecated in ksolve and ignored");
-                skipBlock(t);
-            } else if (kUnsupportedLines.count(c)) {
-                error(t.range(), "'" + c + "' is not supported by pzc's .tws import");
-                restOfLine(t);
-            } else if (c == "Scramble" || c == "ScrambleAlg" || c == "ScrambleState") {
-                // A scramble file given as the definition: say where it goes.
-                error(t.range(), "'" + c + "' belongs in a scramble file, not a puzzle definition: give the file with "
-                                 "`pzc solve DEFINITION.tws --tws-scrambles FILE`");
-                skipBlock(t);
-            } else {
-                error(t.range(), "unexpected '" + c + "': expected Name, Set, Solved, Move, MoveAlias or MoveSequence");
-                restOfLine(t);
-            }
-        }
-
-        // Move sequences and aliases, in dependency order (twsearch expands
-        // them after every Move, retrying until all are defined).
-        std::vector<bool> done(seqs.size(), false);
-        for (bool progress = true; progress;) {
-            progress = false;
-            for (size_t s = 0; s < seqs.size(); ++s) {
-                if (done[s]) continue;
-                bool ready = true;
-                for (const auto& m : seqs[s].moves) ready = ready && lookup(m.text);
-                if (!ready) continue;
-                Elem e = identityOf(sets_);
-                ast::Expr expr;
-                expr.kind = ast::Expr::Kind::Sequence;
-                expr.range = seqs[s].name.range();
-                for (const auto& m : seqs[s].moves) {
-                    e = compose(e, *lookup(m.text), sets_);
-                    expr.items.push_back(refExpr(m.text, m.range()));
-                }
-                if (expr.items.size() == 1) expr = expr.items[0];
-                addDerived(seqs[s].name, e, std::move(expr), seqs[s].alias || isRotationName(seqs[s].name.text), out);
-                done[s] = progress = true;
-            }
-        }
-        for (bool grew = true; grew;) {
-            grew = false;
-            for (size_t s = 0; s < seqs.size(); ++s)
-                if (!done[s] && !broken_.count(seqs[s].name.text))
-                    for (const auto& m : seqs[s].moves)
-                        if (!lookup(m.text) && isBroken(m.text)) {
-                            broken_.insert(seqs[s].name.text);
-                            grew = true;
-                            break;
-                        }
-        }
-        for (size_t s = 0; s < seqs.size(); ++s) {
-            if (done[s]) continue;
-            for (const auto& m : seqs[s].moves)
-                if (!lookup(m.text) && !isBroken(m.text))
-                    error(m.range(), "unknown move '" + m.text + "' in " + seqs[s].head.text + " " + seqs[s].name.text);
-        }
+        while (!atEnd()) readCommand(toks_[i_++], out);
+        resolveSequences(out);
 
         if (sets_.empty() && !diags_.hasErrors()) error(SourceRange{}, "the definition has no Set");
         if (families_.empty() && !diags_.hasErrors()) error(SourceRange{}, "the definition has no moves");
         if (diags_.hasErrors()) return std::nullopt;
 
-        if (!haveName) {
+        if (!haveName_) {
             std::string stem = std::filesystem::path(file_).stem().string();
             out.name = {stem.empty() ? std::string("Unnamed") : stem, SourceRange::at(1, 1)};
         }
-        // Solved labels, when not the identity.
+        addSolvedLabels(out);
+        addIllegalPlacements(out);
+        addPowerNames(out);
+        return out;
+    }
+
+private:
+    // A MoveAlias or MoveSequence, defined once every move it names is.
+    struct Seq {
+        Tok head, name;
+        std::vector<Tok> moves;
+        bool alias;
+    };
+    // What the commands read so far tell the later ones.
+    bool haveSolved_ = false, haveName_ = false;
+    std::vector<Seq> seqs_;
+    std::vector<std::vector<int>> solvedLabels_;
+
+    // One command of the definition (its first token read): dispatched to
+    // the reader of that command.
+    void readCommand(Tok t, ast::Puzzle& out) {
+        const std::string& c = t.text;
+        if (c == "Name") {
+            readName(t, out);
+        } else if (c == "Set") {
+            readSet(t, out);
+        } else if (c == "Solved" || c == "StartState") {
+            readSolved(t, out);
+        } else if (c == "Move" || c == "MoveTransformation") {
+            readMove(t, out);
+        } else if (c == "MoveAlias" || c == "MoveSequence") {
+            auto rest = splitCommas(restOfLine(t));
+            if (rest.size() < 2 || (c == "MoveAlias" && rest.size() != 2)) {
+                error(t.range(), c == "MoveAlias" ? "expected 'MoveAlias NAME MOVE'" : "expected 'MoveSequence NAME MOVES...'");
+                return;
+            }
+            seqs_.push_back({t, rest[0], std::vector<Tok>(rest.begin() + 1, rest.end()), c == "MoveAlias"});
+        } else if (c == "Illegal") {
+            readIllegal(t);
+        } else if (c == "Ignore") {
+            readIgnore(t);
+        } else if (kUnsupportedBlocks.count(c)) {
+            error(t.range(), "'" + c + "' is not supported by pzc's .tws import");
+            skipBlock(t);
+        } else if (kDeprecatedBlocks.count(c)) {
+            warning(t.range(), "'" + c + "' is deprecated in ksolve and ignored");
+            skipBlock(t);
+        } else if (kUnsupportedLines.count(c)) {
+            error(t.range(), "'" + c + "' is not supported by pzc's .tws import");
+            restOfLine(t);
+        } else if (c == "Scramble" || c == "ScrambleAlg" || c == "ScrambleState") {
+            // A scramble file given as the definition: say where it goes.
+            error(t.range(), "'" + c + "' belongs in a scramble file, not a puzzle definition: give the file with "
+                             "`pzc solve DEFINITION.tws --tws-scrambles FILE`");
+            skipBlock(t);
+        } else {
+            error(t.range(), "unexpected '" + c + "': expected Name, Set, Solved, Move, MoveAlias or MoveSequence");
+            restOfLine(t);
+        }
+    }
+
+    // Name NAME...: the puzzle's name (words joined by _).
+    void readName(const Tok& t, ast::Puzzle& out) {
+        auto rest = restOfLine(t);
+        if (haveName_ || !sets_.empty()) error(t.range(), "Name must come first, once");
+        if (rest.empty()) {
+            error(t.range(), "Name needs a name");
+            return;
+        }
+        haveName_ = true;
+        std::string name;
+        for (const auto& r : rest) name += (name.empty() ? "" : "_") + r.text;
+        out.name = {name, rest[0].range()};
+    }
+
+    // Set NAME SIZE ORIENTATIONS: an orbit.
+    void readSet(const Tok& t, ast::Puzzle& out) {
+        auto rest = restOfLine(t);
+        // Any move read so far (rotations and macros too) holds one
+        // permutation per set declared before it.
+        if (haveSolved_ || !known_.empty()) {
+            error(t.range(), "Set must come before Solved and the moves");
+            return;
+        }
+        if (rest.size() != 3) {
+            error(t.range(), "expected 'Set NAME SIZE ORIENTATIONS'");
+            return;
+        }
+        SetDef sd;
+        sd.name = rest[0].text;
+        sd.range = rest[0].range();
+        int size = isNumber(rest[1].text) ? number(rest[1], 1, 1024, "set size") : -1;
+        int omod = isNumber(rest[2].text) ? number(rest[2], 1, 256, "orientation count") : -1;
+        if (!isNumber(rest[1].text)) error(rest[1].range(), "set size must be a number");
+        if (!isNumber(rest[2].text)) error(rest[2].range(), "orientation count must be a number");
+        if (size < 0 || omod < 0) return;
+        if (findSet(sd.name) >= 0) {
+            error(sd.range, "set '" + sd.name + "' is defined twice");
+            return;
+        }
+        sd.size = size, sd.omod = omod;
+        sets_.push_back(sd);
+        ast::Orbit o;
+        o.name = {sd.name, sd.range};
+        o.size = size;
+        o.sizeRange = rest[1].range();
+        o.orientation = omod;
+        o.orientationRange = rest[2].range();
+        o.range = t.range();
+        out.orbits.push_back(o);
+    }
+
+    // Solved / StartState: the solved labels and orientations (note [solved
+    // orientations]).
+    void readSolved(const Tok& t, ast::Puzzle& out) {
+        const std::string& c = t.text;
+        restOfLine(t);
+        if (haveSolved_) error(t.range(), "the solved state is given twice");
+        if (!families_.empty() || !seqs_.empty())
+            error(t.range(), "'" + c + "' must come before the moves");
+        Block b = readBlock(t);
+        std::vector<std::vector<int>> labels, ori;
+        std::vector<std::vector<char>> wild;
+        if (positionOf(b, c == "StartState", labels, ori, wild) && !haveSolved_) {
+            solvedLabels_ = labels;
+            solvedOrientation(b, labels, ori, wild, out);
+        }
+        haveSolved_ = true;
+        solvedAt_ = t.range();
+    }
+
+    // Move / MoveTransformation NAME and its block: a move.
+    void readMove(const Tok& t, ast::Puzzle& out) {
+        const std::string& c = t.text;
+        auto rest = restOfLine(t);
+        if (rest.size() != 1) {
+            error(t.range(), "expected '" + c + " NAME' on one line");
+            if (rest.empty()) return;
+        }
+        Tok name = rest[0];
+        Block b = readBlock(t);
+        auto e = moveElement(b, c == "MoveTransformation");
+        if (!e) {
+            broken_.insert(name.text);  // no follow-on errors where it is used
+            return;
+        }
+        addMove(name, *e, isRotationName(name.text), out);
+    }
+
+    // Illegal SET POSITION PIECE... (1-based position; pieces by their Solved
+    // label): no state with one there is entered.
+    void readIllegal(const Tok& t) {
+        auto rest = restOfLine(t);
+        if (rest.size() < 3) {
+            error(t.range(), "expected 'Illegal SET POSITION PIECE...' on one line");
+            return;
+        }
+        if (!haveSolved_) {
+            error(t.range(), "'Illegal' must come after the solved state");
+            return;
+        }
+        const int s = findSet(rest[0].text);
+        if (s < 0) {
+            error(rest[0].range(), "unknown set '" + rest[0].text + "'");
+            return;
+        }
+        const int pos = number(rest[1], 1, sets_[s].size, "position");
+        if (pos < 0) return;
+        if (stickered(s)) {
+            error(t.range(), "'Illegal' on set '" + sets_[s].name +
+                                 "', whose '?' orientations on some pieces make it a sticker set, is not "
+                                 "supported by pzc's .tws import");
+            return;
+        }
+        for (size_t k = 2; k < rest.size(); ++k) {
+            const int piece = number(rest[k], 1, 100000, "piece label");
+            if (piece < 0) continue;
+            const auto& sl = solvedLabels_.size() > (size_t)s ? solvedLabels_[s] : std::vector<int>{};
+            if (sl.empty() ? piece > sets_[s].size : std::find(sl.begin(), sl.end(), piece) == sl.end()) {
+                error(rest[k].range(), "set '" + sets_[s].name + "' has no piece labelled " + rest[k].text +
+                                           " in the solved state");
+                continue;
+            }
+            illegal_.push_back({s, pos - 1, piece, rest[k].range()});
+        }
+    }
+
+    // Ignore and its block: checked, no further effect.
+    void readIgnore(const Tok& t) {
+        // ksolve's Ignore lists what scrambles may leave out (a `?`
+        // in a Scramble block); it changes neither the puzzle nor a
+        // scramble that leaves nothing out, so it is checked (a set,
+        // 0 or 1 per piece, for the permutation and optionally the
+        // orientations) and has no further effect. Scrambles that do
+        // leave a permutation out are refused where they say so.
+        Block b = readBlock(t);
+        for (const auto& e : b.entries) {
+            for (const Tok& f : e.perm) number(f, 0, 1, "Ignore flag");
+            for (const Tok& f : e.ori) number(f, 0, 1, "Ignore flag");
+        }
+    }
+
+    // Move sequences and aliases, in dependency order (twsearch expands them
+    // after every Move, retrying until all are defined); then an error for
+    // each one left that names an unknown move.
+    void resolveSequences(ast::Puzzle& out) {
+        std::vector<bool> done(seqs_.size(), false);
+        for (bool progress = true; progress;) {
+            progress = false;
+            for (size_t s = 0; s < seqs_.size(); ++s) {
+                if (done[s]) continue;
+                bool ready = true;
+                for (const auto& m : seqs_[s].moves) ready = ready && lookup(m.text);
+                if (!ready) continue;
+                Elem e = identityOf(sets_);
+                ast::Expr expr;
+                expr.kind = ast::Expr::Kind::Sequence;
+                expr.range = seqs_[s].name.range();
+                for (const auto& m : seqs_[s].moves) {
+                    e = compose(e, *lookup(m.text), sets_);
+                    expr.items.push_back(refExpr(m.text, m.range()));
+                }
+                if (expr.items.size() == 1) expr = expr.items[0];
+                addDerived(seqs_[s].name, e, std::move(expr), seqs_[s].alias || isRotationName(seqs_[s].name.text), out);
+                done[s] = progress = true;
+            }
+        }
+        for (bool grew = true; grew;) {
+            grew = false;
+            for (size_t s = 0; s < seqs_.size(); ++s)
+                if (!done[s] && !broken_.count(seqs_[s].name.text))
+                    for (const auto& m : seqs_[s].moves)
+                        if (!lookup(m.text) && isBroken(m.text)) {
+                            broken_.insert(seqs_[s].name.text);
+                            grew = true;
+                            break;
+                        }
+        }
+        for (size_t s = 0; s < seqs_.size(); ++s) {
+            if (done[s]) continue;
+            for (const auto& m : seqs_[s].moves)
+                if (!lookup(m.text) && !isBroken(m.text))
+                    error(m.range(), "unknown move '" + m.text + "' in " + seqs_[s].head.text + " " + seqs_[s].name.text);
+        }
+    }
+
+    // Solved labels, when not the identity.
+    void addSolvedLabels(ast::Puzzle& out) {
         for (size_t s = 0; s < sets_.size(); ++s) {
-            if (solvedLabels.size() <= s || solvedLabels[s].empty()) continue;
+            if (solvedLabels_.size() <= s || solvedLabels_[s].empty()) continue;
             bool identity = true;
-            for (size_t p = 0; p < solvedLabels[s].size(); ++p) identity = identity && solvedLabels[s][p] == (int)p + 1;
+            for (size_t p = 0; p < solvedLabels_[s].size(); ++p) identity = identity && solvedLabels_[s][p] == (int)p + 1;
             if (identity) continue;
             ast::SolvedLabels sl;
             sl.orbit = {sets_[s].name, solvedAt_};
             sl.range = solvedAt_;
-            for (int v : solvedLabels[s]) sl.labels.push_back({std::to_string(v), solvedAt_});
+            for (int v : solvedLabels_[s]) sl.labels.push_back({std::to_string(v), solvedAt_});
             out.solved.push_back(std::move(sl));
         }
-        // Illegal placements: the label as written in `solved`, or the
-        // piece's solved position when the set's labels were left out.
+    }
+
+    // Illegal placements: the label as written in `solved`, or the
+    // piece's solved position when the set's labels were left out.
+    void addIllegalPlacements(ast::Puzzle& out) {
         for (const auto& il : illegal_) {
             bool labelled = false;
             for (const auto& sl : out.solved) labelled = labelled || sl.orbit.text == sets_[il.set].name;
             int piece = il.piece;
             if (!labelled) {
-                const auto& sl = solvedLabels[il.set];
+                const auto& sl = solvedLabels_[il.set];
                 piece = sl.empty() ? il.piece - 1 : (int)(std::find(sl.begin(), sl.end(), il.piece) - sl.begin());
             }
             ast::IllegalPlacement ip;
@@ -699,8 +752,12 @@ public:
             ip.range = il.range;
             out.illegal.push_back(std::move(ip));
         }
-        // Powers: every power of every move, named as twsearch names them,
-        // all in the metric. Scheme 1, -1, 2, -2, ...: for a move of order n
+    }
+
+    // Powers: every power of every move, named as twsearch names them,
+    // all in the metric.
+    void addPowerNames(ast::Puzzle& out) {
+        // Scheme 1, -1, 2, -2, ...: for a move of order n
         // power k <= n/2 is named "k", k > n/2 "(n-k)'" (R, R2, R').
         for (long m = 1; 2 * m <= maxOrder_; ++m)
             for (int sign : {1, -1}) {
@@ -712,10 +769,8 @@ public:
             }
         if (out.powers.names.empty()) out.powers.names.push_back({1, "", true, out.name.range});
         out.powers.range = out.name.range;
-        return out;
     }
 
-private:
     // Note [solved orientations]. twsearch's Solved block may give each
     // piece an orientation: a number, or `?` (the orientation of that piece
     // does not matter). pzc reads both exactly:

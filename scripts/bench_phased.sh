@@ -17,7 +17,7 @@
 # grow with the box's load (with 1 thread it is the figure to compare with a
 # CPU target; with 2 threads the per-solve wall mean is the one to compare
 # with a wall target, on a quiet box). The tables come from the cache (built on the
-# first run: note [symmetry classes] in pz/phased.hpp).
+# first run: note [symmetry classes] in pz/search/phased.hpp).
 set -euo pipefail
 build=${1:-build}
 pzc=$build/compiler/driver/pzc

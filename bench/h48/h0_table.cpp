@@ -1,6 +1,6 @@
 // bench/h48: the H48 h0 table of the 3x3x3 cube built with the runtime's
-// generic pieces (pz/sym_classes.hpp, pz/coset_prune.hpp,
-// pz/two_bit_table.hpp) on the checked-in generated cube3 traits. The
+// generic pieces (pz/tables/sym_classes.hpp, pz/tables/coset_prune.hpp,
+// pz/tables/two_bit_table.hpp) on the checked-in generated cube3 traits. The
 // coordinate is the H48 coset coordinate pzc check reports for cube3.pz
 // (corner tetrad membership 70 x corner orientation 2187, reduced by the 48
 // symmetries; edge slice membership 34650). Prints classes, entries,
@@ -15,9 +15,9 @@
 #include <random>
 
 #include "cube3.hpp"
-#include "pz/coset_prune.hpp"
-#include "pz/phased.hpp"
-#include "pz/two_bit_table.hpp"
+#include "pz/search/phased.hpp"
+#include "pz/tables/coset_prune.hpp"
+#include "pz/tables/two_bit_table.hpp"
 
 using T = pzgen::cube3::Traits;
 using State = T::State;

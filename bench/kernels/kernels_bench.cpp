@@ -1,4 +1,4 @@
-// The search's per-node kernels (pz/search.hpp's stage 1 and 2) on the
+// The search's per-node kernels (pz/search/search.hpp's stage 1 and 2) on the
 // checked-in generated traits, one operation at a time over 4096 random
 // states (their words in L1), best of 5 runs, in ns an operation:
 //   children, one kernel each   T::applyMove for every move

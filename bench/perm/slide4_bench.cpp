@@ -24,7 +24,7 @@
 
 #include "compiler/interp/interpreter.hpp"
 #include "compiler/ir/lower.hpp"
-#include "pz/search.hpp"
+#include "pz/search/search.hpp"
 #include "pz/solver_main.hpp"
 #include "slide4.hpp"
 

@@ -11,8 +11,8 @@
 #include <functional>
 #include <string>
 
-#include "compiler/analysis/colouring_stabiliser.hpp"
-#include "compiler/analysis/schreier_sims.hpp"
+#include "compiler/analysis/perm/colouring_stabiliser.hpp"
+#include "compiler/analysis/perm/schreier_sims.hpp"
 #include "compiler/ir/element.hpp"
 
 using namespace pz::analysis;

@@ -91,20 +91,24 @@ std::optional<std::string> runtimeIncludeDir(std::string* searched) {
 }
 
 // A digest of every file under the runtime include directory (sorted by
-// path), computed once per process: several keys name it (the solver
-// index, the search estimate, the binary cache).
+// path), each named by its path relative to that directory (pz/tables/prune.hpp),
+// not by its file name alone: two folders may hold headers of one name, and
+// a header moved to another folder changes the digest. Computed once per
+// process: several keys name it (the solver index, the search estimate,
+// the binary cache).
 std::string runtimeHeadersDigest() {
     static const std::string digest = [] {
     std::vector<fs::path> files;
     std::error_code ec;
     auto dir = runtimeIncludeDir();
     if (!dir) return contentHash("no runtime");  // nativeFlags() reports it
-    for (fs::recursive_directory_iterator it(*dir, ec), end; !ec && it != end; it.increment(ec))
+    const fs::path root = *dir;
+    for (fs::recursive_directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec))
         if (it->is_regular_file()) files.push_back(it->path());
     std::sort(files.begin(), files.end());
     ContentHasher all;  // contentHash of every name and text, one after another
     for (const auto& f : files) {
-        all.update(f.filename().string() + "\n");
+        all.update(f.lexically_relative(root).generic_string() + "\n");
         uintmax_t size = 0;
         hashFileInto(f.string(), all, size);
     }

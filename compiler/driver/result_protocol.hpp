@@ -1,5 +1,5 @@
 // The reading side of the solver protocol (note [result protocol] in
-// runtime/include/pz/result_json.hpp): a small strict JSON parser and the
+// runtime/include/pz/support/result_json.hpp): a small strict JSON parser and the
 // typed result lines a generated solver sends to pzc. Anything that does not
 // parse is reported with a reason, never thrown.
 #pragma once

@@ -5,7 +5,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "pz/result_json.hpp"
+#include "pz/support/result_json.hpp"
 
 using namespace pz::driver;
 

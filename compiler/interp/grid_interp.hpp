@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/analysis/grid_distances.hpp"
+#include "compiler/analysis/grid/grid_distances.hpp"
 #include "compiler/ir/puzzle.hpp"
 
 namespace pz::interp {

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/analysis/puzzle_analysis.hpp"
+#include "compiler/analysis/perm/puzzle_analysis.hpp"
 #include "compiler/ir/puzzle.hpp"
 
 namespace pz::interp {
@@ -50,7 +50,7 @@ public:
     State compose(const State& a, const State& b) const;
     State invert(const State& a) const;
     // The state S s S^-1 for a symmetry S (note [symmetry conjugation] in
-    // compiler/analysis/puzzle_analysis.hpp): the state reached by the
+    // compiler/analysis/perm/puzzle_analysis.hpp): the state reached by the
     // symmetric images of the moves that reached s.
     State conjugate(const State& s, const ir::Element& symmetry) const;
 

@@ -857,7 +857,7 @@ private:
                 pp.pieces.assign(pieces.begin(), pieces.end());
                 pattern.parts.push_back(std::move(pp));
             }
-            // note [declared exact depth] in runtime/include/pz/projected_coset.hpp.
+            // note [declared exact depth] in runtime/include/pz/tables/projected_coset.hpp.
             if (pd.exact) {
                 if (!pd.coset) {
                     error(pd.exactRange, "'exact' belongs to a coset pattern: it sets how deep a projected coset "

@@ -115,7 +115,7 @@ struct Pattern {
     // table keeps (note [projected coset patterns]).
     int cosetSubgroup = -1;
     // `coset H exact D;`: a projected table exact up to at least D (note
-    // [declared exact depth] in runtime/include/pz/projected_coset.hpp);
+    // [declared exact depth] in runtime/include/pz/tables/projected_coset.hpp);
     // 0 = the build's default depth.
     int exactDepth = 0;
 };

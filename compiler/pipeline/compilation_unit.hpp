@@ -4,7 +4,7 @@
 // note [compilation unit]
 // The stages of a permutation puzzle, in order, each a call into its folder:
 //   load()          parse + lower      dsl/frontend, compiler/ir/lower
-//   stateLayout()   bit layout         compiler/analysis/state_layout (no group analysis)
+//   stateLayout()   bit layout         compiler/analysis/perm/state_layout (no group analysis)
 //   check()         group facts        compiler/analysis (PuzzleAnalysis::check)
 //   solverModel()   plan               analysis::buildSolverModel (layout, kernels,
 //                                      canonical automaton, coordinates, symmetries)
@@ -32,11 +32,11 @@
 #include <optional>
 #include <string>
 
-#include "compiler/analysis/coset_coordinates.hpp"
-#include "compiler/analysis/distinct_states.hpp"
-#include "compiler/analysis/puzzle_analysis.hpp"
-#include "compiler/analysis/sift_words.hpp"
-#include "compiler/analysis/solver_model.hpp"
+#include "compiler/analysis/perm/coset_coordinates.hpp"
+#include "compiler/analysis/perm/distinct_states.hpp"
+#include "compiler/analysis/perm/puzzle_analysis.hpp"
+#include "compiler/analysis/perm/sift_words.hpp"
+#include "compiler/analysis/perm/solver_model.hpp"
 #include "compiler/ir/puzzle.hpp"
 #include "dsl/diagnostics.hpp"
 
@@ -71,7 +71,7 @@ public:
     // -1 of the default one (note [search plans]); null on error. Phased
     // solvers use the default model for their state and kernels.
     const analysis::SolverModel* solverModel(DiagnosticEngine& diags, int solver = -1);
-    // The budget of default patterns (analysis/default_patterns.hpp) the
+    // The budget of default patterns (analysis/perm/default_patterns.hpp) the
     // models use: pzc solve --memory sets it before any model is built.
     void setDefaultPatternValues(uint64_t values);
     uint64_t defaultPatternValues() const { return defaultPatternValues_; }

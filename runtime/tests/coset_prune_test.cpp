@@ -1,4 +1,4 @@
-// Symmetry-reduced distance tables (runtime/include/pz/coset_prune.hpp) by
+// Symmetry-reduced distance tables (runtime/include/pz/tables/coset_prune.hpp) by
 // brute force on a small puzzle: signed permutations of 5 points (A = the
 // permutation, 120 values; B = the flips, 32 values), moves = every
 // transposition of two positions, plain or flipping both (20 moves), reduced
@@ -16,8 +16,8 @@
 #include <deque>
 #include <vector>
 
-#include "pz/coset_prune.hpp"
-#include "pz/two_bit_table.hpp"
+#include "pz/tables/coset_prune.hpp"
+#include "pz/tables/two_bit_table.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Generated coset ranks (note [fixed ranks] in pz/phased.hpp) on the
+// Generated coset ranks (note [fixed ranks] in pz/search/phased.hpp) on the
 // checked-in cube3 traits: Traits::cosetRank of the projected pattern h48h3
 // (two reduced parts, two kept parts) equals the plan's ranks, rankPart over
 // the spec's parts in the spec's order, on random states; a wrong part, a
@@ -80,7 +80,7 @@ TEST_CASE("generated kept ranks at conjugates are the plan's (cube3 h48h3)", "[r
 namespace {
 
 // Orientation parts the table path of rankFixedPart takes (note in
-// pz/phased.hpp, OrientationDigitTable) where the machine has BMI2, and the
+// pz/search/phased.hpp, OrientationDigitTable) where the machine has BMI2, and the
 // digit loop elsewhere: positions out of order (the table maps pext's
 // position order to the declared one), all positions with the last implied,
 // moduli 2 and 3.

@@ -1,4 +1,4 @@
-// Pruning-table files (runtime/include/pz/prune.hpp, note [table integrity]):
+// Pruning-table files (runtime/include/pz/tables/prune.hpp, note [table integrity]):
 // a table is saved, mapped back with the same values, and every kind of
 // damage the per-load checks promise to catch is caught; damage in a data
 // block outside the fixed sample is caught by --verify-tables and, over
@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "pz/prune.hpp"
-#include "pz/table_blob.hpp"
+#include "pz/tables/prune.hpp"
+#include "pz/tables/table_blob.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Symmetry classes (runtime/include/pz/sym_classes.hpp): on permutations of
+// Symmetry classes (runtime/include/pz/tables/sym_classes.hpp): on permutations of
 // 4 points under conjugation by all 24 permutations the classes are the
 // conjugacy classes (5 of them, sizes 1, 6, 8, 3, 6 in lexicographic order of their smallest member), every raw value maps
 // to its representative through the recorded symmetry, the stabiliser masks
@@ -12,7 +12,7 @@
 #include <numeric>
 #include <vector>
 
-#include "pz/sym_classes.hpp"
+#include "pz/tables/sym_classes.hpp"
 
 namespace {
 

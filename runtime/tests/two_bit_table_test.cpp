@@ -1,5 +1,5 @@
 // 2-bit tables with a base and a per-line minimum (note [two-bit tables] in
-// runtime/include/pz/two_bit_table.hpp), on the breadth-first distances of
+// runtime/include/pz/tables/two_bit_table.hpp), on the breadth-first distances of
 // a circulant graph (cells 0..N-1, steps +-1, +-37, +-523, +-1001, +-7777, +-30011, +-171717; depths 0..19, most 10..15): every lookup is
 // a lower bound, reads 1..3 are exact up to the cap, a 0 read gives the
 // entry itself below the threshold of the set beside the lines (note
@@ -13,7 +13,7 @@
 #include <deque>
 #include <vector>
 
-#include "pz/two_bit_table.hpp"
+#include "pz/tables/two_bit_table.hpp"
 
 namespace {
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # coset.sh CASE PZC CACHEDIR PHASE_BFS — coset patterns (note [coset patterns]
-# in compiler/analysis/coset_coordinates.hpp) end to end.
+# in compiler/analysis/perm/coset_coordinates.hpp) end to end.
 set -uo pipefail
 case_name=$1 pzc=$2 cache=$3 oracle=$4
 export PZC_CACHE_DIR=$cache
@@ -30,7 +30,7 @@ tetrads-table)
     "$pzc" build $puzzle -o "$tmp/solver" > /dev/null || fail "build"
     "$tmp/solver" --tables --table-dir "$tmp/tables" > "$tmp/tables.txt" || fail "--tables"
     grep -q "3393 classes, 3393 entries" "$tmp/tables.txt" || fail "classes: $(cat "$tmp/tables.txt")"
-    # The size check reports is the size the solver holds (pz/table_layout.hpp).
+    # The size check reports is the size the solver holds (pz/tables/table_layout.hpp).
     bytes=$(table_bytes $puzzle tetrad_coset) || fail "check --json table-bytes"
     grep -q "^coset pattern tetrad_coset: table built in .* s, $bytes bytes" "$tmp/tables.txt" ||
         fail "check says $bytes bytes: $(grep '^coset pattern' "$tmp/tables.txt")"
@@ -78,7 +78,7 @@ axes-optimal)
     "$pzc" solve "$tmp/plain.pz" --random 400 --seed 11 --json --threads 1 > "$tmp/plain" || fail "solve plain"
     [ "$(lengths "$tmp/axes1" | wc -l)" = 400 ] || fail "expected 400 results"
     diff <(lengths "$tmp/plain") <(lengths "$tmp/axes1") || fail "lengths differ from the plain pattern's"
-    # Switching sides (note [switching sides] in pz/search.hpp) changes the
+    # Switching sides (note [switching sides] in pz/search/search.hpp) changes the
     # tree searched (the node counts) but never a length.
     PZ_SWITCH_SIDES=0 "$pzc" solve "$tmp/axes.pz" --random 400 --seed 11 --json --threads 1 > "$tmp/one_side" || fail "solve one side"
     diff <(lengths "$tmp/one_side") <(lengths "$tmp/axes1") || fail "lengths differ without switching sides"
@@ -89,7 +89,7 @@ axes-optimal)
     diff <(lengths "$tmp/axes1" | head -60) <(lengths "$tmp/axes2") || fail "1 and 2 threads differ"
     ;;
 symmetric-states)
-    # States fixed by a symmetry (note [symmetric states] in pz/search.hpp):
+    # States fixed by a symmetry (note [symmetric states] in pz/search/search.hpp):
     # blocks that the half turn about the F axis (S_F2: U <-> D, R <-> L)
     # maps onto themselves. With the filter the search tries one move per
     # class at such nodes: the lengths must stay the plain pattern's, on 1
@@ -117,7 +117,7 @@ symmetric-states)
     ;;
 sibling-batches)
     # Expanding a node's survivors as a batch (note [sibling batches] in
-    # pz/search.hpp) reorders work, not the search: every answer and node
+    # pz/search/search.hpp) reorders work, not the search: every answer and node
     # count must be those of the node-by-node search, with a coset pattern
     # (inverse lookups, switching sides), a projected one and plain tables,
     # serial and split into subtrees (one thread: deterministic counts).
@@ -163,7 +163,7 @@ projected)
     bytes=$(table_bytes "$tmp/proj.pz" tetrad_proj) || fail "check --json table-bytes"
     grep -q "^coset pattern tetrad_proj: table built in .* s, $bytes bytes" "$tmp/tables.txt" ||
         fail "check says $bytes bytes: $(grep '^coset pattern' "$tmp/tables.txt")"
-    # The generated ranks (note [fixed ranks] in pz/phased.hpp) are the plan's.
+    # The generated ranks (note [fixed ranks] in pz/search/phased.hpp) are the plan's.
     grep -q "generated ranks: the plan's on 10000 random states" "$tmp/tables.txt" || fail "generated ranks not checked"
     sed -n 's/^  [0-9]* classes, [0-9]* entries://p' "$tmp/tables.txt" > "$tmp/got"
     diff "$tmp/want" "$tmp/got" || fail "projected table differs from the projected coset BFS"
@@ -181,7 +181,7 @@ projected)
     sed -n 's/.* entries (exact up to [0-9]*, farther ones read [0-9]*)://p' "$tmp/tables2.txt" > "$tmp/got2"
     diff "$tmp/want" "$tmp/got2" || fail "the depth-first fill differs from the projected coset BFS"
     "$tmp/solver" --tables --table-dir "$tmp/t1" | grep -q "table loaded" || fail "table not loaded from the cache"
-    # A damaged file is refused, rebuilt and replaced (the cache protocol of pz/table_blob.hpp).
+    # A damaged file is refused, rebuilt and replaced (the cache protocol of pz/tables/table_blob.hpp).
     file=$(ls "$tmp"/t1/*.pzt)
     printf '\x5a' | dd of="$file" bs=1 seek=4200 conv=notrunc status=none
     "$tmp/solver" --verify-tables --tables --table-dir "$tmp/t1" > "$tmp/tables4.txt" 2> "$tmp/err" || fail "damaged: $(cat "$tmp/err")"

@@ -535,7 +535,7 @@ solver-index)
     export PZC_RUNTIME_INCLUDE=$tmp/rt
     solved "R1" > /dev/null
     before=$(ls "$tmp"/cache/bin/loopover3-*.stamp | wc -l)
-    echo "// changed" >> "$tmp/rt/pz/search.hpp"
+    echo "// changed" >> "$tmp/rt/pz/search/search.hpp"
     solved "R1" > /dev/null
     [ "$(ls "$tmp"/cache/bin/loopover3-*.stamp | wc -l)" = $((before + 1)) ] || fail "a changed runtime header reused the old binary"
     unset PZC_RUNTIME_INCLUDE

@@ -24,8 +24,8 @@
 #include <string>
 #include <vector>
 
-#include "compiler/analysis/coset_coordinates.hpp"
-#include "compiler/analysis/schreier_sims.hpp"
+#include "compiler/analysis/perm/coset_coordinates.hpp"
+#include "compiler/analysis/perm/schreier_sims.hpp"
 #include "compiler/ir/element.hpp"
 #include "compiler/ir/lower.hpp"
 

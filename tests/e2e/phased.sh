@@ -80,7 +80,7 @@ bad-input)
     ;;
 byte-lanes)
     # A phased solver over an orbit of 17 positions (byte lanes, note
-    # [phased lanes] in pz/phased.hpp): phase 1's pruning table has the depth
+    # [phased lanes] in pz/search/phased.hpp): phase 1's pruning table has the depth
     # distribution of a coset BFS (phase_bfs, no coordinates involved; phase
     # 2's 9! x 8! elements are too many for it), and scrambles are solved
     # (replayed by pzc) with the same answers by the native and the portable

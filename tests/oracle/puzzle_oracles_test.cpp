@@ -6,7 +6,7 @@
 
 #include <iostream>
 
-#include "compiler/analysis/puzzle_analysis.hpp"
+#include "compiler/analysis/perm/puzzle_analysis.hpp"
 #include "compiler/interp/interpreter.hpp"
 #include "compiler/interp/state_set.hpp"
 #include "compiler/ir/element.hpp"

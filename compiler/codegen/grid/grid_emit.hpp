@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/analysis/grid_layout.hpp"
+#include "compiler/analysis/grid/grid_layout.hpp"
 #include "compiler/ir/puzzle.hpp"
 
 namespace pz::codegen {

@@ -4,8 +4,8 @@
 // heuristic.cpp; key.cpp; space.cpp), and the helpers they share. The
 // public entry points are in compiler/codegen/grid/grid_emit.hpp; solver.cpp
 // writes the translation unit. The layout each level follows is an analysis
-// (compiler/analysis/grid_layout.hpp), as are the goal distances
-// (compiler/analysis/grid_distances.hpp).
+// (compiler/analysis/grid/grid_layout.hpp), as are the goal distances
+// (compiler/analysis/grid/grid_distances.hpp).
 #pragma once
 
 #include <algorithm>
@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "compiler/analysis/grid_distances.hpp"
-#include "compiler/analysis/grid_layout.hpp"
+#include "compiler/analysis/grid/grid_distances.hpp"
+#include "compiler/analysis/grid/grid_layout.hpp"
 #include "compiler/codegen/code_writer.hpp"
 #include "compiler/codegen/grid/grid_emit.hpp"
 

@@ -152,7 +152,7 @@ std::vector<std::string> emitCoordinates(CodeWriter& w, const SolverModel& m) {
         w.line("State s = kSolved;");
         w.line("uint64_t unusedOri = 0;");
         // A part writes only the fields it tracks (note [parts on one orbit]
-        // in compiler/analysis/coordinates.hpp): an orientations-only part
+        // in compiler/analysis/perm/coordinates.hpp): an orientations-only part
         // writes its lanes of piece labels to scratch, a part without
         // orientations its orientation lanes.
         bool orientationsOnly = false;

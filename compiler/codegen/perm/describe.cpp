@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "compiler/analysis/table_estimates.hpp"
+#include "compiler/analysis/perm/table_estimates.hpp"
 #include "compiler/codegen/perm/sections.hpp"
 
 namespace pz::codegen {
@@ -41,7 +41,7 @@ std::string describeModel(const SolverModel& m) {
     s << "\n\nsymmetries: " << m.symmetries.size() << " (closure of " << p.symmetries.size() << " declared)\n";
     s << "inverse lookups: " << (m.inverseLookups ? "yes" : "no (a metric move's inverse is not in the metric)") << "\n\n";
     s << "coordinates:" << (m.defaultPatterns ? " (default patterns: the definition declares none)" : "") << "\n";
-    // note [table estimates] (compiler/analysis/table_estimates.hpp).
+    // note [table estimates] (compiler/analysis/perm/table_estimates.hpp).
     const auto sequences = analysis::canonicalSequenceCounts(m.canon, analysis::kEstimateLengths);
     const int moves = static_cast<int>(m.canon.searchMoves.size());
     for (size_t c = 0; c < m.coordinates.size(); ++c) {

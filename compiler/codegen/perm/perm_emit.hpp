@@ -5,15 +5,15 @@
 // and pruning-table pairs as pz::PhaseSpec data, and a main() running
 // pz::phasedMain, runtime/include/pz/phased_main.hpp), and the reports of
 // `pzc inspect` (describe.cpp). The plans themselves are analyses:
-// analysis::SolverModel (compiler/analysis/solver_model.hpp) and
-// analysis::SolverPlan (compiler/analysis/coset_coordinates.hpp).
+// analysis::SolverModel (compiler/analysis/perm/solver_model.hpp) and
+// analysis::SolverPlan (compiler/analysis/perm/coset_coordinates.hpp).
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "compiler/analysis/coset_coordinates.hpp"
-#include "compiler/analysis/solver_model.hpp"
+#include "compiler/analysis/perm/coset_coordinates.hpp"
+#include "compiler/analysis/perm/solver_model.hpp"
 
 namespace pz::codegen {
 
@@ -42,7 +42,7 @@ std::string emitPhasePlan(const SolverModel& model, const analysis::SolverPlan& 
 // and its own plan (note [coset table keys]); "" when there is none.
 std::string emitCosetPatterns(const SolverModel& model, const std::string& core);
 // Whether some coset pattern is projected (it then has generated ranks,
-// Traits::cosetRank: note [fixed ranks] in pz/phased.hpp).
+// Traits::cosetRank: note [fixed ranks] in pz/search/phased.hpp).
 bool hasProjectedCosetPattern(const SolverModel& model);
 // The phased solver's translation unit: the traits header, the plan, main().
 std::string emitPhasedSolverMain(const SolverModel& model, const analysis::SolverPlan& plan, const std::string& source);

@@ -96,7 +96,7 @@ void emitPartSpec(std::ostringstream& s, const SolverModel& m, const analysis::P
 }
 
 // Part `part` as a constexpr function `name` (note [fixed ranks] in
-// pz/phased.hpp: its value is a template argument).
+// pz/search/phased.hpp: its value is a template argument).
 void emitPartFunction(std::ostringstream& s, const SolverModel& m, const analysis::PhasePart& part, uint64_t goal,
                       const std::string& name) {
     s << "// " << part.describe(*m.puzzle) << ", " << part.size << " values\n";
@@ -138,7 +138,7 @@ void emitPhaseSpecFields(std::ostringstream& s, const SolverModel& m, const anal
         s << (t ? ", " : "") << "{" << ph.tables[t].first << ", " << ph.tables[t].second << "}";
     s << "};\n";
     if (!ph.symmetries.empty()) {
-        // note [symmetry classes] in pz/phased.hpp
+        // note [symmetry classes] in pz/search/phased.hpp
         std::string names;
         for (int sym : ph.symmetries)
             names += (names.empty() ? " " : ", ") + (m.symmetryNames[sym].empty() ? std::string("1") : m.symmetryNames[sym]);
@@ -155,7 +155,7 @@ void emitPhaseSpecFields(std::ostringstream& s, const SolverModel& m, const anal
 std::string emitPhasePlan(const SolverModel& m, const analysis::SolverPlan& plan) {
     const ir::Puzzle& p = *m.puzzle;
     std::ostringstream s;
-    s << "// ---- phased solver " << plan.solver << " (see runtime/include/pz/phased.hpp) ----\n";
+    s << "// ---- phased solver " << plan.solver << " (see runtime/include/pz/search/phased.hpp) ----\n";
     s << "inline std::vector<pz::PhaseSpec> phasePlan_" << identifierOf(plan.solver) << "() {\n";
     s << "    std::vector<pz::PhaseSpec> phases(" << plan.phases.size() << ");\n";
     for (size_t k = 0; k < plan.phases.size(); ++k) {
@@ -196,7 +196,7 @@ std::string emitPhasePlan(const SolverModel& m, const analysis::SolverPlan& plan
     return s.str();
 }
 
-// Traits::cosetRank (note [fixed ranks] in pz/phased.hpp): each projected
+// Traits::cosetRank (note [fixed ranks] in pz/search/phased.hpp): each projected
 // coset pattern's reduced and kept parts as constants, ranked by
 // pz::rankFixedParts.
 static void emitFixedRanks(std::ostringstream& s, const SolverModel& m) {

@@ -27,7 +27,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "compiler/analysis/grid_layout.hpp"
+#include "compiler/analysis/grid/grid_layout.hpp"
 #include "compiler/codegen/grid/grid_emit.hpp"
 #include "compiler/driver/grid/grid_backend.hpp"
 #include "compiler/driver/native_build.hpp"
@@ -39,8 +39,8 @@
 #include "compiler/ir/lower.hpp"
 #include "compiler/pipeline/compilation_unit.hpp"
 #include "compiler/ir/level_reader.hpp"
-#include "pz/memory.hpp"
-#include "pz/result_json.hpp"
+#include "pz/support/memory.hpp"
+#include "pz/support/result_json.hpp"
 
 namespace pz::driver {
 

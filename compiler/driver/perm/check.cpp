@@ -9,22 +9,22 @@
 #include <optional>
 #include <sstream>
 
-#include "compiler/analysis/canonical_automaton.hpp"
-#include "compiler/analysis/coordinates.hpp"
-#include "compiler/analysis/default_patterns.hpp"
-#include "compiler/analysis/coset_coordinates.hpp"
-#include "compiler/analysis/distinct_states.hpp"
-#include "compiler/analysis/puzzle_analysis.hpp"
-#include "compiler/analysis/puzzle_summary.hpp"
-#include "compiler/analysis/sift_words.hpp"
-#include "compiler/analysis/table_estimates.hpp"
+#include "compiler/analysis/perm/canonical_automaton.hpp"
+#include "compiler/analysis/perm/coordinates.hpp"
+#include "compiler/analysis/perm/default_patterns.hpp"
+#include "compiler/analysis/perm/coset_coordinates.hpp"
+#include "compiler/analysis/perm/distinct_states.hpp"
+#include "compiler/analysis/perm/puzzle_analysis.hpp"
+#include "compiler/analysis/perm/puzzle_summary.hpp"
+#include "compiler/analysis/perm/sift_words.hpp"
+#include "compiler/analysis/perm/table_estimates.hpp"
 #include "compiler/driver/perm/perm_backend.hpp"
 #include "compiler/driver/options.hpp"
 #include "compiler/ir/element.hpp"
 #include "compiler/ir/lower.hpp"
 #include "compiler/pipeline/compilation_unit.hpp"
-#include "pz/memory.hpp"
-#include "pz/result_json.hpp"
+#include "pz/support/memory.hpp"
+#include "pz/support/result_json.hpp"
 
 namespace pz::driver {
 
@@ -131,7 +131,7 @@ private:
         }
     }
     void newline() { out_ << '\n' << std::string(2 * first_.size(), ' '); }
-    // Strings go through the runtime's one JSON escaper (pz/result_json.hpp),
+    // Strings go through the runtime's one JSON escaper (pz/support/result_json.hpp),
     // cut at kMaxString bytes (note [check json size]).
     void quoted(const std::string& s) {
         if (s.size() <= kMaxString) {
@@ -220,7 +220,7 @@ const char* solverKind(ir::Solver::Kind kind) {
 }
 
 // A phased solver's plan and its phases' symmetry class counts (note
-// [class counts] in compiler/analysis/coset_coordinates.hpp); no plan when
+// [class counts] in compiler/analysis/perm/coset_coordinates.hpp); no plan when
 // the solver is not phased or cannot be built.
 struct PhasedSolverInfo {
     const analysis::SolverPlan* plan = nullptr;
@@ -256,10 +256,12 @@ std::string reducedPartsText(const ir::Puzzle& p, const analysis::PhasePlan& pha
     return text;
 }
 
-void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vector<PhasedSolverInfo>& phased,
-               const std::vector<PatternTableInfo>& coset,
-               std::ostream& out) {
-    out << "puzzle " << p.name << " (" << p.file << ")\n";
+// The text summary stays small for big definitions (thousands of
+// families); --json lists everything.
+constexpr size_t kFamiliesListed = 64, kPartnersListed = 16;
+
+// Each orbit: size, orientation, stickers of ignored pieces, position names.
+void printOrbitsText(const ir::Puzzle& p, std::ostream& out) {
     out << "orbits: " << p.orbits.size() << '\n';
     for (const auto& o : p.orbits) {
         out << "  " << o.name << ": " << o.size << " positions, orientation " << o.orient;
@@ -282,14 +284,15 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
         }
         out << '\n';
     }
+}
+
+// Each move family: its order, moves, inverses and the families it commutes with.
+void printMovesText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& out) {
     int metric = 0;
     for (const auto& m : p.moves) metric += m.inMetric;
     out << "moves: " << p.moves.size() << " (" << metric << " in the metric; * = not in the metric)\n";
     const auto& orders = a.familyOrders();
     const auto& inverse = a.inverseMove();
-    // The text summary stays small for big definitions (thousands of
-    // families); --json lists everything.
-    constexpr size_t kFamiliesListed = 64, kPartnersListed = 16;
     for (size_t f = 0; f < p.families.size(); ++f) {
         if (f == kFamiliesListed) {
             out << "  ... and " << p.families.size() - f << " more families (pzc check --json lists them)\n";
@@ -309,6 +312,10 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
         if (partners.size() > kPartnersListed) out << " ... and " << partners.size() - kPartnersListed << " more";
         out << '\n';
     }
+}
+
+// The families grouped into classes of pairwise commuting ones.
+void printCommutationClassesText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& out) {
     out << "commutation classes:";
     size_t classNames = 0;
     for (const auto& cls : a.commutationClasses()) {
@@ -328,8 +335,10 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
         out << '}';
     }
     out << '\n';
-    out << "group order: " << a.groupOrder().get_str() << '\n';
-    printDistinctStates(p, a, out);
+}
+
+// The symmetry group and what each declared symmetry does to the moves.
+void printSymmetriesText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& out) {
     const auto& sym = a.symmetries();
     out << "symmetry group: order " << sym.elements.size() << ", generated by " << p.symmetries.size()
         << " declared symmetr" << (p.symmetries.size() == 1 ? "y" : "ies") << '\n';
@@ -340,6 +349,11 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
         for (const auto& [from, to] : inducedMoves(p, sym, (int)d)) out << ' ' << from << "->" << to;
         out << '\n';
     }
+}
+
+// Each subgroup: order, index, the symmetries keeping it and its coset coordinate.
+void printSubgroupsText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, std::ostream& out) {
+    const auto& sym = a.symmetries();
     out << "subgroups: " << p.subgroups.size() << '\n';
     for (size_t i = 0; i < p.subgroups.size(); ++i) {
         const auto& sub = p.subgroups[i];
@@ -363,6 +377,11 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
             << '\n';
         for (const auto& part : c.parts) out << "      " << part.describe(p) << ": " << part.size << '\n';
     }
+}
+
+// Each pattern's values and table (coset patterns by their plan), then the
+// default patterns when none is declared.
+void printPatternsText(const ir::Puzzle& p, const std::vector<PatternTableInfo>& coset, std::ostream& out) {
     out << "patterns: " << p.patterns.size() << '\n';
     for (const auto& pat : p.patterns) {
         const size_t index = (size_t)(&pat - p.patterns.data());
@@ -405,7 +424,7 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
         out << '\n';
         if (index < coset.size()) out << "    " << analysis::estimateText(coset[index].estimate) << '\n';
     }
-    // None declared: the optimal search uses default patterns (analysis/default_patterns.hpp).
+    // None declared: the optimal search uses default patterns (analysis/perm/default_patterns.hpp).
     if (auto defaults = analysis::defaultPatterns(p); !defaults.empty()) {
         out << "  default patterns (none declared; at most " << analysis::kDefaultPatternValues
             << " values in all, or what pzc solve --memory SIZE allows):\n";
@@ -416,6 +435,11 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
             out << '\n';
         }
     }
+}
+
+// Each solver: kind, heuristic tables or phases, and a phased one's class counts.
+void printSolversText(const ir::Puzzle& p, const std::vector<PhasedSolverInfo>& phased,
+                      const std::vector<PatternTableInfo>& coset, std::ostream& out) {
     out << "solvers: " << p.solvers.size() << '\n';
     for (const auto& s : p.solvers) {
         out << "  " << s.name << ": " << solverKind(s.kind);
@@ -447,26 +471,39 @@ void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
     }
 }
 
-void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vector<PhasedSolverInfo>& phased,
+// The summary of pzc check: one helper per section, in this order.
+void printText(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vector<PhasedSolverInfo>& phased,
                const std::vector<PatternTableInfo>& coset,
-               std::ostream& stream) {
-    // Byte shares of the sections (note [check json size]).
-    constexpr size_t kOrbitsShare = 4096, kMovesShare = 8192, kFamiliesShare = 14336, kClassesShare = 4096,
-                     kSymmetriesShare = 6144, kSubgroupsShare = 6144, kPatternsShare = 6144, kSolversShare = 4096;
-    constexpr size_t kNested = JsonWriter::kNestedItems;
-    JsonWriter j(stream);
-    // A nested list of names: at most kNested.
-    auto names = [&](const std::string& key, const std::vector<std::string>& list) {
-        j.key(key);
-        j.beginArray(true);
-        size_t shown = 0;
-        for (; shown < list.size() && shown < kNested; ++shown) j.value(list[shown]);
-        j.endArray();
-        j.listEnd(key, shown, list.size());
-    };
-    j.beginObject();
-    j.field("puzzle", p.name);
-    j.field("file", p.file);
+               std::ostream& out) {
+    out << "puzzle " << p.name << " (" << p.file << ")\n";
+    printOrbitsText(p, out);
+    printMovesText(p, a, out);
+    printCommutationClassesText(p, a, out);
+    out << "group order: " << a.groupOrder().get_str() << '\n';
+    printDistinctStates(p, a, out);
+    printSymmetriesText(p, a, out);
+    printSubgroupsText(p, a, out);
+    printPatternsText(p, coset, out);
+    printSolversText(p, phased, coset, out);
+}
+
+// Byte shares of the JSON sections (note [check json size]).
+constexpr size_t kOrbitsShare = 4096, kMovesShare = 8192, kFamiliesShare = 14336, kClassesShare = 4096,
+                 kSymmetriesShare = 6144, kSubgroupsShare = 6144, kPatternsShare = 6144, kSolversShare = 4096;
+constexpr size_t kNested = JsonWriter::kNestedItems;
+
+// A nested list of names: at most kNested.
+void writeNames(JsonWriter& j, const std::string& key, const std::vector<std::string>& list) {
+    j.key(key);
+    j.beginArray(true);
+    size_t shown = 0;
+    for (; shown < list.size() && shown < kNested; ++shown) j.value(list[shown]);
+    j.endArray();
+    j.listEnd(key, shown, list.size());
+}
+
+// The orbits: size, orientation, stickers, distinct pieces, position names.
+void writeOrbitsJson(JsonWriter& j, const ir::Puzzle& p) {
     j.key("orbits");
     j.beginArray();
     size_t shown = 0;
@@ -493,10 +530,14 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
     }
     j.endArray();
     j.listEnd("orbits", shown, p.orbits.size());
+}
+
+// The moves with their family, power and inverse, and the metric's count.
+void writeMovesJson(JsonWriter& j, const ir::Puzzle& p, analysis::PuzzleAnalysis& a) {
     const auto& inverse = a.inverseMove();
     j.key("moves");
     j.beginArray();
-    shown = 0;
+    size_t shown = 0;
     for (Section sec(j, kMovesShare); shown < p.moves.size() && sec.room(); ++shown) {
         const auto& mv = p.moves[shown];
         j.beginObject();
@@ -513,9 +554,13 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
     int metric = 0;
     for (const auto& m : p.moves) metric += m.inMetric;
     j.field("metricMoves", metric);
+}
+
+// The move families: order, moves, and the families each commutes with.
+void writeFamiliesJson(JsonWriter& j, const ir::Puzzle& p, analysis::PuzzleAnalysis& a) {
     j.key("families");
     j.beginArray();
-    shown = 0;
+    size_t shown = 0;
     for (Section sec(j, kFamiliesShare); shown < p.families.size() && sec.room(); ++shown) {
         const size_t f = shown;
         j.beginObject();
@@ -524,7 +569,7 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
         std::vector<std::string> moves;
         for (const auto& m : p.moves)
             if (m.family == (int)f) moves.push_back(m.name);
-        names("moves", moves);
+        writeNames(j, "moves", moves);
         // Big definitions (over 64 families) list the smaller side: the
         // families that commute with f, or those that do not
         // ("commutesWithAllBut"), so the report stays small.
@@ -539,15 +584,19 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
         } else {
             for (int g : partners) listed.push_back(p.families[g].name);
         }
-        names(listOthers ? "commutesWithAllBut" : "commutesWith", listed);
+        writeNames(j, listOthers ? "commutesWithAllBut" : "commutesWith", listed);
         j.endObject();
     }
     j.endArray();
     j.listEnd("families", shown, p.families.size());
+}
+
+// The classes of pairwise commuting families (and their sizes when cut).
+void writeCommutationClassesJson(JsonWriter& j, const ir::Puzzle& p, analysis::PuzzleAnalysis& a) {
     j.key("commutationClasses");
     j.beginArray();
     const auto& classes = a.commutationClasses();
-    shown = 0;
+    size_t shown = 0;
     for (Section sec(j, kClassesShare); shown < classes.size() && sec.room(); ++shown) {
         j.beginArray(true);
         size_t k = 0;
@@ -564,6 +613,10 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
         for (size_t c = 0; c < shown; ++c) j.value(classes[c].size());
         j.endArray();
     }
+}
+
+// The group order and the number of distinct states, as big numbers.
+void writeGroupOrderJson(JsonWriter& j, analysis::PuzzleAnalysis& a) {
     const std::string order = a.groupOrder().get_str();
     j.key("groupOrder");
     j.bigValue(order);
@@ -580,13 +633,17 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
         else j.value(std::string("unknown"));
         if (!d.known) j.field("distinctStatesUnknown", d.reason);
     }
+}
+
+// The symmetry group's order and each declared symmetry's effect on the moves.
+void writeSymmetriesJson(JsonWriter& j, const ir::Puzzle& p, analysis::PuzzleAnalysis& a) {
     const auto& sym = a.symmetries();
     j.key("symmetries");
     j.beginObject();
     j.field("order", sym.elements.size());
     j.key("declared");
     j.beginArray();
-    shown = 0;
+    size_t shown = 0;
     for (Section sec(j, kSymmetriesShare); shown < p.symmetries.size() && sec.room(); ++shown) {
         const size_t d = shown;
         const auto& s = p.symmetries[d];
@@ -606,9 +663,13 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
     j.endArray();
     j.listEnd("declared", shown, p.symmetries.size());
     j.endObject();
+}
+
+// The subgroups: order, index, generators, symmetries and coset coordinate.
+void writeSubgroupsJson(JsonWriter& j, const ir::Puzzle& p, analysis::PuzzleAnalysis& a) {
     j.key("subgroups");
     j.beginArray();
-    shown = 0;
+    size_t shown = 0;
     for (Section sec(j, kSubgroupsShare); shown < p.subgroups.size() && sec.room(); ++shown) {
         const size_t i = shown;
         const auto& sub = p.subgroups[i];
@@ -619,7 +680,7 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
         j.bigValue(info.order.get_str());
         j.key("index");
         j.bigValue(info.index.get_str());
-        names("generators", sub.generatorText);
+        writeNames(j, "generators", sub.generatorText);
         j.field("invariants", !sub.keepIn.empty() || !sub.oriented.empty());
         j.field("symmetries", a.subgroupSymmetries((int)i).size());
         const auto c = analysis::cosetCoordinate(a, (int)i);
@@ -648,9 +709,14 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
     }
     j.endArray();
     j.listEnd("subgroups", shown, p.subgroups.size());
+}
+
+// The patterns: a coset pattern's plan and classes, else the values, table
+// bytes and parts, with the estimates of note [table estimates].
+void writePatternsJson(JsonWriter& j, const ir::Puzzle& p, const std::vector<PatternTableInfo>& coset) {
     j.key("patterns");
     j.beginArray();
-    shown = 0;
+    size_t shown = 0;
     for (Section sec(j, kPatternsShare); shown < p.patterns.size() && sec.room(); ++shown) {
         const auto& pat = p.patterns[shown];
         j.beginObject();
@@ -663,12 +729,12 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
             std::vector<std::string> parts, reduced;
             for (const auto& part : plan.parts) parts.push_back(part.describe(p));
             for (int r : plan.reduced) reduced.push_back(plan.parts[r].describe(p));
-            names("cosetParts", parts);
-            names("reducedParts", reduced);
+            writeNames(j, "cosetParts", parts);
+            writeNames(j, "reducedParts", reduced);
             if (!plan.kept.empty()) {  // note [projected coset patterns]
                 std::vector<std::string> kept;
                 for (const auto& part : plan.kept) kept.push_back(part.describe(p));
-                names("keptParts", kept);
+                writeNames(j, "keptParts", kept);
                 if (plan.exactDepth > 0) j.field("exactDepth", plan.exactDepth);
             }
             j.field("symmetries", (uint64_t)plan.symmetries.size());
@@ -707,9 +773,14 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
     }
     j.endArray();
     j.listEnd("patterns", shown, p.patterns.size());
+}
+
+// The solvers: kind, patterns or phases, table bytes and a phased plan's classes.
+void writeSolversJson(JsonWriter& j, const ir::Puzzle& p, analysis::PuzzleAnalysis& a,
+                      const std::vector<PhasedSolverInfo>& phased, const std::vector<PatternTableInfo>& coset) {
     j.key("solvers");
     j.beginArray();
-    shown = 0;
+    size_t shown = 0;
     for (Section sec(j, kSolversShare); shown < p.solvers.size() && sec.room(); ++shown) {
         const auto& s = p.solvers[shown];
         j.beginObject();
@@ -718,8 +789,8 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
         std::vector<std::string> patterns, phases;
         for (int i : s.patterns) patterns.push_back(p.patterns[i].name);
         for (int i : s.phases) phases.push_back(p.subgroups[i].name);
-        names("patterns", patterns);
-        names("phases", phases);
+        writeNames(j, "patterns", patterns);
+        writeNames(j, "phases", phases);
         if (s.kind == ir::Solver::Kind::Optimal && !s.patterns.empty())
             j.field("table-bytes", solverTableBytes(p, s, coset));
         if (shown < phased.size() && phased[shown].plan) {
@@ -735,10 +806,10 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
                 std::vector<std::string> reduced, symmetries;
                 for (int r : phase.reduced) reduced.push_back(phase.parts[r].describe(p));
                 for (int sym : phase.symmetries) symmetries.push_back(a.symmetries().names[sym].empty() ? "1" : a.symmetries().names[sym]);
-                names("reducedParts", reduced);
+                writeNames(j, "reducedParts", reduced);
                 j.field("reducedValues", phase.reducedSize);
                 j.field("symmetries", (uint64_t)phase.symmetries.size());
-                names("symmetryNames", symmetries);
+                writeNames(j, "symmetryNames", symmetries);
                 const auto& c = phased[shown].classes[k];
                 j.field("classes", c.classes);
                 if (!c.classes) j.field("classesWhy", c.why);
@@ -751,10 +822,28 @@ void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vect
     }
     j.endArray();
     j.listEnd("solvers", shown, p.solvers.size());
+}
+
+// pzc check --json: one object, one helper per section, in this order.
+void printJson(const ir::Puzzle& p, analysis::PuzzleAnalysis& a, const std::vector<PhasedSolverInfo>& phased,
+               const std::vector<PatternTableInfo>& coset,
+               std::ostream& stream) {
+    JsonWriter j(stream);
+    j.beginObject();
+    j.field("puzzle", p.name);
+    j.field("file", p.file);
+    writeOrbitsJson(j, p);
+    writeMovesJson(j, p, a);
+    writeFamiliesJson(j, p, a);
+    writeCommutationClassesJson(j, p, a);
+    writeGroupOrderJson(j, a);
+    writeSymmetriesJson(j, p, a);
+    writeSubgroupsJson(j, p, a);
+    writePatternsJson(j, p, coset);
+    writeSolversJson(j, p, a, phased, coset);
     j.endObject();
     j.finish();
 }
-
 }  // namespace
 
 int PermutationBackend::check(pipeline::CompilationUnit& unit, DiagnosticEngine& diags, const Args& rest) const {

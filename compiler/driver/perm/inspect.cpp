@@ -8,8 +8,8 @@
 // level by level.
 #include <iostream>
 
-#include "compiler/analysis/coset_coordinates.hpp"
-#include "compiler/analysis/sift_words.hpp"
+#include "compiler/analysis/perm/coset_coordinates.hpp"
+#include "compiler/analysis/perm/sift_words.hpp"
 #include "compiler/codegen/perm/perm_emit.hpp"
 #include "compiler/driver/perm/perm_backend.hpp"
 #include "compiler/driver/perm/perm_build.hpp"
@@ -57,7 +57,7 @@ int PermutationBackend::inspect(pipeline::CompilationUnit& unit, const InspectRe
             std::cout << codegen::emitPhasePlan(*model, *plan);
             return 0;
         }
-        // note [class counts] in compiler/analysis/coset_coordinates.hpp
+        // note [class counts] in compiler/analysis/perm/coset_coordinates.hpp
         std::vector<analysis::PhaseClassCount> classes;
         for (const auto& phase : plan->phases) classes.push_back(analysis::countPhaseClasses(unit.analysis(), phase));
         std::cout << codegen::describePlan(puzzle, *plan, &classes, &unit.analysis().symmetries().names);

@@ -7,9 +7,9 @@
 #include <iostream>
 #include <thread>
 
-#include "compiler/analysis/distinct_states.hpp"
-#include "compiler/analysis/search_estimate.hpp"
-#include "compiler/analysis/sift_words.hpp"
+#include "compiler/analysis/perm/distinct_states.hpp"
+#include "compiler/analysis/perm/search_estimate.hpp"
+#include "compiler/analysis/perm/sift_words.hpp"
 #include "compiler/driver/perm/perm_build.hpp"
 #include "compiler/driver/solver_index.hpp"
 

@@ -3,7 +3,7 @@
 //
 // note [search gate]
 // `pzc solve` estimates an optimal solver's work (note [search estimates]
-// in compiler/analysis/search_estimate.hpp) before it builds or runs it:
+// in compiler/analysis/perm/search_estimate.hpp) before it builds or runs it:
 //   * random states (--random) whose estimate passes kHopelessSeconds are
 //     refused at once (exit 1), naming what would work: the definition's
 //     phased and sift solvers, --sift, other optimal solvers, bigger tables;

@@ -19,10 +19,10 @@
 #include <set>
 #include <unistd.h>
 
-#include "compiler/analysis/default_patterns.hpp"
-#include "compiler/analysis/distinct_states.hpp"
-#include "compiler/analysis/puzzle_summary.hpp"
-#include "compiler/analysis/sift_words.hpp"
+#include "compiler/analysis/perm/default_patterns.hpp"
+#include "compiler/analysis/perm/distinct_states.hpp"
+#include "compiler/analysis/perm/puzzle_summary.hpp"
+#include "compiler/analysis/perm/sift_words.hpp"
 #include "compiler/driver/commands.hpp"
 #include "compiler/driver/native_build.hpp"
 #include "compiler/driver/options.hpp"
@@ -37,8 +37,8 @@
 #include "compiler/ir/element.hpp"
 #include "compiler/ir/lower.hpp"
 #include "compiler/pipeline/compilation_unit.hpp"
-#include "pz/memory.hpp"
-#include "pz/result_json.hpp"
+#include "pz/support/memory.hpp"
+#include "pz/support/result_json.hpp"
 
 namespace pz::driver {
 
@@ -830,7 +830,7 @@ std::optional<int> runSolver(const IndexedSolver& solver, const ir::Puzzle& puzz
     if (o.verifyTables) run.argv.push_back("--verify-tables");
     if (o.progress) run.argv.push_back("--progress");
     // Several positions: the optimal solver copies its tables into huge
-    // pages before the first (note [table residency] in pz/prune.hpp); one
+    // pages before the first (note [table residency] in pz/tables/prune.hpp); one
     // position keeps them mapped (a one-shot solve reads only what it needs).
     if (label.optimal() && positions.elements.size() > 1) run.argv.push_back("--resident");
     if (o.maxLength) run.argv.insert(run.argv.end(), {"--max-length", std::to_string(*o.maxLength)});
@@ -852,7 +852,7 @@ std::optional<int> runSolver(const IndexedSolver& solver, const ir::Puzzle& puzz
 }
 
 // note [sift solves]
-// A sift solver (note [sift words] in compiler/analysis/sift_words.hpp) runs
+// A sift solver (note [sift words] in compiler/analysis/perm/sift_words.hpp) runs
 // inside pzc: its table is built from the definition alone (under a second
 // for Megaminx; up to minutes for the biggest puzzles, docs/language.md), so
 // there is no binary to build or cache. Each position is sifted

@@ -1,6 +1,6 @@
 #include "compiler/driver/perm/tws_support.hpp"
 
-#include "compiler/analysis/distinct_states.hpp"
+#include "compiler/analysis/perm/distinct_states.hpp"
 
 #include <map>
 #include <sstream>

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/analysis/puzzle_analysis.hpp"
+#include "compiler/analysis/perm/puzzle_analysis.hpp"
 #include "compiler/ir/puzzle.hpp"
 #include "dsl/diagnostics.hpp"
 

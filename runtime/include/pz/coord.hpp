@@ -207,7 +207,7 @@ inline constexpr uint64_t reverseLow16(unsigned v) {
     return static_cast<uint64_t>(kReversedBytes[v & 0xFF]) << 8 | kReversedBytes[v >> 8 & 0xFF];
 }
 
-// note [orientation residues] (compiler/analysis/coordinates.hpp): an orbit
+// note [orientation residues] (compiler/analysis/perm/coordinates.hpp): an orbit
 // whose moves fix each piece's orientation modulo kStep by where it is. A
 // generated residues type gives kStep and kOffset[piece * N + position],
 // that residue; a part stores orientation / kStep and unrank adds it back.
@@ -379,7 +379,7 @@ struct PieceCoordinate {
         }
     }
 
-    // note [parts on one orbit] (compiler/analysis/coordinates.hpp): the
+    // note [parts on one orbit] (compiler/analysis/perm/coordinates.hpp): the
     // positions a value puts the tracked pieces at, so that a pattern can
     // tell which of its values are states (two parts' positions overlap).
     static inline uint64_t occupiedPositions(uint64_t r) requires Positions {
@@ -411,7 +411,7 @@ struct PieceCoordinate {
 };
 
 // The coordinate of one pattern part on an orbit with identical pieces
-// (note [labelled lanes] in compiler/analysis/state_layout.hpp): lanes hold
+// (note [labelled lanes] in compiler/analysis/perm/state_layout.hpp): lanes hold
 // labels, SolvedLanes is the solved colouring (lane p = label at p), and the
 // part tracks every piece of the labels in TrackedLabels (a bitmask of
 // labels), K pieces in all, c_l of label l. As a mixed-radix number:

@@ -1,10 +1,10 @@
 // pz/coset_pattern.hpp — a pruning table over a subgroup's coset coordinate
 // for the optimal search (note [coset patterns] in
-// compiler/analysis/coset_coordinates.hpp).
+// compiler/analysis/perm/coset_coordinates.hpp).
 //
 // The pattern is a one-phase plan into the subgroup H with every search
 // move: its table is built, stored and cached exactly like a phased
-// solver's (pz/phased.hpp: move tables per part, symmetry classes, a
+// solver's (pz/search/phased.hpp: move tables per part, symmetry classes, a
 // threaded breadth-first search, a checksummed blob mapped from the cache),
 // and read from the full state of the search: the parts are ranked from the
 // state, the reduced ones mapped to their class and symmetry, the others
@@ -19,8 +19,8 @@
 #include <utility>
 #include <vector>
 
-#include "pz/phased.hpp"
-#include "pz/projected_coset.hpp"
+#include "pz/search/phased.hpp"
+#include "pz/tables/projected_coset.hpp"
 
 namespace pz {
 
@@ -29,23 +29,23 @@ struct CosetPatternSpec {
     std::string hash;  // of the plan and the traits it runs on (cache key)
     PhaseSpec phase;   // into the subgroup, every search move
     // Traits symmetries S whose conjugates S^-1 x S the table is read at
-    // (note [coset pattern lookups] in compiler/analysis/coset_coordinates.hpp:
+    // (note [coset pattern lookups] in compiler/analysis/perm/coset_coordinates.hpp:
     // one per coset of the symmetries keeping the subgroup); empty = {0},
     // the state itself.
     std::vector<int> lookups;
     // Per lookup S, the search moves (traits move indices) m with S^-1 m S in
     // the subgroup: skipped after a node whose inverse reads exactly the
     // moves left there (note [moves in the subgroup] in
-    // compiler/analysis/coset_coordinates.hpp). Empty: none known.
+    // compiler/analysis/perm/coset_coordinates.hpp). Empty: none known.
     std::vector<std::vector<int>> movesInSubgroup;
     // A projected coset pattern (note [projected coset patterns]): the parts
     // its table keeps in place of phase.rest; empty = the whole coordinate.
     std::vector<PhasePartSpec> kept;
     // The traits' generated ranks of this pattern (note [fixed ranks] in
-    // pz/phased.hpp): T::cosetRank(fixedRanks, ...); -1 = none.
+    // pz/search/phased.hpp): T::cosetRank(fixedRanks, ...); -1 = none.
     int fixedRanks = -1;
     // A projected table's declared least exact depth (note [declared exact
-    // depth] in pz/projected_coset.hpp); 0 = the build's default.
+    // depth] in pz/tables/projected_coset.hpp); 0 = the build's default.
     int exactDepth = 0;
 };
 
@@ -104,7 +104,7 @@ public:
     // A projected table conjugates the state itself once its class is
     // known, so its probe carries the state.
     // floor: a lower bound known once the class is (note [class floors] in
-    // pz/projected_coset.hpp; 0 for other tables).
+    // pz/tables/projected_coset.hpp; 0 for other tables).
     // at: the state looked up, s itself (which must outlive the probe) when
     // sym is 0, else its conjugate held in `conjugate`: copying a state
     // that was just written costs a stalled store-to-load forward.

@@ -6,7 +6,7 @@
 //
 // (outcome: solved | unsolvable | limit | memory, "bytes" then the
 // projected need, note [grid memory budget]; note [result protocol] in
-// pz/result_json.hpp). pzc reads these lines, replays each solution through
+// pz/support/result_json.hpp). pzc reads these lines, replays each solution through
 // its interpreter and prints the table. Options:
 //   --bfs          breadth-first instead of A*
 //   --only NAME    just this level (repeatable)
@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "pz/grid_search.hpp"
-#include "pz/result_json.hpp"
+#include "pz/support/result_json.hpp"
 
 namespace pz::grid {
 

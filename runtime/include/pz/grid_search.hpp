@@ -40,7 +40,7 @@
 #include <sys/mman.h>
 #endif
 
-#include "pz/prefetch.hpp"
+#include "pz/support/prefetch.hpp"
 
 namespace pz::grid {
 

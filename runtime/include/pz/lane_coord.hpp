@@ -204,7 +204,7 @@ struct LabelCounts {
 };
 
 // The coordinate of one pattern part on a byte-lane orbit with identical
-// pieces (note [labelled lanes] in compiler/analysis/state_layout.hpp): lanes
+// pieces (note [labelled lanes] in compiler/analysis/perm/state_layout.hpp): lanes
 // hold labels, Counts gives the pieces of each label, and the part tracks
 // every piece of the labels in TrackedLabels, K pieces in all. The encoding
 // is LabelCoordinate's (pz/coord.hpp): the colex rank of the positions

@@ -2,7 +2,7 @@
 //
 // A field of NL lanes of type L (uint8_t or uint16_t) occupies NL*sizeof(L)/8
 // consecutive state words, lane p in bytes [p*sizeof(L), (p+1)*sizeof(L)) of
-// the field (little-endian words). See compiler/analysis/state_layout.hpp
+// the field (little-endian words). See compiler/analysis/perm/state_layout.hpp
 // for the choice; padding lanes past the orbit's size are fixed points.
 //
 // The operations generated code composes:

@@ -11,15 +11,15 @@
 // (a solution is always completed). --tables prints the tables' build time,
 // size and depth distributions; --calibrate the cost of each part's move table
 // against ranking it from a state (note [move tables or raw states] in
-// pz/phased.hpp). The tables are cached in one file per solver
-// (pz/table_blob.hpp) in --table-dir (default <cache>/tables, as pruning
+// pz/search/phased.hpp). The tables are cached in one file per solver
+// (pz/tables/table_blob.hpp) in --table-dir (default <cache>/tables, as pruning
 // tables), keyed by a hash of the solver's plan and traits; --threads N
 // threads (default: one per online CPU) build them and search each position
-// (note [phased threads] in pz/phased.hpp: the same answer for any N); --no-cache builds them in memory only. Every solution is replayed through the
+// (note [phased threads] in pz/search/phased.hpp: the same answer for any N); --no-cache builds them in memory only. Every solution is replayed through the
 // generated kernels before it is printed.
 //
 // --machine (used by pzc): JSON lines (note [result protocol] in
-// pz/result_json.hpp), each solution line with one more field, "phases":
+// pz/support/result_json.hpp), each solution line with one more field, "phases":
 // the length of each phase. Exit codes as pz/solver_main.hpp.
 #pragma once
 
@@ -33,9 +33,9 @@
 #include <string>
 #include <vector>
 
-#include "pz/phased.hpp"
-#include "pz/result_json.hpp"
+#include "pz/search/phased.hpp"
 #include "pz/solver_main.hpp"
+#include "pz/support/result_json.hpp"
 
 namespace pz {
 
@@ -196,7 +196,7 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, const char* ta
         if (!search.makeResident(why)) return fail("the cached phased tables are damaged (" + why + "); delete them");
     }
     if (calibrate) {
-        // note [move tables or raw states] in pz/phased.hpp
+        // note [move tables or raw states] in pz/search/phased.hpp
         for (size_t k = 0; k < search.phaseCount(); ++k) {
             const auto cost = search.measurePartCosts(k);
             std::printf("phase %zu (to %s): move kernel + state %.2f ns/step\n", k + 1, search.phase(k).target, cost.applyNs);

@@ -5,14 +5,14 @@
 //          [--memory SIZE] [--verify-tables] [--progress] [--max-length N]
 //
 // --threads N: threads for table builds and for each search (note [parallel
-// IDA*] in pz/search.hpp); 0 or absent = every online CPU (search: at most 64).
+// IDA*] in pz/search/search.hpp); 0 or absent = every online CPU (search: at most 64).
 // The environment variable PZ_PARALLEL_FROM_NODES=N (a whole number) splits
 // a search over the threads once an iteration has generated N nodes (default
 // 65536; 0 = from the first iteration, which tests use).
 // --memory: the budget for pruning tables (512M, 2G, ...; default a quarter of the
 // physical memory); tables that do not fit are refused before allocation.
 // --verify-tables: check every block of every cached table on load (note
-// [table integrity] in pz/prune.hpp), not just the header and a sample.
+// [table integrity] in pz/tables/prune.hpp), not just the header and a sample.
 // --progress: a line on stderr after every iteration of a search (its depth,
 // nodes, time and rate), for searches that take long.
 // --max-length N: search solutions of at most N moves only (default
@@ -30,7 +30,7 @@
 // Output per position: a readable line; --json: {"solution": ..., "length":
 // ..., "optimal": true, "nodes": ..., "seconds": ..., "cpu-seconds": ...}
 // (seconds: wall time of the search; cpu-seconds: CPU time of every thread); --machine (used by
-// pzc): JSON lines, see note [result protocol] in pz/result_json.hpp. With
+// pzc): JSON lines, see note [result protocol] in pz/support/result_json.hpp. With
 // --stdin each line is solved as it is read (one table load for a batch).
 #pragma once
 
@@ -47,9 +47,9 @@
 #include <vector>
 
 #include "pz/lanes.hpp"
-#include "pz/result_json.hpp"
-#include "pz/search.hpp"
+#include "pz/search/search.hpp"
 #include "pz/state.hpp"
+#include "pz/support/result_json.hpp"
 
 namespace pz {
 
@@ -85,7 +85,7 @@ std::optional<typename T::State> stateFromNumbers(const std::vector<long>& v, st
     for (const auto& o : T::kOrbitShapes) {
         // The lanes must be a rearrangement of the solved state's: a
         // permutation, or with identical pieces the solved labels (note
-        // [labelled lanes] in compiler/analysis/state_layout.hpp).
+        // [labelled lanes] in compiler/analysis/perm/state_layout.hpp).
         const typename T::State solved = T::solved();
         std::vector<int> left(o.size, 0);
         for (int p = 0; p < o.size; ++p) ++left[fieldLane(&solved.w[o.permWord], o.laneBits, p)];
@@ -216,7 +216,7 @@ int solverMainImpl(int argc, char** argv) {
     std::vector<State> positions;
     bool json = false, machine = false, fromStdin = false, showTables = false, progress = false;
     // Tables copied into huge pages at once (note [table residency] in
-    // pz/prune.hpp): with several positions, or --resident (a batch on stdin).
+    // pz/tables/prune.hpp): with several positions, or --resident (a batch on stdin).
     bool resident = false;
     long long randomCount = 0;
     unsigned long long seed = 1;
@@ -306,7 +306,7 @@ int solverMainImpl(int argc, char** argv) {
         if (!parallelFrom) return fail("PZ_PARALLEL_FROM_NODES needs a whole number, not '" + std::string(v) + "'");
     }
     // Search switches for tests and measurements, on unless NAME=0:
-    // PZ_SWITCH_SIDES (note [switching sides] in pz/search.hpp),
+    // PZ_SWITCH_SIDES (note [switching sides] in pz/search/search.hpp),
     // PZ_SYMMETRIC_STATES (note [symmetric states]), PZ_SIBLING_BATCHES
     // (note [sibling batches]).
     std::string badSwitch;

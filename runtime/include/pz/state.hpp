@@ -5,7 +5,7 @@
 // positions (modulus <= 8) one word of 4-bit lanes (lane p = bits 4p..4p+3),
 // the helpers below; larger orbits get several words of byte or 16-bit lanes
 // (pz/lanes.hpp). pzc chooses this
-// layout (see compiler/analysis/state_layout.hpp); generated traits say which
+// layout (see compiler/analysis/perm/state_layout.hpp); generated traits say which
 // word holds what. The helpers below are the layout-generic operations that
 // generated code composes: lane rotation by a constant (move kernels),
 // SWAR addition modulo m (orientation), and byte shuffles (compose, relabel)
