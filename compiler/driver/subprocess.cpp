@@ -201,6 +201,19 @@ ChildStatus runChild(const ChildRun& run) {
         }
     }
     if (!pending.empty() && run.onLine) run.onLine(pending);
+    // note [no wait at exit]: a child that has said all it was run for is
+    // not waited for while it tears down, unless it is gone already.
+    if (run.complete && run.complete() && !gSignalled) {
+        pid_t done;
+        while ((done = ::waitpid(pid, &result.status, WNOHANG)) < 0 && errno == EINTR) {
+        }
+        if (done == 0) {
+            result.status = 0;  // as "exited with status 0"
+            result.leftRunning = true;
+        }
+        result.interrupted = forwarding.finish();
+        return result;
+    }
     while (::waitpid(pid, &result.status, 0) < 0 && errno == EINTR) {
     }
     result.interrupted = forwarding.finish();

@@ -2,12 +2,9 @@
 #include "compiler/driver/timeline.hpp"
 
 #include <time.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,43 +26,29 @@ std::vector<std::pair<const char*, double>>& marks() {
     return m;
 }
 
-// Seconds since boot, the clock /proc/self/stat's start time counts in.
-double bootSeconds() {
+// Seconds on the monotonic clock.
+double nowSeconds() {
     timespec t{};
-    clock_gettime(CLOCK_BOOTTIME, &t);
+    clock_gettime(CLOCK_MONOTONIC, &t);
     return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
-
-// The process's start in seconds since boot (field 22 of /proc/self/stat,
-// in clock ticks), else the first mark.
-double processStart() {
-    std::ifstream in("/proc/self/stat");
-    std::string text((std::istreambuf_iterator<char>(in)), {});
-    const size_t close = text.rfind(')');
-    if (close == std::string::npos) return marks().empty() ? bootSeconds() : marks().front().second;
-    std::istringstream fields(text.substr(close + 2));
-    std::string field;
-    for (int i = 3; i <= 22 && fields >> field; ++i)
-        if (i == 22) return std::stod(field) / static_cast<double>(sysconf(_SC_CLK_TCK));
-    return marks().empty() ? bootSeconds() : marks().front().second;
 }
 
 }  // namespace
 
 void mark(const char* stage) {
-    if (enabled()) marks().emplace_back(stage, bootSeconds());
+    if (enabled()) marks().emplace_back(stage, nowSeconds());
 }
 
 void print() {
-    if (!enabled()) return;
-    const double start = processStart();
-    std::string line = "pzc: timings (ms since the process started):";
+    if (!enabled() || marks().empty()) return;
+    const double start = marks().front().second;  // main
+    std::string line = "pzc: timings (ms since main):";
     char buf[96];
-    for (const auto& [stage, at] : marks()) {
-        std::snprintf(buf, sizeof buf, " %s %.1f,", stage, (at - start) * 1e3);
+    for (size_t i = 1; i < marks().size(); ++i) {
+        std::snprintf(buf, sizeof buf, " %s %.1f,", marks()[i].first, (marks()[i].second - start) * 1e3);
         line += buf;
     }
-    std::snprintf(buf, sizeof buf, " exit %.1f", (bootSeconds() - start) * 1e3);
+    std::snprintf(buf, sizeof buf, " exit %.1f", (nowSeconds() - start) * 1e3);
     std::fprintf(stderr, "%s%s\n", line.c_str(), buf);
 }
 

@@ -2,12 +2,12 @@
 //
 // note [timeline]
 // With PZC_TIMINGS=1 in the environment, pzc prints on stderr, as it exits,
-// the milliseconds since the process started (the kernel's start time, so
-// loading pzc's shared libraries counts) at which each marked stage ended:
-//   pzc: timings: main 9.1, definition 10.3, solver index 11.0, ...
+// the milliseconds since main() began at which each marked stage ended:
+//   pzc: timings (ms since main): definition 2.7, positions 2.9, ...
 // A one-shot solve's overhead is the whole process minus the search
-// (bench/oneshot/oneshot.sh measures it); these marks say which stage to
-// blame. Marks cost a clock read when timings are off.
+// (bench/oneshot/oneshot.sh measures it; what comes before main, exec and
+// loading, is the whole minus the last mark); these marks say which stage
+// to blame. Marks cost nothing when timings are off.
 #pragma once
 
 namespace pz::driver::timeline {

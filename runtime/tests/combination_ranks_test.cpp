@@ -1,12 +1,13 @@
-// pz::CombinationRanks (pz/coord.hpp): the table built a step per mask
-// equals the colex rank by its definition, a term per set bit, and the
-// unrank inverts it, for every mask of 1..16 bits.
+// pz::CombinationRanks (pz/coord.hpp) and pz::kColexRank16 (pz/lane_coord.hpp):
+// the tables built a step per mask equal the colex rank by its definition,
+// a term per set bit, and the unrank inverts it, for every mask of 1..16 bits.
 #include <catch2/catch.hpp>
 
 #include <bit>
 #include <cstdint>
 
 #include "pz/coord.hpp"
+#include "pz/lane_coord.hpp"
 
 namespace {
 
@@ -30,4 +31,9 @@ TEST_CASE("combination ranks are colex ranks, the unrank their inverse", "[coord
     checkAllMasks<5>();
     checkAllMasks<12>();
     checkAllMasks<16>();
+}
+
+TEST_CASE("the 16-bit colex table of byte-lane coordinates is the same rank", "[coord]") {
+    const auto& t = pz::CombinationRanks<16>::get();
+    for (uint32_t m = 0; m < (uint32_t{1} << 16); ++m) REQUIRE(pz::colexRank(m) == t.rank[m]);
 }

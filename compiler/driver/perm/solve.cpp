@@ -687,6 +687,10 @@ public:
         std::cout.flush();
     }
 
+    // Every position answered, and nothing wrong: the solver's exit status
+    // adds nothing (note [no wait at exit]).
+    bool complete() const { return status_ != 3 && results_ == positions_.elements.size(); }
+
     // The solver exited refusing the memory budget (exit status 4) before
     // any answer (note [memory choice]).
     bool refusedBudget(const ChildStatus& child) const {
@@ -844,6 +848,7 @@ std::optional<int> runSolver(const IndexedSolver& solver, const ir::Puzzle& puzz
         reader.onLine(line);
         timeline::mark("replayed");
     };
+    run.complete = [&] { return reader.complete(); };
     timeline::mark("solver start");
     const ChildStatus status = runChildOrDie(run);
     timeline::mark("solver exited");

@@ -34,6 +34,8 @@
 // --stdin each line is solved as it is read (one table load for a batch).
 #pragma once
 
+#include <unistd.h>
+
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -483,6 +485,12 @@ int solverMainImpl(int argc, char** argv) {
         return true;
     };
     const int rc = feedPositions<T>(positions, fromStdin, machine, argv[0], index, status, solveOne);
+    // note [no wait at exit] (pzc's subprocess.hpp): every answer is out;
+    // pzc reads the end of them now, not after the tables are unmapped.
+    if (machine) {
+        std::cout.flush();
+        ::close(STDOUT_FILENO);
+    }
     // note [background residency]: a copy still running is of no use now;
     // exit without waiting for it (or freeing what it filled).
     if (search.residencyInFlight()) {
