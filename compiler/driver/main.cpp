@@ -5,6 +5,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "compiler/driver/cache.hpp"
 #include "compiler/driver/commands.hpp"
 
 namespace {
@@ -29,7 +30,14 @@ int main(int argc, char** argv) {
     }
     Args args(argv + 2, argv + argc);
     for (const auto& c : commands())
-        if (!std::strcmp(argv[1], c.name)) return c.run(args);
+        if (!std::strcmp(argv[1], c.name)) {
+            const int rc = c.run(args);
+            // $PZC_CACHE_MAX_SIZE after the commands that write to the cache
+            // (note [cache metadata] in cache.hpp).
+            if (!std::strcmp(c.name, "solve") || !std::strcmp(c.name, "solve-dir") || !std::strcmp(c.name, "build"))
+                enforceCacheCapFromEnvironment();
+            return rc;
+        }
     std::cerr << "pzc: error: unknown command '" << argv[1] << "'\n";
     usage(std::cerr);
     return 2;
