@@ -31,8 +31,13 @@ std::string runtimeIncludeDir() {
     return std::string(PZ_SOURCE_DIR) + "/runtime/include";
 }
 
-// A digest of every file under the runtime include directory (sorted by path).
+// A digest of every file under the runtime include directory (sorted by path),
+// computed once a process (the solver index, the build and the cache's
+// sidecars all ask for it).
 std::string runtimeHeadersDigest() {
+    static std::string dir, digest;
+    if (!digest.empty() && dir == runtimeIncludeDir()) return digest;
+    dir = runtimeIncludeDir();
     std::vector<fs::path> files;
     std::error_code ec;
     for (fs::recursive_directory_iterator it(runtimeIncludeDir(), ec), end; !ec && it != end; it.increment(ec))
@@ -44,7 +49,7 @@ std::string runtimeHeadersDigest() {
         all += f.filename().string() + "\n";
         all.append(std::istreambuf_iterator<char>(in), {});
     }
-    return contentHash(all);
+    return digest = contentHash(all);
 }
 
 // note [build stamps]

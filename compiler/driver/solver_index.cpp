@@ -120,7 +120,10 @@ std::string solverIndexKey(const std::string& file, const std::string& definitio
         text += "bad flags\n";
     text += variant + "\n" + std::to_string(file.size()) + ":" + file + "\n" + definitionBytes;
     std::string key = contentHash(text);
-    origins()[key] = SolverOrigin{file, contentHash(definitionBytes), variant};
+    // Absolute: `pzc cache` may run from another directory.
+    std::error_code ec;
+    fs::path absolute = fs::absolute(file, ec);
+    origins()[key] = SolverOrigin{ec ? file : absolute.lexically_normal().string(), contentHash(definitionBytes), variant};
     return key;
 }
 
