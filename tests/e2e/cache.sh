@@ -101,6 +101,23 @@ prune)
     # Nothing left to prune.
     out=$("$pzc" cache prune) && contains "$out" -q '^removed 0 entries' || fail "second prune: $out"
     ;;
+pending)
+    # After a new runtime (as after a pzc upgrade) the old binary is stale,
+    # but its table is kept ("pending") until the new solver has run: it
+    # names the same table, which is then current again.
+    solve "$def" --random 1
+    rm -rf "$keep/rt" && cp -r runtime/include "$keep/rt" && echo "// changed" >> "$keep/rt/pz/search.hpp"
+    export PZC_RUNTIME_INCLUDE=$keep/rt
+    list=$(listing)
+    [ "$(contains "$list" -c '^stale \(binary\|index\) ')" = 2 ] || fail "after a runtime change: $list"
+    contains "$list" -q '^pending table loopover3-top_row-' || fail "the table is not pending: $list"
+    out=$("$pzc" cache prune) || fail "prune: $out"
+    contains "$out" -q '^removed 2 entries' || fail "prune: $out"
+    solve "$def" --random 1
+    list=$(listing)
+    [ "$(contains "$list" -c '^current')" = 3 ] || fail "after a solve with the new runtime: $list"
+    [ "$(contains "$list" -c 'table')" = 1 ] || fail "the new solver built another table: $list"
+    ;;
 dry-run-clear)
     # --dry-run lists what it would remove and removes nothing; clear
     # empties the cache except a table a running solver has mapped.

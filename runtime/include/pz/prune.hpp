@@ -176,8 +176,10 @@ struct MappedFile {
         length = len;
         fd = ::dup(file);
         // A shared lock while mapped: `pzc cache prune` skips locked files
-        // (note [cache metadata] in compiler/driver/cache.hpp). Best effort.
-        if (fd >= 0) (void)::flock(fd, LOCK_SH | LOCK_NB);
+        // (note [cache metadata] in compiler/driver/cache.hpp). An exclusive
+        // lock is held only for an unlink or a probe: waited for a little.
+        for (int i = 0; fd >= 0 && i < 100 && ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK; ++i)
+            ::usleep(1000);
     }
     MappedFile(MappedFile&& o) noexcept : data(o.data), length(o.length), fd(o.fd) {
         o.data = nullptr;
