@@ -254,8 +254,11 @@ std::vector<CacheEntry> scanCache() {
     auto listDir = [&](const fs::path& dir) {
         std::vector<std::string> names;
         std::error_code e;
-        for (fs::directory_iterator it(dir, e), end; !e && it != end; it.increment(e))
+        for (fs::directory_iterator it(dir, e), end; !e && it != end; it.increment(e)) {
+            std::error_code t;
+            if (it->symlink_status(t).type() == fs::file_type::directory) continue;  // not pzc's
             names.push_back(it->path().filename().string());
+        }
         std::sort(names.begin(), names.end());
         return names;
     };
