@@ -12,6 +12,7 @@ int runSolveLevels(const Args&);  // cmd_solve_dir.cpp
 int runBuild(const Args&);
 int runSolve(const Args&);
 int runInspect(const Args&);
+int runCache(const Args&);
 
 namespace {
 
@@ -23,6 +24,7 @@ const Command kCommands[] = {
     {"build", "generate and compile the specialised solver (-o BIN)", runBuild},
     {"solve", "solve positions optimally with the generated solver", runSolve},
     {"inspect", "show the generated layout, kernels, canonical tables, coordinates", runInspect},
+    {"cache", "list the cached solvers and tables; prune the stale ones (list|prune|clear)", runCache},
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "compiler/driver/cache.hpp"
 #include "compiler/driver/commands.hpp"
 #include "compiler/driver/timeline.hpp"
 
@@ -37,6 +38,10 @@ int main(int argc, char** argv) {
     for (const auto& c : commands())
         if (!std::strcmp(argv[1], c.name)) {
             const int rc = c.run(args);
+            // $PZC_CACHE_MAX_SIZE after the commands that write to the cache
+            // (note [cache metadata] in cache.hpp).
+            if (!std::strcmp(c.name, "solve") || !std::strcmp(c.name, "solve-dir") || !std::strcmp(c.name, "build"))
+                enforceCacheCapFromEnvironment();
             pz::driver::timeline::print();
             return rc;
         }

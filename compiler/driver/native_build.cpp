@@ -1,5 +1,6 @@
 #include "compiler/driver/native_build.hpp"
 
+#include "compiler/driver/cache.hpp"
 #include "compiler/driver/subprocess.hpp"
 
 #include <fcntl.h>
@@ -235,14 +236,18 @@ std::optional<std::string> buildNative(const NativeBuild& build, DiagnosticEngin
     fs::path bin = dir / key;
     fs::path stamp = dir / (key + ".stamp");
     std::string damage;
-    if (fs::exists(bin, ec) && !stampMatches(bin, stamp, damage)) {
+    // Pinned (note [cache metadata]) before it is checked, so that `pzc cache`
+    // never removes it between the check and the run; one unlinked before
+    // the pin is missing.
+    const bool pinned = fs::exists(bin, ec) && pinCacheFile(bin.string());
+    if (pinned && !stampMatches(bin, stamp, damage)) {
         // A cached binary that is not the one pzc built (empty, truncated,
         // overwritten, or without its stamp): reported and rebuilt.
         std::cerr << "pzc: note: the cached solver " << bin.string() << " is unusable (" << damage
                   << "); rebuilding\n";
         fs::remove(bin, ec);
     }
-    if (!fs::exists(bin, ec)) {
+    if (!pinned || !fs::exists(bin, ec)) {
         std::string tag = std::to_string(::getpid());
         fs::path src = dir / (key + "." + tag + ".cpp");
         fs::path tmp = dir / (key + "." + tag + ".tmp");
@@ -291,10 +296,12 @@ std::optional<std::string> buildNative(const NativeBuild& build, DiagnosticEngin
             diags.error(stamp.string(), {}, "cannot write the build stamp");
             return std::nullopt;
         }
+        pinCacheFile(tmp.string());  // the lock follows the file to its name
         fs::rename(tmp, bin, ec);  // atomic publish
         fs::rename(src, dir / (key + ".cpp"), ec);
         if (ec) fs::remove(src, ec);
     }
+    recordBinaryUse(bin.string(), nullptr);
     if (!outputPath.empty()) {
         fs::copy_file(bin, outputPath, fs::copy_options::overwrite_existing, ec);
         if (ec) {

@@ -9,9 +9,11 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <sstream>
 
 #include "compiler/analysis/content_hash.hpp"
+#include "compiler/driver/cache.hpp"
 #include "compiler/driver/native_build.hpp"
 
 namespace fs = std::filesystem;
@@ -48,6 +50,26 @@ int readBuildId(dl_phdr_info* info, size_t, void* data) {
         }
     }
     return 1;  // only the main program
+}
+
+// What each key computed in this process was computed from (note [cache
+// metadata]): written into the entry, the binary's sidecar and the
+// environment of the solver pzc runs.
+std::map<std::string, SolverOrigin>& origins() {
+    static std::map<std::string, SolverOrigin> m;
+    return m;
+}
+
+const SolverOrigin* originOf(const std::string& key) {
+    auto it = origins().find(key);
+    return it == origins().end() ? nullptr : &it->second;
+}
+
+// A use of the binary of the entry `key`: its sidecar, PZC_CACHE_USER.
+void noteSolverUse(const std::string& key, const std::string& binary) {
+    const SolverOrigin* origin = originOf(key);
+    recordBinaryUse(binary, origin);
+    if (origin) setCacheUser(*origin);
 }
 
 std::string indexPath(const std::string& key) { return (fs::path(cacheDirectory()) / "index" / key).string(); }
@@ -97,7 +119,12 @@ std::string solverIndexKey(const std::string& file, const std::string& definitio
     else
         text += "bad flags\n";
     text += variant + "\n" + std::to_string(file.size()) + ":" + file + "\n" + definitionBytes;
-    return contentHash(text);
+    std::string key = contentHash(text);
+    // Absolute: `pzc cache` may run from another directory.
+    std::error_code ec;
+    fs::path absolute = fs::absolute(file, ec);
+    origins()[key] = SolverOrigin{ec ? file : absolute.lexically_normal().string(), contentHash(definitionBytes), variant};
+    return key;
 }
 
 std::optional<IndexedSolver> lookupIndexedSolver(const std::string& key) {
@@ -119,7 +146,10 @@ std::optional<IndexedSolver> lookupIndexedSolver(const std::string& key) {
     if (!(in >> word) || word != "end") return std::nullopt;
     solver.binary = (fs::path(cacheDirectory()) / "bin" / name).string();
     std::string why;
+    // Pinned first (note [cache metadata]): `pzc cache` cannot remove it now.
+    if (!pinCacheFile(solver.binary)) return std::nullopt;
     if (!cachedBinaryIntact(solver.binary, why)) return std::nullopt;  // the full path reports and rebuilds it
+    noteSolverUse(key, solver.binary);
     return solver;
 }
 
@@ -128,8 +158,9 @@ void recordIndexedSolver(const std::string& key, const IndexedSolver& solver) {
     text << kIndexMagic << "\nbinary " << fs::path(solver.binary).filename().string() << "\nmoves "
          << solver.searchMoves.size();
     for (int m : solver.searchMoves) text << ' ' << m;
-    text << "\nend\n";
+    text << "\nend\n" << cacheMetaText(originOf(key));
     writeEntry(key, text.str());
+    noteSolverUse(key, solver.binary);
 }
 
 std::optional<std::vector<uint64_t>> lookupIndexedNumbers(const std::string& key) {
@@ -150,7 +181,7 @@ void recordIndexedNumbers(const std::string& key, const std::vector<uint64_t>& n
     std::ostringstream text;
     text << kIndexMagic << "\nnumbers " << numbers.size();
     for (uint64_t n : numbers) text << ' ' << n;
-    text << "\nend\n";
+    text << "\nend\n" << cacheMetaText(originOf(key));
     writeEntry(key, text.str());
 }
 

@@ -109,10 +109,12 @@ TEST_CASE("a saved table is mapped back with the same values", "[prune]") {
     for (uint64_t i = 0; i < CyclePattern::kSize; i += 997) REQUIRE(t.get(i) == f.built.get(i));
     REQUIRE(t.get(0) == 0);
     REQUIRE(t.get(8) == 2);  // 7 + 1
-    // Nothing but the table in the directory: no temporary file is left.
+    // Nothing but the table and its use sidecar (note [cache metadata] in
+    // compiler/driver/cache.hpp) in the directory: no temporary file is left.
     int files = 0;
     for (auto it = std::filesystem::directory_iterator(f.dir.path); it != std::filesystem::directory_iterator(); ++it) ++files;
-    REQUIRE(files == 1);
+    REQUIRE(files == 2);
+    REQUIRE(std::filesystem::exists(f.path + ".used"));
 }
 
 TEST_CASE("every load rejects damaged headers, sizes and sampled blocks", "[prune]") {

@@ -514,9 +514,12 @@ solver-index)
     cp -r "$cache/bin" "$tmp/cache/" 2>/dev/null || true
     cp $puzzle "$tmp/p.pz"
     solved() { "$pzc" solve "$tmp/p.pz" --scramble "$1" --json 2> "$tmp/err" || { cat "$tmp/err"; fail "solve $1"; }; }
+    # The index's solver entries (those naming a binary; note [search gate]
+    # keeps its estimate beside them, as numbers).
+    solver_entries() { grep -l '^binary ' "$tmp"/cache/index/* 2> /dev/null; }
     out=$(solved "R1 C2") && contains "$out" -q '"length": 2' || fail "first solve: $out"
-    [ "$(ls "$tmp/cache/index" | wc -l)" = 1 ] || fail "no index entry after a solve"
-    bin=$(sed -n 's/^binary //p' "$tmp"/cache/index/*) && [ -x "$tmp/cache/bin/$bin" ] || fail "index names no binary"
+    [ "$(solver_entries | wc -l)" = 1 ] || fail "no index entry after a solve"
+    bin=$(sed -n 's/^binary //p' $(solver_entries)) && [ -x "$tmp/cache/bin/$bin" ] || fail "index names no binary"
     # A hit runs the indexed binary (a stamped fake proves it) and still replays.
     cp "$tmp/cache/bin/$bin" "$tmp/real" && cp "$tmp/cache/bin/$bin.stamp" "$tmp/real.stamp"
     fake_solver "$tmp/cache/bin/$bin" "echo '{\"type\": \"solution\", \"index\": 0, \"moves\": [0], \"nodes\": 1, \"seconds\": 0.1}'"
@@ -529,7 +532,7 @@ solver-index)
     # answer its move 0 (the old R1), which replays as the new R1: not solved.
     sed -i 's/move R1 = tiles (0 1 2);/move R1 = tiles (2 1 0);/' "$tmp/p.pz"
     out=$(solved "R1") && contains "$out" -q '"solution": "R1x2"' || fail "edited definition: $out"
-    [ "$(ls "$tmp/cache/index" | wc -l)" = 2 ] || fail "an edited definition reused the old index entry"
+    [ "$(solver_entries | wc -l)" = 2 ] || fail "an edited definition reused the old index entry"
     # A changed runtime header: a new binary.
     cp -r runtime/include "$tmp/rt"
     export PZC_RUNTIME_INCLUDE=$tmp/rt
@@ -540,7 +543,7 @@ solver-index)
     [ "$(ls "$tmp"/cache/bin/loopover3-*.stamp | wc -l)" = $((before + 1)) ] || fail "a changed runtime header reused the old binary"
     unset PZC_RUNTIME_INCLUDE
     # A damaged indexed binary is reported and rebuilt.
-    bin=$(sed -n 's/^binary //p' "$(ls -t "$tmp"/cache/index/* | tail -1)")
+    bin=$(sed -n 's/^binary //p' "$(ls -t $(solver_entries) | tail -1)")
     : > "$tmp/cache/bin/$bin"
     sed -i 's/move R1 = tiles (2 1 0);/move R1 = tiles (0 1 2);/' "$tmp/p.pz"
     out=$(solved "R1 C2") && contains "$out" -q '"length": 2' || fail "after a damaged binary: $out"

@@ -55,6 +55,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -174,6 +175,11 @@ struct MappedFile {
         data = static_cast<const char*>(p);
         length = len;
         fd = ::dup(file);
+        // A shared lock while mapped: `pzc cache prune` skips locked files
+        // (note [cache metadata] in compiler/driver/cache.hpp). An exclusive
+        // lock is held only for an unlink or a probe: waited for a little.
+        for (int i = 0; fd >= 0 && i < 100 && ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK; ++i)
+            ::usleep(1000);
     }
     MappedFile(MappedFile&& o) noexcept : data(o.data), length(o.length), fd(o.fd) {
         o.data = nullptr;
@@ -369,6 +375,30 @@ inline bool writeTableFile(const std::string& path, const std::vector<char>& pag
     return true;
 }
 
+// Records a use of the table file `path` (loaded or built) in its sidecar
+// <path>.used (note [cache metadata] in compiler/driver/cache.hpp): one line
+// per program that used it, "<executable>\t<$PZC_CACHE_USER>", appended when
+// new; the sidecar's mtime is the table's last use. Once per table per
+// process (a table is loaded once); failures are ignored.
+inline void noteTableUse(const std::string& path) {
+    char exe[4096];
+    const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+    std::string line = n > 0 ? std::string(exe, static_cast<size_t>(n)) : std::string("?");
+    const char* user = std::getenv("PZC_CACHE_USER");
+    line += std::string("\t") + (user ? user : "") + "\n";
+    const int fd = ::open((path + ".used").c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0) return;
+    std::string have;
+    char buf[4096];
+    for (ssize_t k; (k = ::read(fd, buf, sizeof buf)) > 0 && have.size() < (64u << 10);) have.append(buf, static_cast<size_t>(k));
+    if (have.size() >= (64u << 10)) (void)!::ftruncate(fd, 0), have.clear();
+    if (have.compare(0, line.size(), line) != 0 && have.find("\n" + line) == std::string::npos)
+        (void)!::write(fd, line.data(), line.size());
+    else
+        ::futimens(fd, nullptr);
+    ::close(fd);
+}
+
 // Removes "<name>.tmp.<pid>" files in `dir` whose writer process is gone
 // (a killed save); files of live processes are left alone.
 inline void removeStaleTableTemps(const std::string& dir) {
@@ -478,6 +508,7 @@ public:
         if (fs::exists(path)) {
             if (load(path.string(), why) && (!resident || makeResident(why))) {
                 loaded_ = true;
+                noteTableUse(path.string());
                 return;
             }
             std::fprintf(stderr, "pz: pruning table %s is unusable (%s); rebuilding\n", path.c_str(), why.c_str());
@@ -487,6 +518,8 @@ public:
         fs::create_directories(dir, ec);
         if (!save(path.string(), why))
             std::fprintf(stderr, "pz: warning: cannot cache pruning table %s: %s\n", path.c_str(), why.c_str());
+        else
+            noteTableUse(path.string());
     }
 
     void build(int threads = 0) {

@@ -124,8 +124,10 @@ bool loadOrBuildBlob(const std::string& path, const std::string& hash, const std
         if (fs::exists(path)) {
             uint64_t bytes = 0;
             if (loadTableBlob(path, hash, mapping, bytes, why) &&
-                attach(reinterpret_cast<const uint64_t*>(mapping.data + kTablePage), bytes / 8, why))
+                attach(reinterpret_cast<const uint64_t*>(mapping.data + kTablePage), bytes / 8, why)) {
+                noteTableUse(path);
                 return true;
+            }
             mapping = MappedFile();
             std::fprintf(stderr, "pz: %s %s are unusable (%s); rebuilding\n", what.c_str(), path.c_str(), why.c_str());
         }
@@ -136,6 +138,8 @@ bool loadOrBuildBlob(const std::string& path, const std::string& hash, const std
         fs::create_directories(fs::path(path).parent_path(), ec);
         if (!saveTableBlob(path, hash, data, bytes, why))
             std::fprintf(stderr, "pz: warning: cannot cache %s %s: %s\n", what.c_str(), path.c_str(), why.c_str());
+        else
+            noteTableUse(path);
     }
     return false;
 }
