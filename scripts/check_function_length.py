@@ -143,6 +143,18 @@ def function_name(header):
     return None
 
 
+
+def matching_brace_end(code, i):
+    """The index just past the brace that closes the one at code[i]."""
+    depth, k = 1, i + 1
+    while k < len(code) and depth:
+        if code[k] == "{":
+            depth += 1
+        elif code[k] == "}":
+            depth -= 1
+        k += 1
+    return k
+
 def scan(path, text, limit):
     code = blank(text)
     line_of = [0] * (len(code) + 1)
@@ -173,14 +185,7 @@ def scan(path, text, limit):
                 top_level_eq = re.search(r"(?<![=!<>])=(?!=)", bare.split("(")[0])
                 name = None if top_level_eq else function_name(bare)
             if name:
-                # Skip the body, braces matched.
-                depth, k = 1, i + 1
-                while k < n and depth:
-                    if code[k] == "{":
-                        depth += 1
-                    elif code[k] == "}":
-                        depth -= 1
-                    k += 1
+                k = matching_brace_end(code, i)  # past the body
                 start_offset = boundary + (len(header) - len(header.lstrip()))
                 first, last = line_of[start_offset], line_of[k - 1]
                 length = last - first + 1
@@ -198,14 +203,7 @@ def scan(path, text, limit):
                 boundary = i + 1
             else:
                 # An initialiser or anything else: skip it whole.
-                depth, k = 1, i + 1
-                while k < n and depth:
-                    if code[k] == "{":
-                        depth += 1
-                    elif code[k] == "}":
-                        depth -= 1
-                    k += 1
-                i = k
+                i = matching_brace_end(code, i)
                 continue
         i += 1
     return offenders

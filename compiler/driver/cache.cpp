@@ -283,14 +283,19 @@ private:
 
     void addTemp(const fs::path& file, long pid) {
         if (processAlive(pid)) return;  // a live writer's: never touched
+        addStaleFile("temp", file, "a temporary file of a dead writer");
+    }
+
+    // One file that is stale on its own (a dead writer's, an orphan sidecar).
+    void addStaleFile(const char* kind, const fs::path& file, const char* why) {
         CacheEntry e;
-        e.kind = "temp";
+        e.kind = kind;
         e.name = file.filename().string();
         e.files = {file.string()};
         e.bytes = sizeOf(file);
         e.lastUse = mtimeOf(file);
         e.status = EntryStatus::Stale;
-        e.why = "a temporary file of a dead writer";
+        e.why = why;
         entries_.push_back(std::move(e));
     }
 
@@ -406,15 +411,7 @@ private:
             if (!sidecar) {
                 addTable(file, present.count(name + ".used") != 0);
             } else if (!present.count(name.substr(0, name.size() - 5))) {
-                CacheEntry e;
-                e.kind = "table";
-                e.name = name;
-                e.files = {file.string()};
-                e.bytes = sizeOf(file);
-                e.lastUse = mtimeOf(file);
-                e.status = EntryStatus::Stale;
-                e.why = "a sidecar without its table";
-                entries_.push_back(std::move(e));
+                addStaleFile("table", file, "a sidecar without its table");
             }
         }
     }

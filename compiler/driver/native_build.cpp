@@ -232,11 +232,12 @@ std::optional<std::vector<std::string>> nativeFlags(DiagnosticEngine& diags) {
                         searched + ". Set PZC_RUNTIME_INCLUDE to the directory that holds pz/");
         return std::nullopt;
     }
-    // libstdc++ and libgcc linked in: the dynamic loader's relocations of
-    // libstdc++ were 1.3 ms of every solver start (slide4: 11.3 -> 10.0 ms
-    // from exec to exit with no position; note [static dependencies]).
-    return std::vector<std::string>{"-std=c++20", "-O3",     "-march=" + march,   "-DNDEBUG",
-                                    "-I" + *runtime, "-pthread", "-static-libstdc++", "-static-libgcc"};
+    // libstdc++ and libgcc linked in, and no position independence: the
+    // dynamic loader's relocations were 1.3 ms of every solver start
+    // (slide4: 11.3 -> 10.0 ms from exec to exit with no position; note
+    // [static dependencies]).
+    return std::vector<std::string>{"-std=c++20",    "-O3",      "-march=" + march,   "-DNDEBUG",      "-I" + *runtime,
+                                    "-pthread",      "-no-pie",  "-static-libstdc++", "-static-libgcc"};
 }
 
 bool cachedBinaryIntact(const std::string& bin, std::string& why) {
