@@ -147,6 +147,22 @@ static std::string verifiedLine(const fs::path& file) {
            ns(st.st_ctim) + "\n";
 }
 
+// Writes `text` as the stamp, atomically (STAMP.TAG.tmp, renamed).
+static bool replaceStamp(const fs::path& stamp, const std::string& text, const std::string& tag) {
+    const fs::path tmp = stamp.string() + "." + tag + ".tmp";
+    std::error_code ec;
+    {
+        std::ofstream out(tmp, std::ios::binary);
+        out << text;
+        if (!out.flush()) {
+            fs::remove(tmp, ec);
+            return false;
+        }
+    }
+    fs::rename(tmp, stamp, ec);
+    return !ec;
+}
+
 static bool stampMatches(const fs::path& bin, const fs::path& stamp, std::string& why) {
     std::ifstream in(stamp, std::ios::binary);
     std::string want((std::istreambuf_iterator<char>(in)), {});
@@ -170,30 +186,14 @@ static bool stampMatches(const fs::path& bin, const fs::path& stamp, std::string
         return false;
     }
     // Hashed and sound: remember its status (a failure only costs a hash next time).
-    if (!now.empty()) {
-        const fs::path tmp = stamp.string() + "." + std::to_string(::getpid()) + ".tmp";
-        std::ofstream out(tmp, std::ios::binary);
-        out << first << now;
-        std::error_code ec;
-        if (out.flush()) fs::rename(tmp, stamp, ec);
-        else fs::remove(tmp, ec);
-    }
+    if (!now.empty()) replaceStamp(stamp, first + now, std::to_string(::getpid()));
     return true;
 }
 
 static bool writeStamp(const fs::path& bin, const fs::path& stamp, const std::string& tag) {
     uintmax_t size = 0;
     auto digest = fileDigest(bin, size);
-    if (!digest) return false;
-    fs::path tmp = stamp.string() + "." + tag + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary);
-        out << stampText(size, *digest);
-        if (!out.flush()) return false;
-    }
-    std::error_code ec;
-    fs::rename(tmp, stamp, ec);
-    return !ec;
+    return digest && replaceStamp(stamp, stampText(size, *digest), tag);
 }
 
 // The first line of a compiler log that says "error", shortened.

@@ -207,10 +207,7 @@ ChildStatus runChild(const ChildRun& run) {
         pid_t done;
         while ((done = ::waitpid(pid, &result.status, WNOHANG)) < 0 && errno == EINTR) {
         }
-        if (done == 0) {
-            result.status = 0;  // as "exited with status 0"
-            result.leftRunning = true;
-        }
+        if (done == 0) result.status = 0;  // still tearing down: as "exited with status 0"
         result.interrupted = forwarding.finish();
         return result;
     }

@@ -33,7 +33,6 @@ struct ChildStatus {
     std::string startError;  // why it could not be started (e.g. "Exec format error")
     int status = 0;          // waitpid status
     int interrupted = 0;     // a signal pzc received (and forwarded) while the child ran
-    bool leftRunning = false;  // complete() held: not waited for (note [no wait at exit])
     bool exited() const;     // exited normally
     int exitCode() const;    // when exited()
     // "exited with status 3", "was killed by signal 11 (Segmentation fault)", ...

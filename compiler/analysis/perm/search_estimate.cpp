@@ -95,16 +95,18 @@ SearchEstimate estimateSolverSearch(const SolverModel& model, double states) {
     for (const auto& c : model.coordinates) tables.push_back({static_cast<double>(c.size), 15});
     const int moves = static_cast<int>(model.canon.searchMoves.size());
     for (const auto& plan : model.cosetPatterns) {
-        // As note [table estimates] reads a coset table: a projected one
-        // at its reduced and kept parts, exact to its build's depth.
-        const double read = static_cast<double>(plan.reducedSize) * static_cast<double>(plan.restSize);
-        const TableEstimate t = estimateCosetTable(plan, read, moves, sequences);
+        // As note [table estimates] reads a coset table: over its parts' raw
+        // values; a projected one at its reduced and kept parts, exact to
+        // its build's depth.
         double values = 1;
         for (const auto& part : plan.parts) values *= static_cast<double>(part.size);
-        if (plan.kept.empty())
+        if (plan.kept.empty()) {
             tables.push_back({values, 15});
-        else
-            tables.push_back({read, t.exactDepth > 0 ? t.exactDepth + 1 : 15});
+            continue;
+        }
+        const double read = static_cast<double>(plan.reducedSize) * static_cast<double>(plan.restSize);
+        const int exact = estimateCosetTable(plan, read, moves, sequences).exactDepth;
+        tables.push_back({read, exact > 0 ? exact + 1 : 15});
     }
     return estimateSearch(sequences, tables, states);
 }

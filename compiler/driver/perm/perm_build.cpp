@@ -2,11 +2,18 @@
 // (perm_build.hpp).
 #include "compiler/driver/perm/perm_build.hpp"
 
+#include <fstream>
 #include <iostream>
+#include <iterator>
 
 #include "compiler/driver/native_build.hpp"
 
 namespace pz::driver {
+
+std::string definitionBytes(const pipeline::CompilationUnit& unit) {
+    std::ifstream in(unit.file(), std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
 
 const analysis::StateLayout* planLayout(pipeline::CompilationUnit& unit) {
     DiagnosticEngine diags;

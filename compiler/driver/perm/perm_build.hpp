@@ -9,6 +9,9 @@
 
 namespace pz::driver {
 
+// The definition's bytes, as the solver index keys them (note [solver index]).
+std::string definitionBytes(const pipeline::CompilationUnit& unit);
+
 // The state layout alone (no group analysis). Prints diagnostics; null on error.
 const analysis::StateLayout* planLayout(pipeline::CompilationUnit& unit);
 

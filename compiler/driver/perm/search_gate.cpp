@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <fstream>
 #include <iostream>
 #include <thread>
 
@@ -17,16 +16,10 @@ namespace pz::driver {
 
 namespace {
 
-// The definition's bytes, as the solver index keys them.
-std::string definitionBytes(const std::string& file) {
-    std::ifstream in(file, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 // The estimate from the index (random depth, then each bound's nodes as
 // the bits of a double), else computed from the solver's model and kept.
 std::optional<analysis::SearchEstimate> estimateFor(pipeline::CompilationUnit& unit, const SearchGateRequest& r) {
-    const std::string key = solverIndexKey(unit.file(), definitionBytes(unit.file()), "search estimate " + r.variant);
+    const std::string key = solverIndexKey(unit.file(), definitionBytes(unit), "search estimate " + r.variant);
     if (auto numbers = lookupIndexedNumbers(key); numbers && numbers->size() >= 2) {
         analysis::SearchEstimate e;
         e.randomDepth = static_cast<int>(numbers->front());

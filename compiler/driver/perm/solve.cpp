@@ -524,12 +524,6 @@ std::optional<int> chooseSolver(const pipeline::CompilationUnit& unit, const Sol
     return std::nullopt;
 }
 
-// The definition's bytes, as the solver index keys them.
-std::string definitionBytes(const pipeline::CompilationUnit& unit) {
-    std::ifstream in(unit.file(), std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 // note [memory choice]
 // A definition may declare several optimal solvers over table families of
 // different sizes (cube3: h48h3 226 MiB, h48h2 113 MiB, h48 56 MiB). With
@@ -843,10 +837,12 @@ std::optional<int> runSolver(const IndexedSolver& solver, const ir::Puzzle& puzz
         for (long n : elementNumbers(puzzle, analysis::labelledView(puzzle, e, layout))) run.input += std::to_string(n) + ' ';
         run.input += '\n';
     }
+    bool first = true;  // note [timeline]: the first answer's stages (a batch has many)
     run.onLine = [&](const std::string& line) {
-        timeline::mark("result");
+        if (first) timeline::mark("result");
         reader.onLine(line);
-        timeline::mark("replayed");
+        if (first) timeline::mark("replayed");
+        first = false;
     };
     run.complete = [&] { return reader.complete(); };
     timeline::mark("solver start");

@@ -320,13 +320,7 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, const char* ta
         std::cout.flush();
         return true;
     };
-    const int rc = feedPositions<T>(positions, fromStdin, machine, argv[0], index, status, solveOne);
-    // note [no wait at exit] (pzc's subprocess.hpp): every answer is out.
-    if (machine) {
-        std::cout.flush();
-        ::close(STDOUT_FILENO);
-    }
-    return rc;
+    return feedPositions<T>(positions, fromStdin, machine, argv[0], index, status, solveOne);
 }
 
 // Exit codes: 0 every position solved, 1 a position rejected or unsolved,

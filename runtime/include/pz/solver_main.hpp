@@ -185,6 +185,17 @@ inline bool parseStateNumbers(const std::string& text, std::vector<long>& nums, 
 template <class T, class SolveOne>
 int feedPositions(const std::vector<typename T::State>& positions, bool fromStdin, bool machine, const char* program,
                   long long& index, int& status, SolveOne&& solveOne) {
+    // note [no wait at exit] (pzc's compiler/driver/subprocess.hpp): once
+    // every answer is out, --machine closes stdout, so pzc reads the end of
+    // them now, not after the tables are unmapped.
+    struct CloseOutput {
+        bool machine;
+        ~CloseOutput() {
+            if (!machine) return;
+            std::cout.flush();
+            ::close(STDOUT_FILENO);
+        }
+    } closeOutput{machine};
     for (const auto& start : positions)
         if (!solveOne(start)) return 3;
     if (!fromStdin) return status;
@@ -484,21 +495,7 @@ int solverMainImpl(int argc, char** argv) {
         std::cout.flush();
         return true;
     };
-    const int rc = feedPositions<T>(positions, fromStdin, machine, argv[0], index, status, solveOne);
-    // note [no wait at exit] (pzc's subprocess.hpp): every answer is out;
-    // pzc reads the end of them now, not after the tables are unmapped.
-    if (machine) {
-        std::cout.flush();
-        ::close(STDOUT_FILENO);
-    }
-    // note [background residency]: a copy still running is of no use now;
-    // exit without waiting for it (or freeing what it filled).
-    if (search.residencyInFlight()) {
-        std::cout.flush();
-        std::cerr.flush();
-        std::_Exit(rc);
-    }
-    return rc;
+    return feedPositions<T>(positions, fromStdin, machine, argv[0], index, status, solveOne);
 }
 
 // Exit codes: 0 every position solved, 1 a position rejected or unsolved,

@@ -176,8 +176,8 @@ public:
     // The copy rate the background copy's start assumes (note [background
     // residency]; tests: infinity starts the copy at once, a tiny rate never).
     void residentCopyRate(double bytesPerSecond) { copyRate_ = bytesPerSecond; }
-    // A background copy has started and not been taken up: the solver's
-    // main exits without waiting for it (nothing of it is needed then).
+    // A background copy has started and not been taken up (tests: a search
+    // shorter than the copy never starts one).
     bool residencyInFlight() const { return residency_ != nullptr; }
     // Tests: waits for a background copy that has started and takes it up.
     void finishResidency() {
