@@ -39,66 +39,6 @@
 
 namespace pz {
 
-// note [abelian invariants]
-// The phased search runs on coset coordinates, which are only defined on
-// the puzzle's group G: a state outside it may yield a "solution" that does
-// not replay, or a search that never ends. pzc solve checks membership
-// exactly (Schreier-Sims) before it runs a solver; the solver itself checks
-// what it can cheaply and exactly: the permutation parity of each orbit and
-// the orientation sum of each oriented orbit are a homomorphism of G onto
-// an abelian group (a move adds its own), so the values a state may have
-// are the subgroup the moves' values generate. A state whose values lie
-// outside it is rejected before any search.
-template <class T>
-std::vector<int> abelianInvariants(const typename T::State& s) {
-    const std::vector<long> nums = stateNumbers<T>(s);
-    std::vector<int> v;
-    size_t at = 0;
-    for (const auto& o : T::kOrbitShapes) {
-        std::vector<bool> seen(static_cast<size_t>(o.size), false);
-        int parity = 0;
-        for (int i = 0; i < o.size; ++i) {
-            if (seen[i]) continue;
-            int len = 0;
-            for (int j = i; !seen[j]; j = static_cast<int>(nums[at + j])) seen[j] = true, ++len;
-            parity ^= (len + 1) & 1;
-        }
-        v.push_back(parity);
-        at += static_cast<size_t>(o.size);
-    }
-    for (const auto& o : T::kOrbitShapes) {
-        if (o.oriWord < 0) continue;
-        long sum = 0;
-        for (int p = 0; p < o.size; ++p) sum += nums[at + p];
-        v.push_back(static_cast<int>(sum % o.orient));
-        at += static_cast<size_t>(o.size);
-    }
-    return v;
-}
-
-// Whether the state's invariants are those of some move sequence.
-template <class T>
-bool abelianInvariantsReachable(const typename T::State& s) {
-    static const std::vector<std::vector<int>> reachable = [] {
-        std::vector<int> modulus;
-        for (size_t o = 0; o < T::kOrbitShapes.size(); ++o) modulus.push_back(2);
-        for (const auto& o : T::kOrbitShapes)
-            if (o.oriWord >= 0) modulus.push_back(o.orient);
-        std::vector<std::vector<int>> gens;
-        for (int m = 0; m < T::kMoves; ++m) gens.push_back(abelianInvariants<T>(T::applyMove(T::solved(), m)));
-        std::vector<std::vector<int>> all{std::vector<int>(modulus.size(), 0)};
-        for (size_t i = 0; i < all.size() && all.size() < (1u << 16); ++i)
-            for (const auto& g : gens) {
-                std::vector<int> x = all[i];
-                for (size_t k = 0; k < x.size(); ++k) x[k] = (x[k] + g[k]) % modulus[k];
-                if (std::find(all.begin(), all.end(), x) == all.end()) all.push_back(std::move(x));
-            }
-        return all;
-    }();
-    const std::vector<int> v = abelianInvariants<T>(s);
-    return std::find(reachable.begin(), reachable.end(), v) != reachable.end();
-}
-
 template <class T>
 int phasedMainImpl(int argc, char** argv, const char* solverName, const char* tablesHash, std::vector<PhaseSpec> phases,
                    std::vector<int> moveFamily, std::vector<PhaseDirection> directions) {

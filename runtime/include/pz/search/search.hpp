@@ -240,9 +240,35 @@ public:
         return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
     }
 
+    // note [solve control]
+    // A library solve (pz/api/perm.hpp) may bound its work and run beside
+    // other solves on the same tables. The budget is checked between
+    // iterations and, within a split iteration, before each subtree (an
+    // iteration is at least kSplitSubtrees of them), so a stop overshoots
+    // by about one subtree per thread; a stopped search reports stopped,
+    // not "no solution". Concurrent solves are safe once the tables are
+    // resident (the library makes them so in prepare()): the search then
+    // writes no member of the Search, only its workers' own state.
+    struct SolveControl {
+        int threads = 0;                      // this search's threads; 0: setSearchThreads'
+        uint64_t maxNodes = 0;                // 0: none
+        std::optional<std::chrono::steady_clock::time_point> deadline;
+        const std::atomic<bool>* cancel = nullptr;
+        bool stopped = false;                 // out: a limit or the cancel flag stopped the search
+        bool exceeded(uint64_t nodes) const {
+            return (maxNodes && nodes >= maxNodes) || (cancel && cancel->load(std::memory_order_relaxed)) ||
+                   (deadline && std::chrono::steady_clock::now() >= *deadline);
+        }
+    };
+
     Result solve(const State& start, int maxDepth = 40) {
+        SolveControl none;
+        return solve(start, maxDepth, none);
+    }
+    Result solve(const State& start, int maxDepth, SolveControl& control) {
         auto t0 = std::chrono::steady_clock::now();
-        solveStart_ = t0;
+        const bool residentTables = untilResident_ == INT64_MAX;
+        if (!residentTables) solveStart_ = t0;
         const double cpu0 = processCpuSeconds();
         Result r;
         State inv = T::inverse(start);
@@ -250,17 +276,22 @@ public:
             uint64_t previous = 0;  // nodes of the previous iteration
             SplitPlan plan;
             for (int bound = static_cast<int>(heuristic(start, inv, 255)); bound <= maxDepth; ++bound) {
+                if (control.exceeded(r.nodes)) {
+                    control.stopped = true;
+                    break;
+                }
                 Worker w;
                 w.path.reserve(static_cast<size_t>(bound) + 1);
                 bool found;
                 if (previous >= parallelFrom_) {
-                    found = splitIteration(start, inv, bound, w, plan);
+                    found = splitIteration(start, inv, bound, w, plan, control, r.nodes);
                 } else {
-                    w.untilResident = &untilResident_;
+                    w.untilResident = residentTables ? nullptr : &untilResident_;
                     found = dfs(w, start, inv, bound, 0, 0, Direction{false, true});
                 }
                 r.nodes += w.nodes;
                 previous = w.nodes;
+                if (control.stopped) break;
                 if (onIteration_)
                     onIteration_(bound, w.nodes,
                                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), found);
@@ -1075,9 +1106,10 @@ private:
         uint64_t skip = 0;
         Direction dir;
     };
-    bool splitIteration(const State& start, const State& inv, int bound, Worker& out, SplitPlan& plan) {
+    bool splitIteration(const State& start, const State& inv, int bound, Worker& out, SplitPlan& plan,
+                        SolveControl& control, uint64_t nodesBefore) {
         if (untilResident_ != INT64_MAX) advanceResidency();
-        const int threads = searchThreads_;
+        const int threads = control.threads > 0 ? std::min(control.threads, kMaxSearchThreads) : searchThreads_;
         std::vector<Subtree> level{Subtree{start, inv, 0, {}, 0, Direction{false, true}}};
         // Expand while a level's nodes are above the last ply (remaining >=
         // 1), to the plan's depth once there is one.
@@ -1130,7 +1162,8 @@ private:
         }
         std::vector<uint64_t> subtreeNodes(level.size(), 0);
         std::atomic<size_t> nextSubtree{0}, lowestSolved{SIZE_MAX};
-        std::atomic<uint64_t> nodes{0};
+        std::atomic<uint64_t> nodes{0}, doneNodes{0};  // doneNodes: of finished subtrees (note [solve control])
+        std::atomic<bool> stop{false};
         std::mutex solutionLock;
         std::vector<int> solution;
         std::exception_ptr failure;  // a helper's exception, rethrown by the caller
@@ -1142,6 +1175,11 @@ private:
             for (;;) {
                 if (residencyDone_.load(std::memory_order_acquire)) [[unlikely]]
                     meet(rendezvous);  // note [background residency]
+                if (control.exceeded(nodesBefore + doneNodes.load(std::memory_order_relaxed))) [[unlikely]] {
+                    stop.store(true, std::memory_order_relaxed);
+                    lowestSolved.store(0, std::memory_order_relaxed);  // everyone stops
+                    break;
+                }
                 size_t k = nextSubtree.fetch_add(1, std::memory_order_relaxed);
                 if (k >= level.size()) break;
                 size_t i = reverseSubtrees_ ? level.size() - 1 - k : k;
@@ -1152,6 +1190,7 @@ private:
                 const uint64_t before = w.nodes;
                 const bool solved = dfs(w, n.state, n.inverse, bound, n.canon, n.skip, n.dir);
                 subtreeNodes[i] = w.nodes - before;
+                doneNodes.fetch_add(w.nodes - before, std::memory_order_relaxed);
                 if (solved) {
                     std::lock_guard<std::mutex> lock(solutionLock);
                     if (i < lowestSolved.load(std::memory_order_relaxed)) {
@@ -1188,6 +1227,10 @@ private:
         for (auto& th : pool) th.join();
         if (failure) std::rethrow_exception(failure);
         out.nodes += nodes.load();
+        if (stop.load()) {
+            control.stopped = true;
+            return false;
+        }
         if (lowestSolved.load() == SIZE_MAX) {
             plan.nodes.clear();
             for (size_t i = 0; i < level.size(); ++i) plan.nodes.emplace(std::move(level[i].path), subtreeNodes[i]);

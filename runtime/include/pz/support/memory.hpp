@@ -79,9 +79,13 @@ inline uint64_t physicalMemory() {
 
 inline uint64_t defaultMemoryBudget() { return physicalMemory() / 4; }
 
-// The budget in force in this process (set by the solver's --memory).
+// The budget in force in this thread (set by a solver's --memory, or for
+// the duration of a library Solver's prepare(): pz/api/solver.hpp). Per
+// thread, not per process: two library solvers preparing at once in one
+// program each see their own (note [no global state] in pz/api/solver.hpp).
+// Every check runs in the thread that loads or builds, before its pool starts.
 inline uint64_t& memoryBudget() {
-    static uint64_t budget = defaultMemoryBudget();
+    thread_local uint64_t budget = defaultMemoryBudget();
     return budget;
 }
 

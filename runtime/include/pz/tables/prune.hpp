@@ -72,8 +72,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -157,8 +160,9 @@ inline uint64_t tableBlockHash(const uint64_t* data, size_t dataBytes, uint64_t 
 
 // How much of a table's data each load checks (note [table integrity]).
 enum class TableVerification { Sampled, Full };
+// Per thread, as memoryBudget() (pz/support/memory.hpp).
 inline TableVerification& tableVerification() {
-    static TableVerification v = TableVerification::Sampled;
+    thread_local TableVerification v = TableVerification::Sampled;
     return v;
 }
 inline constexpr uint64_t kSampleBlocks = 32;
@@ -419,6 +423,42 @@ inline void removeStaleTableTemps(const std::string& dir) {
     }
 }
 
+// A library Solver's progress reports and cancellation (pz/api/solver.hpp):
+// while one is installed in the building thread (ProgressScope), the
+// Progress of the builds it starts reports there instead of to stderr, and a
+// build stops at its next level once `cancelled` is set.
+struct BuildProgress {
+    std::string table;      // what is built ("pz: building pruning table slide4/top_rows")
+    int depth = 0;          // the BFS level under way (or just finished)
+    double fraction = 0;    // of that level's pass
+    double elapsed = 0;     // seconds since the table's build began
+    double levelEta = 0;    // seconds left in the level (0: unknown)
+    uint64_t entries = 0;   // a finished level's entries (levelDone)
+    bool levelDone = false, tableDone = false;
+};
+struct ProgressSink {
+    std::function<void(const BuildProgress&)> report;
+    const std::atomic<bool>* cancelled = nullptr;
+};
+// Thrown by a build that saw its sink cancelled (before anything is cached).
+struct BuildCancelled : std::runtime_error {
+    BuildCancelled() : std::runtime_error("cancelled") {}
+};
+inline const ProgressSink*& progressSink() {
+    thread_local const ProgressSink* sink = nullptr;
+    return sink;
+}
+class ProgressScope {
+public:
+    explicit ProgressScope(const ProgressSink* sink) : saved_(progressSink()) { progressSink() = sink; }
+    ~ProgressScope() { progressSink() = saved_; }
+    ProgressScope(const ProgressScope&) = delete;
+    ProgressScope& operator=(const ProgressScope&) = delete;
+
+private:
+    const ProgressSink* saved_;
+};
+
 // Progress on stderr for builds that take over a second: one line per BFS
 // level, and on a terminal a redrawn bar with the level's ETA in between;
 // elsewhere (a log) a line every kLogSeconds within a long level (h48h6's
@@ -426,12 +466,25 @@ inline void removeStaleTableTemps(const std::string& dir) {
 class Progress {
 public:
     static constexpr double kLogSeconds = 30;
-    explicit Progress(std::string what) : what_(std::move(what)), start_(now()), levelStart_(start_), tty_(::isatty(2)) {}
+    explicit Progress(std::string what)
+        : what_(std::move(what)), start_(now()), levelStart_(start_), tty_(::isatty(2)), sink_(progressSink()) {}
     double elapsed() const { return now() - start_; }
-    void beginLevel() { levelStart_ = lastDraw_ = now(); }
+    void beginLevel() {
+        checkCancelled();
+        levelStart_ = lastDraw_ = now();
+    }
     // `fraction` of the current level's pass is done; the ETA is for the level.
+    // May be called from the build's worker threads (a sink's calls are serialised).
     void update(int depth, double fraction) {
         double t = now();
+        if (sink_) {
+            std::unique_lock<std::mutex> lock(sinkLock_, std::try_to_lock);
+            if (!lock || t - lastDraw_ < 0.1) return;
+            lastDraw_ = t;
+            const double spent = t - levelStart_;
+            report(depth, fraction, fraction > 0.01 ? spent / fraction - spent : 0, 0, false, false);
+            return;
+        }
         if (t - start_ < 1.0 || t - lastDraw_ < (tty_ ? 0.2 : kLogSeconds)) return;
         lastDraw_ = t;
         double spent = t - levelStart_;
@@ -448,12 +501,23 @@ public:
         drawn_ = true;
     }
     void level(int depth, uint64_t count) {
+        if (sink_) {
+            std::lock_guard<std::mutex> lock(sinkLock_);
+            report(depth, 1.0, 0, count, true, false);
+            checkCancelled();
+            return;
+        }
         if (elapsed() < 1.0) return;
         if (drawn_) std::fprintf(stderr, "\r\033[K");
         std::fprintf(stderr, "%s: depth %d: %llu entries (%.1fs)\n", what_.c_str(), depth,
                      static_cast<unsigned long long>(count), elapsed());
     }
     void done() {
+        if (sink_) {
+            std::lock_guard<std::mutex> lock(sinkLock_);
+            report(0, 1.0, 0, 0, false, true);
+            return;
+        }
         if (elapsed() >= 1.0) std::fprintf(stderr, "%s: built in %.1fs\n", what_.c_str(), elapsed());
     }
 
@@ -461,9 +525,22 @@ private:
     static double now() {
         return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
     }
+    void checkCancelled() const {
+        if (sink_ && sink_->cancelled && sink_->cancelled->load(std::memory_order_relaxed)) throw BuildCancelled();
+    }
+    void report(int depth, double fraction, double eta, uint64_t entries, bool levelDone, bool tableDone) const {
+        if (!sink_->report) return;
+        BuildProgress p;
+        p.table = what_.rfind("pz: ", 0) == 0 ? what_.substr(4) : what_;
+        p.depth = depth, p.fraction = fraction, p.elapsed = elapsed(), p.levelEta = eta;
+        p.entries = entries, p.levelDone = levelDone, p.tableDone = tableDone;
+        sink_->report(p);
+    }
     std::string what_;
     double start_, levelStart_, lastDraw_ = 0;
     bool tty_, drawn_ = false;
+    const ProgressSink* sink_;
+    std::mutex sinkLock_;
 };
 
 // T: puzzle traits; P: one pattern of T (rank/unrank/kSize/kName/kHash).
@@ -500,8 +577,11 @@ public:
     // Loads the cached table from `dir` or builds (and caches) it. With
     // `resident`, a loaded table is copied into huge-page memory at once
     // (makeResident), else it stays mapped (note [table residency]).
+    // An empty `dir` builds in memory and caches nothing (the library's
+    // cacheTables = false, pz/api/solver.hpp).
     void loadOrBuild(const std::string& dir, int threads = 0, bool resident = false) {
         namespace fs = std::filesystem;
+        if (dir.empty()) return build(threads);
         fs::path path = fs::path(dir) / fileName();
         std::string why;
         removeStaleTableTemps(dir);
