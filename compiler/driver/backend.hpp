@@ -29,6 +29,15 @@
 
 namespace pz::driver {
 
+// pzc generate's request (note [library sources] in compiler/codegen/library.hpp).
+struct GenerateRequest {
+    std::string outputDir;             // NAME.hpp and NAME.cpp go here
+    std::string name;                  // the library (its files, and its namespace by default)
+    std::string ns;                    // the C++ namespace
+    std::vector<std::string> solvers;  // declared solvers to hold; empty: every one
+    std::vector<std::string> levelFiles, levelDirs;  // grid-actor puzzles: --level / --levels
+};
+
 // pzc inspect's request: what to show.
 struct InspectRequest {
     std::string solver;   // a declared solver, or empty for the default one
@@ -59,6 +68,8 @@ public:
     // pzc build -o BIN [--solver NAME]: the default solver (`solver` empty)
     // or a declared one, compiled and written to `output`.
     virtual int build(pipeline::CompilationUnit& unit, const std::string& output, const std::string& solver) const;
+    // pzc generate: the library's sources written to request.outputDir.
+    virtual int generate(pipeline::CompilationUnit& unit, const GenerateRequest& request) const;
     // pzc inspect: the plan, or the generated code.
     virtual int inspect(pipeline::CompilationUnit& unit, const InspectRequest& request) const;
     // pzc run: a move sequence applied to the solved state by the interpreter.
@@ -75,6 +86,11 @@ protected:
 const Backend& backendFor(ir::Puzzle::Kind kind);
 std::vector<const Backend*> allBackends();
 inline const Backend& backendFor(const pipeline::CompilationUnit& unit) { return backendFor(unit.puzzle().kind); }
+
+// Writes a library's NAME.hpp and NAME.cpp into request.outputDir, each only
+// when its bytes changed (a build depending on them is not redone for nothing).
+// Returns the exit code.
+int writeLibrarySources(const GenerateRequest& request, const std::string& header, const std::string& source);
 
 // Parse + lower, diagnostics printed to stderr; false on error.
 bool loadUnit(pipeline::CompilationUnit& unit);

@@ -63,6 +63,10 @@ int Backend::solveFolder(pipeline::CompilationUnit& unit, const Args&) const {
     return refuse("solve-dir", unit, "'pzc solve-dir' solves grid-actor level folders");
 }
 
+int Backend::generate(pipeline::CompilationUnit& unit, const GenerateRequest&) const {
+    return refuse("generate", unit, "'pzc generate' has no back end for it");
+}
+
 int Backend::build(pipeline::CompilationUnit& unit, const std::string&, const std::string&) const {
     return refuse("build", unit, "'pzc build' has no back end for it");
 }

@@ -10,6 +10,7 @@ int runConvert(const Args&);
 int runRun(const Args&);
 int runSolveLevels(const Args&);  // cmd_solve_dir.cpp
 int runBuild(const Args&);
+int runGenerate(const Args&);
 int runSolve(const Args&);
 int runInspect(const Args&);
 int runCache(const Args&);
@@ -22,6 +23,7 @@ const Command kCommands[] = {
     {"run", "apply a move sequence with the reference interpreter; print the state", runRun},
     {"solve-dir", "solve every level in a folder (grid puzzles); print a table", runSolveLevels},
     {"build", "generate and compile the specialised solver (-o BIN)", runBuild},
+    {"generate", "write a solver library's C++ sources (-o DIR --name NAME), for pzc_generate()", runGenerate},
     {"solve", "solve positions optimally with the generated solver", runSolve},
     {"inspect", "show the generated layout, kernels, canonical tables, coordinates", runInspect},
     {"cache", "list the cached solvers and tables; prune the stale ones (list|prune|clear)", runCache},

@@ -28,12 +28,17 @@ using analysis::labelledView;
 using analysis::packElement;
 
 // The generated traits header (deterministic; `source` is named in the banner).
-std::string emitTraitsHeader(const SolverModel& model, const std::string& source);
+// Its code is in namespace pzgen::<puzzle>, or pzgen::<ns> when `ns` is given
+// (a library holding several optimal solvers: note [library sources]); table
+// keys are hashed as if it were pzgen::<puzzle>, so every namespace shares tables.
+std::string emitTraitsHeader(const SolverModel& model, const std::string& source, const std::string& ns = "");
 // The solver's main translation unit, including the traits header by `include`.
 std::string emitSolverMain(const SolverModel& model, const std::string& include, const std::string& source);
 // A readable report for `pzc inspect`.
 std::string describeModel(const SolverModel& model);
 
+// A solver's name in generated function names (phasePlan_<identifierOf(name)>).
+std::string identifierOf(const std::string& name);
 // The function `phasePlan_<solver>()` returning the phases (deterministic).
 std::string emitPhasePlan(const SolverModel& model, const analysis::SolverPlan& plan);
 // The definition of `Traits::cosetPatterns()` (note [coset patterns]): one
@@ -46,6 +51,8 @@ std::string emitCosetPatterns(const SolverModel& model, const std::string& core)
 bool hasProjectedCosetPattern(const SolverModel& model);
 // The phased solver's translation unit: the traits header, the plan, main().
 std::string emitPhasedSolverMain(const SolverModel& model, const analysis::SolverPlan& plan, const std::string& source);
+// The phased solver's table cache key: a hash of its plan and the traits it runs on.
+std::string phasedTablesHash(const SolverModel& model, const analysis::SolverPlan& plan, const std::string& source);
 // A readable report of the plan (pzc inspect / check). With `classes`
 // (per phase, analysis::countPhaseClasses) and `symmetryNames`
 // (analysis::SymmetryGroup::names) it gives each symmetry-reduced table's

@@ -10,14 +10,14 @@
 
 namespace pz::codegen {
 
-namespace {
-
 std::string identifierOf(const std::string& name) {
     std::string r;
     for (char c : name) r += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
     if (r.empty() || std::isdigit(static_cast<unsigned char>(r[0]))) r = "p_" + r;
     return r;
 }
+
+namespace {
 
 template <class V>
 std::string list(const V& v) {
@@ -314,17 +314,31 @@ std::string emitCosetPatterns(const SolverModel& m, const std::string& core) {
     return s.str();
 }
 
-std::string emitPhasedSolverMain(const SolverModel& m, const analysis::SolverPlan& plan, const std::string& source) {
+namespace {
+std::string phasedBody(const SolverModel& m, const analysis::SolverPlan& plan) {
     const std::string ns = scopeIdentifier(m.puzzle->name);
     std::ostringstream body;
     body << "#include <vector>\n\n#include \"pz/phased_main.hpp\"\n\n";
     body << "namespace pzgen::" << ns << " {\n\n";
     body << emitPhasePlan(m, plan);
     body << "\n}  // namespace pzgen::" << ns << "\n\n";
-    // The tables' cache key: the plan and the traits (kernels, symmetries) it
-    // runs on, not the lines above `#pragma once` that name the definition's path.
+    return body.str();
+}
+}  // namespace
+
+std::string phasedTablesHash(const SolverModel& m, const analysis::SolverPlan& plan, const std::string& source) {
+    // The plan and the traits (kernels, symmetries) it runs on, not the lines
+    // above `#pragma once` that name the definition's path.
     const std::string header = emitTraitsHeader(m, source);
-    const std::string tablesHash = contentHash(header.substr(header.find("#pragma once")) + body.str());
+    return contentHash(header.substr(header.find("#pragma once")) + phasedBody(m, plan));
+}
+
+std::string emitPhasedSolverMain(const SolverModel& m, const analysis::SolverPlan& plan, const std::string& source) {
+    const std::string ns = scopeIdentifier(m.puzzle->name);
+    const std::string header = emitTraitsHeader(m, source);
+    const std::string tablesHash = phasedTablesHash(m, plan, source);
+    std::ostringstream body;
+    body << phasedBody(m, plan);
     std::ostringstream s;
     s << header << body.str();
     s << "int main(int argc, char** argv) {\n";

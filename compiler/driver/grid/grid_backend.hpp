@@ -18,6 +18,7 @@ public:
     int solve(pipeline::CompilationUnit& unit, const Args& args) const override;
     // pzc solve-dir DEF DIR|LEVEL_FILE...: the folder's table
     int solveFolder(pipeline::CompilationUnit& unit, const Args& args) const override;
+    int generate(pipeline::CompilationUnit& unit, const GenerateRequest& request) const override;
     int build(pipeline::CompilationUnit& unit, const std::string& output, const std::string& solver) const override;
     int inspect(pipeline::CompilationUnit& unit, const InspectRequest& request) const override;
 };

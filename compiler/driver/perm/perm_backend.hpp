@@ -20,6 +20,7 @@ public:
     const char* solveUsage() const override;
     int check(pipeline::CompilationUnit& unit, DiagnosticEngine& diags, const Args& args) const override;
     int solve(pipeline::CompilationUnit& unit, const Args& args) const override;
+    int generate(pipeline::CompilationUnit& unit, const GenerateRequest& request) const override;
     int build(pipeline::CompilationUnit& unit, const std::string& output, const std::string& solver) const override;
     int inspect(pipeline::CompilationUnit& unit, const InspectRequest& request) const override;
     int run(pipeline::CompilationUnit& unit, DiagnosticEngine& diags, const std::string& sequence) const override;
