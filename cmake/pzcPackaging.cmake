@@ -33,24 +33,25 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs DESTINATION share/doc/pzc FILES_MAT
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/pzcConfigVersion.cmake
                                  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 # Installed: pzcConfig.cmake built for lib/cmake/pzc, beside the exported targets.
+# PZC_PUZZLE_DIR: the shipped puzzle library (share/pzc/puzzles; in the build tree, the sources').
+set(PZC_PUZZLE_DIR share/pzc/puzzles)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/pzcConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/cmake/install/pzcConfig.cmake
-                              INSTALL_DESTINATION ${PZC_INSTALL_CMAKEDIR})
+                              INSTALL_DESTINATION ${PZC_INSTALL_CMAKEDIR} PATH_VARS PZC_PUZZLE_DIR)
 install(EXPORT pzcTargets NAMESPACE pzc:: DESTINATION ${PZC_INSTALL_CMAKEDIR})
 install(FILES ${PROJECT_BINARY_DIR}/cmake/install/pzcConfig.cmake ${PROJECT_BINARY_DIR}/pzcConfigVersion.cmake
         DESTINATION ${PZC_INSTALL_CMAKEDIR})
 # The build tree as a package directory (-Dpzc_DIR=<build dir>): the same
 # config, with targets naming the build's pzc and the source's headers.
+set(PZC_PUZZLE_DIR ${PROJECT_SOURCE_DIR}/puzzles)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/pzcConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/pzcConfig.cmake
-                              INSTALL_DESTINATION ${PROJECT_BINARY_DIR} INSTALL_PREFIX ${PROJECT_BINARY_DIR})
+                              INSTALL_DESTINATION ${PROJECT_BINARY_DIR} INSTALL_PREFIX ${PROJECT_BINARY_DIR}
+                              PATH_VARS PZC_PUZZLE_DIR)
 export(EXPORT pzcTargets NAMESPACE pzc:: FILE ${PROJECT_BINARY_DIR}/pzcTargets.cmake)
-# The hook of pzcConfig.cmake: cmake/pzcGenerate.cmake (pzc_generate(), not
-# written yet), when it exists, is shipped beside pzcConfig.cmake in both trees.
-if(EXISTS ${PROJECT_SOURCE_DIR}/cmake/pzcGenerate.cmake)
-  configure_file(${PROJECT_SOURCE_DIR}/cmake/pzcGenerate.cmake ${PROJECT_BINARY_DIR}/pzcGenerate.cmake COPYONLY)
-  install(FILES ${PROJECT_SOURCE_DIR}/cmake/pzcGenerate.cmake DESTINATION ${PZC_INSTALL_CMAKEDIR})
-endif()
+# pzc_generate() (cmake/pzcGenerate.cmake), beside pzcConfig.cmake in both trees.
+configure_file(${PROJECT_SOURCE_DIR}/cmake/pzcGenerate.cmake ${PROJECT_BINARY_DIR}/pzcGenerate.cmake COPYONLY)
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/pzcGenerate.cmake DESTINATION ${PZC_INSTALL_CMAKEDIR})
 
 # The Debian package: `cpack -G DEB` in the build directory (after a build).
 set(PZC_PACKAGE_MAINTAINER "pzc maintainers <pzc@localhost>" CACHE STRING "Maintainer field of the .deb")

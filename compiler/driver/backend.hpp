@@ -36,6 +36,7 @@ struct GenerateRequest {
     std::string ns;                    // the C++ namespace
     std::vector<std::string> solvers;  // declared solvers to hold; empty: every one
     std::vector<std::string> levelFiles, levelDirs;  // grid-actor puzzles: --level / --levels
+    std::vector<std::string>* inputs = nullptr;      // out: the files read besides the definition
 };
 
 // pzc inspect's request: what to show.

@@ -52,6 +52,23 @@ bool writeIfChanged(const std::filesystem::path& path, const std::string& bytes)
     return true;
 }
 
+// A make-style depfile: `target: input...` (spaces escaped), for build
+// systems to regenerate when a level file changes, not only the definition.
+int writeDepfile(const std::string& path, const std::string& target, const std::vector<std::string>& inputs) {
+    auto escape = [](const std::string& f) {
+        std::string r;
+        for (char c : std::filesystem::absolute(f).lexically_normal().string()) {
+            if (c == ' ' || c == '#') r += '\\';
+            if (c == '$') r += '$';
+            r += c;
+        }
+        return r;
+    };
+    std::string text = escape(target) + ":";
+    for (const auto& f : inputs) text += " " + escape(f);
+    return writeIfChanged(path, text + "\n") ? 0 : 1;
+}
+
 }  // namespace
 
 int writeLibrarySources(const GenerateRequest& request, const std::string& header, const std::string& source) {
@@ -69,10 +86,12 @@ int writeLibrarySources(const GenerateRequest& request, const std::string& heade
 
 int runGenerate(const Args& args) {
     std::vector<std::string> files;
+    std::string depfile;
     GenerateRequest request;
     OptionParser options("generate",
                          "usage: pzc generate FILE -o DIR --name NAME [--namespace NS] [--solver NAME]...\n"
                          "                    [--level FILE | --levels DIR]...   (grid-actor puzzles)\n"
+                         "                    [--depfile FILE]   (make-style dependencies: the files read)\n"
                          "Writes DIR/NAME.hpp (the library's API: NS::makeSolver, docs/library.md) and DIR/NAME.cpp.\n");
     options.positionals(files, 1, 1, "FILE")
         .value("-o", request.outputDir)
@@ -81,7 +100,8 @@ int runGenerate(const Args& args) {
         .value("--namespace", request.ns)
         .values("--solver", request.solvers)
         .values("--level", request.levelFiles)
-        .values("--levels", request.levelDirs);
+        .values("--levels", request.levelDirs)
+        .value("--depfile", depfile);
     options.exclusive({"-o", "--output"});
     if (auto rc = options.parse(args)) return *rc;
     if (request.outputDir.empty()) return options.fail("-o DIR is required");
@@ -90,7 +110,11 @@ int runGenerate(const Args& args) {
     if (!isNamespace(request.ns)) return options.fail("--namespace needs a C++ namespace (a or a::b), not '" + request.ns + "'");
     pipeline::CompilationUnit unit(files[0]);
     if (!loadUnit(unit)) return 1;
-    return backendFor(unit).generate(unit, request);
+    std::vector<std::string> inputs{files[0]};
+    request.inputs = &inputs;
+    const int rc = backendFor(unit).generate(unit, request);
+    if (rc != 0 || depfile.empty()) return rc;
+    return writeDepfile(depfile, (std::filesystem::path(request.outputDir) / (request.name + ".hpp")).string(), inputs);
 }
 
 }  // namespace pz::driver

@@ -8,6 +8,9 @@
 #   consumer  tests/install/consumer built against the installed package
 #             (CMAKE_PREFIX_PATH) and against the build tree (pzc_DIR)
 #   deb       cpack -G DEB into a temp dir: the package's files and Depends
+#   examples  examples/* built against the installed prefix and run (their
+#             output checked); pzc_generate() regenerates on an edit of the
+#             definition only, and a bad definition fails the build located
 set -uo pipefail
 case_name=$1 src=$2 build=$3 cmake=$4 cpack=$5 generator=$6 cxx=$7
 tmp=$(mktemp -d)
@@ -95,6 +98,48 @@ consumer)
     "$cmake" -S "$tmp/newer" -B "$tmp/newer-build" -G "$generator" -DCMAKE_CXX_COMPILER="$cxx" \
         -DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON -DCMAKE_PREFIX_PATH="$tmp/prefix" > "$tmp/out" 2>&1 && fail "find_package(pzc $major.$((minor + 1))) accepted $version"
     grep -q "with requested version \"$major.$((minor + 1))\"" "$tmp/out" || { cat "$tmp/out" >&2; fail "the newer request failed for another reason"; }
+    ;;
+examples)
+    install_into "$tmp/prefix"
+    export PZC_CACHE_DIR=$tmp/cache
+    configure() {  # configure NAME SOURCE: a project against the installed package
+        run "configure-$1.log" "$cmake" -S "$2" -B "$tmp/$1" -G "$generator" -DCMAKE_CXX_COMPILER="$cxx" \
+            -DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON -DCMAKE_PREFIX_PATH="$tmp/prefix"
+    }
+    # Anima: three levels, their published optimal lengths (../shared/reference/facts.md).
+    configure anima "$src/examples/anima_levels"
+    run build-anima.log "$cmake" --build "$tmp/anima"
+    grep -q -F "$tmp/prefix/share/pzc/puzzles/anima.pz" "$tmp/build-anima.log" || fail "anima not generated from the installed puzzles"
+    run anima.out "$tmp/anima/anima_levels"
+    for want in "1.3-spiral: 16 moves (optimal)" "2.3-cycle: 13 moves (optimal)" "3.14-antiparticle: 22 moves (optimal)"; do
+        grep -q -F "$want" "$tmp/anima.out" || { cat "$tmp/anima.out" >&2; fail "anima_levels: no '$want'"; }
+    done
+    "$tmp/anima/anima_levels" 9.9-none > "$tmp/out" 2>&1 && fail "an unknown level succeeded"
+    grep -q "no level named '9.9-none' (compiled in: 1.3-spiral, 2.3-cycle, 3.14-antiparticle)" "$tmp/out" \
+        || { cat "$tmp/out" >&2; fail "unknown level: unclear error"; }
+    # The cube scrambler: five scrambles, each replayed by the program to the state it drew.
+    configure cube "$src/examples/cube_scrambler"
+    run build-cube.log "$cmake" --build "$tmp/cube"
+    run cube.out "$tmp/cube/cube_scrambler" 5 1
+    [ "$(wc -l < "$tmp/cube.out")" = 5 ] || { cat "$tmp/cube.out" >&2; fail "expected 5 scrambles"; }
+    grep -q -v -E "^([UDFBLR]['2]? ?){15,30}$" "$tmp/cube.out" && { cat "$tmp/cube.out" >&2; fail "a scramble is not 15-30 cube moves"; }
+    [ "$(sort -u "$tmp/cube.out" | wc -l)" = 5 ] || fail "scrambles repeat"
+    # pzc_generate(): an edit of the definition regenerates, a rebuild alone does not, a bad definition fails located.
+    mkdir -p "$tmp/edit"
+    cp "$src/puzzles/loopover3.pz" "$tmp/edit/loopover3.pz"
+    printf 'cmake_minimum_required(VERSION 3.25)\nproject(edit LANGUAGES CXX)\nfind_package(pzc CONFIG REQUIRED)\npzc_generate(TARGET lo DEFINITION loopover3.pz)\nadd_executable(edit main.cpp)\ntarget_link_libraries(edit PRIVATE lo)\n' > "$tmp/edit/CMakeLists.txt"
+    printf '#include "lo.hpp"\nint main() { auto s = lo::makeSolver(); return s && (*s)->info().name == "loopover3" ? 0 : 1; }\n' > "$tmp/edit/main.cpp"
+    configure edit "$tmp/edit"
+    run build-edit1.log "$cmake" --build "$tmp/edit"
+    run edit.out "$tmp/edit/edit"
+    run build-edit2.log "$cmake" --build "$tmp/edit"
+    grep -q "pzc: generating" "$tmp/build-edit2.log" && fail "a rebuild with nothing changed ran pzc again"
+    echo "// an edit" >> "$tmp/edit/loopover3.pz"
+    run build-edit3.log "$cmake" --build "$tmp/edit"
+    grep -q "pzc: generating solver library lo" "$tmp/build-edit3.log" || fail "an edited definition was not regenerated"
+    echo "move bogus = nothing;" >> "$tmp/edit/loopover3.pz"
+    "$cmake" --build "$tmp/edit" > "$tmp/build-edit4.log" 2>&1 && fail "a bad definition built"
+    grep -q -E "loopover3.pz:[0-9]+:[0-9]+: error:" "$tmp/build-edit4.log" || { cat "$tmp/build-edit4.log" >&2; fail "the bad definition's error is not located"; }
     ;;
 deb)
     command -v dpkg-deb > /dev/null || fail "dpkg-deb not found (scripts/install-deps.sh installs dpkg-dev)"

@@ -480,6 +480,8 @@ int GridBackend::generate(pipeline::CompilationUnit& unit, const GenerateRequest
         std::cerr << "pzc generate: error: no levels: give --level FILE or --levels DIR\n";
         return 2;
     }
+    if (request.inputs)
+        for (const auto& level : levels) request.inputs->push_back(level.file);
     const std::vector<codegen::LibrarySolver> solvers = {{"", "levels"}};
     const std::string source = std::filesystem::path(puzzle.file).filename().string();
     std::ostringstream cpp;

@@ -13,9 +13,14 @@
 #include <vector>
 
 #include "pz/api/solver.hpp"
+#include "pz/grid_bits.hpp"
 #include "pz/grid_search.hpp"
 
 namespace pz::api {
+
+using grid::LevelList;
+using grid::SearchLimits;
+using grid::SearchResult;
 
 template <class Lib>
 class GridLevelsSolver : public Solver {
@@ -74,7 +79,7 @@ private:
     Result<Solution> solveLevel(const Space& space, const SearchLimits& l, const Limits& limits) const {
         SearchResult r;
         try {
-            r = astar(space, l);
+            r = grid::astar(space, l);
         } catch (const std::bad_alloc&) {
             return makeError(ErrorCode::OutOfMemory, "out of memory");
         }
