@@ -29,6 +29,20 @@
 namespace pz::api {
 namespace {
 
+// pz_code's numbers are ErrorCode's (codes pass through unchanged).
+static_assert(PZ_BAD_INPUT == static_cast<int>(ErrorCode::BadInput) &&
+              PZ_NOT_PREPARED == static_cast<int>(ErrorCode::NotPrepared) &&
+              PZ_OUT_OF_MEMORY == static_cast<int>(ErrorCode::OutOfMemory) &&
+              PZ_CORRUPT_TABLES == static_cast<int>(ErrorCode::CorruptTables) &&
+              PZ_CANCELLED == static_cast<int>(ErrorCode::Cancelled) &&
+              PZ_NO_SOLUTION == static_cast<int>(ErrorCode::NoSolution) &&
+              PZ_UNSUPPORTED == static_cast<int>(ErrorCode::Unsupported) &&
+              PZ_INTERNAL == static_cast<int>(ErrorCode::Internal) &&
+              PZ_TABLES_UNWRITABLE == static_cast<int>(ErrorCode::TablesUnwritable) &&
+              PZ_WRONG_PUZZLE == static_cast<int>(ErrorCode::WrongPuzzle));
+static_assert(static_cast<int>(Limits::Goal::FirstSolution) == PZ_GOAL_FIRST &&
+              static_cast<int>(Limits::Goal::Optimal) == PZ_GOAL_OPTIMAL);
+
 enum class Kind { Solver, Position, Solution };
 
 struct SolverBox {
