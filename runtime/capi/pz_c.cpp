@@ -4,13 +4,14 @@
 // A handle is a key into one process-wide registry (a number cast to a
 // pointer, never an address): every call looks its handles up under a
 // mutex, so a NULL, freed or foreign handle is an error instead of a read of
-// freed memory, and keys are never reused, so a stale handle cannot alias a
-// newer object. The registry holds each object by shared_ptr and a lookup
+// freed memory, and keys are not reused (until the counter wraps, 2^60
+// handles on), so a stale handle cannot alias a newer object. The registry holds each object by shared_ptr and a lookup
 // copies it: a free from another thread during a call only drops the
 // registry's reference, and the object dies when the call returns.
 #include "pz/pz_c.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -69,6 +70,7 @@ public:
     uintptr_t add(Kind kind, std::shared_ptr<void> object) {
         std::lock_guard<std::mutex> lock(mutex_);
         next_ += kStep;
+        if (next_ == 0) next_ += kStep;  // 0 is NULL
         live_.emplace(next_, Entry{kind, std::move(object)});
         return next_;
     }
@@ -89,9 +91,21 @@ public:
         return object;
     }
 
+    // Keys start at a random point: each copy of pz_c (one per shared
+    // object that links it statically, when the loader does not merge
+    // them) has its own registry, and another copy's handle must miss here
+    // rather than name an object of this one.
+    Registry() {
+        uint64_t x = reinterpret_cast<uintptr_t>(this) ^
+                     static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+        x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;  // splitmix64's finaliser
+        x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+        next_ = static_cast<uintptr_t>(x ^ (x >> 31)) & ~(kStep - 1);
+    }
+
 private:
-    // Keys look like aligned pointers far from address 0 (a debugger shows
-    // them as pointers); they are never dereferenced.
+    // Keys look like aligned pointers (a debugger shows them as pointers);
+    // they are never dereferenced.
     static constexpr uintptr_t kStep = 16;
     struct Entry {
         Kind kind;
@@ -99,7 +113,7 @@ private:
     };
     std::mutex mutex_;
     std::unordered_map<uintptr_t, Entry> live_;
-    uintptr_t next_ = 0x10000;
+    uintptr_t next_ = 0;
 };
 
 // Never destroyed: handles stay usable from atexit handlers and static destructors.

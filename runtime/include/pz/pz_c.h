@@ -86,6 +86,7 @@ typedef struct pz_build_progress {
     int table_done;
 } pz_build_progress;
 
+/* Called during pz_solver_prepare; it must not prepare or solve with that solver. */
 typedef void (*pz_progress_fn)(const pz_build_progress* progress, void* user);
 
 /* A solver's options; pz_options_init sets the defaults. */
