@@ -4,10 +4,13 @@
 #
 #   P/bin/pzc                     the compiler
 #   P/include/pz/...              the runtime headers generated solvers include
+#                                 (and pz/pz_c.h, the C ABI)
+#   P/lib/libpz_c.a               the C ABI's library (PIC: it can go into a
+#                                 shared object)
 #   P/share/pzc/puzzles/...       the shipped puzzle library (+ anima/levels)
 #   P/share/doc/pzc/...           README.md and docs/*.md
 #   P/lib/cmake/pzc/...           pzcConfig.cmake, pzcConfigVersion.cmake,
-#                                 pzcTargets*.cmake: pzc::runtime, pzc::pzc
+#                                 pzcTargets*.cmake: pzc::runtime, pzc::c, pzc::pzc
 #
 # bin/ and include/ are fixed, not GNUInstallDirs variables: an installed pzc
 # finds its headers at <exe dir>/../include (note [finding the runtime] in
@@ -17,7 +20,7 @@ include(CMakePackageConfigHelpers)
 
 set(PZC_INSTALL_CMAKEDIR lib/cmake/pzc)
 
-install(TARGETS pzc pz_runtime EXPORT pzcTargets RUNTIME DESTINATION bin)
+install(TARGETS pzc pz_runtime pz_c EXPORT pzcTargets RUNTIME DESTINATION bin ARCHIVE DESTINATION lib)
 # The whole header tree, recursively: headers may move into subfolders of
 # pz/, and no header is listed by name.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/pz DESTINATION include)
@@ -66,7 +69,7 @@ analyses it (exact group order, symmetries, subgroups) and emits specialised C++
 solvers (IDA*, A*, phased and sift solvers with disk-cached pruning tables),
 compiled on the user's machine against the header runtime in /usr/include/pz.
 Ships the puzzle library in /usr/share/pzc/puzzles and a CMake package
-(find_package(pzc): pzc::runtime, pzc::pzc).")
+(find_package(pzc): pzc::runtime, pzc::c, pzc::pzc).")
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${PZC_PACKAGE_MAINTAINER}")
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
