@@ -108,6 +108,9 @@ public:
         }
         setSearchThreads(threads);
         if constexpr (kSymmetricStates) prepareSymmetricStates();
+        // Every table is in memory now: nothing to make resident, and no
+        // solve writes a member (note [solve control]).
+        if (resident) untilResident_ = INT64_MAX;
     }
 
     // Coset patterns (note [coset patterns]): T::kCosetPatterns tables read
