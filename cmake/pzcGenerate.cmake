@@ -8,7 +8,7 @@
 #                [OUTPUT_DIR dir]              # default: <binary dir>/pzc/<target>
 #                [LEVELS files... | LEVEL_DIRS dirs...]  # grid-actor puzzles
 #                [MARCH native|x86-64-v3|...]) # default native, as pzc solve builds
-#   target_link_libraries(app PRIVATE cube)    # then #include "cube.hpp"
+#   target_link_libraries(app PRIVATE cube)    # then #include "cube.hpp" (C: "cube_c.h")
 #
 # The library `cube` is built from cube.cpp, which `pzc generate` writes by a
 # custom command depending on the definition, on pzc and (through pzc's
@@ -55,15 +55,15 @@ function(pzc_generate)
     list(APPEND args --levels "${dir}")
   endforeach()
   add_custom_command(
-    OUTPUT "${out}/${PZG_TARGET}.hpp" "${out}/${PZG_TARGET}.cpp"
+    OUTPUT "${out}/${PZG_TARGET}.hpp" "${out}/${PZG_TARGET}.cpp" "${out}/${PZG_TARGET}_c.h"
     COMMAND pzc::pzc ${args}
     DEPENDS "${definition}" pzc::pzc
     DEPFILE "${out}/${PZG_TARGET}.d"
     COMMENT "pzc: generating solver library ${PZG_TARGET} from ${PZG_DEFINITION}"
     VERBATIM)
-  add_library(${PZG_TARGET} STATIC "${out}/${PZG_TARGET}.cpp" "${out}/${PZG_TARGET}.hpp")
+  add_library(${PZG_TARGET} STATIC "${out}/${PZG_TARGET}.cpp" "${out}/${PZG_TARGET}.hpp" "${out}/${PZG_TARGET}_c.h")
   target_include_directories(${PZG_TARGET} PUBLIC "$<BUILD_INTERFACE:${out}>")
-  target_link_libraries(${PZG_TARGET} PUBLIC pzc::runtime)
+  target_link_libraries(${PZG_TARGET} PUBLIC pzc::runtime pzc::c)
   target_compile_features(${PZG_TARGET} PUBLIC cxx_std_20)
   set(march "${PZG_MARCH}")
   if(NOT march)

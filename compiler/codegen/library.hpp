@@ -11,7 +11,8 @@
 // model (the default model in pzgen::<puzzle>, as `pzc solve` builds it; each
 // other optimal solver's in pzgen::<puzzle>_<solver>, since its patterns make
 // other traits), each phased solver's plan in its own namespace, and the
-// factory; a grid-actor puzzle's levels in NS::levels. Table keys do not
+// factory; a grid-actor puzzle's levels in NS::levels. NAME_c.h declares
+// the C entry NAME_solver_new (pz/pz_c.h), defined at the end of NAME.cpp. Table keys do not
 // depend on the namespace, so the library and the command line share cached
 // tables. Different puzzles' libraries link into one program (their
 // namespaces differ); two libraries of the same puzzle define the same
@@ -32,6 +33,12 @@ struct LibrarySources {
     std::string header;  // NAME.hpp
     std::string source;  // NAME.cpp
 };
+
+// NAME_c.h: the library's C entry, NAME_solver_new (pz/pz_c.h).
+std::string emitLibraryCHeader(const std::string& name, const std::string& puzzle,
+                               const std::vector<LibrarySolver>& solvers, const std::string& source);
+// Its definition, the last lines of NAME.cpp (over NS::makeSolver).
+std::string emitCFactory(const std::string& name, const std::string& ns);
 
 // The header: `name` (its file is name.hpp), `ns` the C++ namespace,
 // `solvers` the default first.

@@ -88,10 +88,11 @@ const Backend& backendFor(ir::Puzzle::Kind kind);
 std::vector<const Backend*> allBackends();
 inline const Backend& backendFor(const pipeline::CompilationUnit& unit) { return backendFor(unit.puzzle().kind); }
 
-// Writes a library's NAME.hpp and NAME.cpp into request.outputDir, each only
+// Writes a library's NAME.hpp, NAME.cpp and NAME_c.h into request.outputDir, each only
 // when its bytes changed (a build depending on them is not redone for nothing).
 // Returns the exit code.
-int writeLibrarySources(const GenerateRequest& request, const std::string& header, const std::string& source);
+int writeLibrarySources(const GenerateRequest& request, const std::string& header, const std::string& source,
+                        const std::string& cHeader);
 
 // Parse + lower, diagnostics printed to stderr; false on error.
 bool loadUnit(pipeline::CompilationUnit& unit);

@@ -71,7 +71,8 @@ int writeDepfile(const std::string& path, const std::string& target, const std::
 
 }  // namespace
 
-int writeLibrarySources(const GenerateRequest& request, const std::string& header, const std::string& source) {
+int writeLibrarySources(const GenerateRequest& request, const std::string& header, const std::string& source,
+                        const std::string& cHeader) {
     std::error_code ec;
     std::filesystem::create_directories(request.outputDir, ec);
     if (ec) {
@@ -81,6 +82,7 @@ int writeLibrarySources(const GenerateRequest& request, const std::string& heade
     const std::filesystem::path dir(request.outputDir);
     if (!writeIfChanged(dir / (request.name + ".hpp"), header)) return 1;
     if (!writeIfChanged(dir / (request.name + ".cpp"), source)) return 1;
+    if (!writeIfChanged(dir / (request.name + "_c.h"), cHeader)) return 1;
     return 0;
 }
 
@@ -92,7 +94,7 @@ int runGenerate(const Args& args) {
                          "usage: pzc generate FILE -o DIR --name NAME [--namespace NS] [--solver NAME]...\n"
                          "                    [--level FILE | --levels DIR]...   (grid-actor puzzles)\n"
                          "                    [--depfile FILE]   (make-style dependencies: the files read)\n"
-                         "Writes DIR/NAME.hpp (the library's API: NS::makeSolver, docs/library.md) and DIR/NAME.cpp.\n");
+                         "Writes DIR/NAME.hpp (the library's API: NS::makeSolver, docs/library.md), DIR/NAME.cpp and DIR/NAME_c.h (its C entry).\n");
     options.positionals(files, 1, 1, "FILE")
         .value("-o", request.outputDir)
         .value("--output", request.outputDir)

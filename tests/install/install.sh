@@ -127,11 +127,33 @@ examples)
     # pzc_generate(): an edit of the definition regenerates, a rebuild alone does not, a bad definition fails located.
     mkdir -p "$tmp/edit"
     cp "$src/puzzles/loopover3.pz" "$tmp/edit/loopover3.pz"
-    printf 'cmake_minimum_required(VERSION 3.25)\nproject(edit LANGUAGES CXX)\nfind_package(pzc CONFIG REQUIRED)\npzc_generate(TARGET lo DEFINITION loopover3.pz)\nadd_executable(edit main.cpp)\ntarget_link_libraries(edit PRIVATE lo)\n' > "$tmp/edit/CMakeLists.txt"
-    printf '#include "lo.hpp"\nint main() { auto s = lo::makeSolver(); return s && (*s)->info().name == "loopover3" ? 0 : 1; }\n' > "$tmp/edit/main.cpp"
+    # The project calls the library from C++ and through its C entry, from C.
+    printf 'cmake_minimum_required(VERSION 3.25)\nproject(edit LANGUAGES C CXX)\nfind_package(pzc CONFIG REQUIRED)\npzc_generate(TARGET lo DEFINITION loopover3.pz)\nadd_executable(edit main.cpp solve.c)\ntarget_link_libraries(edit PRIVATE lo)\n' > "$tmp/edit/CMakeLists.txt"
+    printf '#include <cstdio>\n#include "lo.hpp"\nextern "C" int solveInC(void);\nint main() { auto s = lo::makeSolver(); if (!s || (*s)->info().name != "loopover3") return 1; return solveInC(); }\n' > "$tmp/edit/main.cpp"
+    cat > "$tmp/edit/solve.c" <<'EOF_C'
+#include <stdio.h>
+#include "lo_c.h"
+int solveInC(void) {
+    pz_solver* solver = NULL; pz_position* pos = NULL; pz_solution* sol = NULL; pz_error err;
+    char text[256];
+    if (lo_solver_new(NULL, NULL, &solver, &err) != PZ_OK || pz_solver_prepare(solver, &err) != PZ_OK ||
+        pz_parse_scramble(solver, "R1 C2", &pos, &err) != PZ_OK || pz_solve(solver, pos, NULL, &sol, &err) != PZ_OK ||
+        pz_solution_text(sol, text, sizeof text, NULL, &err) != PZ_OK) {
+        printf("error: %s\n", err.message);
+        return 1;
+    }
+    printf("C: %s\n", text);
+    if (lo_solver_new("nope", NULL, &solver, &err) == PZ_OK) return 1;
+    printf("C: %s\n", err.message);
+    pz_solution_free(sol, NULL); pz_position_free(pos, NULL); pz_solver_free(solver, NULL);
+    return 0;
+}
+EOF_C
     configure edit "$tmp/edit"
     run build-edit1.log "$cmake" --build "$tmp/edit"
     run edit.out "$tmp/edit/edit"
+    grep -q -x -F "C: C2' R1'" "$tmp/edit.out" || { cat "$tmp/edit.out" >&2; fail "the C entry did not solve R1 C2"; }
+    grep -q -F "C: loopover3 has no solver 'nope' in this library" "$tmp/edit.out" || { cat "$tmp/edit.out" >&2; fail "the C entry's error"; }
     run build-edit2.log "$cmake" --build "$tmp/edit"
     grep -q "pzc: generating" "$tmp/build-edit2.log" && fail "a rebuild with nothing changed ran pzc again"
     echo "// an edit" >> "$tmp/edit/loopover3.pz"

@@ -80,6 +80,7 @@ LibrarySources emitPermLibrary(const std::string& name, const std::string& ns, c
     }
     s << emitUnknownSolver(base.puzzle->name, solvers);
     s << "}\n\n}  // namespace " << ns << "\n";
+    s << emitCFactory(name, ns);
     out.source = s.str();
     return out;
 }

@@ -53,7 +53,10 @@ int PermutationBackend::generate(pipeline::CompilationUnit& unit, const Generate
     }
     const std::string source = std::filesystem::path(unit.file()).filename().string();
     const auto sources = codegen::emitPermLibrary(request.name, request.ns, source, parts);
-    return writeLibrarySources(request, sources.header, sources.source);
+    std::vector<codegen::LibrarySolver> solvers;
+    for (const auto& part : parts) solvers.push_back(part.solver);
+    return writeLibrarySources(request, sources.header, sources.source,
+                               codegen::emitLibraryCHeader(request.name, puzzle.name, solvers, source));
 }
 
 }  // namespace pz::driver
