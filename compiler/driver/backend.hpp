@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/codegen/library.hpp"
 #include "compiler/driver/commands.hpp"
 #include "compiler/ir/puzzle.hpp"
 #include "compiler/pipeline/compilation_unit.hpp"
@@ -36,6 +37,8 @@ struct GenerateRequest {
     std::string ns;                    // the C++ namespace
     std::vector<std::string> solvers;  // declared solvers to hold; empty: every one
     std::vector<std::string> levelFiles, levelDirs;  // grid-actor puzzles: --level / --levels
+    // Set: the sources are stored here instead of written (pzc build --shared).
+    codegen::LibrarySources* capture = nullptr;
 };
 
 // pzc inspect's request: what to show.
@@ -88,8 +91,8 @@ std::vector<const Backend*> allBackends();
 inline const Backend& backendFor(const pipeline::CompilationUnit& unit) { return backendFor(unit.puzzle().kind); }
 
 // Writes a library's NAME.hpp and NAME.cpp into request.outputDir, each only
-// when its bytes changed (a build depending on them is not redone for nothing).
-// Returns the exit code.
+// when its bytes changed (a build depending on them is not redone for nothing),
+// or into request.capture when that is set. Returns the exit code.
 int writeLibrarySources(const GenerateRequest& request, const std::string& header, const std::string& source);
 
 // Parse + lower, diagnostics printed to stderr; false on error.

@@ -55,6 +55,10 @@ bool writeIfChanged(const std::filesystem::path& path, const std::string& bytes)
 }  // namespace
 
 int writeLibrarySources(const GenerateRequest& request, const std::string& header, const std::string& source) {
+    if (request.capture) {
+        *request.capture = {header, source};
+        return 0;
+    }
     std::error_code ec;
     std::filesystem::create_directories(request.outputDir, ec);
     if (ec) {
