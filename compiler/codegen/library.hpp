@@ -30,8 +30,10 @@ struct LibrarySolver {
 };
 
 struct LibrarySources {
-    std::string header;  // NAME.hpp
-    std::string source;  // NAME.cpp
+    std::string header;   // NAME.hpp
+    std::string source;   // NAME.cpp, then cEntry
+    std::string cHeader;  // NAME_c.h
+    std::string cEntry;   // NAME_solver_new (needs the C ABI's library, pzc::c)
 };
 
 // NAME_c.h: the library's C entry, NAME_solver_new (pz/pz_c.h).

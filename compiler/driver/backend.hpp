@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/codegen/library.hpp"
 #include "compiler/driver/commands.hpp"
 #include "compiler/ir/puzzle.hpp"
 #include "compiler/pipeline/compilation_unit.hpp"
@@ -37,6 +38,8 @@ struct GenerateRequest {
     std::vector<std::string> solvers;  // declared solvers to hold; empty: every one
     std::vector<std::string> levelFiles, levelDirs;  // grid-actor puzzles: --level / --levels
     std::vector<std::string>* inputs = nullptr;      // out: the files read besides the definition
+    // Set: the sources are stored here instead of written (pzc build --shared).
+    codegen::LibrarySources* capture = nullptr;
 };
 
 // pzc inspect's request: what to show.
@@ -88,11 +91,11 @@ const Backend& backendFor(ir::Puzzle::Kind kind);
 std::vector<const Backend*> allBackends();
 inline const Backend& backendFor(const pipeline::CompilationUnit& unit) { return backendFor(unit.puzzle().kind); }
 
-// Writes a library's NAME.hpp, NAME.cpp and NAME_c.h into request.outputDir, each only
-// when its bytes changed (a build depending on them is not redone for nothing).
-// Returns the exit code.
-int writeLibrarySources(const GenerateRequest& request, const std::string& header, const std::string& source,
-                        const std::string& cHeader);
+// Writes a library's NAME.hpp, NAME.cpp (source and C entry) and NAME_c.h
+// into request.outputDir, each only when its bytes changed (a build
+// depending on them is not redone for nothing), or stores them in
+// request.capture when that is set. Returns the exit code.
+int writeLibrarySources(const GenerateRequest& request, const codegen::LibrarySources& sources);
 
 // Parse + lower, diagnostics printed to stderr; false on error.
 bool loadUnit(pipeline::CompilationUnit& unit);

@@ -71,8 +71,11 @@ int writeDepfile(const std::string& path, const std::string& target, const std::
 
 }  // namespace
 
-int writeLibrarySources(const GenerateRequest& request, const std::string& header, const std::string& source,
-                        const std::string& cHeader) {
+int writeLibrarySources(const GenerateRequest& request, const codegen::LibrarySources& sources) {
+    if (request.capture) {
+        *request.capture = sources;
+        return 0;
+    }
     std::error_code ec;
     std::filesystem::create_directories(request.outputDir, ec);
     if (ec) {
@@ -80,9 +83,9 @@ int writeLibrarySources(const GenerateRequest& request, const std::string& heade
         return 1;
     }
     const std::filesystem::path dir(request.outputDir);
-    if (!writeIfChanged(dir / (request.name + ".hpp"), header)) return 1;
-    if (!writeIfChanged(dir / (request.name + ".cpp"), source)) return 1;
-    if (!writeIfChanged(dir / (request.name + "_c.h"), cHeader)) return 1;
+    if (!writeIfChanged(dir / (request.name + ".hpp"), sources.header)) return 1;
+    if (!writeIfChanged(dir / (request.name + ".cpp"), sources.source + sources.cEntry)) return 1;
+    if (!writeIfChanged(dir / (request.name + "_c.h"), sources.cHeader)) return 1;
     return 0;
 }
 

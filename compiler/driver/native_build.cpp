@@ -213,7 +213,7 @@ std::string nativeCompiler() {
     return cxxEnv && *cxxEnv ? cxxEnv : "c++";
 }
 
-std::optional<std::vector<std::string>> nativeFlags(DiagnosticEngine& diags) {
+std::optional<std::vector<std::string>> nativeFlags(DiagnosticEngine& diags, bool shared) {
     // PZC_MARCH: the -march= target (default native), e.g. x86-64 for the
     // portable lane path of pz/lanes.hpp (docs/language.md, State layout).
     std::string march = "native";
@@ -232,6 +232,13 @@ std::optional<std::vector<std::string>> nativeFlags(DiagnosticEngine& diags) {
                         searched + ". Set PZC_RUNTIME_INCLUDE to the directory that holds pz/");
         return std::nullopt;
     }
+    // A shared object is loaded into a program that has its own libstdc++
+    // (Python's extension): C++ objects cross between them, so it links the
+    // same one dynamically. Hidden symbols: two plugins' generated code
+    // never binds to the other's, and only the entry points are exported.
+    if (shared)
+        return std::vector<std::string>{"-std=c++20", "-O3",     "-march=" + march,  "-DNDEBUG",
+                                        "-I" + *runtime, "-pthread", "-shared", "-fPIC", "-fvisibility=hidden"};
     // libstdc++ and libgcc linked in, and no position independence: the
     // dynamic loader's relocations were 1.3 ms of every solver start
     // (slide4: 11.3 -> 10.0 ms from exec to exit with no position; note
@@ -247,7 +254,7 @@ bool cachedBinaryIntact(const std::string& bin, std::string& why) {
 std::optional<std::string> buildNative(const NativeBuild& build, DiagnosticEngine& diags,
                                        const std::string& outputPath) {
     const std::string cxx = nativeCompiler();
-    auto baseFlags = nativeFlags(diags);
+    auto baseFlags = nativeFlags(diags, build.shared);
     if (!baseFlags) return std::nullopt;
     std::vector<std::string> flags = *baseFlags;
     for (const auto& f : build.extraFlags) flags.push_back(f);

@@ -27,6 +27,9 @@ struct NativeBuild {
     std::string source;                   // the translation unit
     std::vector<std::string> extraFlags;  // appended to the compiler flags
     std::string stem = "solver";          // readable part of the file name
+    // A shared object (-shared -fPIC, libstdc++ linked dynamically) instead
+    // of an executable: note [solver plugins] in cmd_build.cpp.
+    bool shared = false;
 };
 
 // Compiles `build` to an executable (or reuses the cached one) and returns its
@@ -50,7 +53,8 @@ std::string nativeCompiler();
 // The compiler flags of generated code (-march from $PZC_MARCH, default
 // native); nullopt with an error in `diags` when PZC_MARCH is not a -march=
 // value or the runtime headers cannot be found.
-std::optional<std::vector<std::string>> nativeFlags(DiagnosticEngine& diags);
+// `shared`: the flags of a shared object (NativeBuild::shared).
+std::optional<std::vector<std::string>> nativeFlags(DiagnosticEngine& diags, bool shared = false);
 
 // Whether the cached binary `bin` matches its build stamp (note [build
 // stamps]); the reason in `why` when it does not.

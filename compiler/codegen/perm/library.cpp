@@ -80,8 +80,9 @@ LibrarySources emitPermLibrary(const std::string& name, const std::string& ns, c
     }
     s << emitUnknownSolver(base.puzzle->name, solvers);
     s << "}\n\n}  // namespace " << ns << "\n";
-    s << emitCFactory(name, ns);
     out.source = s.str();
+    out.cHeader = emitLibraryCHeader(name, base.puzzle->name, solvers, source);
+    out.cEntry = emitCFactory(name, ns);
     return out;
 }
 

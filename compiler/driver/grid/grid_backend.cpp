@@ -502,10 +502,12 @@ int GridBackend::generate(pipeline::CompilationUnit& unit, const GenerateRequest
     cpp << "    if (solver.empty()) return std::unique_ptr<pz::api::Solver>(new pz::api::GridLevelsSolver<Library>(options));\n";
     cpp << codegen::emitUnknownSolver(puzzle.name, solvers);
     cpp << "}\n\n}  // namespace " << request.ns << "\n";
-    cpp << codegen::emitCFactory(request.name, request.ns);
-    const std::string header = codegen::emitLibraryHeader(request.name, request.ns, puzzle.name, "grid-actor", solvers, source);
-    return writeLibrarySources(request, header, cpp.str(),
-                               codegen::emitLibraryCHeader(request.name, puzzle.name, solvers, source));
+    codegen::LibrarySources sources;
+    sources.header = codegen::emitLibraryHeader(request.name, request.ns, puzzle.name, "grid-actor", solvers, source);
+    sources.source = cpp.str();
+    sources.cHeader = codegen::emitLibraryCHeader(request.name, puzzle.name, solvers, source);
+    sources.cEntry = codegen::emitCFactory(request.name, request.ns);
+    return writeLibrarySources(request, sources);
 }
 
 int GridBackend::build(pipeline::CompilationUnit& unit, const std::string&, const std::string&) const {

@@ -53,10 +53,7 @@ int PermutationBackend::generate(pipeline::CompilationUnit& unit, const Generate
     }
     const std::string source = std::filesystem::path(unit.file()).filename().string();
     const auto sources = codegen::emitPermLibrary(request.name, request.ns, source, parts);
-    std::vector<codegen::LibrarySolver> solvers;
-    for (const auto& part : parts) solvers.push_back(part.solver);
-    return writeLibrarySources(request, sources.header, sources.source,
-                               codegen::emitLibraryCHeader(request.name, puzzle.name, solvers, source));
+    return writeLibrarySources(request, sources);
 }
 
 }  // namespace pz::driver
