@@ -8,8 +8,8 @@
 #   consumer  tests/install/consumer built against the installed package
 #             (CMAKE_PREFIX_PATH) and against the build tree (pzc_DIR)
 #   deb       cpack -G DEB into a temp dir: the package's files and Depends
-#   examples  examples/* built against the installed prefix and run (their
-#             output checked); pzc_generate() regenerates on an edit of the
+#   examples  examples/* built (or, Python, imported) from the installed
+#             prefix and run, their output checked; pzc_generate() regenerates on an edit of the
 #             definition only, and a bad definition fails the build located
 set -uo pipefail
 case_name=$1 src=$2 build=$3 cmake=$4 cpack=$5 generator=$6 cxx=$7
@@ -124,6 +124,15 @@ examples)
     [ "$(wc -l < "$tmp/cube.out")" = 5 ] || { cat "$tmp/cube.out" >&2; fail "expected 5 scrambles"; }
     grep -q -v -E "^([UDFBLR]['2]? ?){15,30}$" "$tmp/cube.out" && { cat "$tmp/cube.out" >&2; fail "a scramble is not 15-30 cube moves"; }
     [ "$(sort -u "$tmp/cube.out" | wc -l)" = 5 ] || fail "scrambles repeat"
+    # Python: slide4 positions through the installed module, which finds the prefix's pzc itself.
+    site=$tmp/prefix/lib/python3/dist-packages
+    if [ -d "$site/pzc" ]; then
+        run python.out env -u PZC -u PZC_PUZZLE_DIR PYTHONPATH="$site" python3 "$src/examples/python/solve_slide4.py" 3 1
+        [ "$(grep -c -E '^[0-9 ]{2} moves \(optimal\): ' "$tmp/python.out")" = 3 ] || { cat "$tmp/python.out" >&2; fail "python: expected 3 optimal solutions"; }
+        grep -q -x -F "error: bad scramble: unknown move 'Q'" "$tmp/python.out" || { cat "$tmp/python.out" >&2; fail "python: the bad scramble's message"; }
+    else
+        echo "python module not installed (PZ_PYTHON off): the Python example is skipped"
+    fi
     # pzc_generate(): an edit of the definition regenerates, a rebuild alone does not, a bad definition fails located.
     mkdir -p "$tmp/edit"
     cp "$src/puzzles/loopover3.pz" "$tmp/edit/loopover3.pz"
