@@ -11,7 +11,7 @@ bool reservedIdentifier(std::string_view name) {
     // and the runtime headers use unqualified inside the puzzle's namespace,
     // then lower-case macros of the C and POSIX headers (and GNU-mode
     // predefined macros). Upper-case-only names are all treated as macros.
-    static constexpr std::array<std::string_view, 153> kNames = {
+    static constexpr std::array<std::string_view, 154> kNames = {
         "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case",
         "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval",
         "constexpr", "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype",
@@ -26,7 +26,7 @@ bool reservedIdentifier(std::string_view name) {
         "std", "pz", "pzgen", "posix", "main", "size_t", "ptrdiff_t", "nullptr_t", "max_align_t", "int8_t",
         "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "intptr_t",
         "uintptr_t", "intmax_t", "uintmax_t", "State", "Traits", "MoveTerms", "Board", "Key", "Space",
-        "Hasher", "AllLevels",
+        "Hasher", "AllLevels", "Library",
         // lower-case macros
         "errno", "assert", "stdin", "stdout", "stderr", "offsetof", "setjmp", "va_arg", "va_start", "va_end",
         "va_copy", "alloca", "major", "minor", "makedev", "linux", "unix", "i386", "isnan", "isinf",

@@ -28,6 +28,8 @@ struct GridEmitOptions {
     bool hallBound = false;
     // The C++ namespace around the levels (two emits can share a translation unit).
     std::string topNamespace = "pzgen";
+    // The puzzle's name, for the Library struct (pz/api/grid.hpp) beside the levels.
+    std::string puzzleName = "grid";
 };
 
 // The C++ namespace of a level ("level_3_14_antiparticle").

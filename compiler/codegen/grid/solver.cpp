@@ -33,6 +33,7 @@ std::string emitGridSolver(const ir::GridRules& rules, const std::vector<ir::Lev
     w.line("// grid-actor solver: " + std::to_string(levels.size()) + " level(s), " +
            std::to_string(rules.directions.size()) + " directions, " + std::to_string(rules.colours.size()) +
            " colours");
+    w.line("#include <array>");
     w.line("#include <cstdint>");
     w.line();
     w.line("#include \"pz/grid_bits.hpp\"");
@@ -62,10 +63,21 @@ std::string emitGridSolver(const ir::GridRules& rules, const std::vector<ir::Lev
     }
     w.line("using AllLevels = pz::grid::LevelList<" + list + ">;");
     w.line();
+    // What the library's GridLevelsSolver reads (pz/api/grid.hpp): the main
+    // below and a library (pzc generate) both solve through it.
+    std::string directionNames;
+    for (const auto& d : rules.directions) directionNames += (directionNames.empty() ? "" : ", ") + stringLiteral(d.name);
+    w.line("struct Library {");
+    w.line("    static constexpr const char* kName = " + stringLiteral(options.puzzleName) + ";");
+    w.line("    static constexpr std::array<const char*, " + std::to_string(rules.directions.size()) +
+           "> kDirectionNames = {" + directionNames + "};");
+    w.line("    using Levels = AllLevels;");
+    w.line("};");
+    w.line();
     w.line("}  // namespace " + top);
     if (options.withMain) {
         w.line();
-        w.line("int main(int argc, char** argv) { return pz::grid::levelsMain<" + top + "::AllLevels>(argc, argv); }");
+        w.line("int main(int argc, char** argv) { return pz::grid::levelsMain<" + top + "::Library>(argc, argv); }");
     }
     return w.str();
 }

@@ -34,7 +34,7 @@ LibrarySources emitPermLibrary(const std::string& name, const std::string& ns, c
     s << "// The solvers of library " << commentText(name) << " (pzc generate; note [library sources]).\n";
     s << "#include " << stringLiteral(name + ".hpp") << "\n\n";
     s << "#include <utility>\n#include <vector>\n\n";
-    s << "#include \"pz/api/perm.hpp\"\n\n";
+    s << "#include \"pz/api/optimal.hpp\"\n#include \"pz/api/phased.hpp\"\n\n";
     // The default model's traits, then each other optimal solver's in its own namespace.
     s << traitsBody(base, source, "") << "\n";
     std::vector<std::string> traitsOf;  // per part: the Traits type it runs on

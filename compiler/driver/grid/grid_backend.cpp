@@ -192,6 +192,7 @@ std::vector<LevelOutcome> solveInterpreted(const ir::GridRules& rules, const std
 std::string generatedSource(const ir::Puzzle& puzzle, const std::vector<ir::Level>& levels, bool withMain,
                             bool hallBound, const std::string& topNamespace = "pzgen") {
     codegen::GridEmitOptions emit;
+    emit.puzzleName = puzzle.name;
     emit.source = std::filesystem::path(puzzle.file).filename().string() +
                   (levels.size() == 1 ? " and " + std::filesystem::path(levels[0].file).filename().string()
                                       : " (" + std::to_string(levels.size()) + " levels)");
@@ -490,16 +491,9 @@ int GridBackend::generate(pipeline::CompilationUnit& unit, const GenerateRequest
     cpp << "#include \"" << request.name << ".hpp\"\n\n#include \"pz/api/grid.hpp\"\n\n";
     cpp << generatedSource(puzzle, levels, false, false, request.ns + "::levels") << "\n";
     cpp << "namespace " << request.ns << " {\n\n";
-    cpp << "// What pz::api::GridLevelsSolver reads (pz/api/grid.hpp).\n";
-    cpp << "struct Library {\n";
-    cpp << "    static constexpr const char* kName = " << codegen::stringLiteral(puzzle.name) << ";\n";
-    std::string names;
-    for (const auto& d : puzzle.grid.directions) names += (names.empty() ? "" : ", ") + codegen::stringLiteral(d.name);
-    cpp << "    static constexpr std::array<const char*, " << puzzle.grid.directions.size() << "> kDirectionNames = {" << names << "};\n";
-    cpp << "    using Levels = levels::AllLevels;\n};\n\n";
     cpp << "pz::api::Result<std::unique_ptr<pz::api::Solver>> makeSolver(const pz::api::SolverOptions& options,\n";
     cpp << "                                                              const std::string& solver) {\n";
-    cpp << "    if (solver.empty()) return std::unique_ptr<pz::api::Solver>(new pz::api::GridLevelsSolver<Library>(options));\n";
+    cpp << "    if (solver.empty()) return std::unique_ptr<pz::api::Solver>(new pz::api::GridLevelsSolver<levels::Library>(options));\n";
     cpp << codegen::emitUnknownSolver(puzzle.name, solvers);
     cpp << "}\n\n}  // namespace " << request.ns << "\n";
     codegen::LibrarySources sources;

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "pz/api/grid.hpp"
 #include "pz/grid_search.hpp"
 #include "pz/support/result_json.hpp"
 
@@ -36,16 +37,23 @@ struct MainOptions {
     SearchLimits limits;
 };
 
-template <class Space>
-void solveAndPrint(const MainOptions& options) {
+// One level: searched through the library's solver (pz/api/grid.hpp, one
+// code path), the fastest of --repeat runs, one JSON line.
+template <class Lib>
+bool solveAndPrint(const api::GridLevelsSolver<Lib>& solver, const std::string& name, const MainOptions& options) {
     if (!options.only.empty()) {
         bool wanted = false;
-        for (const auto& name : options.only) wanted |= name == Space::kName;
-        if (!wanted) return;
+        for (const auto& only : options.only) wanted |= only == name;
+        if (!wanted) return true;
     }
     SearchResult best;
     for (int r = 0; r < options.repeat; ++r) {
-        SearchResult result = options.bfs ? bfs(Space{}, options.limits) : astar(Space{}, options.limits);
+        bool replayed = true;
+        SearchResult result = *solver.search(name, options.limits, options.bfs, replayed);
+        if (!replayed) {
+            std::fprintf(stderr, "internal error: level %s: the solution does not replay to solved\n", name.c_str());
+            return false;
+        }
         if (r == 0 || result.seconds < best.seconds) best = std::move(result);
     }
     const char* outcome = best.outcome == SearchResult::Outcome::Solved       ? "solved"
@@ -54,7 +62,7 @@ void solveAndPrint(const MainOptions& options) {
                                                                               : "limit";
     std::string line = json::Line()
                            .field("type", "level")
-                           .field("name", Space::kName)
+                           .field("name", name)
                            .field("outcome", outcome)
                            .field("moves", best.moves)
                            .field("expanded", static_cast<unsigned long long>(best.expanded))
@@ -64,11 +72,14 @@ void solveAndPrint(const MainOptions& options) {
                            .str();
     std::printf("%s\n", line.c_str());
     std::fflush(stdout);
+    return true;
 }
 
-template <class... Spaces>
-int runLevels(LevelList<Spaces...>, const MainOptions& options) {
-    (solveAndPrint<Spaces>(options), ...);
+template <class Lib>
+int runLevels(const MainOptions& options) {
+    const api::GridLevelsSolver<Lib> solver;
+    for (const auto& name : solver.info().levels)
+        if (!solveAndPrint(solver, name, options)) return 3;
     return 0;
 }
 
@@ -82,7 +93,7 @@ inline bool parseLevelsNumber(const char* text, unsigned long long lo, unsigned 
 
 // Exit codes: 0 done (each level's outcome is in its line), 2 usage,
 // 3 internal error, 4 out of memory.
-template <class List>
+template <class Lib>
 int levelsMainImpl(int argc, char** argv) {
     MainOptions options;
     for (int i = 1; i < argc; ++i) {
@@ -118,13 +129,14 @@ int levelsMainImpl(int argc, char** argv) {
         }
     }
     keepFreedMemory();
-    return runLevels(List{}, options);
+    return runLevels<Lib>(options);
 }
 
-template <class List>
+// Lib: the generated Library struct (kName, kDirectionNames, Levels).
+template <class Lib>
 int levelsMain(int argc, char** argv) {
     try {
-        return levelsMainImpl<List>(argc, argv);
+        return levelsMainImpl<Lib>(argc, argv);
     } catch (const std::bad_alloc&) {
         std::fprintf(stderr, "%s: error: out of memory\n", argv[0]);
         return 4;

@@ -33,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "pz/api/phased.hpp"
 #include "pz/search/phased.hpp"
 #include "pz/solver_main.hpp"
 #include "pz/support/result_json.hpp"
@@ -50,6 +51,8 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, const char* ta
     long long randomCount = 0;
     unsigned long long seed = 1;
     PhasedLimits limits;
+    uint64_t memoryBytes = 0;  // 0: the default budget
+    bool verifyTables = false;
     auto usage = [&] {
         std::cerr << "usage: " << argv[0]
                   << " [--scramble \"MOVES\"] [--state \"NUMBERS\"] [--random N --seed S] [--stdin]"
@@ -78,14 +81,14 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, const char* ta
         } else if (a == "--calibrate") {
             calibrate = true;
         } else if (a == "--verify-tables") {
-            tableVerification() = TableVerification::Full;
+            verifyTables = true;
         } else if (a == "--no-cache") {
             noCache = true;
         } else if (a == "--memory" && i + 1 < argc) {
             const char* v = argv[++i];
             auto bytes = parseMemorySize(v);
             if (!bytes || *bytes == 0) return fail(std::string("bad --memory '") + v + "': expected a size such as 512M or 2G");
-            memoryBudget() = *bytes;
+            memoryBytes = *bytes;
         } else if (i + 1 < argc && (a == "--scramble" || a == "--state")) {
             const char* v = argv[++i];
             std::optional<State> s;
@@ -120,21 +123,29 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, const char* ta
     for (long long i = 0; i < randomCount; ++i) positions.push_back(randomState<T>(rng));
     if (positions.empty() && !fromStdin && !showTables && !calibrate) return usage();
 
-    PhasedSearch<T> search(std::move(phases), std::move(moveFamily));
-    search.setDirections(std::move(directions));
-    const std::string hash = std::string(tablesHash) + "-p1";  // the plan's hash and the blob layout's version
-    try {
-        search.loadOrBuild(noCache ? "" : tableDir + "/" + T::kName + "-" + solverName + "-" + hash + ".pzt", hash,
-                           threads);
-    } catch (const MemoryBudgetError& e) {
-        std::cerr << argv[0] << ": error: " << e.what() << "; set --memory to what the machine can spare\n";
-        return 4;
+    // The library's solver (pz/api/phased.hpp): this main parses, prints and
+    // batches; tables and searches are the library's, one code path. Tables
+    // are copied into memory for a batch only (a one-shot solve reads few pages).
+    api::SolverOptions options;
+    options.tableDir = tableDir;
+    options.threads = threads;
+    options.memoryBytes = memoryBytes;
+    options.verifyTables = verifyTables;
+    options.cacheTables = !noCache;
+    options.printProgress = true;
+    typename api::PhasedSolver<T>::Plan plan{solverName, tablesHash, std::move(phases), std::move(moveFamily),
+                                             std::move(directions)};
+    api::PhasedSolver<T> solver(options, std::move(plan), {}, positions.size() > 1 || fromStdin);
+    if (auto prepared = solver.prepare(); !prepared) {
+        const auto& e = prepared.error();
+        if (e.code == api::ErrorCode::OutOfMemory) {
+            std::cerr << argv[0] << ": error: " << e.message << "; set --memory to what the machine can spare\n";
+            return 4;
+        }
+        fail(e.code == api::ErrorCode::CorruptTables ? e.message : "internal error: " + e.message);
+        return e.code == api::ErrorCode::CorruptTables ? 1 : 3;
     }
-    search.setThreads(threads);
-    if (positions.size() > 1 || fromStdin) {
-        std::string why;
-        if (!search.makeResident(why)) return fail("the cached phased tables are damaged (" + why + "); delete them");
-    }
+    PhasedSearch<T>& search = solver.search();
     if (calibrate) {
         // note [move tables or raw states] in pz/search/phased.hpp
         for (size_t k = 0; k < search.phaseCount(); ++k) {
@@ -189,11 +200,16 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, const char* ta
     int status = 0;
     long long index = 0;
     // Solves one position and prints its result line; false on an internal error.
+    api::Limits solveLimits;
+    solveLimits.maxLength = limits.maxLength;  // -1 in both: the first solution
+    solveLimits.maxNodes = limits.nodeBudget;
+    solveLimits.maxSeconds = limits.budgetMs / 1000;
     auto solveOne = [&](const State& start) {
         const long long at = index++;
-        if (!abelianInvariantsReachable<T>(start)) {
-            const std::string msg = "bad state: it cannot be reached by the moves (its permutation parities or "
-                                    "orientation sums are those of no move sequence)";
+        api::SolveStats stats;
+        auto solved = solver.solveState(start, solveLimits, &stats);
+        if (!solved && solved.error().code == api::ErrorCode::BadInput) {  // note [abelian invariants]
+            const std::string& msg = solved.error().message;
             if (machine)
                 std::cout << json::Line().field("type", "error").field("index", at).field("message", msg).str() << "\n";
             else
@@ -202,34 +218,32 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, const char* ta
             std::cout.flush();
             return true;
         }
-        auto r = search.solve(start, limits);
-        if (!r.found) {
+        if (!solved && solved.error().code == api::ErrorCode::NoSolution) {
             const int limit = PhasedSearch<T>::kMaxDepth;
             if (machine)
                 std::cout << json::Line()
                                  .field("type", "no-solution")
                                  .field("index", at)
                                  .field("depth-limit", limit)
-                                 .field("nodes", r.nodes)
-                                 .field("seconds", r.seconds)
+                                 .field("nodes", stats.nodes)
+                                 .field("seconds", stats.seconds)
                                  .str()
                           << "\n";
             else
-                std::cerr << argv[0] << ": error: no solution within the search's depth limit of " << limit << " moves\n";
+                std::cerr << argv[0] << ": error: " << solved.error().message << "\n";
             status = 1;
             std::cout.flush();
             return true;
         }
-        State replay = start;
-        for (int m : r.moves) replay = T::applyMove(replay, m);
-        if (!(replay == T::solved())) {
-            std::cerr << argv[0] << ": internal error: the solution does not replay to solved (a position outside "
-                                    "the puzzle's group can do this: pzc solve checks membership)\n";
+        if (!solved) {  // the solution did not replay (Internal): never printed
+            std::cerr << argv[0] << ": " << solved.error().message << " (a position outside the puzzle's group can do "
+                                                                       "this: pzc solve checks membership)\n";
             return false;
         }
-        std::string text, phasesText;
-        for (size_t i = 0; i < r.moves.size(); ++i) text += (i ? " " : "") + std::string(T::kMoveNames[r.moves[i]]);
-        for (size_t i = 0; i < r.phaseLengths.size(); ++i) phasesText += (i ? ", " : "") + std::to_string(r.phaseLengths[i]);
+        const api::Solution& r = *solved;
+        const std::string text = r.text();
+        std::string phasesText;
+        for (size_t i = 0; i < r.phases.size(); ++i) phasesText += (i ? ", " : "") + std::to_string(r.phases[i]);
         if (machine) {
             std::cout << json::Line()
                              .field("type", "solution")
@@ -237,7 +251,7 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, const char* ta
                              .field("moves", r.moves)
                              .field("nodes", r.nodes)
                              .field("seconds", r.seconds)
-                             .field("phases", r.phaseLengths)
+                             .field("phases", r.phases)
                              .str()
                       << "\n";
         } else if (json) {
@@ -246,7 +260,7 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, const char* ta
                              .field("length", r.moves.size())
                              .field("optimal", false)
                              .field("solver", solverName)
-                             .field("phases", r.phaseLengths)
+                             .field("phases", r.phases)
                              .field("nodes", r.nodes)
                              .field("seconds", r.seconds)
                              .str()

@@ -48,6 +48,7 @@
 #include <string>
 #include <vector>
 
+#include "pz/api/optimal.hpp"
 #include "pz/lanes.hpp"
 #include "pz/search/search.hpp"
 #include "pz/state.hpp"
@@ -115,6 +116,8 @@ int solverMainImpl(int argc, char** argv) {
     unsigned long long seed = 1;
     int threads = 0;
     int depthLimit = kSolverDepthLimit;
+    uint64_t memoryBytes = 0;  // 0: the default budget
+    bool verifyTables = false;
     std::string tableDir = cacheDirectory() + "/tables";
     auto usage = [&] {
         std::cerr << "usage: " << argv[0]
@@ -147,7 +150,7 @@ int solverMainImpl(int argc, char** argv) {
         } else if (a == "--resident") {
             resident = true;
         } else if (a == "--verify-tables") {
-            tableVerification() = TableVerification::Full;
+            verifyTables = true;
         } else if (a == "--scramble" || a == "--state" || a == "--random" || a == "--seed" ||
                    a == "--table-dir" || a == "--threads" || a == "--memory" || a == "--max-length") {
             const char* v = value();
@@ -175,7 +178,7 @@ int solverMainImpl(int argc, char** argv) {
             } else if (a == "--memory") {
                 auto bytes = parseMemorySize(v);
                 if (!bytes || *bytes == 0) return fail(std::string("bad --memory '") + v + "': expected a size such as 512M or 2G");
-                memoryBudget() = *bytes;
+                memoryBytes = *bytes;
             } else if (a == "--max-length") {
                 auto n = parseWholeNumber(v, 0, 255);
                 if (!n) return fail("--max-length needs a whole number from 0 to 255, not '" + std::string(v) + "'");
@@ -213,19 +216,23 @@ int solverMainImpl(int argc, char** argv) {
     const bool symmetricStates = searchSwitch("PZ_SYMMETRIC_STATES");
     const bool siblingBatches = searchSwitch("PZ_SIBLING_BATCHES");
     if (!badSwitch.empty()) return fail(badSwitch);
-    std::optional<Search<T>> searchHolder;
-    try {
-        searchHolder.emplace(tableDir, threads, resident || positions.size() > 1);
-    } catch (const MemoryBudgetError& e) {  // exit status 4: out of memory (pzc says so in words)
-        fail(e.what());
-        return 4;
-    } catch (const std::bad_alloc&) {
-        fail("out of memory while building or loading the pruning tables (they need " +
-             formatBytes(Search<T>::tableBytes()) + "; the memory budget is " + formatBytes(memoryBudget()) +
-             "): free memory, or set --memory to what the machine can spare");
-        return 4;
+    // The library's solver (pz/api/optimal.hpp): this main parses, prints and
+    // batches; tables and searches are the library's, one code path.
+    api::SolverOptions options;
+    options.tableDir = tableDir;
+    options.threads = threads;
+    options.memoryBytes = memoryBytes;
+    options.verifyTables = verifyTables;
+    options.printProgress = true;
+    api::OptimalSolver<T> solver(options, {"", "optimal"}, {}, resident || positions.size() > 1);
+    if (auto prepared = solver.prepare(); !prepared) {
+        // Exit status 4: out of memory (pzc says so in words).
+        const auto& e = prepared.error();
+        fail(e.code == api::ErrorCode::OutOfMemory || e.code == api::ErrorCode::CorruptTables ? e.message
+                                                                                               : "internal error: " + e.message);
+        return e.code == api::ErrorCode::OutOfMemory ? 4 : e.code == api::ErrorCode::CorruptTables ? 1 : 3;
     }
-    Search<T>& search = *searchHolder;
+    Search<T>& search = solver.search();
     if (showTables) {
         // The entries at each depth reached, then a line with their mean
         // (beside pzc check's counting estimate, note [table estimates]).
@@ -320,33 +327,28 @@ int solverMainImpl(int argc, char** argv) {
     // Solves one position and prints its result line; false on an internal error.
     auto solveOne = [&](const State& start) {
         const long long at = index++;
-        auto r = search.solve(start, depthLimit);
-        if (!r.found) {
-            const bool unreachable = search.provablyUnreachable(start);
+        api::SolveStats stats;
+        auto solved = solver.solveState(start, api::Limits{.maxLength = depthLimit}, &stats);
+        if (!solved && solved.error().code == api::ErrorCode::NoSolution) {
             if (machine) {
                 json::Line line;
                 line.field("type", "no-solution").field("index", at);
-                if (unreachable) line.field("unreachable", true);
+                if (stats.unreachable) line.field("unreachable", true);
                 else line.field("depth-limit", depthLimit);
-                std::cout << line.field("nodes", r.nodes).field("seconds", r.seconds).str() << "\n";
-            } else if (unreachable) {
-                std::cerr << argv[0] << ": error: the position is not reachable by the puzzle's moves\n";
+                std::cout << line.field("nodes", stats.nodes).field("seconds", stats.seconds).str() << "\n";
             } else {
-                std::cerr << argv[0] << ": error: no solution of " << depthLimit << " moves or fewer"
-                          << (depthLimit == kSolverDepthLimit ? " (the search's depth limit)" : "") << "\n";
+                std::cerr << argv[0] << ": error: " << solved.error().message << "\n";
             }
             status = 1;
             std::cout.flush();
             return true;
         }
-        State replay = start;
-        for (int m : r.moves) replay = T::applyMove(replay, m);
-        if (!(replay == T::solved())) {
-            std::cerr << argv[0] << ": internal error: the solution does not replay to solved\n";
+        if (!solved) {  // the solution did not replay (Internal): never printed
+            std::cerr << argv[0] << ": " << solved.error().message << "\n";
             return false;
         }
-        std::string text;
-        for (size_t i = 0; i < r.moves.size(); ++i) text += (i ? " " : "") + std::string(T::kMoveNames[r.moves[i]]);
+        const api::Solution& r = *solved;
+        const std::string text = r.text();
         if (machine) {
             std::cout << json::Line()
                              .field("type", "solution")
@@ -363,7 +365,7 @@ int solverMainImpl(int argc, char** argv) {
                              .field("optimal", true)
                              .field("nodes", r.nodes)
                              .field("seconds", r.seconds)
-                             .field("cpu-seconds", r.cpuSeconds)
+                             .field("cpu-seconds", stats.cpuSeconds)
                              .str()
                       << "\n";
         } else {

@@ -74,7 +74,28 @@ public:
         return std::move(*out);
     }
 
+    // The search's raw result for level `name` by A* (or breadth first) under
+    // `l`, replayed as solve() does (false in `replayed` when a solution does
+    // not reach solved); nullopt for an unknown level. The command line's
+    // path (pz/grid_main.hpp), which prints every outcome as it is.
+    std::optional<SearchResult> search(const std::string& name, const SearchLimits& l, bool breadthFirst,
+                                       bool& replayed) const {
+        std::optional<SearchResult> out;
+        replayed = true;
+        visit(typename Lib::Levels{}, name, [&](const auto& space) {
+            out = breadthFirst ? grid::bfs(space, l) : grid::astar(space, l);
+            if (out->outcome == SearchResult::Outcome::Solved) replayed = replays(space, out->moves);
+        });
+        return out;
+    }
+
 private:
+    template <class Space>
+    static bool replays(const Space& space, const std::vector<int>& moves) {
+        auto s = space.initial();
+        for (int m : moves) s = space.move(s, m);
+        return space.solved(s);
+    }
     template <class Space>
     Result<Solution> solveLevel(const Space& space, const SearchLimits& l, const Limits& limits) const {
         SearchResult r;
@@ -97,9 +118,7 @@ private:
             return makeError(ErrorCode::NoSolution, "level " + std::string(Space::kName) + ": no solution of " +
                                                         std::to_string(limits.maxLength) + " moves or fewer");
         // Replayed through the generated kernels before it is returned.
-        auto s = space.initial();
-        for (int m : r.moves) s = space.move(s, m);
-        if (!space.solved(s)) return makeError(ErrorCode::Internal, "internal error: the solution does not replay to solved");
+        if (!replays(space, r.moves)) return makeError(ErrorCode::Internal, "internal error: the solution does not replay to solved");
         Solution out;
         for (int m : r.moves) out.names.push_back(info_.moves.at(static_cast<size_t>(m)));
         out.moves = r.moves;

@@ -1,8 +1,11 @@
 // pz/api/perm.hpp — the library Solver (pz/api/solver.hpp) of permutation
-// puzzles: OptimalSolver<T> over pz::Search (IDA* on pattern tables) and
-// PhasedSolver<T> over pz::PhasedSearch. T is a generated puzzle's Traits.
-// The command-line solvers (pz/solver_main.hpp, pz/phased_main.hpp) are
-// thin mains over these classes: one code path.
+// puzzles: what every permutation solver shares (positions, moves, the
+// description, prepare()'s scope and errors). The solvers are
+// OptimalSolver<T> (pz/api/optimal.hpp, over pz::Search: IDA* on pattern
+// tables) and PhasedSolver<T> (pz/api/phased.hpp, over pz::PhasedSearch).
+// T is a generated puzzle's Traits. The command-line solvers
+// (pz/solver_main.hpp, pz/phased_main.hpp) are thin mains over these
+// classes: one code path.
 #pragma once
 
 #include <unistd.h>
@@ -21,7 +24,6 @@
 #include <vector>
 
 #include "pz/api/solver.hpp"
-#include "pz/search/phased.hpp"
 #include "pz/search/search.hpp"
 #include "pz/state_text.hpp"
 
@@ -37,6 +39,8 @@ public:
         tableVerification() = o.verifyTables ? TableVerification::Full : TableVerification::Sampled;
         sink_.report = o.progress;
         sink_.cancelled = o.cancel ? o.cancel->flag() : nullptr;
+        // No sink: builds print on stderr (Progress's own behaviour).
+        if (!o.progress && !o.cancel && o.printProgress) progressSink() = nullptr;
     }
     ~PrepareScope() {
         memoryBudget() = budget_;
@@ -53,8 +57,9 @@ private:
 };
 
 // The messages of prepare()'s failures, as the command line words them.
+// `outOfMemory`: the message of a failed allocation ("" for the default).
 template <class F>
-Status preparing(const char* what, F&& build) {
+Status preparing(const char* what, F&& build, const std::string& outOfMemory = "") {
     try {
         build();
         return {};
@@ -65,7 +70,8 @@ Status preparing(const char* what, F&& build) {
     } catch (const TableCorruptError& e) {
         return makeError(ErrorCode::CorruptTables, e.what());
     } catch (const std::bad_alloc&) {
-        return makeError(ErrorCode::OutOfMemory, std::string("out of memory while building or loading the ") + what);
+        return makeError(ErrorCode::OutOfMemory,
+                         outOfMemory.empty() ? std::string("out of memory while building or loading the ") + what : outOfMemory);
     } catch (const std::exception& e) {
         return makeError(ErrorCode::Internal, std::string(what) + ": " + e.what());
     }
@@ -234,160 +240,6 @@ protected:
 
     PuzzleInfo info_;
     SolverOptions options_;
-};
-
-// note [library optimal solver]
-// prepare() loads or builds the pattern tables and makes them resident, so
-// that every solve() after it reads the same tables from any thread
-// (note [solve control] in pz/search/search.hpp). The command line's
-// one-shot solves skip the copy (note [table residency]): `resident` false.
-template <class T>
-class OptimalSolver : public PermSolverBase<T> {
-public:
-    using State = typename T::State;
-    using Base = PermSolverBase<T>;
-    static constexpr int kDepthLimit = 40;
-
-    explicit OptimalSolver(SolverOptions options = {}, SolverInfo solver = {"", "optimal"}, std::vector<SolverInfo> all = {},
-                           bool resident = true)
-        : Base(std::move(options), std::move(solver), std::move(all)), resident_(resident) {
-        if (this->info_.solvers.empty()) this->info_.solvers.push_back(this->info_.solver);
-    }
-
-    Status prepare() override {
-        if (search_) return {};
-        if (Status dir = this->checkTableDir(); !dir) return dir;
-        PrepareScope scope(this->options_);
-        return preparing("pruning tables", [&] {
-            search_.emplace(this->tableDir(), this->options_.threads, resident_);
-        });
-    }
-    bool prepared() const override { return search_.has_value(); }
-
-    Result<Solution> solve(const Position& p, const Limits& limits = {}) override {
-        if (auto e = this->refuseSolve(search_.has_value())) return *e;
-        auto s = this->toState(p);
-        if (!s) return s.error();
-        return solveState(*s, limits);
-    }
-    // The same on a generated state (the command line's path).
-    // cpuSeconds: the process's CPU time during the search (the command line's --json).
-    Result<Solution> solveState(const State& start, const Limits& limits = {}, double* cpuSeconds = nullptr) {
-        if (auto e = this->refuseSolve(search_.has_value())) return *e;
-        typename Search<T>::SolveControl control;
-        control.threads = limits.threads;
-        control.maxNodes = limits.maxNodes;
-        if (limits.maxSeconds > 0)
-            control.deadline = std::chrono::steady_clock::now() +
-                               std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                   std::chrono::duration<double>(limits.maxSeconds));
-        if (this->options_.cancel) control.cancel = this->options_.cancel->flag();
-        const int depth = limits.maxLength >= 0 ? limits.maxLength : kDepthLimit;
-        const auto r = search_->solve(start, depth, control);
-        if (cpuSeconds) *cpuSeconds = r.cpuSeconds;
-        if (control.stopped) return this->stopped(r.nodes, r.seconds);
-        if (!r.found) {
-            if (search_->provablyUnreachable(start))
-                return makeError(ErrorCode::NoSolution, "the position is not reachable by the puzzle's moves");
-            return makeError(ErrorCode::NoSolution, "no solution of " + std::to_string(depth) + " moves or fewer" +
-                                                        (depth == kDepthLimit ? " (the search's depth limit)" : ""));
-        }
-        // IDA* with admissible tables: the first solution is optimal.
-        return this->finish(start, r.moves, true, r.nodes, r.seconds);
-    }
-    // The search itself (its tables, its switches): the command line's --tables.
-    Search<T>& search() { return *search_; }
-
-private:
-    bool resident_;
-    std::optional<Search<T>> search_;
-};
-
-// note [library phased solver]
-// The phase plan comes from the generated code (phasePlan_<solver>());
-// its tables are cached in one file per solver, as the command line does.
-// A phased search keeps its own thread pool and per-search state, so one
-// solver's solves run one at a time (each on the solver's threads); solves
-// from several threads are safe and share the tables, but queue. Give each
-// thread its own PhasedSolver for parallel batches (each then holds its own
-// copy of the tables).
-template <class T>
-class PhasedSolver : public PermSolverBase<T> {
-public:
-    using State = typename T::State;
-    using Base = PermSolverBase<T>;
-
-    struct Plan {
-        std::string solver;      // the declared name
-        std::string tablesHash;  // the plan's and traits' hash (the cache key)
-        std::vector<PhaseSpec> phases;
-        std::vector<int> moveFamily;
-        std::vector<PhaseDirection> directions;
-    };
-
-    PhasedSolver(SolverOptions options, Plan plan, std::vector<SolverInfo> all = {})
-        : Base(std::move(options), SolverInfo{plan.solver, "phased"}, std::move(all)),
-          plan_(std::move(plan)),
-          search_(plan_.phases, plan_.moveFamily) {
-        search_.setDirections(plan_.directions);
-        if (this->info_.solvers.empty()) this->info_.solvers.push_back(this->info_.solver);
-    }
-
-    Status prepare() override {
-        if (ready_) return {};
-        if (Status dir = this->checkTableDir(); !dir) return dir;
-        PrepareScope scope(this->options_);
-        const std::string hash = plan_.tablesHash + "-p1";  // the plan's hash and the blob layout's version
-        const std::string path = this->options_.cacheTables
-                                     ? this->tableDir() + "/" + T::kName + "-" + plan_.solver + "-" + hash + ".pzt"
-                                     : std::string();
-        Status st = preparing("phased tables", [&] { search_.loadOrBuild(path, hash, this->options_.threads); });
-        if (!st) return st;
-        search_.setThreads(this->options_.threads);
-        std::string why;
-        if (!search_.makeResident(why))
-            return makeError(ErrorCode::CorruptTables, "the cached phased tables are damaged (" + why + "); delete them");
-        ready_ = true;
-        return {};
-    }
-    bool prepared() const override { return ready_; }
-
-    Result<Solution> solve(const Position& p, const Limits& limits = {}) override {
-        if (auto e = this->refuseSolve(ready_)) return *e;
-        auto s = this->toState(p);
-        if (!s) return s.error();
-        return solveState(*s, limits);
-    }
-    Result<Solution> solveState(const State& start, const Limits& limits = {}) {
-        if (auto e = this->refuseSolve(ready_)) return *e;
-        if (limits.goal == Limits::Goal::Optimal)
-            return makeError(ErrorCode::Unsupported, "solver " + plan_.solver +
-                                                         " is phased: its solutions are not proved optimal (use an optimal solver)");
-        // note [abelian invariants]
-        if (!abelianInvariantsReachable<T>(start))
-            return makeError(ErrorCode::BadInput, "bad state: it cannot be reached by the moves (its permutation parities or "
-                                                  "orientation sums are those of no move sequence)");
-        PhasedLimits l;
-        if (limits.maxLength >= 0) l.maxLength = limits.maxLength;
-        if (limits.maxNodes) l.nodeBudget = limits.maxNodes;
-        if (limits.maxSeconds > 0) l.budgetMs = limits.maxSeconds * 1000;
-        std::lock_guard<std::mutex> one(solving_);  // note [library phased solver]
-        auto r = search_.solve(start, l);
-        if (!r.found)
-            return makeError(ErrorCode::NoSolution, "no solution within the search's depth limit of " +
-                                                        std::to_string(PhasedSearch<T>::kMaxDepth) + " moves");
-        auto out = this->finish(start, r.moves, false, r.nodes, r.seconds);
-        if (out) out->phases = r.phaseLengths;
-        return out;
-    }
-    PhasedSearch<T>& search() { return search_; }
-    const Plan& plan() const { return plan_; }
-
-private:
-    Plan plan_;
-    PhasedSearch<T> search_;
-    std::mutex solving_;
-    bool ready_ = false;
 };
 
 }  // namespace pz::api

@@ -155,6 +155,15 @@ struct Solution {
     }
 };
 
+// What a search did, whether or not it found a solution (solveState's out
+// parameter: the command line prints it for positions it could not solve).
+struct SolveStats {
+    uint64_t nodes = 0;
+    double seconds = 0;
+    double cpuSeconds = 0;     // of the whole process during the search
+    bool unreachable = false;  // NoSolution because a table proves no move sequence reaches the position
+};
+
 // Set from any thread to stop a prepare() or solve() that uses it.
 class CancelToken {
 public:
@@ -176,8 +185,11 @@ struct SolverOptions {
     bool verifyTables = false; // check every block of cached tables on load (else a sample)
     bool cacheTables = true;   // false: build in memory, never read or write the cache
     // Table builds report here (from the building threads, one call at a
-    // time); none: builds are silent.
+    // time).
     std::function<void(const BuildProgress&)> progress;
+    // With no callback: print build progress on stderr as the command line
+    // does (bars on a terminal, a line per level); false: builds are silent.
+    bool printProgress = false;
     std::shared_ptr<CancelToken> cancel;  // checked by prepare() and solve()
 };
 
