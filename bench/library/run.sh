@@ -19,7 +19,7 @@ trap 'rm -rf "$work"' EXIT
 "$pzc" generate puzzles/slide4.pz -o "$work" --name slide
 "$pzc" generate puzzles/cube3.pz -o "$work" --name cube --solver two_phase
 g++ -std=c++20 -O3 -march=native -DNDEBUG -pthread -Iruntime/include -I"$work" \
-    bench/library/bench_library.cpp "$work/slide.cpp" "$work/cube.cpp" -o "$work/bench_library"
+    bench/library/bench_library.cpp "$work/slide.cpp" "$work/cube.cpp" runtime/capi/pz_c.cpp -o "$work/bench_library"
 echo "== 1. per call (one thread)"
 "$work/bench_library" calls "$n"
 
