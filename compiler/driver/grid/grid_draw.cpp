@@ -67,7 +67,7 @@ int GridBackend::draw(pipeline::CompilationUnit& unit, const DrawRequest& reques
     for (int p : before) start = board.step(start, p);
     std::string title = puzzle.name + " level " + level->name;
     if (request.scramble) title += " after " + *request.scramble;
-    if (request.solution) title += ", then " + *request.solution;
+    if (!steps.empty()) title += ", then " + *request.solution;
     std::vector<render::GridFrame> frames;
     frames.push_back({start, request.solution ? "start" : ""});
     for (int p : steps) frames.push_back({board.step(frames.back().state, p), puzzle.grid.directions[p].name});

@@ -72,7 +72,7 @@ int PermutationBackend::draw(pipeline::CompilationUnit& unit, const DrawRequest&
         auto parsed = solutionSteps(puzzle, *request.solution);
         if (!parsed) return 1;
         steps = std::move(*parsed);
-        title += ", then " + *request.solution;
+        if (!steps.empty()) title += ", then " + *request.solution;
     }
     interp::Interpreter interpreter(puzzle);
     std::vector<render::PermFrame> frames;
