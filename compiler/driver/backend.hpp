@@ -20,6 +20,7 @@
 // here implementing Backend, one row in backends.cpp (docs/architecture.md).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,15 @@ struct GenerateRequest {
     std::vector<std::string>* inputs = nullptr;      // out: the files read besides the definition
     // Set: the sources are stored here instead of written (pzc build --shared).
     codegen::LibrarySources* capture = nullptr;
+};
+
+// pzc draw's request (note [drawing] in compiler/render/drawing.hpp): the
+// position and moves to draw; the back end fills `svg`, the command writes it.
+struct DrawRequest {
+    std::string file;                                    // the definition as given (the header comment)
+    std::optional<std::string> scramble, state, level;  // the position; none: the solved state
+    std::optional<std::string> solution;                 // moves: a strip of frames
+    std::string* svg = nullptr;                          // out: the document
 };
 
 // pzc inspect's request: what to show.
@@ -79,6 +89,8 @@ public:
     // pzc run: a move sequence applied to the solved state by the interpreter.
     // `diags` as for check.
     virtual int run(pipeline::CompilationUnit& unit, DiagnosticEngine& diags, const std::string& sequence) const;
+    // pzc draw: the position (and a solution's frames) as SVG in *request.svg.
+    virtual int draw(pipeline::CompilationUnit& unit, const DrawRequest& request) const;
 
 protected:
     // The error of a command the family does not support: "pzc COMMAND:

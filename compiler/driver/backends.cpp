@@ -80,4 +80,8 @@ int Backend::run(pipeline::CompilationUnit& unit, DiagnosticEngine& diags, const
     return refuse("run", unit, "'pzc run' interprets permutation puzzles");
 }
 
+int Backend::draw(pipeline::CompilationUnit& unit, const DrawRequest&) const {
+    return refuse("draw", unit, "'pzc draw' has no back end for it");
+}
+
 }  // namespace pz::driver

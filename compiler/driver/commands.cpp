@@ -14,6 +14,7 @@ int runGenerate(const Args&);
 int runSolve(const Args&);
 int runInspect(const Args&);
 int runCache(const Args&);
+int runDraw(const Args&);
 
 namespace {
 
@@ -21,6 +22,7 @@ const Command kCommands[] = {
     {"check", "parse, validate and analyse a definition; print its summary", runCheck},
     {"convert", "convert a definition between .pz and YAML (--to yaml|pz)", runConvert},
     {"run", "apply a move sequence with the reference interpreter; print the state", runRun},
+    {"draw", "draw a position (and a solution's steps) as SVG", runDraw},
     {"solve-dir", "solve every level in a folder (grid puzzles); print a table", runSolveLevels},
     {"build", "generate and compile the specialised solver (-o BIN)", runBuild},
     {"generate", "write a solver library's C++ sources (-o DIR --name NAME), for pzc_generate()", runGenerate},

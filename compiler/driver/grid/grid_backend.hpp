@@ -1,5 +1,6 @@
 // The grid-actor back end (note [back ends] in compiler/driver/backend.hpp):
-// Anima-style levels of actors sliding on a board (grid_backend.cpp).
+// Anima-style levels of actors sliding on a board (grid_backend.cpp; pzc draw:
+// grid_draw.cpp).
 // Emitters: compiler/codegen/grid/; the generated solver's main:
 // runtime/include/pz/grid_main.hpp.
 #pragma once
@@ -21,6 +22,8 @@ public:
     int generate(pipeline::CompilationUnit& unit, const GenerateRequest& request) const override;
     int build(pipeline::CompilationUnit& unit, const std::string& output, const std::string& solver) const override;
     int inspect(pipeline::CompilationUnit& unit, const InspectRequest& request) const override;
+    // pzc draw DEF --level FILE [--scramble MOVES] [--solution MOVES] (grid_draw.cpp)
+    int draw(pipeline::CompilationUnit& unit, const DrawRequest& request) const override;
 };
 
 }  // namespace pz::driver

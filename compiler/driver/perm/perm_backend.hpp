@@ -8,6 +8,8 @@
 //   solve.cpp    pzc solve: positions, the solver to run, results replayed
 //   inspect.cpp  pzc inspect: the model, a phased plan, a sift table
 //   perm_backend.cpp  pzc build, pzc run
+//   draw.cpp     pzc draw: the schematic of a position (compiler/render)
+//   positions.cpp  scrambles and states as the user gives them
 #pragma once
 
 #include "compiler/driver/backend.hpp"
@@ -24,6 +26,7 @@ public:
     int build(pipeline::CompilationUnit& unit, const std::string& output, const std::string& solver) const override;
     int inspect(pipeline::CompilationUnit& unit, const InspectRequest& request) const override;
     int run(pipeline::CompilationUnit& unit, DiagnosticEngine& diags, const std::string& sequence) const override;
+    int draw(pipeline::CompilationUnit& unit, const DrawRequest& request) const override;
 };
 
 }  // namespace pz::driver

@@ -1,0 +1,56 @@
+// Pictures of puzzle states for pzc draw.
+//
+// note [drawing]
+// pzc draw FILE [--scramble|--state|--level] [--solution] writes one
+// standalone SVG: the position, or with --solution a strip of frames (the
+// start, then the state after each move, captioned with that move). The
+// command reads the options and writes -o; the back end of the puzzle's
+// family (Backend::draw) works out the states with its interpreter; this
+// folder turns them into SVG:
+//   permutation  drawSchematic: a labelled schematic, one row per orbit
+//                (wrapped when long), one cell per position showing and
+//                coloured by the piece there, its orientation as a badge,
+//                solved cells with a thick border. Cell ids
+//                "<orbit>-l<position>-o<orientation>", data-orbit,
+//                data-position, data-piece (solved position, or label when
+//                pieces are identical), data-orientation, data-solved.
+//   grid-actor   drawGridLevel: the board (ids "cell-x-y", class floor or
+//                wall), goals ("goal-N", outlined in the colour that must
+//                reach them), actors ("actor-N", circles of their colour),
+//                data-x/data-y with y counted up from the bottom row, as in
+//                level files.
+// In a strip every id is prefixed with its frame, "f<K>-" (K = 0 for the
+// start), so ids stay unique in the document. Output is a pure function of
+// the states (fixed palette, fixed number formatting): byte-identical runs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "compiler/interp/grid_interp.hpp"
+#include "compiler/interp/interpreter.hpp"
+
+namespace pz::render {
+
+// What the document says about itself.
+struct DrawingInfo {
+    std::string title;   // <title>: the puzzle and the position
+    std::string source;  // the definition file, for the header comment
+};
+
+struct PermFrame {
+    interp::State state;  // a piece state (Interpreter::solved() and moves), not labels
+    std::string caption;  // the move just made; empty for a lone picture
+};
+
+struct GridFrame {
+    interp::GridState state;
+    std::string caption;
+};
+
+std::string drawSchematic(const interp::Interpreter& interpreter, const std::vector<PermFrame>& frames,
+                          const DrawingInfo& info);
+std::string drawGridLevel(const interp::GridBoard& board, const std::vector<GridFrame>& frames,
+                          const DrawingInfo& info);
+
+}  // namespace pz::render
