@@ -8,6 +8,7 @@
 //   bench_library states N SEED F    writes N random slide4 states to F (for the CLI)
 //   bench_library batch F T          solves F's states with solveAll on T threads
 //   bench_library each F             solves F's states one by one, 1 thread: JSON lines
+//   bench_library cube-states N SEED F / cube-each F: the same for cube3 two_phase
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -105,8 +106,15 @@ int main(int argc, char** argv) try {
         (void)load;
         return 0;
     }
-    if (mode == "each" && argc == 3) {
-        auto s = ready(slide::makeSolver({.threads = 1}), 1);
+    if (mode == "cube-states" && argc == 5) {
+        auto s = cube::makeSolver({}, "two_phase");
+        std::ofstream out(argv[4]);
+        for (int i = 0; i < std::stoi(argv[2]); ++i) out << (*s)->format(*(*s)->randomState(std::stoull(argv[3]) + i)) << "\n";
+        return 0;
+    }
+    if ((mode == "each" || mode == "cube-each") && argc == 3) {
+        auto s = mode == "each" ? ready(slide::makeSolver({.threads = 1}), 1)
+                                : ready(cube::makeSolver({.threads = 1}, "two_phase"), 1);
         for (const auto& p : readStates(*s, argv[2])) {
             auto r = s->solve(p, {.threads = 1});
             if (!r) throw std::runtime_error(r.error().message);
@@ -115,7 +123,8 @@ int main(int argc, char** argv) try {
         }
         return 0;
     }
-    std::cerr << "usage: bench_library calls N | states N SEED FILE | batch FILE THREADS | each FILE\n";
+    std::cerr << "usage: bench_library calls N | states N SEED FILE | batch FILE THREADS | each FILE |"
+                 " cube-states N SEED FILE | cube-each FILE\n";
     return 2;
 } catch (const std::exception& e) {
     std::cerr << "bench_library: error: " << e.what() << "\n";

@@ -380,6 +380,7 @@ struct Traits {
     static constexpr std::array<const char*, 18> kMoveNames = {"U", "U2", "U'", "D", "D2", "D'", "F", "F2", "F'", "B", "B2", "B'", "L", "L2", "L'", "R", "R2", "R'"};
     static constexpr std::array<int, 18> kMoveInverse = {2, 1, 0, 5, 4, 3, 8, 7, 6, 11, 10, 9, 14, 13, 12, 17, 16, 15};
     static constexpr std::array<pz::OrbitShape, 2> kOrbitShapes = {pz::OrbitShape{8, 3, 0, 2}, pz::OrbitShape{12, 2, 1, 3}};
+    static constexpr std::array<const char*, 2> kOrbitNames = {"corners", "edges"};
     // Every metric move's inverse is a metric move: dist(s^-1) = dist(s).
     static constexpr bool kInverseLookups = true;
     static constexpr bool kAllPermutationsReachable = false;

@@ -404,6 +404,7 @@ struct Traits {
     static constexpr std::array<const char*, 27> kMoveNames = {"UL", "UL2", "UL'", "U", "U2", "U'", "UR", "UR2", "UR'", "L", "L2", "L'", "C", "C2", "C'", "R", "R2", "R'", "DL", "DL2", "DL'", "D", "D2", "D'", "DR", "DR2", "DR'"};
     static constexpr std::array<int, 27> kMoveInverse = {2, 1, 0, 5, 4, 3, 8, 7, 6, 11, 10, 9, 14, 13, 12, 17, 16, 15, 20, 19, 18, 23, 22, 21, 26, 25, 24};
     static constexpr std::array<pz::OrbitShape, 1> kOrbitShapes = {pz::OrbitShape{16, 4, 0, 1}};
+    static constexpr std::array<const char*, 1> kOrbitNames = {"pieces"};
     // Every metric move's inverse is a metric move: dist(s^-1) = dist(s).
     static constexpr bool kInverseLookups = true;
     static constexpr bool kAllPermutationsReachable = false;

@@ -537,6 +537,7 @@ struct Traits {
     static constexpr std::array<const char*, 24> kMoveNames = {"R1", "R1x2", "R1x3", "R2", "R2x2", "R2x3", "R3", "R3x2", "R3x3", "R4", "R4x2", "R4x3", "C1", "C1x2", "C1x3", "C2", "C2x2", "C2x3", "C3", "C3x2", "C3x3", "C4", "C4x2", "C4x3"};
     static constexpr std::array<int, 24> kMoveInverse = {2, 1, 0, 5, 4, 3, 8, 7, 6, 11, 10, 9, 14, 13, 12, 17, 16, 15, 20, 19, 18, 23, 22, 21};
     static constexpr std::array<pz::OrbitShape, 1> kOrbitShapes = {pz::OrbitShape{16, 1, 0, -1}};
+    static constexpr std::array<const char*, 1> kOrbitNames = {"tiles"};
     // Every metric move's inverse is a metric move: dist(s^-1) = dist(s).
     static constexpr bool kInverseLookups = true;
     static constexpr bool kAllPermutationsReachable = true;

@@ -178,7 +178,8 @@ deb)
     deb=$(ls "$tmp"/deb/pzc_"$version"_*.deb 2> /dev/null | head -1)
     [ -n "$deb" ] || { cat "$tmp/cpack.log" >&2; fail "no pzc_${version}_*.deb"; }
     dpkg-deb -c "$deb" > "$tmp/contents" || fail "dpkg-deb -c failed"
-    for f in ./usr/bin/pzc ./usr/include/pz/solver_main.hpp ./usr/lib/cmake/pzc/pzcConfig.cmake \
+    for f in ./usr/bin/pzc ./usr/include/pz/solver_main.hpp ./usr/include/pz/api/solver.hpp ./usr/include/pz/pz_c.h \
+             ./usr/lib/libpz_c.a ./usr/lib/cmake/pzc/pzcGenerate.cmake ./usr/lib/cmake/pzc/pzcConfig.cmake \
              ./usr/lib/cmake/pzc/pzcConfigVersion.cmake ./usr/share/pzc/puzzles/cube3.pz \
              ./usr/share/pzc/puzzles/anima/levels/1.1-line_dance.txt ./usr/share/doc/pzc/README.md; do
         grep -q -F " $f" "$tmp/contents" || { cat "$tmp/contents" >&2; fail "$f not in the .deb"; }

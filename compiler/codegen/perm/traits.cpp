@@ -43,6 +43,10 @@ void emitTraitsStruct(CodeWriter& w, const SolverModel& m, const std::vector<std
     w.set("NO", std::to_string(m.layout.orbits.size()));
     w.set("SHAPES", "{" + shapes + "}");
     w.line("static constexpr std::array<pz::OrbitShape, {{NO}}> kOrbitShapes = {{SHAPES}};");
+    std::string orbitNames;  // the library's PuzzleInfo::orbits (pz/api/perm.hpp)
+    for (size_t i = 0; i < m.layout.orbits.size(); ++i)
+        orbitNames += (i ? ", " : "") + stringLiteral(m.puzzle->orbits.at(i).name);
+    w.line("static constexpr std::array<const char*, {{NO}}> kOrbitNames = {" + orbitNames + "};");
     w.set("INVLOOK", m.inverseLookups ? "true" : "false");
     w.set("ALLPERM", m.allPermutationsReachable ? "true" : "false");
     w.line("// Every metric move's inverse is a metric move: dist(s^-1) = dist(s).");
