@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "pz/state.hpp"
+#include "pz/support/startup_tables.hpp"
 
 #if defined(__BMI2__) || defined(__AVX512VBMI2__)
 #include <immintrin.h>
@@ -124,18 +125,19 @@ inline void multisetUnrank(uint64_t r, uint8_t* seq, std::array<uint8_t, L> coun
 // (position p, i from 0) of C(p, i+1). Tabulated for the hot path.
 template <unsigned N>
 struct CombinationRanks {
-    std::vector<uint32_t> rank;               // [mask] -> rank among masks of its popcount
-    std::vector<std::vector<uint32_t>> mask;  // [k][rank] -> mask (the unrank)
+    uint32_t* rank;                    // [mask] -> rank among masks of its popcount
+    std::array<uint32_t*, N + 1> mask;  // [k][rank] -> mask (the unrank)
     // Built before main in every solver: one step a mask (the highest set
     // bit p of a k-bit mask adds C(p, k) to the rank of the rest), not one
-    // a bit (16 times the work: 1.5 ms of a one-shot solve's start).
-    CombinationRanks() : rank(size_t{1} << N), mask(N + 1) {
+    // a bit (16 times the work: 1.5 ms of a one-shot solve's start), in
+    // start-up table memory (note [start-up tables]).
+    CombinationRanks() : rank(startupTable<uint32_t>(size_t{1} << N)) {
         uint32_t choose[N + 1][N + 1] = {};
         for (unsigned p = 0; p <= N; ++p)
             for (unsigned k = 0; k <= N; ++k) choose[p][k] = static_cast<uint32_t>(binomial(p, k));
-        for (unsigned k = 0; k <= N; ++k) mask[k].resize(binomial(N, k));
+        for (unsigned k = 0; k <= N; ++k) mask[k] = startupTable<uint32_t>(binomial(N, k));
         mask[0][0] = 0;
-        for (uint32_t m = 1; m < rank.size(); ++m) {
+        for (uint32_t m = 1; m < (uint32_t{1} << N); ++m) {
             const unsigned p = 31u - static_cast<unsigned>(std::countl_zero(m));
             const unsigned k = static_cast<unsigned>(std::popcount(m));
             const uint32_t r = rank[m ^ (1u << p)] + choose[p][k];

@@ -38,17 +38,18 @@ inline constexpr BinomialTable kBinomials{};
 // (4 of a solver's 12 s of g++ time).
 // One step a mask: the highest set bit p of a k-bit mask adds C(p, k) to
 // the rank of the rest (a term a bit was 1.5 ms of every solver's start).
-inline std::array<uint16_t, 1 << 16> makeColexRank16() {
-    std::array<uint16_t, 1 << 16> t{};
-    for (uint32_t m = 1; m < t.size(); ++m) {
+// In start-up table memory (note [start-up tables]).
+inline const uint16_t* makeColexRank16() {
+    uint16_t* t = startupTable<uint16_t>(size_t{1} << 16);
+    for (uint32_t m = 1; m < (uint32_t{1} << 16); ++m) {
         const unsigned p = 31u - static_cast<unsigned>(std::countl_zero(m));
         t[m] = static_cast<uint16_t>(t[m ^ (1u << p)] + kBinomials.c[p][std::popcount(m)]);
     }
     return t;
 }
-inline const std::array<uint16_t, 1 << 16> kColexRank16 = makeColexRank16();
+inline const uint16_t* const kColexRank16 = makeColexRank16();
 inline uint64_t colexRank(uint64_t mask) {
-    if (mask < kColexRank16.size()) return kColexRank16[mask];
+    if (mask < (uint64_t{1} << 16)) return kColexRank16[mask];
     uint64_t r = 0;
     for (unsigned i = 1; mask; mask &= mask - 1, ++i) r += kBinomials.c[std::countr_zero(mask)][i];
     return r;
