@@ -74,10 +74,10 @@ set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${PZC_PACKAGE_MAINTAINER}")
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
-# Depends: the shared libraries of bin/pzc, from dpkg-shlibdeps (libc and
-# libuuid when pzc links its libraries statically, note [static
-# dependencies]; else also the antlr4 runtime, yaml-cpp, gmp, libstdc++ and
-# libgcc), and a C++20 compiler: `pzc solve` and
+# Depends: the shared libraries of bin/pzc, from dpkg-shlibdeps (none when
+# pzc links its libraries statically, note [static dependencies]; else
+# libc, the antlr4 runtime, yaml-cpp, gmp, libstdc++ and libgcc), and a
+# C++20 compiler: `pzc solve` and
 # `pzc build` compile generated C++ with $CXX, else c++ (g++ provides
 # /usr/bin/c++ and pulls libstdc++-12-dev and libc6-dev, all the runtime
 # headers need).
