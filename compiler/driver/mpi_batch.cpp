@@ -4,7 +4,8 @@
 //   CHUNK  0 -> w  lines "INDEX\tINPUT" (a few positions)
 //   STOP   0 -> w  no more work: the worker closes its solver and exits
 //   RESULTS w -> 0 lines "INDEX\tRESULT" for the last chunk; the first one
-//                  is empty: each RESULTS asks for the next chunk
+//                  is empty: each RESULTS asks for more (rank 0 keeps two
+//                  chunks in flight per worker, so the next one is queued)
 //   FAIL   w -> 0  "CODE\tMESSAGE": the worker's solver failed (then it
 //                  waits for STOP like the others)
 // Every receive polls (MPI_Iprobe, then a short sleep) rather than blocking:
@@ -238,6 +239,11 @@ int runWorker(Session& session) {
 FarmResult farm(Session& session, const std::vector<std::string>& argv, const std::vector<std::string>& inputs,
                 bool progress, const std::function<void(const std::string&)>& onLine) {
     constexpr size_t kChunkSize = 4;  // small: a slow position holds up only its chunk
+    // Two chunks per worker: the next one waits in its queue while it
+    // solves, so its solver never idles for a round trip to rank 0.
+    constexpr int kInFlight = 2;
+    std::vector<int> inFlight(session.size());
+    std::vector<bool> asked(session.size());
     std::string start;
     for (const auto& a : argv) start += a + '\0';
     for (int w = 1; w < session.size(); ++w) send(w, kStart, start);
@@ -262,12 +268,16 @@ FarmResult farm(Session& session, const std::vector<std::string>& argv, const st
             ++done;
         }
         for (; out.ok && printed < inputs.size() && have[printed]; ++printed) onLine(results[printed]);
-        if (out.ok && next < inputs.size()) {
+        // Each message answers one chunk, except a worker's first (a request).
+        if (asked[from]) --inFlight[from];
+        asked[from] = true;
+        for (; out.ok && next < inputs.size() && inFlight[from] < kInFlight; ++inFlight[from]) {
             std::string chunk;
             for (size_t k = 0; k < kChunkSize && next < inputs.size(); ++k, ++next)
                 chunk += std::to_string(next) + "\t" + inputs[next] + "\n";
             send(from, kChunk, chunk);
-        } else {
+        }
+        if (inFlight[from] == 0) {
             send(from, kStop, "");
             ++stopped;
         }
