@@ -267,7 +267,8 @@ FarmResult farm(Session& session, const std::vector<std::string>& argv, const st
             have[i] = true;
             ++done;
         }
-        for (; out.ok && printed < inputs.size() && have[printed]; ++printed) onLine(results[printed]);
+        // In order; after a failure too, up to the first lost chunk (so --resume redoes less).
+        for (; printed < inputs.size() && have[printed]; ++printed) onLine(results[printed]);
         // Each message answers one chunk, except a worker's first (a request).
         if (asked[from]) --inFlight[from];
         asked[from] = true;
