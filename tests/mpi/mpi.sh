@@ -74,6 +74,31 @@ bad-lines)
     "$pzc" solve $puzzle --random 3 --mpi 2> "$tmp/err" && fail "--mpi without --scrambles accepted"
     grep -q "needs --scrambles" "$tmp/err" || fail "$(cat "$tmp/err")"
     ;;
+solver-dies)
+    # A private copy of the cache whose loopover3 solver is a script that
+    # exits at once (with a valid build stamp, so pzc runs it).
+    cp -r "$cache" "$tmp/cache"
+    export PZC_CACHE_DIR=$tmp/cache
+    bin=$(ls "$tmp"/cache/bin/loopover3-* | grep -Ev '\.[a-z]+$' | head -1)
+    [ -n "$bin" ] || fail "no cached loopover3 solver"
+    for code in 3 4; do
+        printf '#!/bin/sh\nexit %s\n' $code > "$bin"
+        python3 - "$bin" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+h = 1469598103934665603
+for b in data:
+    h = ((h ^ b) * 1099511628211) % (1 << 64)
+open(sys.argv[1] + ".stamp", "w").write("pzc-build-stamp 1 %d %016x\n" % (len(data), h))
+PY
+        mpi --scrambles "$tmp/batch" > "$tmp/out" 2> "$tmp/err"
+        rc=$?
+        # As one process: a refused memory budget (4) is exit 1, anything else 3.
+        want=$([ $code = 4 ] && echo 1 || echo 3)
+        [ "$rc" = "$want" ] || fail "solver exit $code: pzc exit $rc, $want expected: $(cat "$tmp/err")"
+        grep -q "the solver .* on rank [12] \(exited with status 3\|ran out of memory\)" "$tmp/err" || fail "no message: $(cat "$tmp/err")"
+    done
+    ;;
 *) fail "unknown case" ;;
 esac
 echo "PASS ($case_name)"
