@@ -2,12 +2,15 @@
 // Messages (all text, MPI_CHAR) between rank 0 and a worker:
 //   START  0 -> w  the solver's argv, '\0'-separated (sent once)
 //   CHUNK  0 -> w  lines "INDEX\tINPUT" (a few positions)
-//   STOP   0 -> w  no more work: the worker closes its solver and exits
+//   DONE   0 -> w  this batch is over: the worker closes its solver and
+//                  waits for another START (the next memory candidate)
+//   STOP   0 -> w  the worker exits (sent by rank 0's Session at its end)
 //   RESULTS w -> 0 lines "INDEX\tRESULT" for the last chunk; the first one
 //                  is empty: each RESULTS asks for more (rank 0 keeps two
 //                  chunks in flight per worker, so the next one is queued)
-//   FAIL   w -> 0  "CODE\tMESSAGE": the worker's solver failed (then it
-//                  waits for STOP like the others)
+//   FAIL   w -> 0  "CODE\tMESSAGE": the worker's solver failed, with the
+//                  exit code 4 (refused its memory budget) or 3; it answers
+//                  the chunks it holds with FAIL too, then waits for DONE
 // Every receive polls (MPI_Iprobe, then a short sleep) rather than blocking:
 // Open MPI's blocking receive spins a core, which rank 0 and waiting
 // workers would take from the solvers and the compiler.
@@ -54,7 +57,7 @@ bool available() { return true; }
 
 namespace {
 
-enum Tag { kStart = 1, kChunk, kStop, kResults, kFail };
+enum Tag { kStart = 1, kChunk, kDone, kStop, kResults, kFail };
 
 void send(int dest, Tag tag, const std::string& text) {
     MPI_Send(text.data(), static_cast<int>(text.size()), MPI_CHAR, dest, tag, MPI_COMM_WORLD);
@@ -190,31 +193,25 @@ Session::Session() {
 }
 
 Session::~Session() {
-    // Rank 0 stopped before the batch (an error, or nothing to solve):
-    // the workers still wait for START.
-    if (rank_ == 0 && !released_)
+    // The workers wait for another START (or never had one: rank 0 stopped
+    // on an error, or had nothing to solve).
+    if (rank_ == 0)
         for (int w = 1; w < size_; ++w) send(w, kStop, "");
     g_session = nullptr;
     MPI_Finalize();
 }
 
-int runWorker(Session& session) {
-    signal(SIGPIPE, SIG_IGN);  // a dead solver is reported, not fatal
-    int tag = 0, from = 0;
-    std::string text = receive(0, tag, from);
-    if (tag != kStart) return 0;
-    std::vector<std::string> argv;
-    for (size_t at = 0; at < text.size();) {
-        size_t end = text.find('\0', at);
-        if (end == std::string::npos) end = text.size();
-        argv.push_back(text.substr(at, end - at));
-        at = end + 1;
-    }
+namespace {
+
+// One batch on a worker: runs `argv` and solves chunks until DONE (or STOP).
+// False when told to STOP.
+bool workerBatch(Session& session, const std::vector<std::string>& argv) {
     Solver solver(argv);
     bool failed = false;
+    int tag = 0, from = 0;
     send(0, kResults, "");
     for (;;) {
-        text = receive(0, tag, from);
+        std::string text = receive(0, tag, from);
         if (tag != kChunk) break;
         auto chunk = splitIndexed(text);
         std::vector<std::string> lines, results;
@@ -228,12 +225,32 @@ int runWorker(Session& session) {
         failed = true;
         ChildStatus s = solver.finish();
         const bool refused = s.exited() && s.exitCode() == 4;  // its memory budget (as one process: exit 1)
-        send(0, kFail, std::string(refused ? "1" : "3") + "\tpzc solve: " + (refused ? "error" : "internal error") +
+        send(0, kFail, std::string(refused ? "4" : "3") + "\tpzc solve: " + (refused ? "error" : "internal error") +
                            ": the solver " + argv[0] + " on rank " + std::to_string(session.rank()) + " " +
                            describeSolverStatus(s));
     }
     solver.finish();
-    return 0;
+    return tag == kDone;
+}
+
+}  // namespace
+
+int runWorker(Session& session) {
+    signal(SIGPIPE, SIG_IGN);  // a dead solver is reported, not fatal
+    // One batch per solver rank 0 tries (note [memory choice] may try several).
+    for (;;) {
+        int tag = 0, from = 0;
+        std::string text = receive(0, tag, from);
+        if (tag != kStart) return 0;
+        std::vector<std::string> argv;
+        for (size_t at = 0; at < text.size();) {
+            size_t end = text.find('\0', at);
+            if (end == std::string::npos) end = text.size();
+            argv.push_back(text.substr(at, end - at));
+            at = end + 1;
+        }
+        if (!workerBatch(session, argv)) return 0;
+    }
 }
 
 FarmResult farm(Session& session, const std::vector<std::string>& argv, const std::vector<std::string>& inputs,
@@ -279,7 +296,7 @@ FarmResult farm(Session& session, const std::vector<std::string>& argv, const st
             send(from, kChunk, chunk);
         }
         if (inFlight[from] == 0) {
-            send(from, kStop, "");
+            send(from, kDone, "");
             ++stopped;
         }
         const auto now = std::chrono::steady_clock::now();
@@ -294,7 +311,8 @@ FarmResult farm(Session& session, const std::vector<std::string>& argv, const st
             std::cerr << buf << std::flush;
         }
     }
-    session.markReleased();
+    out.refusedFirst = !out.ok && out.exitCode == 4 && done == 0;
+    if (out.exitCode == 4) out.exitCode = 1;
     return out;
 }
 

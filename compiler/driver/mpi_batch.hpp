@@ -17,7 +17,7 @@ namespace pz::driver::mpi {
 bool available();
 
 // MPI for one `pzc solve --mpi`: MPI_Init on construction; on destruction,
-// any worker not yet released is told to stop, then MPI_Finalize. Only
+// rank 0 tells every worker to stop, then MPI_Finalize. Only
 // constructed when available().
 class Session {
 public:
@@ -29,11 +29,8 @@ public:
     int size() const { return size_; }
     int workers() const { return size_ - 1; }
 
-    void markReleased() { released_ = true; }
-
 private:
     int rank_ = 0, size_ = 1;
-    bool released_ = false;  // rank 0: every worker has been sent STOP
 };
 
 // The session of this process, or nullptr (no --mpi, or one rank only).
@@ -47,6 +44,7 @@ struct FarmResult {
     bool ok = true;
     int exitCode = 0;     // when !ok: as the single-process path (1: the solver refused its budget, 3 otherwise)
     std::string message;  // when !ok: the whole diagnostic line
+    bool refusedFirst = false;  // a solver refused its memory budget before any answer (try another)
 };
 
 // Rank 0: `inputs` (one solver input line each) solved by the workers, each

@@ -805,11 +805,11 @@ std::optional<int> runSolver(const IndexedSolver& solver, const ir::Puzzle& puzz
     ResultReader reader(solver, puzzle, layout, o, positions, label);
     if (positions.elements.empty()) return reader.finishLineErrors(0);  // a batch of bad lines only, or empty
     if (mpi::Session* session = o.mpi ? mpi::current() : nullptr) {
-        // No memory fallback here: a refused budget ends the batch (exit 1).
         auto farmed = mpi::farm(*session, solverArgv(solver, o, positions, label, true),
                                 solverInputs(puzzle, layout, positions), o.progress,
                                 [&](const std::string& line) { reader.onLine(line); });
         if (!farmed.ok) {
+            if (mayRefuse && farmed.refusedFirst) return std::nullopt;  // note [memory choice]
             std::cerr << farmed.message << "\n";
             return farmed.exitCode;
         }
