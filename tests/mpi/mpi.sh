@@ -99,6 +99,21 @@ PY
         grep -q "the solver .* on rank [12] \(exited with status 3\|ran out of memory\)" "$tmp/err" || fail "no message: $(cat "$tmp/err")"
     done
     ;;
+memory-choice)
+    # note [memory choice] under MPI: the workers' solver 'small' refuses
+    # --memory 800 before any answer, so rank 0 hands over to 'least' (as
+    # e2e/memory-budget does in one process). A cache of its own: the choice
+    # is remembered. Two solver compiles: ~30 s.
+    sed 's/^  solver optimal { optimal tetrad_coset, top; }/&\n  solver big { optimal tetrad_coset; }\n  solver small { optimal tetrad_proj; }\n  pattern tiny { corners {UFR}: positions; }\n  solver least { optimal tiny; }/' \
+        tests/puzzles/cube2_tetrads.pz > "$tmp/cube2_mem.pz"
+    grep -q "solver least" "$tmp/cube2_mem.pz" || fail "could not derive the definition"
+    printf "R U F' R2 U'\nR U\nF R' U2\n" > "$tmp/b"
+    PZC_CACHE_DIR=$tmp/cache "$mpirun" --oversubscribe -np 3 "$pzc" solve "$tmp/cube2_mem.pz" --scrambles "$tmp/b" --mpi \
+        --memory 800 > "$tmp/out" 2> "$tmp/err" || fail "exit $?: $(cat "$tmp/err")"
+    grep -q "note: solver 'small' needs more than --memory; trying 'least'" "$tmp/err" || fail "no hand-over: $(cat "$tmp/err")"
+    [ "$(grep -c '"solver": "least"' "$tmp/out")" = 3 ] || fail "not solved by 'least': $(cat "$tmp/out")"
+    sed -E 's/.*"length": ([0-9]+).*/\1/' "$tmp/out" | tr '\n' ' ' | grep -qx "5 2 3 " || fail "lengths: $(cat "$tmp/out")"
+    ;;
 *) fail "unknown case" ;;
 esac
 echo "PASS ($case_name)"
