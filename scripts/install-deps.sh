@@ -4,6 +4,7 @@ set -euo pipefail
 pkgs=(build-essential cmake ninja-build antlr4 libantlr4-runtime-dev libyaml-cpp-dev
       catch2 llvm-14-tools clang-14 libclang-rt-14-dev libgmp-dev python3
       pybind11-dev python3-dev python3-pybind11 python3-setuptools python3-pip python3-wheel  # the Python module (python/)
+      openmpi-bin libopenmpi-dev  # pzc solve --mpi (docs/distributed.md) and its tests
       dpkg-dev file)  # cpack -G DEB: dpkg-deb, dpkg-shlibdeps (and file, which CPack runs)
 missing=()
 for p in "${pkgs[@]}"; do

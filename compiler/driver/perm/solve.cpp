@@ -24,6 +24,7 @@
 #include "compiler/analysis/perm/puzzle_summary.hpp"
 #include "compiler/analysis/perm/sift_words.hpp"
 #include "compiler/driver/commands.hpp"
+#include "compiler/driver/mpi_batch.hpp"
 #include "compiler/driver/native_build.hpp"
 #include "compiler/driver/options.hpp"
 #include "compiler/driver/perm/tws_support.hpp"
@@ -55,6 +56,8 @@ const char* kUsage =
     "usage: pzc solve FILE (--scramble \"MOVES\" | --state \"NUMBERS\")... [--json] [--threads N]\n"
     "       pzc solve FILE --random N [--seed S] [--json] [--threads N]      (N from 1 to 1000000)\n"
     "       pzc solve FILE --scrambles FILE|- [--threads N]   (one scramble or state a line; JSON lines)\n"
+    "         [--resume OUT]: skip the lines whose results OUT holds (their \"line\"), append the rest to OUT\n"
+    "         [--mpi]: under mpirun, ranks other than 0 solve the batch (docs/distributed.md)\n"
     "       pzc solve FILE.tws --tws-scrambles SCRAMBLES.scr...  (a ksolve/twsearch scramble file)\n"
     "  --memory SIZE: budget for pruning tables (512M, 2G, ...; default a quarter of physical memory);\n"
     "    without --solver, runs the declared optimal solver with the largest tables that fit\n"
@@ -136,6 +139,8 @@ struct SolveOptions {
     std::string batchFile;
     unsigned long long randomCount = 0, seed = 1, threads = 0;
     bool json = false, verifyTables = false, sift = false, progress = false, force = false;
+    bool mpi = false;        // --mpi: the batch solved across MPI ranks (mpi_batch.hpp)
+    std::string resume;      // --resume OUT
     std::string memory;      // bytes, as the solver's --memory; empty = its default
     std::string solverName;  // --solver
     std::optional<unsigned long long> maxLength, budgetMs;
@@ -171,13 +176,16 @@ std::optional<int> readSolveOptions(const Args& args, SolveOptions& o) {
         .number("--max-length", maxLength, 0, 1000)
         .number("--budget-ms", budgetMs, 0, 86400000ULL)
         .value("--known-solution", o.knownText)
+        .flag("--mpi", o.mpi)
+        .value("--resume", o.resume)
         .exclusive({"--scramble", "--random", "--scrambles"})
         .exclusive({"--tws-scrambles", "--random", "--scrambles"})
         .exclusive({"--state", "--random", "--scrambles"})
         .exclusive({"--sift", "--solver"})
         .exclusive({"--sift", "--max-length"})
         .exclusive({"--sift", "--budget-ms"})
-        .exclusive({"--sift", "--progress"});
+        .exclusive({"--sift", "--progress"})
+        .exclusive({"--sift", "--mpi"});
     // exclusive() refuses any two of its list: --known-solution with each.
     for (const char* other : {"--random", "--scrambles", "--tws-scrambles", "--max-length", "--sift", "--budget-ms"})
         options.exclusive({"--known-solution", other});
@@ -191,6 +199,13 @@ std::optional<int> readSolveOptions(const Args& args, SolveOptions& o) {
         if (!bytes || *bytes == 0)
             return options.fail("bad --memory '" + memoryText + "': expected a size such as 512M or 2G");
         o.memory = std::to_string(*bytes);
+    }
+    if ((o.mpi || !o.resume.empty()) && o.batchFile.empty())
+        return options.fail(std::string(o.mpi ? "--mpi" : "--resume") + " needs --scrambles");
+    if (o.mpi && !mpi::available()) {
+        std::cerr << "pzc solve: error: pzc was built without MPI, so --mpi cannot run (install Open MPI, e.g. "
+                     "openmpi-bin and libopenmpi-dev, and rebuild; docs/distributed.md)\n";
+        return 2;
     }
     if (options.given("--max-length")) o.maxLength = maxLength;
     if (options.given("--budget-ms")) o.budgetMs = budgetMs;
@@ -207,6 +222,7 @@ struct Positions {
     std::vector<ir::Element> elements;
     std::vector<long> line;                          // batch: the line of each position
     std::vector<std::pair<long, std::string>> errors;  // batch: bad lines, in order
+    bool priorErrors = false;                          // --resume: OUT holds error lines
 };
 
 // A batch (--scrambles FILE|-): one scramble or state a line, blank lines
@@ -299,6 +315,74 @@ std::optional<int> collectPositions(pipeline::CompilationUnit& unit, const Solve
         }
     }
     return std::nullopt;
+}
+
+// note [resume]
+// --resume OUT: a batch's results are appended to OUT instead of stdout,
+// and the lines whose results OUT holds already are not solved again. A
+// result is known by its "line" (the input line number, on every result
+// line: solution, no solution or bad line), so a resumed file holds the
+// same lines as one run's output. A torn last line (a run killed while
+// writing it) is dropped first; any other line that is not a result is an
+// error (OUT is not this batch's output).
+class ResumeOutput {
+public:
+    // Reads OUT and sends std::cout to its end; nullopt to go on, else the exit code.
+    std::optional<int> open(const std::string& path, std::set<long>& done, bool& errors) {
+        std::vector<std::string> kept;
+        std::ifstream in(path, std::ios::binary);
+        const std::string text(std::istreambuf_iterator<char>(in), {});
+        std::istringstream lines(text);
+        long number = 0;
+        for (std::string line; std::getline(lines, line);) {
+            ++number;
+            const bool last = lines.peek() == std::char_traits<char>::eof();
+            std::string why;
+            auto v = parseJson(line, why);
+            const JsonValue* at = v ? v->get("line") : nullptr;
+            if (!at || !at->integer() || (last && text.back() != '\n')) {
+                if (last) break;  // torn: solved again
+                std::cerr << "pzc solve: error: --resume " << path << ":" << number
+                          << ": not a result line of pzc solve --scrambles\n";
+                return 1;
+            }
+            done.insert(static_cast<long>(*at->integer()));
+            errors = errors || v->get("error");
+            kept.push_back(line);
+        }
+        if (kept.size() != static_cast<size_t>(number)) {  // rewrite without the torn line
+            std::ofstream again(path, std::ios::binary | std::ios::trunc);
+            for (const auto& line : kept) again << line << "\n";
+        }
+        out_.open(path, std::ios::binary | std::ios::app);
+        if (!out_) {
+            std::cerr << "pzc solve: error: --resume: cannot write " << path << "\n";
+            return 1;
+        }
+        old_ = std::cout.rdbuf(out_.rdbuf());
+        return std::nullopt;
+    }
+    ~ResumeOutput() {
+        if (old_) std::cout.rdbuf(old_);
+    }
+
+private:
+    std::ofstream out_;
+    std::streambuf* old_ = nullptr;
+};
+
+// Drops the positions and bad lines whose results --resume found.
+void skipDone(Positions& p, const std::set<long>& done) {
+    Positions left;
+    for (size_t i = 0; i < p.elements.size(); ++i)
+        if (!done.count(p.line[i])) {
+            left.elements.push_back(std::move(p.elements[i]));
+            left.line.push_back(p.line[i]);
+        }
+    for (auto& e : p.errors)
+        if (!done.count(e.first)) left.errors.push_back(std::move(e));
+    left.priorErrors = p.priorErrors;
+    p = std::move(left);
 }
 
 // note [known solutions]
@@ -580,7 +664,7 @@ public:
     // All bad lines printed; the exit code given the solver's `status`.
     int finishLineErrors(int status) {
         if (o_.batch()) flushLineErrors(LONG_MAX);
-        return positions_.errors.empty() ? status : std::max(status, 1);
+        return positions_.errors.empty() && !positions_.priorErrors ? status : std::max(status, 1);
     }
 
 private:
@@ -676,32 +760,66 @@ private:
     size_t nextError_ = 0;
 };
 
+// The solver's command line for a batch of `positions` (--stdin, answers
+// as JSON lines). `mpi`: one of several ranks on a machine, so no
+// --resident (each rank would copy the tables; mapped, they share the
+// cached file) and no per-iteration --progress (ranks would interleave).
+std::vector<std::string> solverArgv(const IndexedSolver& solver, const SolveOptions& o, const Positions& positions,
+                                    const SolverLabel& label, bool mpi) {
+    std::vector<std::string> argv = {solver.binary, "--machine", "--stdin"};
+    if (o.threads) argv.insert(argv.end(), {"--threads", std::to_string(o.threads)});
+    if (!o.memory.empty()) argv.insert(argv.end(), {"--memory", o.memory});
+    if (o.verifyTables) argv.push_back("--verify-tables");
+    if (o.progress && !mpi) argv.push_back("--progress");
+    // Several positions: the optimal solver copies its tables into huge
+    // pages before the first (note [table residency] in pz/tables/prune.hpp); one
+    // position keeps them mapped (a one-shot solve reads only what it needs).
+    if (label.optimal() && positions.elements.size() > 1 && !mpi) argv.push_back("--resident");
+    if (o.maxLength) argv.insert(argv.end(), {"--max-length", std::to_string(*o.maxLength)});
+    if (o.budgetMs) argv.insert(argv.end(), {"--budget-ms", std::to_string(*o.budgetMs)});
+    return argv;
+}
+
+// One solver input line a position, as the generated state holds it
+// (identical pieces as labels).
+std::vector<std::string> solverInputs(const ir::Puzzle& puzzle, const analysis::StateLayout& layout,
+                                      const Positions& positions) {
+    std::vector<std::string> out;
+    for (const auto& e : positions.elements) {
+        std::string line;
+        for (long n : elementNumbers(puzzle, analysis::labelledView(puzzle, e, layout))) line += std::to_string(n) + ' ';
+        out.push_back(std::move(line));
+    }
+    return out;
+}
+
 // Runs the solver without a shell: positions on its stdin (a pipe), one JSON
-// result line per position on its stdout, read by a ResultReader. Positions
-// are sent as the generated state holds them (identical pieces as labels).
+// result line per position on its stdout, read by a ResultReader.
 // `mayRefuse`: nullopt when the solver refused the memory budget before
 // answering anything (note [memory choice]: the caller tries another).
+// Under --mpi with workers, the workers run it instead (mpi_batch.hpp) and
+// their results go through the same ResultReader, in input order.
 std::optional<int> runSolver(const IndexedSolver& solver, const ir::Puzzle& puzzle, const analysis::StateLayout& layout,
                              const SolveOptions& o, Positions& positions, const SolverLabel& label,
                              bool mayRefuse = false) {
     ResultReader reader(solver, puzzle, layout, o, positions, label);
     if (positions.elements.empty()) return reader.finishLineErrors(0);  // a batch of bad lines only, or empty
-    ChildRun run;
-    run.argv = {solver.binary, "--machine", "--stdin"};
-    if (o.threads) run.argv.insert(run.argv.end(), {"--threads", std::to_string(o.threads)});
-    if (!o.memory.empty()) run.argv.insert(run.argv.end(), {"--memory", o.memory});
-    if (o.verifyTables) run.argv.push_back("--verify-tables");
-    if (o.progress) run.argv.push_back("--progress");
-    // Several positions: the optimal solver copies its tables into huge
-    // pages before the first (note [table residency] in pz/tables/prune.hpp); one
-    // position keeps them mapped (a one-shot solve reads only what it needs).
-    if (label.optimal() && positions.elements.size() > 1) run.argv.push_back("--resident");
-    if (o.maxLength) run.argv.insert(run.argv.end(), {"--max-length", std::to_string(*o.maxLength)});
-    if (o.budgetMs) run.argv.insert(run.argv.end(), {"--budget-ms", std::to_string(*o.budgetMs)});
-    for (const auto& e : positions.elements) {
-        for (long n : elementNumbers(puzzle, analysis::labelledView(puzzle, e, layout))) run.input += std::to_string(n) + ' ';
-        run.input += '\n';
+    if (mpi::Session* session = o.mpi ? mpi::current() : nullptr) {
+        auto farmed = mpi::farm(*session, solverArgv(solver, o, positions, label, true),
+                                solverInputs(puzzle, layout, positions), o.progress,
+                                [&](const std::string& line) { reader.onLine(line); });
+        if (!farmed.ok) {
+            if (mayRefuse && farmed.refusedFirst) return std::nullopt;  // note [memory choice]
+            std::cerr << farmed.message << "\n";
+            return farmed.exitCode;
+        }
+        ChildStatus done;
+        done.started = true;  // status 0: every rank's solver answered all it was given
+        return reader.finish(done);
     }
+    ChildRun run;
+    run.argv = solverArgv(solver, o, positions, label, false);
+    for (const auto& line : solverInputs(puzzle, layout, positions)) run.input += line + '\n';
     bool first = true;  // note [timeline]: the first answer's stages (a batch has many)
     run.onLine = [&](const std::string& line) {
         if (first) timeline::mark("result");
@@ -779,6 +897,16 @@ const char* PermutationBackend::solveUsage() const { return kUsage; }
 int PermutationBackend::solve(pipeline::CompilationUnit& unit, const Args& args) const {
     SolveOptions options;
     if (auto rc = readSolveOptions(args, options)) return *rc;
+    std::optional<mpi::Session> session;  // finalised last, after the output is flushed
+    if (options.mpi) {
+        session.emplace();
+        if (session->rank() != 0) return mpi::runWorker(*session);  // no output of its own
+    }
+    ResumeOutput resumed;
+    std::set<long> done;
+    bool priorErrors = false;
+    if (!options.resume.empty())
+        if (auto rc = resumed.open(options.resume, done, priorErrors)) return *rc;
     if (options.solverName.empty() && !options.sift) options.solverName = defaultSolverName(unit.puzzle());  // note [default solver]
     // A definition without patterns searches with default patterns, sized to
     // --memory when it is given (analysis/default_patterns.hpp).
@@ -795,6 +923,10 @@ int PermutationBackend::solve(pipeline::CompilationUnit& unit, const Args& args)
     }
     Positions positions;
     if (auto rc = collectPositions(unit, options, positions)) return *rc;
+    if (!options.resume.empty()) {
+        positions.priorErrors = priorErrors;
+        skipDone(positions, done);
+    }
     timeline::mark("positions");
     if (auto rc = readKnownSolution(unit, positions, options)) return *rc;
     if (positions.elements.empty()) return *runSolver({}, unit.puzzle(), {}, options, positions, {});

@@ -1,0 +1,56 @@
+// Batch solving across MPI ranks (docs/distributed.md): `mpirun -np N pzc
+// solve FILE --scrambles F --mpi`. Rank 0 reads the positions, builds the
+// solver, replays and prints every result; the other ranks (workers) each
+// run the solver binary once and solve the chunks rank 0 hands them from a
+// dynamic queue (solve times differ by orders of magnitude: no static split).
+// Rank 0 only coordinates; it does not solve. Nothing here knows a puzzle:
+// positions are the solver's input lines, results its JSON result lines.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace pz::driver::mpi {
+
+// True when pzc was built with MPI (PZ_HAVE_MPI).
+bool available();
+
+// MPI for one `pzc solve --mpi`: MPI_Init on construction; on destruction,
+// rank 0 tells every worker to stop, then MPI_Finalize. Only
+// constructed when available().
+class Session {
+public:
+    Session();
+    ~Session();
+    Session(const Session&) = delete;
+    Session& operator=(const Session&) = delete;
+    int rank() const { return rank_; }
+    int size() const { return size_; }
+    int workers() const { return size_ - 1; }
+
+private:
+    int rank_ = 0, size_ = 1;
+};
+
+// The session of this process, or nullptr (no --mpi, or one rank only).
+Session* current();
+
+// A worker rank's whole life: waits for the solver's argv, runs it once,
+// solves chunks until told to stop. The process's exit code.
+int runWorker(Session& session);
+
+struct FarmResult {
+    bool ok = true;
+    int exitCode = 0;     // when !ok: as the single-process path (1: the solver refused its budget, 3 otherwise)
+    std::string message;  // when !ok: the whole diagnostic line
+    bool refusedFirst = false;  // a solver refused its memory budget before any answer (try another)
+};
+
+// Rank 0: `inputs` (one solver input line each) solved by the workers, each
+// running `argv`; onLine gets every result line in input order, its "index"
+// the input's. `progress`: positions done, rate and ETA on stderr.
+FarmResult farm(Session& session, const std::vector<std::string>& argv, const std::vector<std::string>& inputs,
+                bool progress, const std::function<void(const std::string&)>& onLine);
+
+}  // namespace pz::driver::mpi

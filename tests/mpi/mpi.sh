@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# mpi.sh CASE PZC CACHEDIR MPIRUN — one case of pzc solve --mpi; see CMakeLists.txt.
+set -uo pipefail
+case_name=$1 pzc=$2 cache=$3 mpirun=$4
+[ -n "$mpirun" ] && [ -x "$mpirun" ] || { echo "SKIP: no mpirun"; exit 77; }
+export PZC_CACHE_DIR=$cache
+mkdir -p "$cache"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL ($case_name): $*"; exit 1; }
+puzzle=puzzles/loopover3.pz
+mpi() { "$mpirun" --oversubscribe -np 3 "$pzc" solve $puzzle --mpi "$@"; }
+# Timing fields differ from run to run: everything else must match.
+strip() { sed -E 's/, "nodes": [0-9]+, "seconds": [0-9.e+-]+//' "$1"; }
+
+"$pzc" solve $puzzle --scrambles /dev/null --mpi > /dev/null 2> "$tmp/err"
+if grep -q "built without MPI" "$tmp/err"; then echo "SKIP: pzc was built without MPI"; exit 77; fi
+
+# ~30 positions: random states (their "state" field), scrambles, a bad line, a comment.
+"$pzc" solve $puzzle --random 30 --seed 5 --json > "$tmp/random" || fail "random"
+{ echo "R1 C2"; echo "# a comment"; echo "R1 Q7"
+  sed -E 's/.*"state": "([0-9 ]*)".*/\1/' "$tmp/random"; echo "C1 R2 C3'"; } > "$tmp/batch"
+"$pzc" solve $puzzle --scrambles "$tmp/batch" > "$tmp/single" 2> "$tmp/single.err"
+single_rc=$?
+[ "$single_rc" = 1 ] || fail "one process: exit $single_rc (a bad line: 1)"
+[ "$(wc -l < "$tmp/single")" = 33 ] || fail "one process: $(wc -l < "$tmp/single") lines"
+
+case $case_name in
+same-output)
+    mpi --scrambles "$tmp/batch" --progress > "$tmp/mpi" 2> "$tmp/mpi.err"
+    rc=$?
+    [ "$rc" = "$single_rc" ] || fail "exit $rc, one process $single_rc: $(cat "$tmp/mpi.err")"
+    cmp <(strip "$tmp/single") <(strip "$tmp/mpi") || fail "output differs: $(diff <(strip "$tmp/single") <(strip "$tmp/mpi"))"
+    grep -q "batch:3: unknown move 'Q7'" "$tmp/mpi.err" || fail "no per-line error: $(cat "$tmp/mpi.err")"
+    grep -q "32/32 positions" "$tmp/mpi.err" || fail "no progress: $(cat "$tmp/mpi.err")"
+    ;;
+resume)
+    # The first 12 results, then a torn line (a run killed while writing).
+    head -12 "$tmp/single" > "$tmp/out"
+    printf '{"line": 15, "solu' >> "$tmp/out"
+    mpi --scrambles "$tmp/batch" --resume "$tmp/out" > "$tmp/stdout" 2> "$tmp/err"
+    rc=$?
+    [ "$rc" = "$single_rc" ] || fail "exit $rc, one process $single_rc: $(cat "$tmp/err")"
+    [ -s "$tmp/stdout" ] && fail "--resume prints to OUT, not stdout: $(cat "$tmp/stdout")"
+    cmp <(strip "$tmp/single") <(strip "$tmp/out") || fail "resumed file differs: $(diff <(strip "$tmp/single") <(strip "$tmp/out"))"
+    # The first 12 were not solved again: their timings are the first run's.
+    cmp <(head -12 "$tmp/single") <(head -12 "$tmp/out") || fail "answered lines were rewritten"
+    # Nothing left: nothing solved, the same file, and the bad line's exit 1.
+    cp "$tmp/out" "$tmp/done"
+    mpi --scrambles "$tmp/batch" --resume "$tmp/out" 2> "$tmp/err"
+    [ $? = 1 ] || fail "all answered: exit 1 expected (the bad line in OUT)"
+    cmp "$tmp/done" "$tmp/out" || fail "a finished file changed"
+    # The one-process path resumes the same way.
+    head -5 "$tmp/single" > "$tmp/out1"
+    "$pzc" solve $puzzle --scrambles "$tmp/batch" --resume "$tmp/out1" 2> /dev/null
+    cmp <(strip "$tmp/single") <(strip "$tmp/out1") || fail "one process: resumed file differs"
+    # Not a result file: refused, untouched.
+    echo "hello" > "$tmp/bad"; echo "{}" >> "$tmp/bad"
+    mpi --scrambles "$tmp/batch" --resume "$tmp/bad" 2> "$tmp/err" && fail "a foreign OUT was accepted"
+    grep -q "not a result line" "$tmp/err" || fail "no message: $(cat "$tmp/err")"
+    ;;
+bad-lines)
+    # Only bad lines: nothing to farm out, the workers are released.
+    printf 'R1 Q7\nX\n' > "$tmp/bad"
+    mpi --scrambles "$tmp/bad" > "$tmp/out" 2> "$tmp/err"
+    [ $? = 1 ] || fail "bad lines: exit 1 expected"
+    [ "$(cat "$tmp/out")" = '{"line": 1, "error": "unknown move '"'"'Q7'"'"'"}
+{"line": 2, "error": "unknown move '"'"'X'"'"'"}' ] || fail "output: $(cat "$tmp/out")"
+    # A missing file: the single-process error and exit code.
+    mpi --scrambles "$tmp/missing" > /dev/null 2> "$tmp/err"
+    [ $? = 1 ] || fail "missing file: exit 1 expected"
+    grep -q "cannot read" "$tmp/err" || fail "missing file: $(cat "$tmp/err")"
+    # --mpi needs a batch.
+    "$pzc" solve $puzzle --random 3 --mpi 2> "$tmp/err" && fail "--mpi without --scrambles accepted"
+    grep -q "needs --scrambles" "$tmp/err" || fail "$(cat "$tmp/err")"
+    ;;
+solver-dies)
+    # A private copy of the cache whose loopover3 solver is a script that
+    # exits at once (with a valid build stamp, so pzc runs it).
+    cp -r "$cache" "$tmp/cache"
+    export PZC_CACHE_DIR=$tmp/cache
+    bin=$(ls "$tmp"/cache/bin/loopover3-* | grep -Ev '\.[a-z]+$' | head -1)
+    [ -n "$bin" ] || fail "no cached loopover3 solver"
+    for code in 3 4; do
+        printf '#!/bin/sh\nexit %s\n' $code > "$bin"
+        python3 - "$bin" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+h = 1469598103934665603
+for b in data:
+    h = ((h ^ b) * 1099511628211) % (1 << 64)
+open(sys.argv[1] + ".stamp", "w").write("pzc-build-stamp 1 %d %016x\n" % (len(data), h))
+PY
+        mpi --scrambles "$tmp/batch" > "$tmp/out" 2> "$tmp/err"
+        rc=$?
+        # As one process: a refused memory budget (4) is exit 1, anything else 3.
+        want=$([ $code = 4 ] && echo 1 || echo 3)
+        [ "$rc" = "$want" ] || fail "solver exit $code: pzc exit $rc, $want expected: $(cat "$tmp/err")"
+        grep -q "the solver .* on rank [12] \(exited with status 3\|ran out of memory\)" "$tmp/err" || fail "no message: $(cat "$tmp/err")"
+    done
+    ;;
+memory-choice)
+    # note [memory choice] under MPI: the workers' solver 'small' refuses
+    # --memory 800 before any answer, so rank 0 hands over to 'least' (as
+    # e2e/memory-budget does in one process). A cache of its own: the choice
+    # is remembered. Two solver compiles: ~30 s.
+    sed 's/^  solver optimal { optimal tetrad_coset, top; }/&\n  solver big { optimal tetrad_coset; }\n  solver small { optimal tetrad_proj; }\n  pattern tiny { corners {UFR}: positions; }\n  solver least { optimal tiny; }/' \
+        tests/puzzles/cube2_tetrads.pz > "$tmp/cube2_mem.pz"
+    grep -q "solver least" "$tmp/cube2_mem.pz" || fail "could not derive the definition"
+    printf "R U F' R2 U'\nR U\nF R' U2\n" > "$tmp/b"
+    PZC_CACHE_DIR=$tmp/cache "$mpirun" --oversubscribe -np 3 "$pzc" solve "$tmp/cube2_mem.pz" --scrambles "$tmp/b" --mpi \
+        --memory 800 > "$tmp/out" 2> "$tmp/err" || fail "exit $?: $(cat "$tmp/err")"
+    grep -q "note: solver 'small' needs more than --memory; trying 'least'" "$tmp/err" || fail "no hand-over: $(cat "$tmp/err")"
+    [ "$(grep -c '"solver": "least"' "$tmp/out")" = 3 ] || fail "not solved by 'least': $(cat "$tmp/out")"
+    sed -E 's/.*"length": ([0-9]+).*/\1/' "$tmp/out" | tr '\n' ' ' | grep -qx "5 2 3 " || fail "lengths: $(cat "$tmp/out")"
+    ;;
+*) fail "unknown case" ;;
+esac
+echo "PASS ($case_name)"
