@@ -30,6 +30,25 @@ def cli_solve(definition, state):
     return answer["length"], answer["optimal"]
 
 
+class CubeTest(unittest.TestCase):
+    """The README's lines on a cube (the 2x2x2: the 3x3x3's plugin and
+    tables take minutes of CI), state by state."""
+
+    def test_readme_lines(self):
+        cube = pzc.Puzzle(str(ROOT / "puzzles" / "cube2.pz"))
+        sol = cube.solve(scramble="R U F'")
+        self.assertEqual(sol.moves, ["F", "U'", "R'"])
+        self.assertEqual((sol.length, sol.optimal), (3, True))
+        state = cube.random_state(seed=1)
+        self.assertEqual(state, cube.random_state(seed=1))
+        sol = cube.solve(state=state)
+        self.assertTrue(cube.is_solved(cube.apply(state, " ".join(sol.moves))))
+        self.assertEqual(sol.length, cli_solve(str(ROOT / "puzzles" / "cube2.pz"), state)[0])
+        moved = cube.apply(cube.solved_state(), "R U")
+        self.assertNotEqual(moved, cube.solved_state())
+        self.assertEqual(cube.solve(state=moved).length, 2)
+
+
 class PuzzleTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
