@@ -20,14 +20,8 @@ trap 'rm -rf "$work"' EXIT
 "$pzc" generate puzzles/cube3.pz -o "$work" --name cube --solver two_phase
 g++ -std=c++20 -O3 -march=native -DNDEBUG -pthread -Iruntime/include -I"$work" \
     bench/library/bench_library.cpp "$work/slide.cpp" "$work/cube.cpp" runtime/capi/pz_c.cpp -o "$work/bench_library"
-echo "== 1. per call (one thread)"
-"$work/bench_library" calls "$n"
-
-echo "== 2. the same $n slide4 states, one thread: API vs CLI solver"
-"$work/bench_library" states "$n" 7 "$work/states.txt"
-"$work/bench_library" each "$work/states.txt" > "$work/api.json"
-"$pzc" solve puzzles/slide4.pz --scrambles "$work/states.txt" --threads 1 > "$work/cli.json"
-python3 - "$work/api.json" "$work/cli.json" <<'PY'
+compare() {  # compare API.json CLI.json: equal answers and nodes, and the rates
+python3 - "$1" "$2" <<'PY'
 import json, sys
 def load(f):
     rows = [json.loads(l) for l in open(f) if l.startswith("{")]
@@ -37,21 +31,22 @@ print("lengths equal: %s; node counts equal: %s (%d nodes)" % (al == cl, an == c
 print("API %.2f M nodes/s (%.3f s), CLI %.2f M nodes/s (%.3f s): API/CLI rate %.3f"
       % (sum(an) / asec / 1e6, asec, sum(cn) / csec / 1e6, csec, (sum(an) / asec) / (sum(cn) / csec)))
 PY
+}
+
+echo "== 1. per call (one thread)"
+"$work/bench_library" calls "$n"
+
+echo "== 2. the same $n slide4 states, one thread: API vs CLI solver"
+"$work/bench_library" states "$n" 7 "$work/states.txt"
+"$work/bench_library" each "$work/states.txt" > "$work/api.json"
+"$pzc" solve puzzles/slide4.pz --scrambles "$work/states.txt" --threads 1 > "$work/cli.json"
+compare "$work/api.json" "$work/cli.json"
 
 echo "== 2b. the same for cube3 two_phase: API vs CLI solver, one thread"
 "$work/bench_library" cube-states "$n" 7 "$work/cube-states.txt"
 "$work/bench_library" cube-each "$work/cube-states.txt" > "$work/cube-api.json"
 "$pzc" solve puzzles/cube3.pz --solver two_phase --scrambles "$work/cube-states.txt" --threads 1 > "$work/cube-cli.json"
-python3 - "$work/cube-api.json" "$work/cube-cli.json" <<'PY'
-import json, sys
-def load(f):
-    rows = [json.loads(l) for l in open(f) if l.startswith("{")]
-    return [r["nodes"] for r in rows], sum(r["seconds"] for r in rows), [r["length"] for r in rows]
-an, asec, al = load(sys.argv[1]); cn, csec, cl = load(sys.argv[2])
-print("lengths equal: %s; node counts equal: %s (%d nodes)" % (al == cl, an == cn, sum(an)))
-print("API %.3f M nodes/s (%.4f s), CLI %.3f M nodes/s (%.4f s): API/CLI rate %.3f"
-      % (sum(an) / asec / 1e6, asec, sum(cn) / csec / 1e6, csec, (sum(an) / asec) / (sum(cn) / csec)))
-PY
+compare "$work/cube-api.json" "$work/cube-cli.json"
 
 echo "== 3. $m slide4 states on 2 threads: API solveAll vs pzc solve --scrambles"
 "$work/bench_library" states "$m" 11 "$work/batch.txt"

@@ -109,9 +109,7 @@ public:
         return *s == T::solved();
     }
     Result<Position> apply(const Position& p, std::string_view moves) const override {
-        auto s = toState(p);
-        if (!s) return s.error();
-        auto seq = parseMoves(moves);
+        auto seq = parseMoves(moves);  // applyMoves checks the position
         if (!seq) return seq.error();
         return applyMoves(p, *seq);
     }
