@@ -11,7 +11,7 @@ grammar Puzzle;
 
 // ---------------------------------------------------------------- entry points
 
-file : (permutationPuzzle | gridPuzzle) EOF ;
+file : (permutationPuzzle | gridPuzzle | blocksPuzzle) EOF ;
 
 expressionOnly   : expr? EOF ;
 cyclesOnly       : cycle* EOF ;
@@ -113,6 +113,41 @@ motion
     | 'map' '{' (name '->' name ';')* '}'      # mapMotion
     ;
 
+// ---------------------------------------------------------------- sliding-block puzzles
+
+// blocks fifteen { board { ". 1 2 3" ... } moves blank; solver md { manhattan conflicts; } }
+// (docs/language.md, "Sliding-block puzzles"). Values such as the metric,
+// the axis or a symmetry's map are names, checked by lowering.
+blocksPuzzle : 'blocks' name '{' blocksItem* '}' ;
+
+blocksItem
+    : 'board' '{' STRING* '}' ';'?                              # boardDecl
+    | 'size' width=INT by=name height=INT ';'                    # sizeDecl
+    | 'exit' side=name offset=INT ';'                            # exitDecl
+    | 'metric' name ';'                                          # metricDecl
+    | 'moves' name ';'                                           # movesDecl
+    | 'axis' piece=label? axisName=name ';'                      # axisDecl
+    | 'start' ';'                                                # startDecl
+    | 'identical' label+ ';'                                     # identicalDecl
+    | 'goal' blocksGoal ';'                                      # goalDecl
+    | 'symmetry' name mapping=name ';'                           # blocksSymmetryDecl
+    | 'pattern' name '{' label* ';'? '}'                         # blocksPatternDecl
+    | 'solver' name '{' blocksSolverItem* '}'                    # blocksSolverDecl
+    | 'levels' '{' STRING* '}' ';'?                              # blocksLevelsDecl
+    ;
+blocksGoal
+    : 'board'                                                    # boardGoal
+    | label 'exits'                                              # exitGoal
+    | placement (',' placement)*                                 # placeGoal
+    ;
+placement : label 'at' x=INT y=INT ;
+blocksSolverItem
+    : 'bfs' ';'                                                  # bfsItem
+    | 'manhattan' withConflicts='conflicts'? ';'                   # manhattanItem
+    | 'additive' name (',' name)* ';'                            # additiveItem
+    | 'reflect' name ';'                                         # reflectItem
+    ;
+
 // ---------------------------------------------------------------- move expressions
 
 // A word: R U R' U2 (R U)^3 [R, U] [F: R U] R'^-1
@@ -136,7 +171,8 @@ name
     | 'symmetry' | 'mirror' | 'subgroup' | 'in' | 'oriented' | 'pattern' | 'positions'
     | 'orientations' | 'unordered' | 'solver' | 'optimal' | 'phased' | 'grid' | 'direction'
     | 'colour' | 'levels' | 'with' | 'against' | 'map' | 'coset' | 'exact' | 'illegal' | 'holds' | 'sift'
-    | 'ignored'
+    | 'ignored' | 'blocks' | 'board' | 'size' | 'exit' | 'metric' | 'moves' | 'axis' | 'start'
+    | 'identical' | 'goal' | 'exits' | 'at' | 'bfs' | 'manhattan' | 'conflicts' | 'additive' | 'reflect'
     ;
 
 // ---------------------------------------------------------------- tokens

@@ -239,10 +239,82 @@ struct GridDef {
     SourceRange range;
 };
 
+// ---- sliding-block puzzles (docs/language.md, "Sliding-block puzzles") ----
+// Values the grammar reads as names (a metric, an axis, a side, a symmetry's
+// map, a solver's heuristic) are kept as written and checked by lowering.
+// A piece is named by its board token: a name or a number ("A", "15").
+
+struct BlocksDef {
+    // The board rows, top first, as written; each range covers the row's
+    // text (inside the quotes), so a token's column is range.col + offset.
+    std::optional<std::vector<Name>> board;
+    SourceRange boardRange;
+    struct Size {
+        int width = 0, height = 0;
+        SourceRange range;
+    };
+    std::optional<Size> size;
+    struct Exit {
+        Name side;  // left | right | top | bottom
+        int offset = 0;
+        SourceRange range;
+    };
+    std::optional<Exit> exit;
+    std::optional<Name> metric;  // step | slide | path
+    std::optional<Name> moves;   // blank | pieces
+    struct Axis {
+        std::optional<Name> piece;  // none: every piece
+        Name axis;                  // horizontal | vertical | long
+        SourceRange range;
+    };
+    std::vector<Axis> axes;
+    std::optional<SourceRange> start;  // `start;`: the board is a start position
+    struct Identical {
+        std::vector<Name> pieces;
+        SourceRange range;
+    };
+    std::vector<Identical> identical;
+    struct Goal {
+        enum class Kind { Board, Exit, Place } kind = Kind::Board;
+        Name exitPiece;  // Exit
+        struct Placement {
+            Name piece;
+            int x = 0, y = 0;
+            SourceRange range;
+        };
+        std::vector<Placement> placements;  // Place
+        SourceRange range;
+    };
+    std::optional<Goal> goal;
+    struct Symmetry {
+        Name name;
+        Name map;  // transpose | antitranspose | mirror_x | mirror_y | rotate180
+        SourceRange range;
+    };
+    std::vector<Symmetry> symmetries;
+    struct Pattern {
+        Name name;
+        std::vector<Name> pieces;
+        SourceRange range;
+    };
+    std::vector<Pattern> patterns;
+    struct Solver {
+        Name name;
+        Name heuristic;   // bfs | manhattan | additive; empty text: none given
+        bool conflicts = false;       // manhattan conflicts
+        std::vector<Name> patterns;   // additive
+        std::optional<Name> reflect;  // a symmetry
+        SourceRange range;
+    };
+    std::vector<Solver> solvers;
+    std::vector<Name> levels;  // level file paths, relative to the definition
+    SourceRange range;
+};
+
 // ---- the whole definition ----
 
 struct Puzzle {
-    enum class Kind { Permutation, Grid };
+    enum class Kind { Permutation, Grid, Blocks };
     std::string file;  // path it was read from
     Kind kind = Kind::Permutation;
     Name name;
@@ -261,6 +333,9 @@ struct Puzzle {
 
     // grid-actor puzzles
     GridDef grid;
+
+    // sliding-block puzzles
+    BlocksDef blocks;
 
     SourceRange range;
 };

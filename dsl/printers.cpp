@@ -119,11 +119,116 @@ const char* motionName(ast::ColourDef::Motion m) {
     return m == ast::ColourDef::Motion::With ? "with" : m == ast::ColourDef::Motion::Against ? "against" : "map";
 }
 
+// ---- sliding-block puzzles
+
+std::string blocksPz(const ast::Puzzle& p) {
+    const auto& b = p.blocks;
+    std::ostringstream out;
+    out << "blocks " << p.name.text << " {\n";
+    if (b.board) {
+        out << "  board {\n";
+        for (const auto& row : *b.board) out << "    " << quote(row.text) << '\n';
+        out << "  }\n";
+    }
+    if (b.size) out << "  size " << b.size->width << " x " << b.size->height << ";\n";
+    if (b.exit) out << "  exit " << b.exit->side.text << ' ' << b.exit->offset << ";\n";
+    if (b.metric) out << "  metric " << b.metric->text << ";\n";
+    if (b.moves) out << "  moves " << b.moves->text << ";\n";
+    for (const auto& a : b.axes) out << "  axis " << (a.piece ? a.piece->text + " " : "") << a.axis.text << ";\n";
+    if (b.start) out << "  start;\n";
+    for (const auto& id : b.identical) out << "  identical " << namesText(id.pieces, " ") << ";\n";
+    if (b.goal) {
+        out << "  goal ";
+        using GK = ast::BlocksDef::Goal::Kind;
+        if (b.goal->kind == GK::Board) out << "board";
+        if (b.goal->kind == GK::Exit) out << b.goal->exitPiece.text << " exits";
+        for (size_t i = 0; i < b.goal->placements.size(); ++i) {
+            const auto& pl = b.goal->placements[i];
+            out << (i ? ", " : "") << pl.piece.text << " at " << pl.x << ' ' << pl.y;
+        }
+        out << ";\n";
+    }
+    for (const auto& s : b.symmetries) out << "  symmetry " << s.name.text << ' ' << s.map.text << ";\n";
+    for (const auto& pt : b.patterns) out << "  pattern " << pt.name.text << " { " << namesText(pt.pieces, " ") << "; }\n";
+    for (const auto& s : b.solvers) {
+        out << "  solver " << s.name.text << " {";
+        if (!s.heuristic.text.empty()) {
+            out << ' ' << s.heuristic.text;
+            if (s.conflicts) out << " conflicts";
+            if (!s.patterns.empty()) out << ' ' << namesText(s.patterns, ", ");
+            out << ';';
+        }
+        if (s.reflect) out << " reflect " << s.reflect->text << ';';
+        out << " }\n";
+    }
+    if (!b.levels.empty()) {
+        out << "  levels {\n";
+        for (const auto& l : b.levels) out << "    " << quote(l.text) << '\n';
+        out << "  }\n";
+    }
+    out << "}\n";
+    return out.str();
+}
+
+// Piece names are quoted: "1" stays a string, "null" stays a name.
+std::string yamlPieces(const std::vector<ast::Name>& names) {
+    std::string out = "[";
+    for (size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + quote(names[i].text);
+    return out + "]";
+}
+
+std::string blocksYaml(const ast::Puzzle& p) {
+    const auto& b = p.blocks;
+    std::ostringstream out;
+    out << "blocks: " << yamlName(p.name.text) << '\n';
+    if (b.board) {
+        out << (b.board->empty() ? "board: []\n" : "board:\n");
+        for (const auto& row : *b.board) out << "  - " << quote(row.text) << '\n';
+    }
+    if (b.size) out << "size: {width: " << b.size->width << ", height: " << b.size->height << "}\n";
+    if (b.exit) out << "exit: {side: " << yamlName(b.exit->side.text) << ", offset: " << b.exit->offset << "}\n";
+    if (b.metric) out << "metric: " << yamlName(b.metric->text) << '\n';
+    if (b.moves) out << "moves: " << yamlName(b.moves->text) << '\n';
+    if (!b.axes.empty()) out << "axes:\n";
+    for (const auto& a : b.axes) {
+        out << "  - {";
+        if (a.piece) out << "piece: " << quote(a.piece->text) << ", ";
+        out << "axis: " << yamlName(a.axis.text) << "}\n";
+    }
+    if (b.start) out << "start: true\n";
+    if (!b.identical.empty()) out << "identical:\n";
+    for (const auto& id : b.identical) out << "  - " << yamlPieces(id.pieces) << '\n';
+    if (b.goal) {
+        using GK = ast::BlocksDef::Goal::Kind;
+        if (b.goal->kind == GK::Board) out << "goal: board\n";
+        if (b.goal->kind == GK::Exit) out << "goal: {exits: " << quote(b.goal->exitPiece.text) << "}\n";
+        if (b.goal->kind == GK::Place) out << (b.goal->placements.empty() ? "goal: []\n" : "goal:\n");
+        for (const auto& pl : b.goal->placements)
+            out << "  - {piece: " << quote(pl.piece.text) << ", x: " << pl.x << ", y: " << pl.y << "}\n";
+    }
+    if (!b.symmetries.empty()) out << "symmetries:\n";
+    for (const auto& s : b.symmetries) out << "  - {name: " << yamlName(s.name.text) << ", map: " << yamlName(s.map.text) << "}\n";
+    if (!b.patterns.empty()) out << "patterns:\n";
+    for (const auto& pt : b.patterns) out << "  - {name: " << yamlName(pt.name.text) << ", pieces: " << yamlPieces(pt.pieces) << "}\n";
+    if (!b.solvers.empty()) out << "solvers:\n";
+    for (const auto& s : b.solvers) {
+        out << "  - {name: " << yamlName(s.name.text) << ", heuristic: " << yamlName(s.heuristic.text);
+        if (s.conflicts) out << ", conflicts: true";
+        if (!s.patterns.empty()) out << ", patterns: " << yamlNames(s.patterns);
+        if (s.reflect) out << ", reflect: " << yamlName(s.reflect->text);
+        out << "}\n";
+    }
+    if (!b.levels.empty()) out << "levels:\n";
+    for (const auto& l : b.levels) out << "  - " << quote(l.text) << '\n';
+    return out.str();
+}
+
 }  // namespace
 
 std::string printPz(const ast::Puzzle& p) {
     std::ostringstream out;
     out << "// generated by pzc convert from " << p.file << "\n";
+    if (p.kind == ast::Puzzle::Kind::Blocks) return out.str() + blocksPz(p);
     if (p.kind == ast::Puzzle::Kind::Grid) {
         out << "grid " << p.name.text << " {\n";
         for (const auto& d : p.grid.directions)
@@ -225,6 +330,7 @@ std::string printPz(const ast::Puzzle& p) {
 std::string printYaml(const ast::Puzzle& p) {
     std::ostringstream out;
     out << "# generated by pzc convert from " << p.file << "\n";
+    if (p.kind == ast::Puzzle::Kind::Blocks) return out.str() + blocksYaml(p);
     if (p.kind == ast::Puzzle::Kind::Grid) {
         out << "grid: " << yamlName(p.name.text) << '\n';
         out << (p.grid.directions.empty() ? "directions: []\n" : "directions:\n");

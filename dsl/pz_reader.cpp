@@ -7,7 +7,8 @@
 // errors reports all of them and nothing else.
 //
 // AstBuilder is the typed visitor. Rules with labelled alternatives (atoms,
-// suffixes, invariants, solver bodies, grid items, motions) go through the
+// suffixes, invariants, solver bodies, grid items, motions, sliding-block
+// items) go through the
 // generated visitor interface; everything else is read with the generated
 // accessors directly, which keeps the types visible.
 #include <algorithm>
@@ -481,6 +482,135 @@ public:
         return {};
     }
 
+    // ---- sliding-block puzzles
+
+    // A string's text: its range starts after the opening quote.
+    ast::Name stringText(antlr4::tree::TerminalNode* node) const {
+        SourceRange r = range(node);
+        std::string text = unquote(node->getText());
+        r.col += 1;
+        r.endCol = r.col + (text.empty() ? 1 : (int)text.size());
+        return {text, r};
+    }
+    ast::Name label(PuzzleParser::LabelContext* ctx) const { return {ctx->getText(), range(ctx)}; }
+    SourceRange tokenRange(antlr4::Token* t) const {
+        return origin_.at(t->getLine(), t->getCharPositionInLine(), t->getText().size());
+    }
+    // An item a definition gives at most once: a second one is an error.
+    template <typename T>
+    bool once(const std::optional<T>& slot, antlr4::ParserRuleContext* ctx, const char* what) {
+        if (!slot) return true;
+        diags_.error(file_, range(ctx), std::string("'") + what + "' is given twice");
+        ++errors_;
+        return false;
+    }
+
+    antlrcpp::Any visitBoardDecl(PuzzleParser::BoardDeclContext* ctx) override {
+        if (!once(blocks_->board, ctx, "board")) return {};
+        blocks_->board.emplace();
+        for (auto* s : ctx->STRING()) blocks_->board->push_back(stringText(s));
+        blocks_->boardRange = range(ctx);
+        return {};
+    }
+    antlrcpp::Any visitSizeDecl(PuzzleParser::SizeDeclContext* ctx) override {
+        if (!once(blocks_->size, ctx, "size")) return {};
+        if (ctx->by->getText() != "x") {
+            diags_.error(file_, range(ctx->by), "expected 'x' between the width and the height ('size 6 x 6;')");
+            ++errors_;
+        }
+        blocks_->size = ast::BlocksDef::Size{toInt(ctx->width), toInt(ctx->height), range(ctx)};
+        return {};
+    }
+    antlrcpp::Any visitExitDecl(PuzzleParser::ExitDeclContext* ctx) override {
+        if (!once(blocks_->exit, ctx, "exit")) return {};
+        blocks_->exit = ast::BlocksDef::Exit{name(ctx->side), toInt(ctx->offset), range(ctx)};
+        return {};
+    }
+    antlrcpp::Any visitMetricDecl(PuzzleParser::MetricDeclContext* ctx) override {
+        if (once(blocks_->metric, ctx, "metric")) blocks_->metric = name(ctx->name());
+        return {};
+    }
+    antlrcpp::Any visitMovesDecl(PuzzleParser::MovesDeclContext* ctx) override {
+        if (once(blocks_->moves, ctx, "moves")) blocks_->moves = name(ctx->name());
+        return {};
+    }
+    antlrcpp::Any visitAxisDecl(PuzzleParser::AxisDeclContext* ctx) override {
+        ast::BlocksDef::Axis a;
+        if (ctx->piece) a.piece = label(ctx->piece);
+        a.axis = name(ctx->axisName);
+        a.range = range(ctx);
+        blocks_->axes.push_back(std::move(a));
+        return {};
+    }
+    antlrcpp::Any visitStartDecl(PuzzleParser::StartDeclContext* ctx) override {
+        if (once(blocks_->start, ctx, "start")) blocks_->start = range(ctx);
+        return {};
+    }
+    antlrcpp::Any visitIdenticalDecl(PuzzleParser::IdenticalDeclContext* ctx) override {
+        ast::BlocksDef::Identical id;
+        for (auto* l : ctx->label()) id.pieces.push_back(label(l));
+        id.range = range(ctx);
+        blocks_->identical.push_back(std::move(id));
+        return {};
+    }
+    antlrcpp::Any visitGoalDecl(PuzzleParser::GoalDeclContext* ctx) override {
+        if (!once(blocks_->goal, ctx, "goal")) return {};
+        ast::BlocksDef::Goal g;
+        g.range = range(ctx);
+        auto* goal = ctx->blocksGoal();
+        if (auto* e = dynamic_cast<PuzzleParser::ExitGoalContext*>(goal)) {
+            g.kind = ast::BlocksDef::Goal::Kind::Exit;
+            g.exitPiece = label(e->label());
+        } else if (auto* pl = dynamic_cast<PuzzleParser::PlaceGoalContext*>(goal)) {
+            g.kind = ast::BlocksDef::Goal::Kind::Place;
+            for (auto* p : pl->placement())
+                g.placements.push_back({label(p->label()), toInt(p->x), toInt(p->y), range(p)});
+        }
+        blocks_->goal = std::move(g);
+        return {};
+    }
+    antlrcpp::Any visitBlocksSymmetryDecl(PuzzleParser::BlocksSymmetryDeclContext* ctx) override {
+        blocks_->symmetries.push_back({name(ctx->name(0)), name(ctx->mapping), range(ctx)});
+        return {};
+    }
+    antlrcpp::Any visitBlocksPatternDecl(PuzzleParser::BlocksPatternDeclContext* ctx) override {
+        ast::BlocksDef::Pattern pt;
+        pt.name = name(ctx->name());
+        for (auto* l : ctx->label()) pt.pieces.push_back(label(l));
+        pt.range = range(ctx);
+        blocks_->patterns.push_back(std::move(pt));
+        return {};
+    }
+    antlrcpp::Any visitBlocksSolverDecl(PuzzleParser::BlocksSolverDeclContext* ctx) override {
+        ast::BlocksDef::Solver sv;
+        sv.name = name(ctx->name());
+        sv.range = range(ctx);
+        for (auto* item : ctx->blocksSolverItem()) blocksSolverItem(item, sv);
+        blocks_->solvers.push_back(std::move(sv));
+        return {};
+    }
+    void blocksSolverItem(PuzzleParser::BlocksSolverItemContext* item, ast::BlocksDef::Solver& sv) {
+        if (auto* r = dynamic_cast<PuzzleParser::ReflectItemContext*>(item)) {
+            if (once(sv.reflect, item, "reflect")) sv.reflect = name(r->name());
+            return;
+        }
+        if (!sv.heuristic.text.empty()) {
+            diags_.error(file_, range(item), "solver '" + sv.name.text + "' already has a heuristic ('" +
+                                                 sv.heuristic.text + "'); give one of bfs, manhattan and additive");
+            ++errors_;
+            return;
+        }
+        antlr4::Token* keyword = item->getStart();
+        sv.heuristic = {keyword->getText(), tokenRange(keyword)};
+        if (auto* m = dynamic_cast<PuzzleParser::ManhattanItemContext*>(item)) sv.conflicts = m->withConflicts != nullptr;
+        if (auto* a = dynamic_cast<PuzzleParser::AdditiveItemContext*>(item))
+            for (auto* n : a->name()) sv.patterns.push_back(name(n));
+    }
+    antlrcpp::Any visitBlocksLevelsDecl(PuzzleParser::BlocksLevelsDeclContext* ctx) override {
+        for (auto* s : ctx->STRING()) blocks_->levels.push_back({unquote(s->getText()), range(s)});
+        return {};
+    }
+
     ast::Puzzle puzzle(PuzzleParser::FileContext* ctx, const std::string& file) {
         ast::Puzzle p;
         p.file = file;
@@ -497,6 +627,14 @@ public:
             grid_ = nullptr;
             p.grid.range = range(grid);
             p.range = range(grid);
+        } else if (auto* blocks = ctx->blocksPuzzle()) {
+            p.kind = ast::Puzzle::Kind::Blocks;
+            p.name = name(blocks->name());
+            blocks_ = &p.blocks;
+            for (auto* it : blocks->blocksItem()) visit(it);
+            blocks_ = nullptr;
+            p.blocks.range = range(blocks);
+            p.range = range(blocks);
         }
         return p;
     }
@@ -507,6 +645,7 @@ private:
     DiagnosticEngine& diags_;
     int errors_ = 0;
     ast::GridDef* grid_ = nullptr;
+    ast::BlocksDef* blocks_ = nullptr;
 };
 
 // Owns the ANTLR pipeline for one piece of text.

@@ -37,19 +37,32 @@ public:
         ast::Puzzle p;
         p.file = file_;
         if (!root.IsMap()) {
-            error(root, "expected a mapping with a 'puzzle' or 'grid' key at the top level");
+            error(root, "expected a mapping with a 'puzzle', 'grid' or 'blocks' key at the top level");
             return std::nullopt;
         }
         p.range = range(root);
         auto top = fields(root, "the top level",
-                          {"puzzle", "grid", "orbits", "solved", "illegal", "powers", "moves", "symmetries", "subgroups",
-                           "patterns", "solvers", "directions", "colours", "levels"});
-        if (top.count("puzzle") && top.count("grid")) error(top["grid"].key, "a definition is either a 'puzzle' or a 'grid'");
-        if (top.count("grid")) {
+                          {"puzzle", "grid", "blocks", "orbits", "solved", "illegal", "powers", "moves", "symmetries",
+                           "subgroups", "patterns", "solvers", "directions", "colours", "levels", "board", "size", "exit",
+                           "metric", "axes", "start", "identical", "goal"});
+        if (top.count("puzzle") + top.count("grid") + top.count("blocks") > 1)
+            error(top.count("blocks") ? top["blocks"].key : top["grid"].key,
+                  "a definition is either a 'puzzle', a 'grid' or a 'blocks'");
+        const auto blocksOnly = {"board", "size", "exit", "metric", "axes", "start", "identical", "goal"};
+        if (top.count("blocks")) {
+            p.kind = ast::Puzzle::Kind::Blocks;
+            p.name = name(top["blocks"].value, "blocks name");
+            for (auto key : {"orbits", "solved", "illegal", "powers", "subgroups", "directions", "colours"})
+                if (top.count(key)) error(top[key].key, std::string("'") + key + "' does not belong in a blocks puzzle");
+            readBlocks(top, p.blocks);
+            p.blocks.range = p.range;
+        } else if (top.count("grid")) {
             p.kind = ast::Puzzle::Kind::Grid;
             p.name = name(top["grid"].value, "grid name");
             for (auto key : {"orbits", "solved", "illegal", "powers", "moves", "symmetries", "subgroups", "patterns", "solvers"})
                 if (top.count(key)) error(top[key].key, std::string("'") + key + "' does not belong in a grid puzzle");
+            for (auto key : blocksOnly)
+                if (top.count(key)) error(top[key].key, std::string("'") + key + "' belongs in a blocks puzzle (use 'blocks: NAME')");
             readGrid(top, p.grid);
             p.grid.range = p.range;
         } else if (top.count("puzzle")) {
@@ -57,9 +70,11 @@ public:
             for (auto key : {"directions", "colours", "levels"})
                 if (top.count(key))
                     error(top[key].key, std::string("'") + key + "' belongs in a grid puzzle (use 'grid: NAME')");
+            for (auto key : blocksOnly)
+                if (top.count(key)) error(top[key].key, std::string("'") + key + "' belongs in a blocks puzzle (use 'blocks: NAME')");
             readPermutation(top, p);
         } else {
-            error(root, "expected a 'puzzle' or 'grid' key naming the definition");
+            error(root, "expected a 'puzzle', 'grid' or 'blocks' key naming the definition");
         }
         if (diags_.errorCount() > errorsBefore_) return std::nullopt;
         return p;
@@ -483,6 +498,144 @@ private:
             }
         if (top.count("levels") && expect(top["levels"].value, YAML::NodeType::Sequence, "levels"))
             for (const auto& l : top["levels"].value) g.levels.push_back({scalar(l, "level path"), range(l)});
+    }
+
+    // ---- sliding-block puzzles
+
+    // A piece: its board token, a name or a number (the .pz `label`).
+    ast::Name piece(const YAML::Node& node, const std::string& what) {
+        std::string s = scalar(node, what);
+        bool number = !s.empty() && s.size() <= 9 &&
+                      std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit((unsigned char)c); });
+        if (node.IsScalar() && !number && !validName(s)) error(node, what + ": '" + s + "' is neither a name nor a number");
+        return {s, range(node)};
+    }
+    std::vector<ast::Name> pieces(const YAML::Node& node, const std::string& what) {
+        std::vector<ast::Name> out;
+        if (!expect(node, YAML::NodeType::Sequence, what)) return out;
+        for (const auto& n : node) out.push_back(piece(n, what));
+        return out;
+    }
+    int intOr0(const YAML::Node& node, const std::string& what) { return integer(node, what).value_or(0); }
+
+    void readBlocks(std::map<std::string, Field>& top, ast::BlocksDef& b) {
+        if (top.count("board") && expect(top["board"].value, YAML::NodeType::Sequence, "board")) {
+            b.board.emplace();
+            b.boardRange = range(top["board"].key);
+            for (const auto& row : top["board"].value) {
+                std::string text = scalar(row, "a board row");
+                SourceRange r = origin(row);
+                r.endCol = r.col + (text.empty() ? 1 : (int)text.size());
+                b.board->push_back({text, r});
+            }
+        }
+        if (top.count("size") && expect(top["size"].value, YAML::NodeType::Map, "size")) {
+            const YAML::Node& node = top["size"].value;
+            auto f = fields(node, "size", {"width", "height"});
+            ast::BlocksDef::Size size;
+            size.range = range(top["size"].key);
+            if (require(f, "width", node, "size")) size.width = intOr0(f["width"].value, "width");
+            if (require(f, "height", node, "size")) size.height = intOr0(f["height"].value, "height");
+            b.size = size;
+        }
+        if (top.count("exit") && expect(top["exit"].value, YAML::NodeType::Map, "exit")) {
+            const YAML::Node& node = top["exit"].value;
+            auto f = fields(node, "exit", {"side", "offset"});
+            ast::BlocksDef::Exit exit;
+            exit.range = range(top["exit"].key);
+            if (require(f, "side", node, "exit")) exit.side = name(f["side"].value, "exit side");
+            if (require(f, "offset", node, "exit")) exit.offset = intOr0(f["offset"].value, "exit offset");
+            b.exit = exit;
+        }
+        if (top.count("metric")) b.metric = name(top["metric"].value, "metric");
+        if (top.count("moves")) b.moves = name(top["moves"].value, "moves");
+        if (top.count("start"))
+            if (auto v = boolean(top["start"].value, "start"); v && *v) b.start = range(top["start"].key);
+        // axes: [{axis: long}, {piece: A, axis: horizontal}]
+        if (top.count("axes") && expect(top["axes"].value, YAML::NodeType::Sequence, "axes"))
+            for (const auto& a : top["axes"].value) {
+                if (!expect(a, YAML::NodeType::Map, "an axis")) continue;
+                auto f = fields(a, "an axis", {"piece", "axis"});
+                ast::BlocksDef::Axis axis;
+                axis.range = range(a);
+                if (f.count("piece")) axis.piece = piece(f["piece"].value, "axis piece");
+                if (require(f, "axis", a, "an axis")) axis.axis = name(f["axis"].value, "axis");
+                b.axes.push_back(std::move(axis));
+            }
+        if (top.count("identical") && expect(top["identical"].value, YAML::NodeType::Sequence, "identical"))
+            for (const auto& group : top["identical"].value)
+                b.identical.push_back({pieces(group, "identical pieces"), range(group)});
+        if (top.count("goal")) readBlocksGoal(top["goal"], b);
+        readBlocksNamed(top, b);
+        if (top.count("levels") && expect(top["levels"].value, YAML::NodeType::Sequence, "levels"))
+            for (const auto& l : top["levels"].value) b.levels.push_back({scalar(l, "level path"), range(l)});
+    }
+
+    // goal: board | {exits: A} | [{piece: A, x: 1, y: 3}, ...]
+    void readBlocksGoal(const Field& field, ast::BlocksDef& b) {
+        const YAML::Node& node = field.value;
+        ast::BlocksDef::Goal g;
+        g.range = range(field.key);
+        if (node.IsScalar() && node.Scalar() == "board") {
+            g.kind = ast::BlocksDef::Goal::Kind::Board;
+        } else if (node.IsMap()) {
+            auto f = fields(node, "a goal", {"exits"});
+            g.kind = ast::BlocksDef::Goal::Kind::Exit;
+            if (require(f, "exits", node, "a goal")) g.exitPiece = piece(f["exits"].value, "goal piece");
+        } else if (node.IsSequence()) {
+            g.kind = ast::BlocksDef::Goal::Kind::Place;
+            for (const auto& pl : node) {
+                if (!expect(pl, YAML::NodeType::Map, "a goal placement")) continue;
+                auto f = fields(pl, "a goal placement", {"piece", "x", "y"});
+                ast::BlocksDef::Goal::Placement placement;
+                placement.range = range(pl);
+                if (require(f, "piece", pl, "a goal placement")) placement.piece = piece(f["piece"].value, "goal piece");
+                if (require(f, "x", pl, "a goal placement")) placement.x = intOr0(f["x"].value, "x");
+                if (require(f, "y", pl, "a goal placement")) placement.y = intOr0(f["y"].value, "y");
+                g.placements.push_back(std::move(placement));
+            }
+        } else {
+            error(node, "goal: expected 'board', {exits: PIECE} or a list of {piece, x, y}");
+            return;
+        }
+        b.goal = std::move(g);
+    }
+
+    // symmetries, patterns and solvers, each a sequence of mappings.
+    void readBlocksNamed(std::map<std::string, Field>& top, ast::BlocksDef& b) {
+        if (top.count("symmetries") && expect(top["symmetries"].value, YAML::NodeType::Sequence, "symmetries"))
+            for (const auto& s : top["symmetries"].value) {
+                if (!expect(s, YAML::NodeType::Map, "a symmetry")) continue;
+                auto f = fields(s, "a symmetry", {"name", "map"});
+                ast::BlocksDef::Symmetry sym;
+                sym.range = range(s);
+                if (require(f, "name", s, "a symmetry")) sym.name = name(f["name"].value, "symmetry name");
+                if (require(f, "map", s, "a symmetry")) sym.map = name(f["map"].value, "symmetry map");
+                b.symmetries.push_back(std::move(sym));
+            }
+        if (top.count("patterns") && expect(top["patterns"].value, YAML::NodeType::Sequence, "patterns"))
+            for (const auto& s : top["patterns"].value) {
+                if (!expect(s, YAML::NodeType::Map, "a pattern")) continue;
+                auto f = fields(s, "a pattern", {"name", "pieces"});
+                ast::BlocksDef::Pattern pt;
+                pt.range = range(s);
+                if (require(f, "name", s, "a pattern")) pt.name = name(f["name"].value, "pattern name");
+                if (require(f, "pieces", s, "a pattern")) pt.pieces = pieces(f["pieces"].value, "pattern pieces");
+                b.patterns.push_back(std::move(pt));
+            }
+        if (top.count("solvers") && expect(top["solvers"].value, YAML::NodeType::Sequence, "solvers"))
+            for (const auto& s : top["solvers"].value) {
+                if (!expect(s, YAML::NodeType::Map, "a solver")) continue;
+                auto f = fields(s, "a solver", {"name", "heuristic", "conflicts", "patterns", "reflect"});
+                ast::BlocksDef::Solver sv;
+                sv.range = range(s);
+                if (require(f, "name", s, "a solver")) sv.name = name(f["name"].value, "solver name");
+                if (require(f, "heuristic", s, "a solver")) sv.heuristic = name(f["heuristic"].value, "heuristic");
+                if (f.count("conflicts")) sv.conflicts = boolean(f["conflicts"].value, "conflicts").value_or(false);
+                if (f.count("patterns")) sv.patterns = nameList(f["patterns"].value, "additive patterns");
+                if (f.count("reflect")) sv.reflect = name(f["reflect"].value, "reflect symmetry");
+                b.solvers.push_back(std::move(sv));
+            }
     }
 
     std::string file_;

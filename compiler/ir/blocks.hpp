@@ -22,6 +22,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dsl/diagnostics.hpp"
@@ -44,7 +45,7 @@ struct BlockType {
 
 struct BlockPiece {
     std::string name;  // its token on the board: "1", "A", "b"
-    int type = 0;      // index into BlockBoard::types
+    int type = 0;      // index into the layout's types (BlockLayout::types)
     BlockCell anchor;  // top-left cell of its bounding box (which may be outside the shape, e.g. an L)
 };
 
@@ -54,6 +55,17 @@ struct BlockLayout {
     std::string file;  // where it was read, for messages
     std::vector<BlockPiece> pieces;
     int empties = 0;   // empty (non-wall, uncovered) cells
+    // Added by the front end:
+    // The types the pieces index: BlockRules::types for the definition's
+    // board and for levels of a definition with a board (a level's piece
+    // takes the type of the board's piece of its name); a level of a
+    // definition without one (Rush Hour) has a type per piece of its own.
+    std::vector<BlockType> types;
+    // [y * width + x]: the rules' walls and the level's own (Rush Hour's `x`).
+    std::vector<bool> wall;
+    // A Rush Hour database line `moves board cluster-size`: the optimal
+    // number of moves and the number of states of the level's cluster.
+    std::optional<long> expectedMoves, expectedStates;
 };
 
 enum class BlockMetric { Step, Slide, Path };
@@ -124,6 +136,18 @@ struct BlockRules {
     std::vector<BlockPattern> patterns;
     std::vector<BlockSolver> solvers;
     std::vector<std::string> levelPaths;  // resolved relative to the definition
+
+    // Added by the front end: what level files need to type their pieces
+    // when the definition has no board (the board's pieces have their axes
+    // in their types): `axis long|horizontal|vertical;` for every piece, and
+    // `axis PIECE horizontal;` per piece name. Long: each piece along its
+    // long side (a piece must be 1 x k or k x 1, k >= 2).
+    enum class AxisRule { None, Horizontal, Vertical, Long } axisRule = AxisRule::None;
+    std::vector<std::pair<std::string, BlockAxis>> pieceAxes;
 };
+
+// A board holds at most this many cells (width * height, walls included):
+// the back end keeps a cell set in one 64-bit word.
+inline constexpr int kMaxBlockCells = 64;
 
 }  // namespace pz::ir

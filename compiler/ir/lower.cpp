@@ -5,6 +5,7 @@
 // definition that failed is remembered as "broken" so that later uses of its
 // name do not pile up follow-on errors.
 #include "compiler/ir/lower.hpp"
+#include "compiler/ir/lower_blocks.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -163,6 +164,11 @@ public:
     std::optional<Puzzle> run() {
         out_.name = src_.name.text;
         out_.file = src_.file;
+        if (src_.kind == ast::Puzzle::Kind::Blocks) {
+            out_.kind = Puzzle::Kind::Blocks;
+            if (!lowerBlocks(src_, out_.blocks, diags_)) return std::nullopt;
+            return std::move(out_);
+        }
         if (src_.kind == ast::Puzzle::Kind::Grid) {
             out_.kind = Puzzle::Kind::Grid;
             lowerGrid();

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/ir/blocks.hpp"
 #include "dsl/diagnostics.hpp"
 
 namespace pz::ir {
@@ -170,7 +171,7 @@ struct Level {
 // ---- the whole puzzle ----
 
 struct Puzzle {
-    enum class Kind { Permutation, Grid };
+    enum class Kind { Permutation, Grid, Blocks };
     std::string name;
     std::string file;
     Kind kind = Kind::Permutation;
@@ -186,6 +187,8 @@ struct Puzzle {
     std::vector<Solver> solvers;
 
     GridRules grid;
+
+    BlockRules blocks;  // Kind::Blocks (compiler/ir/blocks.hpp)
 };
 
 }  // namespace pz::ir

@@ -22,7 +22,8 @@ bool isTwsPath(const std::string& path) {
 
 std::optional<std::string> printTws(const ir::Puzzle& p, std::string& why) {
     if (p.kind != ir::Puzzle::Kind::Permutation) {
-        why = p.name + " is a grid-actor puzzle; the .tws format describes permutation puzzles";
+        why = p.name + (p.kind == ir::Puzzle::Kind::Grid ? " is a grid-actor puzzle" : " is a sliding-block puzzle") +
+              "; the .tws format describes permutation puzzles";
         return std::nullopt;
     }
     // twsearch searches every power of every move, each as one move.
