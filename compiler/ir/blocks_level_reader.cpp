@@ -82,6 +82,7 @@ struct RawLevel {
     SourceRange where;  // its first line
     std::vector<LevelCell> cells;  // [y * width + x]
     std::optional<long> moves, states;
+    bool broken = false;  // its text had errors: its pieces are not checked (no cascades)
 };
 
 class LevelReader {
@@ -112,7 +113,8 @@ public:
         if (raw.size() == 1) raw[0].name = stem;
         std::vector<ir::BlockLayout> out;
         for (const auto& r : raw)
-            if (auto layout = build(r)) out.push_back(std::move(*layout));
+            if (!r.broken)
+                if (auto layout = build(r)) out.push_back(std::move(*layout));
         if (diags_.errorCount() > errorsBefore_) return std::nullopt;
         return out;
     }
@@ -121,6 +123,12 @@ public:
 
     // (a) `[moves] BOARD [cluster-size]` or BOARD alone.
     RawLevel stringLine(const Line& line) {
+        const int before = diags_.errorCount();
+        RawLevel level = stringLineCells(line);
+        level.broken = diags_.errorCount() > before;
+        return level;
+    }
+    RawLevel stringLineCells(const Line& line) {
         RawLevel level;
         level.where = SourceRange::at(line.number, 1, (int)line.text.size());
         level.cells = cells_;
@@ -149,6 +157,12 @@ public:
 
     // (b) `height` rows of `width` characters.
     RawLevel charRows(const std::vector<Line>& lines) {
+        const int before = diags_.errorCount();
+        RawLevel level = charRowCells(lines);
+        level.broken = diags_.errorCount() > before;
+        return level;
+    }
+    RawLevel charRowCells(const std::vector<Line>& lines) {
         RawLevel level;
         level.where = SourceRange::at(lines[0].number, 1);
         level.cells = cells_;
@@ -170,6 +184,12 @@ public:
 
     // (c) `height` rows of `width` tokens.
     RawLevel tokenRows(const std::vector<Line>& lines) {
+        const int before = diags_.errorCount();
+        RawLevel level = tokenRowCells(lines);
+        level.broken = diags_.errorCount() > before;
+        return level;
+    }
+    RawLevel tokenRowCells(const std::vector<Line>& lines) {
         RawLevel level;
         level.where = SourceRange::at(lines[0].number, 1);
         level.cells = cells_;
@@ -251,12 +271,10 @@ public:
                     layout.wall[i] = true;
                     continue;
                 }
-                if (rules_.wall[i]) {
-                    if (cell.kind == LevelCell::Kind::Piece)
-                        error(cell.where, "piece '" + cell.name + "' on the wall at " + cellText({x, y}) +
-                                              " of the definition's board");
-                    continue;
-                }
+                if (rules_.wall[i] && cell.kind != LevelCell::Kind::Piece) continue;
+                if (rules_.wall[i])
+                    error(cell.where, "piece '" + cell.name + "' on the wall at " + cellText({x, y}) +
+                                          " of the definition's board");
                 if (cell.kind == LevelCell::Kind::Empty) {
                     ++layout.empties;
                     continue;
@@ -280,6 +298,7 @@ public:
             layout.pieces.push_back({name, 0, anchor});
             shapes.push_back(shape);
         }
+        if (diags_.errorCount() > before) return std::nullopt;  // the shapes are wrong: no cascades
         if (rules_.board) boardTypes(raw, layout, shapes, cellsOf);
         else ownTypes(layout, shapes, cellsOf);
         checkRules(raw, layout, shapes);

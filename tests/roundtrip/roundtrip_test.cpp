@@ -52,6 +52,34 @@ void dumpNames(std::ostream& out, const std::vector<ast::Name>& names) {
     out << ']';
 }
 
+void dumpBlocks(std::ostream& out, const ast::BlocksDef& b) {
+    if (b.board) {
+        out << "board";
+        for (const auto& row : *b.board) out << " '" << row.text << "'";
+        out << '\n';
+    }
+    if (b.size) out << "size " << b.size->width << ' ' << b.size->height << '\n';
+    if (b.exit) out << "exit " << b.exit->side.text << ' ' << b.exit->offset << '\n';
+    if (b.metric) out << "metric " << b.metric->text << '\n';
+    if (b.moves) out << "moves " << b.moves->text << '\n';
+    for (const auto& a : b.axes) out << "axis " << (a.piece ? a.piece->text : "*") << ' ' << a.axis.text << '\n';
+    if (b.start) out << "start\n";
+    for (const auto& id : b.identical) dumpNames(out << "identical ", id.pieces), out << '\n';
+    if (b.goal) {
+        out << "goal " << (int)b.goal->kind << ' ' << b.goal->exitPiece.text;
+        for (const auto& pl : b.goal->placements) out << ' ' << pl.piece.text << '@' << pl.x << ',' << pl.y;
+        out << '\n';
+    }
+    for (const auto& s : b.symmetries) out << "bsymmetry " << s.name.text << ' ' << s.map.text << '\n';
+    for (const auto& pt : b.patterns) dumpNames(out << "bpattern " << pt.name.text << ' ', pt.pieces), out << '\n';
+    for (const auto& s : b.solvers) {
+        out << "bsolver " << s.name.text << ' ' << s.heuristic.text << ' ' << s.conflicts << ' ';
+        dumpNames(out, s.patterns);
+        out << (s.reflect ? " reflect " + s.reflect->text : "") << '\n';
+    }
+    for (const auto& l : b.levels) out << "blevel " << l.text << '\n';
+}
+
 std::string dump(const ast::Puzzle& p) {
     std::ostringstream out;
     out << "kind " << (int)p.kind << " name " << p.name.text << '\n';
@@ -114,6 +142,7 @@ std::string dump(const ast::Puzzle& p) {
         out << '\n';
     }
     for (const auto& l : p.grid.levels) out << "level " << l.text << '\n';
+    dumpBlocks(out, p.blocks);
     return out.str();
 }
 
