@@ -4,9 +4,9 @@
 #include <iostream>
 
 #include "compiler/driver/backend.hpp"
+#include "compiler/driver/blocks/blocks_backend.hpp"
 #include "compiler/driver/grid/grid_backend.hpp"
 #include "compiler/driver/perm/perm_backend.hpp"
-#include "compiler/ir/blocks_level_reader.hpp"
 
 namespace pz::driver {
 
@@ -17,29 +17,9 @@ struct Registration {
     const Backend* backend;
 };
 
-// Sliding-block puzzles (compiler/ir/blocks.hpp) are read and checked by
-// the front end, but have no back end yet: every command refuses them with
-// one error (Backend's defaults). `pzc check` first reads the declared
-// levels, so their errors are reported (compiler/ir/blocks_level_reader.hpp).
-class BlocksFrontEndOnly : public Backend {
-public:
-    const char* family() const override { return "sliding-block puzzle"; }
-    int check(pipeline::CompilationUnit& unit, DiagnosticEngine& diags, const Args&) const override {
-        bool ok = true;
-        for (const auto& path : unit.puzzle().blocks.levelPaths)
-            ok = readBlockLevelFile(path, unit.puzzle().blocks, diags).has_value() && ok;
-        diags.print(std::cerr);
-        if (!ok) return 1;
-        return refuse("check", unit, "the definition is valid, but sliding-block puzzles have no back end yet");
-    }
-    const char* solveUsage() const override {
-        return "  (sliding-block puzzles are read and checked, but have no solver back end yet)\n";
-    }
-};
-
 const PermutationBackend kPermutation;
 const GridBackend kGrid;
-const BlocksFrontEndOnly kBlocks;
+const BlocksBackend kBlocks;
 const Registration kBackends[] = {
     {ir::Puzzle::Kind::Permutation, &kPermutation},
     {ir::Puzzle::Kind::Grid, &kGrid},

@@ -1,0 +1,32 @@
+// The sliding-block back end (note [back ends] in compiler/driver/backend.hpp;
+// the model: note [blocks model] in compiler/ir/blocks.hpp):
+//   n-puzzles (`moves blank`)  pzc solve DEF (--state S | --scramble M | --random N)...
+//                              IDA* on the generated tile engine (pz/blocks/tiles.hpp):
+//                              Manhattan distance, linear conflicts, additive
+//                              pattern databases, the reflected lookup;
+//   other boards               pzc solve DEF [--level FILE]...: breadth-first
+//                              search over the level's reachable states on the
+//                              generated board engine (pz/blocks/small_space.hpp).
+// Positions: blocks_positions.cpp; solving: blocks_solve.cpp; the traits the
+// engines are specialised with: compiler/codegen/blocks/.
+#pragma once
+
+#include "compiler/driver/backend.hpp"
+
+namespace pz::driver {
+
+class BlocksBackend : public Backend {
+public:
+    const char* family() const override { return "sliding-block puzzle"; }
+    const char* solveUsage() const override;
+    // pzc check DEF [--level FILE]... [--json]: the rules, each solver, the
+    // reachable states (a formula, or counted for each level).
+    int check(pipeline::CompilationUnit& unit, DiagnosticEngine& diags, const Args& args) const override;
+    int solve(pipeline::CompilationUnit& unit, const Args& args) const override;
+    int build(pipeline::CompilationUnit& unit, const std::string& output, const std::string& solver) const override;
+    int inspect(pipeline::CompilationUnit& unit, const InspectRequest& request) const override;
+    // pzc run DEF MOVES: the moves applied to the start (or solved) board, as a picture.
+    int run(pipeline::CompilationUnit& unit, DiagnosticEngine& diags, const std::string& sequence) const override;
+};
+
+}  // namespace pz::driver

@@ -1,0 +1,162 @@
+#include "compiler/driver/blocks/blocks_engines.hpp"
+
+#include <filesystem>
+#include <iostream>
+
+#include "compiler/analysis/blocks/blocks_analysis.hpp"
+#include "compiler/codegen/blocks/blocks_emit.hpp"
+#include "compiler/driver/native_build.hpp"
+#include "compiler/driver/result_protocol.hpp"
+#include "compiler/driver/subprocess.hpp"
+#include "compiler/interp/blocks_interp.hpp"
+#include "pz/support/memory.hpp"
+
+namespace pz::driver {
+
+namespace {
+
+bool useTiles(const ir::Puzzle& puzzle, const ir::BlockSolver& solver) {
+    return analysis::isTilePuzzle(puzzle.blocks) && solver.heuristic != ir::BlockSolver::Heuristic::Bfs;
+}
+
+std::string sourceName(const ir::Puzzle& puzzle) { return std::filesystem::path(puzzle.file).filename().string(); }
+
+// The tile engine's numbers of a layout: tile t is solved-board piece t-1.
+std::string tileNumbers(const ir::BlockRules& rules, const ir::BlockLayout& layout) {
+    std::vector<int> cells(static_cast<size_t>(rules.width) * rules.height, 0);
+    for (size_t p = 0; p < layout.pieces.size(); ++p)
+        cells[layout.pieces[p].anchor.y * rules.width + layout.pieces[p].anchor.x] = static_cast<int>(p) + 1;
+    std::string text;
+    for (size_t c = 0; c < cells.size(); ++c) text += (c ? " " : "") + std::to_string(cells[c]);
+    return text;
+}
+
+// Runs the binary, each stdout line to `onLine`; false after printing why.
+bool runEngine(const std::string& binary, ChildRun run, const std::string& what) {
+    run.argv.insert(run.argv.begin(), binary);
+    ChildStatus child = runChildOrDie(run);
+    if (!child.started) {
+        std::cerr << "pzc solve: internal error: cannot run the generated " << what << ": " << child.startError << "\n";
+        return false;
+    }
+    if (!child.exited() || child.exitCode() != 0) {
+        std::cerr << "pzc solve: " << (child.exited() && child.exitCode() == 4 ? "error" : "internal error")
+                  << ": the generated " << what << " " << describeSolverStatus(child) << "\n";
+        return false;
+    }
+    return true;
+}
+
+std::optional<std::vector<BlockAnswer>> solveTiles(const EngineRun& r, const std::string& binary) {
+    const ir::BlockRules& rules = r.puzzle.blocks;
+    ChildRun run;
+    run.argv = {"--machine", "--table-dir", cacheDirectory() + "/tables", "--memory", std::to_string(pz::memoryBudget())};
+    if (r.threads) run.argv.insert(run.argv.end(), {"--threads", std::to_string(r.threads)});
+    for (const auto& p : r.positions) run.input += tileNumbers(rules, p) + "\n";
+    std::vector<BlockAnswer> answers(r.positions.size());
+    std::string protocolError;
+    run.onLine = [&](const std::string& line) {
+        if (!protocolError.empty()) return;
+        auto result = parsePositionResult(line, protocolError);
+        if (!result || result->index < 0 || result->index >= static_cast<int64_t>(answers.size())) {
+            protocolError = "unreadable result line: " + line.substr(0, 200);
+            return;
+        }
+        BlockAnswer& a = answers[result->index];
+        if (result->kind == PositionResult::Kind::Error) {
+            protocolError = "position " + std::to_string(result->index + 1) + ": " + result->message;
+            return;
+        }
+        a.outcome = result->kind == PositionResult::Kind::Solution ? "solved" : "limit";
+        a.nodes = result->nodes;
+        a.seconds = result->seconds;
+        // Blank moves U D L R: the engine's 0..3.
+        static const char* kNames[4] = {"U", "D", "L", "R"};
+        for (int m : result->moves) a.moves.push_back(m >= 0 && m < 4 ? kNames[m] : "?");
+    };
+    if (!runEngine(binary, run, "n-puzzle solver")) return std::nullopt;
+    if (!protocolError.empty()) {
+        std::cerr << "pzc solve: internal error: the generated n-puzzle solver: " << protocolError << "\n";
+        return std::nullopt;
+    }
+    return answers;
+}
+
+std::optional<std::vector<BlockAnswer>> solveBoards(const EngineRun& r, const std::string& binary,
+                                                    const codegen::BoardTypes& types) {
+    ChildRun run;
+    run.argv = {"--machine"};
+    if (r.count) run.argv.push_back("--count");
+    if (r.maxStates) run.argv.insert(run.argv.end(), {"--max-states", std::to_string(r.maxStates)});
+    run.input = codegen::boardLevelText(r.puzzle.blocks, types, r.positions);
+    std::vector<BlockAnswer> answers;
+    std::string protocolError;
+    run.onLine = [&](const std::string& line) {
+        if (!protocolError.empty()) return;
+        std::string why;
+        auto json = parseJson(line, why);
+        const JsonValue* outcome = json ? json->get("outcome") : nullptr;
+        if (!outcome || outcome->kind != JsonValue::Kind::String) {
+            protocolError = "unreadable result line (" + why + "): " + line.substr(0, 200);
+            return;
+        }
+        BlockAnswer a;
+        a.outcome = outcome->text;
+        if (const JsonValue* moves = json->get("moves"))
+            for (const auto& m : moves->items) a.moves.push_back(m.text);
+        if (const JsonValue* states = json->get("states"); states && states->integer()) a.nodes = *states->integer();
+        if (const JsonValue* reach = json->get("reachable"); reach && reach->integer()) a.reachable = *reach->integer();
+        if (const JsonValue* s = json->get("seconds"); s && s->number()) a.seconds = *s->number();
+        answers.push_back(std::move(a));
+    };
+    if (!runEngine(binary, run, "board solver")) return std::nullopt;
+    if (protocolError.empty() && answers.size() != r.positions.size())
+        protocolError = std::to_string(answers.size()) + " results for " + std::to_string(r.positions.size()) + " levels";
+    if (!protocolError.empty()) {
+        std::cerr << "pzc solve: internal error: the generated board solver: " << protocolError << "\n";
+        return std::nullopt;
+    }
+    return answers;
+}
+
+}  // namespace
+
+std::optional<std::string> engineSource(const ir::Puzzle& puzzle, const ir::BlockSolver& solver,
+                                        const std::vector<ir::BlockLayout>& levels, std::string& why) {
+    codegen::BlocksEmitOptions emit;
+    emit.source = sourceName(puzzle);
+    if (useTiles(puzzle, solver)) return codegen::emitTilesSolver(puzzle, solver, emit);
+    auto types = codegen::boardTypes(puzzle.blocks, levels);
+    if (!types.error.empty()) {
+        why = types.error;
+        return std::nullopt;
+    }
+    return codegen::emitBoardSolver(puzzle, types, emit);
+}
+
+std::optional<std::vector<BlockAnswer>> solveWithEngine(const EngineRun& r) {
+    NativeBuild build;
+    const bool tiles = useTiles(r.puzzle, r.solver);
+    codegen::BlocksEmitOptions emit;
+    emit.source = sourceName(r.puzzle);
+    codegen::BoardTypes types;
+    if (tiles) {
+        build.source = codegen::emitTilesSolver(r.puzzle, r.solver, emit);
+        build.stem = "tiles-" + r.puzzle.name;
+    } else {
+        types = codegen::boardTypes(r.puzzle.blocks, r.positions);
+        if (!types.error.empty()) {
+            std::cerr << "pzc solve: error: " << types.error << "\n";
+            return std::nullopt;
+        }
+        build.source = codegen::emitBoardSolver(r.puzzle, types, emit);
+        build.stem = "blocks-" + r.puzzle.name;
+    }
+    DiagnosticEngine diags;
+    auto binary = buildNative(build, diags);
+    diags.print(std::cerr);
+    if (!binary) return std::nullopt;
+    return tiles ? solveTiles(r, *binary) : solveBoards(r, *binary, types);
+}
+
+}  // namespace pz::driver

@@ -1,0 +1,39 @@
+// Running a sliding-block puzzle's generated engine (blocks_backend.hpp):
+// emit its traits (compiler/codegen/blocks/), compile them (cached by
+// content, native_build), hand it the positions, read its JSON lines.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/ir/puzzle.hpp"
+
+namespace pz::driver {
+
+// One position's answer, from whichever search.
+struct BlockAnswer {
+    std::string outcome = "missing";  // solved | unsolvable | limit
+    std::vector<std::string> moves;   // move names (note [blocks move names])
+    uint64_t nodes = 0;               // nodes generated (IDA*) or states stored (BFS)
+    std::optional<uint64_t> reachable;  // BFS over the whole cluster: its size
+    double seconds = 0;
+};
+
+struct EngineRun {
+    const ir::Puzzle& puzzle;
+    const ir::BlockSolver& solver;
+    const std::vector<ir::BlockLayout>& positions;
+    unsigned long long threads = 0, maxStates = 0;
+    bool count = false;  // board engine: count the whole cluster
+};
+
+// nullopt after printing the error (a failed compile, a solver that died).
+std::optional<std::vector<BlockAnswer>> solveWithEngine(const EngineRun& run);
+
+// The generated source of a solver (pzc inspect --header, pzc build).
+std::optional<std::string> engineSource(const ir::Puzzle& puzzle, const ir::BlockSolver& solver,
+                                        const std::vector<ir::BlockLayout>& levels, std::string& why);
+
+}  // namespace pz::driver
