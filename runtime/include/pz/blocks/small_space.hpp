@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "pz/blocks/board.hpp"
+#include "pz/support/prefetch.hpp"
 
 namespace pz::blocks {
 
@@ -69,7 +70,11 @@ inline uint64_t mix64(uint64_t x) {
 template <int K>
 struct Key {
     std::array<uint64_t, K> w{};
-    bool operator==(const Key&) const = default;
+    bool operator==(const Key& o) const {
+        uint64_t d = 0;
+        for (int i = 0; i < K; ++i) d |= w[i] ^ o.w[i];
+        return d == 0;
+    }
 };
 
 template <int K>
@@ -100,47 +105,80 @@ inline uint64_t hashKey(const Key<K>& k) {
     return h;
 }
 
-// Dense nodes (key, parent) found through an open-addressing table of node + 1.
+// One anchor field of a key.
+template <int K>
+inline int field(const Key<K>& k, int j) {
+    const unsigned bit = 6u * unsigned(j), wi = bit >> 6, off = bit & 63;
+    uint64_t v = k.w[wi] >> off;
+    if (off > 58) v |= k.w[wi + 1] << (64 - off);
+    return int(v & 63);
+}
+
+template <int K>
+inline void setField(Key<K>& k, int j, int a) {
+    const unsigned bit = 6u * unsigned(j), wi = bit >> 6, off = bit & 63;
+    k.w[wi] = (k.w[wi] & ~(uint64_t(63) << off)) | (uint64_t(a) << off);
+    if (off > 58) {
+        const unsigned hi = 64 - off;  // bits of the field in the next word
+        k.w[wi + 1] = (k.w[wi + 1] & ~(uint64_t(63) >> hi)) | (uint64_t(a) >> hi);
+    }
+}
+
+// The nodes (key, parent) in insertion order, which is the BFS queue, and
+// an open-addressing table of the keys themselves (a probe reads one slot,
+// never the node list: most successors are already stored, and confirming
+// them through a node number would be a second cache miss). An empty slot
+// has word 0 all ones, which no state has: two pieces would share anchor 63.
 template <int K>
 class NodeSet {
 public:
     static constexpr uint32_t kNone = 0xFFFFFFFFu;
-    NodeSet() { slots_.assign(size_t(1) << 12, 0); }
+    NodeSet() { resize(size_t(1) << 12); }
+    // Empty again, keeping the memory (the next level's search reuses it:
+    // fresh pages would cost a page fault each).
+    void clear() {
+        keys_.clear();
+        parents_.clear();
+        table_.clear();
+        resize(size_t(1) << 12);
+    }
     size_t size() const { return keys_.size(); }
     const Key<K>& key(uint32_t i) const { return keys_[i]; }
     uint32_t parent(uint32_t i) const { return parents_[i]; }
-    // Inserts the key (with its parent) unless present; returns true if new.
-    bool insert(const Key<K>& k, uint32_t parent) {
-        if ((keys_.size() + 1) * 2 > slots_.size()) grow();
-        const size_t mask = slots_.size() - 1;
-        for (size_t s = hashKey(k) & mask;; s = (s + 1) & mask) {
-            uint32_t v = slots_[s];
-            if (v == 0) {
+    const Key<K>* slotOf(uint64_t hash) const { return &table_[hash & mask_]; }
+    // Inserts the key (with its hash and parent) unless present; true if new.
+    bool insert(const Key<K>& k, uint64_t hash, uint32_t parent) {
+        for (size_t s = hash & mask_;; s = (s + 1) & mask_) {
+            Key<K>& slot = table_[s];
+            if (slot.w[0] == kEmpty) {
                 if (keys_.size() >= kNone - 1) throw std::length_error("pz::blocks: more than 2^32 states");
+                slot = k;
                 keys_.push_back(k);
                 parents_.push_back(parent);
-                slots_[s] = uint32_t(keys_.size());
+                if (keys_.size() * 2 > table_.size()) resize(table_.size() * 2);
                 return true;
             }
-            if (keys_[v - 1] == k) return false;
+            if (slot == k) return false;
         }
     }
-    size_t bytes() const { return keys_.capacity() * sizeof(Key<K>) + parents_.capacity() * 4 + slots_.capacity() * 4; }
 
 private:
-    void grow() {
-        std::vector<uint32_t> next(slots_.size() * 2, 0);
-        const size_t mask = next.size() - 1;
-        for (uint32_t i = 0; i < keys_.size(); ++i) {
-            size_t s = hashKey(keys_[i]) & mask;
-            while (next[s]) s = (s + 1) & mask;
-            next[s] = i + 1;
+    static constexpr uint64_t kEmpty = ~uint64_t(0);
+    void resize(size_t slots) {
+        Key<K> empty;
+        empty.w[0] = kEmpty;
+        table_.assign(slots, empty);
+        mask_ = slots - 1;
+        for (const auto& k : keys_) {
+            size_t s = hashKey(k) & mask_;
+            while (table_[s].w[0] != kEmpty) s = (s + 1) & mask_;
+            table_[s] = k;
         }
-        slots_.swap(next);
     }
     std::vector<Key<K>> keys_;
     std::vector<uint32_t> parents_;
-    std::vector<uint32_t> slots_;
+    std::vector<Key<K>> table_;
+    size_t mask_ = 0;
 };
 
 // The level's pieces in search order: by type, level order within a type.
@@ -148,6 +186,7 @@ struct Order {
     std::vector<int> levelIndex;  // search slot -> level piece index
     std::vector<uint8_t> types;   // search slot -> type
     std::vector<int> groupEnd;    // search slot -> one past the last slot of its type
+    std::vector<int> groupStart;  // search slot -> the first slot of its type
 };
 
 template <class T>
@@ -162,6 +201,8 @@ Order orderOf(const Level& level) {
             }
     o.groupEnd.assign(n, n);
     for (int i = n - 1; i >= 0; --i) o.groupEnd[i] = (i + 1 < n && o.types[i + 1] == o.types[i]) ? o.groupEnd[i + 1] : i + 1;
+    o.groupStart.assign(n, 0);
+    for (int i = 0; i < n; ++i) o.groupStart[i] = (i > 0 && o.types[i - 1] == o.types[i]) ? o.groupStart[i - 1] : i;
     return o;
 }
 
@@ -218,19 +259,30 @@ inline void forEachMove(const uint8_t* anchors, const Order& o, int j, uint64_t 
     }
 }
 
-// The anchors with slot j moved to b, kept sorted within j's type group.
-inline void moveSorted(const uint8_t* from, uint8_t* to, int n, int j, int b, int groupStart, int groupEnd) {
-    std::memcpy(to, from, size_t(n));
+// The key with slot j (at anchor cur[j]) moved to anchor b, the fields of
+// j's type group kept sorted: the fields between j's old and new place
+// shift by one (usually none: pieces of one type rarely pass each other).
+template <int K>
+inline Key<K> movedKey(const Key<K>& key, const uint8_t* cur, int j, int b, int groupStart, int groupEnd) {
+    Key<K> k = key;
     int i = j;
-    while (i > groupStart && to[i - 1] > b) {
-        to[i] = to[i - 1];
+    while (i > groupStart && cur[i - 1] > b) {
+        setField(k, i, cur[i - 1]);
         --i;
     }
-    while (i + 1 < groupEnd && to[i + 1] < b) {
-        to[i] = to[i + 1];
+    while (i + 1 < groupEnd && cur[i + 1] < b) {
+        setField(k, i, cur[i + 1]);
         ++i;
     }
-    to[i] = uint8_t(b);
+    setField(k, i, b);
+    return k;
+}
+
+// Whether the anchors of one type meet the goal's condition on that type.
+template <class T>
+inline bool typeMeetsGoal(int t, uint64_t anchors) {
+    if constexpr (T::kGoalKind == GoalKind::Full) return anchors == T::kGoalAnchors[t];
+    else return (T::kGoalAnchors[t] & ~anchors) == 0;
 }
 
 template <class T, int K>
@@ -239,31 +291,71 @@ SearchResult searchK(const Level& level, const SearchOptions& options) {
     SearchResult result;
     const Order o = orderOf<T>(level);
     const int n = (int)level.pieces.size();
-    std::vector<int> groupStart(n);
-    for (int j = 0; j < n; ++j) groupStart[j] = (j > 0 && o.types[j - 1] == o.types[j]) ? groupStart[j - 1] : j;
 
-    uint8_t cur[64], next[64];
+    uint8_t cur[64];
     for (int j = 0; j < n; ++j) cur[j] = uint8_t(level.pieces[o.levelIndex[j]].anchor);
     for (int j = 0; j < n;) {  // sort each type group
         std::sort(cur + j, cur + o.groupEnd[j]);
         j = o.groupEnd[j];
     }
-    NodeSet<K> set;
-    set.insert(pack<K>(cur, n), NodeSet<K>::kNone);
-    uint32_t goal = goalOf<T>(cur, o, n) ? 0 : NodeSet<K>::kNone;
     const uint32_t kNone = NodeSet<K>::kNone;
+    // One node set per thread and key width, kept between searches.
+    static thread_local NodeSet<K> set;
+    set.clear();
+    {
+        const Key<K> k0 = pack<K>(cur, n);
+        set.insert(k0, hashKey(k0), kNone);
+    }
+    uint32_t goal = goalOf<T>(cur, o, n) ? 0 : kNone;
+    // A node's successors, generated (and their table slots prefetched)
+    // before any is looked up, so the lookups' misses overlap.
+    struct Child {
+        Key<K> key;
+        uint64_t hash;
+        bool goal;
+    };
+    std::vector<Child> children;
+    children.reserve(size_t(n) * 64);
+    std::array<uint64_t, 64> typeAnchors{};
     uint32_t head = 0;
     for (; head < set.size() && (goal == kNone || options.countAll); ++head) {
         if (options.maxStates && set.size() > options.maxStates) break;
-        unpack<K>(set.key(head), cur, n);
+        const Key<K> key = set.key(head);
+        unpack<K>(key, cur, n);
         uint64_t occ = T::kWalls;
         for (int j = 0; j < n; ++j) occ |= T::kPlacement[o.types[j]][cur[j]];
+        // Goal bookkeeping (until a goal is found): a child differs from
+        // this node in one piece, so only its type's condition changes.
+        const bool wantGoal = goal == kNone;
+        int unmet = 0;
+        if constexpr (T::kGoalKind != GoalKind::Exit) {
+            if (wantGoal) {
+                for (int t = 0; t < T::kTypes; ++t) typeAnchors[t] = 0;
+                for (int j = 0; j < n; ++j) typeAnchors[o.types[j]] |= uint64_t(1) << cur[j];
+                for (int t = 0; t < T::kTypes; ++t) unmet += !typeMeetsGoal<T>(t, typeAnchors[t]);
+            }
+        }
+        children.clear();
         for (int j = 0; j < n; ++j)
             forEachMove<T>(cur, o, j, occ, [&](int b, int, int) {
-                moveSorted(cur, next, n, j, b, groupStart[j], o.groupEnd[j]);
-                if (set.insert(pack<K>(next, n), head) && goal == kNone && goalOf<T>(next, o, n))
-                    goal = uint32_t(set.size() - 1);
+                Child c;
+                c.key = movedKey<K>(key, cur, j, b, o.groupStart[j], o.groupEnd[j]);
+                c.hash = hashKey(c.key);
+                c.goal = false;
+                if (wantGoal) {
+                    const int t = o.types[j];
+                    if constexpr (T::kGoalKind == GoalKind::Exit) {
+                        c.goal = t == T::kExitType && (kGeometry<T>.exitAnchors >> b & 1);
+                    } else {
+                        const uint64_t moved = typeAnchors[t] ^ (uint64_t(1) << cur[j]) ^ (uint64_t(1) << b);
+                        c.goal = unmet - !typeMeetsGoal<T>(t, typeAnchors[t]) + !typeMeetsGoal<T>(t, moved) == 0;
+                    }
+                }
+                pz::prefetch(set.slotOf(c.hash));
+                children.push_back(c);
             });
+        for (const Child& c : children)
+            if (set.insert(c.key, c.hash, head) && c.goal && goal == kNone) goal = uint32_t(set.size() - 1);
     }
     result.states = set.size();
     result.complete = head >= set.size();
