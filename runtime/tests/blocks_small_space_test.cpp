@@ -1,0 +1,475 @@
+// The small-space sliding-block engine (pz/blocks/board.hpp,
+// small_space.hpp, blocks_main.hpp) on test-only traits: Rush Hour's
+// hardest board (60 moves, cluster 2,332), Klotski in its three metrics
+// (25,955 states; 116 / 90 / 81 moves), and small or random boards against
+// an independent brute force (cells as a char grid, shapes from strings,
+// states as std::map keys) for optimal lengths and cluster sizes.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "pz/blocks/blocks_main.hpp"
+#include "pz/blocks/board.hpp"
+#include "pz/blocks/small_space.hpp"
+#include "blocks_fixtures.hpp"
+
+namespace {
+
+using namespace pz::blocks;
+using namespace pz::blocks::fixtures;
+
+// ---- fixtures -------------------------------------------------------------
+
+// 3 wide x 2 high, five distinct 1x1 tiles, goal the solved layout (Full).
+template <Metric M>
+struct Tiles3x2Traits {
+    static constexpr const char* kName = "tiles3x2";
+    static constexpr int kWidth = 3, kHeight = 2;
+    static constexpr uint64_t kWalls = 0;
+    static constexpr ExitSide kExitSide = ExitSide::None;
+    static constexpr int kExitOffset = 0;
+    static constexpr Metric kMetric = M;
+    static constexpr int kTypes = 5;
+    static constexpr const char* kTypeNames[kTypes] = {"1", "2", "3", "4", "5"};
+    static constexpr const char* kShapes[kTypes] = {"#", "#", "#", "#", "#"};
+    static constexpr Axis kAxis[kTypes] = {Axis::Any, Axis::Any, Axis::Any, Axis::Any, Axis::Any};
+    static constexpr std::array<std::array<uint64_t, 64>, kTypes> kPlacement = {
+        placementsOf(3, 2, 0, "#"), placementsOf(3, 2, 0, "#"), placementsOf(3, 2, 0, "#"), placementsOf(3, 2, 0, "#"),
+        placementsOf(3, 2, 0, "#")};
+    static constexpr GoalKind kGoalKind = GoalKind::Full;
+    static constexpr uint64_t kGoalAnchors[kTypes] = {1u << 0, 1u << 1, 1u << 2, 1u << 3, 1u << 4};
+    static constexpr int kExitType = -1;
+};
+
+// A 3x3 board (walls optional): a horizontal domino "D", two identical
+// 1x1 "s", a 1x1 "t" that moves only vertically, an L; goal: D at (1,2).
+template <Metric M, uint64_t Walls = 0>
+struct Domino3x3Traits {
+    static constexpr const char* kName = "domino3x3";
+    static constexpr int kWidth = 3, kHeight = 3;
+    static constexpr uint64_t kWalls = Walls;
+    static constexpr ExitSide kExitSide = ExitSide::None;
+    static constexpr int kExitOffset = 0;
+    static constexpr Metric kMetric = M;
+    static constexpr int kTypes = 4;
+    static constexpr const char* kTypeNames[kTypes] = {"D", "s", "t", "L"};
+    static constexpr const char* kShapes[kTypes] = {"##", "#", "#", "#./##"};
+    static constexpr Axis kAxis[kTypes] = {Axis::Any, Axis::Any, Axis::Vertical, Axis::Any};
+    static constexpr std::array<std::array<uint64_t, 64>, kTypes> kPlacement = {
+        placementsOf(3, 3, Walls, kShapes[0]), placementsOf(3, 3, Walls, kShapes[1]),
+        placementsOf(3, 3, Walls, kShapes[2]), placementsOf(3, 3, Walls, kShapes[3])};
+    static constexpr GoalKind kGoalKind = GoalKind::Place;
+    static constexpr uint64_t kGoalAnchors[kTypes] = {cellBit(3, 1, 2), 0, 0, 0};
+    static constexpr int kExitType = -1;
+};
+
+// An 8x8 board of 1x1 pieces: "m" (the goal: the bottom-right corner) and "o".
+struct WideTraits {
+    static constexpr const char* kName = "wide";
+    static constexpr int kWidth = 8, kHeight = 8;
+    static constexpr uint64_t kWalls = 0;
+    static constexpr ExitSide kExitSide = ExitSide::None;
+    static constexpr int kExitOffset = 0;
+    static constexpr Metric kMetric = Metric::Step;
+    static constexpr int kTypes = 2;
+    static constexpr const char* kTypeNames[kTypes] = {"m", "o"};
+    static constexpr const char* kShapes[kTypes] = {"#", "#"};
+    static constexpr Axis kAxis[kTypes] = {Axis::Any, Axis::Any};
+    static constexpr std::array<std::array<uint64_t, 64>, kTypes> kPlacement = {placementsOf(8, 8, 0, "#"),
+                                                                                 placementsOf(8, 8, 0, "#")};
+    static constexpr GoalKind kGoalKind = GoalKind::Place;
+    static constexpr uint64_t kGoalAnchors[kTypes] = {uint64_t(1) << 63, 0};
+    static constexpr int kExitType = -1;
+};
+
+// ---- the brute force --------------------------------------------------------
+// Independent of the engine: shapes decoded from T::kShapes, legality by a
+// char grid, canonical states as sorted (type, anchor) vectors in std::map.
+
+struct BruteResult {
+    int distance = -1;  // optimal moves to a goal, -1 none
+    size_t reachable = 0;
+};
+
+template <class T>
+BruteResult bruteForce(const Level& level) {
+    using Cells = std::vector<std::pair<int, int>>;
+    std::vector<Cells> shapes(T::kTypes);
+    for (int t = 0; t < T::kTypes; ++t) {
+        int x = 0, y = 0;
+        for (const char* p = T::kShapes[t]; *p; ++p) {
+            if (*p == '/') {
+                ++y;
+                x = 0;
+                continue;
+            }
+            if (*p == '#') shapes[t].push_back({x, y});
+            ++x;
+        }
+    }
+    const int W = T::kWidth, H = T::kHeight;
+    using State = std::vector<std::pair<int, int>>;  // (type, anchor) sorted
+    auto canon = [](State s) {
+        std::sort(s.begin(), s.end());
+        return s;
+    };
+    auto wall = [&](int x, int y) { return (T::kWalls >> (y * W + x)) & 1; };
+    // Grid of piece indices (-1 empty, -2 wall); false if anything is off.
+    auto grid = [&](const State& s, std::vector<int>& g) {
+        g.assign(W * H, -1);
+        for (int c = 0; c < W * H; ++c)
+            if (wall(c % W, c / W)) g[c] = -2;
+        for (int i = 0; i < (int)s.size(); ++i)
+            for (auto [dx, dy] : shapes[s[i].first]) {
+                int x = s[i].second % W + dx, y = s[i].second / W + dy;
+                if (x >= W || y >= H || g[y * W + x] != -1) return false;
+                g[y * W + x] = i;
+            }
+        return true;
+    };
+    auto fits = [&](const std::vector<int>& g, int type, int i, int x, int y) {
+        if (x < 0 || y < 0) return false;
+        for (auto [dx, dy] : shapes[type]) {
+            int cx = x + dx, cy = y + dy;
+            if (cx >= W || cy >= H) return false;
+            int v = g[cy * W + cx];
+            if (v != -1 && v != i) return false;
+        }
+        return true;
+    };
+    auto goal = [&](const State& s) {
+        if constexpr (T::kGoalKind == GoalKind::Exit) {
+            for (auto [t, a] : s)
+                if (t == T::kExitType)
+                    for (auto [dx, dy] : shapes[t]) {
+                        int x = a % W + dx, y = a / W + dy;
+                        if (T::kExitSide == ExitSide::Right && x == W - 1 && y == T::kExitOffset) return true;
+                    }
+            return false;
+        } else {
+            std::vector<std::set<int>> at(T::kTypes);
+            for (auto [t, a] : s) at[t].insert(a);
+            for (int t = 0; t < T::kTypes; ++t) {
+                std::set<int> want;
+                for (int a = 0; a < 64; ++a)
+                    if (T::kGoalAnchors[t] >> a & 1) want.insert(a);
+                if (T::kGoalKind == GoalKind::Full ? want != at[t] : !std::includes(at[t].begin(), at[t].end(), want.begin(), want.end()))
+                    return false;
+            }
+            return true;
+        }
+    };
+    const int dxs[4] = {-1, 1, 0, 0}, dys[4] = {0, 0, -1, 1};
+    auto allowed = [](Axis axis, int d) {
+        if (axis == Axis::Fixed) return false;
+        if (axis == Axis::Horizontal) return d < 2;
+        if (axis == Axis::Vertical) return d >= 2;
+        return true;
+    };
+    State start;
+    for (const auto& p : level.pieces) start.push_back({p.type, p.anchor});
+    start = canon(start);
+    std::map<State, int> dist{{start, 0}};
+    std::vector<State> queue{start};
+    BruteResult r;
+    for (size_t q = 0; q < queue.size(); ++q) {
+        const State s = queue[q];
+        const int d = dist[s];
+        if (r.distance < 0 && goal(s)) r.distance = d;
+        std::vector<int> g;
+        REQUIRE(grid(s, g));
+        for (int i = 0; i < (int)s.size(); ++i) {
+            const int t = s[i].first, ax = s[i].second % W, ay = s[i].second / W;
+            std::set<int> dests;
+            if (T::kMetric == Metric::Path) {
+                std::set<std::pair<int, int>> seen{{ax, ay}};
+                std::vector<std::pair<int, int>> st{{ax, ay}};
+                while (!st.empty()) {
+                    auto [x, y] = st.back();
+                    st.pop_back();
+                    for (int k = 0; k < 4; ++k)
+                        if (allowed(T::kAxis[t], k) && fits(g, t, i, x + dxs[k], y + dys[k]) &&
+                            seen.insert({x + dxs[k], y + dys[k]}).second)
+                            st.push_back({x + dxs[k], y + dys[k]});
+                }
+                for (auto [x, y] : seen)
+                    if (x != ax || y != ay) dests.insert(y * W + x);
+            } else {
+                for (int k = 0; k < 4; ++k) {
+                    if (!allowed(T::kAxis[t], k)) continue;
+                    for (int n = 1; fits(g, t, i, ax + n * dxs[k], ay + n * dys[k]); ++n) {
+                        dests.insert((ay + n * dys[k]) * W + ax + n * dxs[k]);
+                        if (T::kMetric == Metric::Step) break;
+                    }
+                }
+            }
+            for (int b : dests) {
+                State n2 = s;
+                n2[i].second = b;
+                n2 = canon(n2);
+                if (dist.emplace(n2, d + 1).second) queue.push_back(n2);
+            }
+        }
+    }
+    r.reachable = dist.size();
+    return r;
+}
+
+// The engine's answer checked against the brute force and by replay.
+template <class T>
+void checkAgainstBrute(const Level& level) {
+    CAPTURE(level.name);
+    BruteResult b = bruteForce<T>(level);
+    SearchResult r = search<T>(level, {.countAll = true});
+    CHECK(r.complete);
+    CHECK(r.reachable == b.reachable);
+    if (b.distance < 0) {
+        CHECK(r.outcome == SearchResult::Outcome::Unsolvable);
+    } else {
+        REQUIRE(r.outcome == SearchResult::Outcome::Solved);
+        CHECK((int)r.moves.size() == b.distance);
+        std::string why;
+        CHECK(replay<T>(level, r.moves, &why));
+        CAPTURE(why);
+        // Without --count: the same length, fewer or as many states.
+        SearchResult quick = search<T>(level);
+        REQUIRE(quick.outcome == SearchResult::Outcome::Solved);
+        CHECK(quick.moves.size() == r.moves.size());
+        CHECK(quick.states <= r.states);
+    }
+}
+
+template <class T>
+Level parseOne(const std::string& text) {
+    std::istringstream in(text);
+    auto levels = parseLevels<T>(in);
+    REQUIRE(levels.size() == 1);
+    return levels[0];
+}
+
+}  // namespace
+
+TEST_CASE("blocks: Rush Hour's hardest board with a wall: 60 moves, cluster 2,332", "[blocks]") {
+    using T = RushTraits<0>;
+    Level level = rushLevel(kHardest);
+    SearchResult r = search<T>(level, {.countAll = true});
+    REQUIRE(r.outcome == SearchResult::Outcome::Solved);
+    CHECK(r.moves.size() == 60);
+    CHECK(r.complete);
+    CHECK(r.reachable == 2332);
+    std::string why;
+    CHECK(replay<T>(level, r.moves, &why));
+    // The wall in the traits instead of a Fixed piece: the same answers.
+    using TW = RushTraits<wallsOf(kHardest)>;
+    Level level2 = rushLevel(kHardest, true);
+    SearchResult r2 = search<TW>(level2, {.countAll = true});
+    REQUIRE(r2.outcome == SearchResult::Outcome::Solved);
+    CHECK(r2.moves.size() == 60);
+    CHECK(r2.reachable == 2332);
+    CHECK(replay<TW>(level2, r2.moves, &why));
+    // And the brute force agrees.
+    BruteResult b = bruteForce<T>(level);
+    CHECK(b.distance == 60);
+    CHECK(b.reachable == 2332);
+    // The first moves' names are car letters with a signed distance.
+    for (const auto& m : r.moves) {
+        std::string name = moveName<T>(level, m);
+        CHECK(name.size() >= 3);
+        CHECK((name[1] == '+' || name[1] == '-'));
+    }
+}
+
+TEST_CASE("blocks: Rush Hour easy and random boards against the brute force", "[blocks]") {
+    using T = RushTraits<0>;
+    // Constructed: the red car with a clear road, one blocker, a blocker
+    // that must go up, the hardest board, a board solved at the start.
+    const char* boards[] = {
+        "oooooooooooo" "AAoooo" "oooooooooooooooooo",  // 1 move
+        "ooooBoooooBo" "AAooBo" "oooooooooooooooooo",  // B (vertical, 3) blocks: 2 moves
+        "ooooooooooBo" "AAooBo" "ooCCCooooooooooooo",  // B down blocked by C: C, B, A
+        "oooooooooooo" "ooooAA" "oooooooooooooooooo",  // solved at the start: 0 moves
+        "IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM",
+    };
+    for (const char* b : boards) checkAgainstBrute<T>(rushLevel(b));
+    // Unsolvable: a horizontal car in front of the red one in its row.
+    {
+        Level level = rushLevel("oooooooooooo" "AAoBBo" "oooooooooooooooooo");
+        SearchResult r = search<T>(level);
+        CHECK(r.outcome == SearchResult::Outcome::Unsolvable);
+        CHECK(r.complete);
+        CHECK(r.reachable == bruteForce<T>(level).reachable);
+    }
+    // Random boards: cars dropped at random places.
+    std::mt19937 rng(12345);
+    int checked = 0;
+    for (int attempt = 0; attempt < 400 && checked < 40; ++attempt) {
+        std::string board(36, 'o');
+        auto place = [&](char ch, bool horizontal, int len, int x, int y) {
+            for (int k = 0; k < len; ++k) {
+                int cx = x + (horizontal ? k : 0), cy = y + (horizontal ? 0 : k);
+                if (cx >= 6 || cy >= 6 || board[cy * 6 + cx] != 'o') return false;
+            }
+            for (int k = 0; k < len; ++k) board[(y + (horizontal ? 0 : k)) * 6 + x + (horizontal ? k : 0)] = ch;
+            return true;
+        };
+        if (!place('A', true, 2, int(rng() % 3), 2)) continue;
+        int cars = 4 + int(rng() % 8);
+        char ch = 'B';
+        for (int c = 0; c < cars * 4 && ch < 'B' + cars; ++c) {
+            bool h = rng() % 2;
+            int len = 2 + int(rng() % 3 == 0);
+            if (place(ch, h, len, int(rng() % 6), int(rng() % 6))) ++ch;
+        }
+        if (rng() % 4 == 0) {
+            int c = int(rng() % 36);
+            if (board[c] == 'o') board[c] = 'x';
+        }
+        // A car of length 2 next to a car of the same letter cannot happen
+        // (letters are distinct); orientation is read from the letters.
+        checkAgainstBrute<T>(rushLevel(board));
+        ++checked;
+    }
+    CHECK(checked == 40);
+}
+
+TEST_CASE("blocks: Klotski in three metrics: 25,955 states; 116, 90, 81 moves", "[blocks]") {
+    auto run = [](auto traits, size_t expected) {
+        using T = decltype(traits);
+        Level level = parseOne<T>(kKlotskiLevel);
+        CHECK(level.name == "classic");
+        SearchResult r = search<T>(level, {.countAll = true});
+        REQUIRE(r.outcome == SearchResult::Outcome::Solved);
+        CHECK(r.moves.size() == expected);
+        CHECK(r.complete);
+        CHECK(r.reachable == 25955);
+        std::string why;
+        CHECK(replay<T>(level, r.moves, &why));
+        CAPTURE(why);
+        // The JSON line carries the names, the length and both counts.
+        std::string line = resultLine<T>(level, r);
+        CHECK(line.find("\"outcome\": \"solved\"") != std::string::npos);
+        CHECK(line.find("\"length\": " + std::to_string(expected)) != std::string::npos);
+        CHECK(line.find("\"reachable\": 25955") != std::string::npos);
+    };
+    run(KlotskiTraits<Metric::Step>{}, 116);
+    run(KlotskiTraits<Metric::Slide>{}, 90);
+    run(KlotskiTraits<Metric::Path>{}, 81);
+}
+
+TEST_CASE("blocks: small boards: optimal lengths and clusters equal an independent BFS", "[blocks]") {
+    // 3x2 with five distinct tiles: half the 720 arrangements are reachable.
+    const std::string scrambled = "level 3 2 t\n5 1 2 0\n4 2 1 1\n3 3 0 0\n2 4 0 1\n1 5 1 0\nend\n";
+    checkAgainstBrute<Tiles3x2Traits<Metric::Step>>(parseOne<Tiles3x2Traits<Metric::Step>>(scrambled));
+    checkAgainstBrute<Tiles3x2Traits<Metric::Slide>>(parseOne<Tiles3x2Traits<Metric::Slide>>(scrambled));
+    checkAgainstBrute<Tiles3x2Traits<Metric::Path>>(parseOne<Tiles3x2Traits<Metric::Path>>(scrambled));
+    CHECK(search<Tiles3x2Traits<Metric::Step>>(parseOne<Tiles3x2Traits<Metric::Step>>(scrambled), {.countAll = true}).reachable == 360);
+    // An odd permutation: unsolvable, the other 360.
+    const std::string odd = "level 3 2 odd\n1 2 0 0\n2 1 1 0\n3 3 2 0\n4 4 0 1\n5 5 1 1\nend\n";
+    SearchResult r = search<Tiles3x2Traits<Metric::Step>>(parseOne<Tiles3x2Traits<Metric::Step>>(odd));
+    CHECK(r.outcome == SearchResult::Outcome::Unsolvable);
+    CHECK(r.reachable == 360);
+    CHECK(r.states == 360);
+
+    // 3x3 with a domino, identical 1x1s, a vertical-only 1x1 and an L, in
+    // every metric, from several starts; and with a wall.
+    const std::vector<std::string> starts = {
+        "level 3 3 a\nD D 0 0\ns1 s 2 0\ns2 s 0 1\nt t 1 1\nend\n",
+        "level 3 3 b\nD D 1 2\ns1 s 0 0\ns2 s 0 2\nend\n",
+        "level 3 3 c\nD D 1 0\ns1 s 0 0\ns2 s 2 2\nt t 2 1\nL L 0 1\nend\n",
+        "level 3 3 d\nL L 1 0\ns1 s 0 0\ns2 s 0 1\nD D 0 2\nend\n",
+    };
+    for (const auto& s : starts) {
+        checkAgainstBrute<Domino3x3Traits<Metric::Step>>(parseOne<Domino3x3Traits<Metric::Step>>(s));
+        checkAgainstBrute<Domino3x3Traits<Metric::Slide>>(parseOne<Domino3x3Traits<Metric::Slide>>(s));
+        checkAgainstBrute<Domino3x3Traits<Metric::Path>>(parseOne<Domino3x3Traits<Metric::Path>>(s));
+    }
+    using TW = Domino3x3Traits<Metric::Path, cellBit(3, 2, 0)>;
+    checkAgainstBrute<TW>(parseOne<TW>("level 3 3 w\nD D 0 0\ns1 s 0 1\nt t 2 1\nend\n"));
+}
+
+TEST_CASE("blocks: the level text form and its errors", "[blocks]") {
+    using T = KlotskiTraits<Metric::Step>;
+    std::istringstream two("level 4 5 one two\nA A 0 0\nend\n\n# c\nlevel 4 5\nS S 3 4\nend\n");
+    auto levels = parseLevels<T>(two);
+    REQUIRE(levels.size() == 2);
+    CHECK(levels[0].name == "one two");
+    CHECK(levels[1].name == "2");
+    CHECK(levels[1].pieces[0].anchor == 19);
+    auto bad = [](const std::string& text) {
+        std::istringstream in(text);
+        CHECK_THROWS_AS(parseLevels<T>(in), std::runtime_error);
+    };
+    bad("level 5 5 x\nA A 0 0\nend\n");           // wrong board size
+    bad("level 4 5 x\nA Q 0 0\nend\n");           // unknown type
+    bad("level 4 5 x\nA A 3 0\nend\n");           // does not fit
+    bad("level 4 5 x\nA A 0 0\nS S 1 1\nend\n");  // overlap
+    bad("level 4 5 x\nA A 0 0\nA S 3 3\nend\n");  // two pieces of one name
+    bad("level 4 5 x\nA A 0 0\n");                // no end
+    bad("A A 0 0\n");                             // outside a level
+    bad("level 4 5 x\nend\n");                    // no pieces
+    bad("level 4 5 x\nA A 0 0 7\nend\n");         // trailing text
+}
+
+TEST_CASE("blocks: replay rejects illegal moves; move names", "[blocks]") {
+    using T = KlotskiTraits<Metric::Slide>;
+    Level level = parseOne<T>(kKlotskiLevel);
+    // Level piece indices: 0 A, 1 b, 2 c, 3 d, 4 E, 5 f, 6 g, 7 h, 8 i, 9 j.
+    std::string why;
+    CHECK_FALSE(replay<T>(level, {Move{0, 3, 1, 5}}, &why));             // A down: blocked
+    CHECK_FALSE(replay<T>(level, {Move{8, 1, 1, 17}}, &why));            // i right: legal, not a goal
+    CHECK(why == "the last position is not a goal");
+    CHECK_FALSE(replay<T>(level, {Move{8, 1, 3, 19}}, &why));            // i right 3: through j
+    CHECK(why.find("blocked") != std::string::npos);
+    CHECK_FALSE(replay<T>(level, {Move{42, 1, 1, 17}}, &why));           // no such piece
+    CHECK_FALSE(replay<KlotskiTraits<Metric::Step>>(level, {Move{8, 1, 2, 18}}, &why));  // step: 2 cells
+    CHECK(moveName<T>(level, Move{8, 1, 2, 18}) == "iR2");
+    CHECK(moveName<T>(level, Move{0, 3, 1, 5}) == "AD1");
+    CHECK(moveName<KlotskiTraits<Metric::Path>>(level, Move{0, 0, 0, 13}) == "A@1,3");
+    using R = RushTraits<0>;
+    Level rush = rushLevel(kHardest);
+    CHECK(moveName<R>(rush, Move{1, 1, 2, 0}) == "B+2");
+    CHECK(moveName<R>(rush, Move{1, 2, 1, 0}) == "B-1");
+}
+
+TEST_CASE("blocks: the state limit and the goal at the start", "[blocks]") {
+    using T = KlotskiTraits<Metric::Step>;
+    Level level = parseOne<T>(kKlotskiLevel);
+    SearchResult r = search<T>(level, {.countAll = false, .maxStates = 1000});
+    CHECK(r.outcome == SearchResult::Outcome::Limit);
+    CHECK_FALSE(r.complete);
+    CHECK(r.states > 1000);
+    CHECK(r.states < 1100);
+    CHECK(resultLine<T>(level, r).find("\"reachable\"") == std::string::npos);
+    // A level already solved: no moves, one state searched.
+    Level done = parseOne<T>("level 4 5 done\nA A 1 3\nend\n");
+    SearchResult d = search<T>(done);
+    REQUIRE(d.outcome == SearchResult::Outcome::Solved);
+    CHECK(d.moves.empty());
+    CHECK(d.states == 1);
+    CHECK(replay<T>(done, d.moves));
+}
+
+TEST_CASE("blocks: many pieces use wide keys (K = 6 words)", "[blocks]") {
+    // An 8x8 board of 63 1x1 pieces of one type and a distinct one: the
+    // only difference between states is where the hole and the marked
+    // piece are: 64 * 63 states.
+    using T = WideTraits;
+    std::string text = "level 8 8 wide\nm m 0 0\n";
+    for (int c = 1; c < 63; ++c) text += "o" + std::to_string(c) + " o " + std::to_string(c % 8) + " " + std::to_string(c / 8) + "\n";
+    text += "end\n";
+    Level level = parseOne<T>(text);
+    REQUIRE(level.pieces.size() == 63);
+    SearchResult r = search<T>(level, {.countAll = true});
+    REQUIRE(r.outcome == SearchResult::Outcome::Solved);
+    CHECK(r.reachable == 64 * 63);
+    CHECK(replay<T>(level, r.moves));
+    BruteResult b = bruteForce<T>(level);
+    CHECK(b.reachable == 64 * 63);
+    CHECK((int)r.moves.size() == b.distance);
+}
