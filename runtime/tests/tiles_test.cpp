@@ -166,3 +166,143 @@ TEST_CASE("tiles: every heuristic is at most the BFS distance on all 181,440 8-p
     b.loadOrBuild("", 1);
     checkAdmissibleEverywhere<EightMixed>(&b);
 }
+
+namespace {
+// Korf's instances 1..10 (Korf 1985): optimal length, then the 16 cells.
+struct KorfInstance {
+    int id, length;
+    const char* cells;
+};
+constexpr KorfInstance kKorf[] = {
+    {1, 57, "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"},  {2, 55, "13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6"},
+    {3, 59, "14 7 8 2 13 11 10 4 9 12 5 0 3 6 1 15"},  {4, 56, "5 12 10 7 15 11 14 0 8 2 1 13 3 4 9 6"},
+    {5, 56, "4 7 14 13 10 3 9 12 11 5 6 15 1 2 8 0"},  {6, 52, "14 7 1 9 12 3 6 15 8 11 2 5 10 0 4 13"},
+    {7, 52, "2 11 15 5 13 4 6 7 12 8 10 1 9 3 14 0"},  {8, 50, "12 11 15 3 8 0 4 2 6 13 9 5 14 1 10 7"},
+    {9, 46, "3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 0"},  {10, 59, "13 11 8 9 0 15 7 10 4 3 6 14 5 12 2 1"},
+};
+}  // namespace
+
+TEST_CASE("tiles: 15-puzzle with 5-5-5 tables + reflection solves Korf's instances 1..10 to their published lengths") {
+    const std::string dir = tempDir("555");
+    TileTables<Fifteen555> tables;
+    tables.loadOrBuild(dir, 2);
+    REQUIRE_FALSE(tables.loadedFromCache());
+    REQUIRE(tables.bytes() == 3 * 524160);  // 16!/11! each (a multiple of 64)
+    // Pattern 1-5's distribution: one goal placement, the rest reachable.
+    const auto counts = tables.depthCounts(0);
+    REQUIRE(counts[0] == 1);
+    uint64_t total = 0;
+    for (auto c : counts) total += c;
+    REQUIRE(total == 524160);
+    TileSolver<Fifteen555> solver(&tables);
+    uint64_t nodes = 0;
+    for (const auto& k : kKorf) {
+        Cells<Fifteen555> s;
+        std::string why;
+        REQUIRE(parseCells<Fifteen555>(k.cells, s, why));
+        const auto r = solver.solve(s);
+        INFO("Korf #" << k.id << ": " << r.nodes << " nodes, " << r.seconds << " s");
+        REQUIRE(r.solved);
+        REQUIRE(static_cast<int>(r.moves.size()) == k.length);
+        REQUIRE(replaySolves<Fifteen555>(s, r.moves));
+        nodes += r.nodes;
+    }
+    WARN("5-5-5 + reflection, Korf 1..10: " << nodes << " nodes");
+    // A second solver process would load the file: so does a second table object.
+    TileTables<Fifteen555> again;
+    again.loadOrBuild(dir, 2);
+    REQUIRE(again.loadedFromCache());
+    REQUIRE(std::memcmp(again.table(0), tables.table(0), tables.bytes()) == 0);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("tiles: a corrupt or truncated table file is reported and rebuilt, never used") {
+    const std::string dir = tempDir("corrupt");
+    TileTables<EightPdb> built;
+    built.loadOrBuild(dir, 2);
+    REQUIRE_FALSE(built.loadedFromCache());
+    const std::string path = dir + "/" + TileTables<EightPdb>::fileName();
+    REQUIRE(std::filesystem::exists(path));
+    const auto size = std::filesystem::file_size(path);
+    {
+        // One data byte changed (an entry lowered: still "plausible").
+        std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(4096 + 1000);
+        char b = 0;
+        f.read(&b, 1);
+        f.seekp(4096 + 1000);
+        b = static_cast<char>(b ^ 1);
+        f.write(&b, 1);
+    }
+    TileTables<EightPdb> second;
+    second.loadOrBuild(dir, 2);
+    REQUIRE_FALSE(second.loadedFromCache());
+    REQUIRE(std::memcmp(second.table(0), built.table(0), built.bytes()) == 0);
+    TileTables<EightPdb> third;
+    third.loadOrBuild(dir, 2);
+    REQUIRE(third.loadedFromCache());
+    // Truncated.
+    std::filesystem::resize_file(path, size - 100);
+    TileTables<EightPdb> fourth;
+    fourth.loadOrBuild(dir, 2);
+    REQUIRE_FALSE(fourth.loadedFromCache());
+    REQUIRE(std::filesystem::file_size(path) == size);
+    // Another layout's file under this name (a stale key) is not used either.
+    std::filesystem::copy_file(path, dir + "/tmp.pzt");
+    TileTables<EightMixed> mixed;
+    mixed.loadOrBuild(dir, 2);
+    std::filesystem::rename(dir + "/" + TileTables<EightMixed>::fileName(), dir + "/mixed.pzt");
+    std::filesystem::copy_file(path, dir + "/" + TileTables<EightMixed>::fileName());
+    TileTables<EightMixed> mixed2;
+    mixed2.loadOrBuild(dir, 2);
+    REQUIRE_FALSE(mixed2.loadedFromCache());
+    REQUIRE(std::memcmp(mixed2.table(0), mixed.table(0), mixed.bytes()) == 0);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("tiles: tables over the memory budget are refused before allocating, naming both sizes") {
+    const uint64_t saved = pz::memoryBudget();
+    pz::memoryBudget() = 100000;  // the 7-8 tables need 550 MiB + 990 MiB of build work
+    TileTables<Fifteen78> tables;
+    try {
+        tables.loadOrBuild("", 2);
+        FAIL("no MemoryBudgetError");
+    } catch (const pz::MemoryBudgetError& e) {
+        const std::string m = e.what();
+        INFO(m);
+        REQUIRE(m.find("549.9 MiB of tables") != std::string::npos);
+        REQUIRE(m.find("97.7 KiB") != std::string::npos);
+    }
+    pz::memoryBudget() = saved;
+}
+
+TEST_CASE("tiles: parsing, parity, scrambles and random states") {
+    using F = Fifteen555;
+    Cells<F> c;
+    std::string why;
+    REQUIRE(parseCells<F>("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", c, why));
+    REQUIRE(c == goalCells<F>());
+    REQUIRE(parseCells<F>("0,1,2,3, 4,5,6,7, 8,9,10,11, 12,13,14,15", c, why));
+    REQUIRE_FALSE(parseCells<F>("0 2 1 3 4 5 6 7 8 9 10 11 12 13 14 15", c, why));
+    REQUIRE(why.find("unsolvable") != std::string::npos);
+    REQUIRE_FALSE(parseCells<F>("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14", c, why));
+    REQUIRE_FALSE(parseCells<F>("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 14", c, why));
+    REQUIRE_FALSE(parseCells<F>("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 x", c, why));
+    std::vector<int> moves;
+    REQUIRE(parseDirections("D R U L", moves, why));
+    REQUIRE(moves == std::vector<int>{1, 3, 0, 2});
+    REQUIRE_FALSE(parseDirections("D X", moves, why));
+    Cells<F> g = goalCells<F>();
+    REQUIRE_FALSE(moveBlank<F>(g, 0));  // the blank is top-left: no U, no L
+    REQUIRE_FALSE(moveBlank<F>(g, 2));
+    REQUIRE(moveBlank<F>(g, 1));
+    REQUIRE(g[0] == 4);
+    std::mt19937_64 rng(7);
+    int odd = 0;
+    for (int i = 0; i < 1000; ++i) {
+        const auto s = randomCells<F>(rng);
+        REQUIRE(solvable<F>(s));
+        odd += s[0] != 0;
+    }
+    REQUIRE(odd > 800);
+}

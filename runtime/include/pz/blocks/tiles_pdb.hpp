@@ -139,7 +139,7 @@ public:
     // allocating or mapping anything that does not fit memoryBudget().
     void loadOrBuild(const std::string& dir, int threads = 0) {
         if constexpr (P == 0) return;
-        checkBudget(false);
+        checkBudget(dir.empty());
         if (dir.empty()) return build(threads);
         const std::string path = (std::filesystem::path(dir) / fileName()).string();
         MappedFile mapping;
@@ -186,8 +186,9 @@ private:
     void checkBudget(bool building) const {
         const uint64_t need = B::tableBytes + (building ? buildWorkBytes() : 0);
         if (need > memoryBudget()) {
-            std::string what = building ? "building the tiles tables of " : "the tiles tables of ";
-            throw MemoryBudgetError(what + T::kName + " needs " + formatBytes(need) +
+            std::string what = building ? "building the tiles tables of " + std::string(T::kName) + " needs "
+                                        : "the tiles tables of " + std::string(T::kName) + " need ";
+            throw MemoryBudgetError(what + formatBytes(need) +
                                     (building ? " (" + formatBytes(B::tableBytes) + " of tables + " +
                                                     formatBytes(buildWorkBytes()) + " of build work)"
                                               : std::string()) +
