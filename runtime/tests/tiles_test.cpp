@@ -12,10 +12,13 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
 #include "pz/blocks/tiles.hpp"
+#include "pz/blocks/tiles_main.hpp"
 #include "tiles_fixtures.hpp"
 
 using namespace pz::blocks;
@@ -305,4 +308,101 @@ TEST_CASE("tiles: parsing, parity, scrambles and random states") {
         odd += s[0] != 0;
     }
     REQUIRE(odd > 800);
+}
+
+namespace {
+// Runs tilesMain<T> in a child process with `input` on stdin; its exit
+// status, stdout and stderr.
+struct MainRun {
+    int status;
+    std::string out, err;
+};
+template <class T>
+MainRun runMain(std::vector<std::string> args, const std::string& input = "") {
+    const std::string dir = tempDir("main-io");
+    const std::string in = dir + "/in", out = dir + "/out", err = dir + "/err";
+    std::ofstream(in) << input;
+    std::cout.flush();  // else the child inherits (and writes) the parent's pending output
+    std::cerr.flush();
+    std::fflush(nullptr);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::dup2(::open(in.c_str(), O_RDONLY), 0);
+        ::dup2(::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), 1);
+        ::dup2(::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), 2);
+        args.insert(args.begin(), "tiles");
+        std::vector<char*> argv;
+        for (auto& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        const int rc = tilesMain<T>(static_cast<int>(args.size()), argv.data());
+        std::fflush(stdout);
+        std::cout.flush();
+        ::_exit(rc);
+    }
+    int ws = 0;
+    ::waitpid(pid, &ws, 0);
+    auto slurp = [](const std::string& f) {
+        std::ifstream i(f);
+        std::stringstream ss;
+        ss << i.rdbuf();
+        return ss.str();
+    };
+    MainRun r{WIFEXITED(ws) ? WEXITSTATUS(ws) : -1, slurp(out), slurp(err)};
+    std::filesystem::remove_all(dir);
+    return r;
+}
+}  // namespace
+
+TEST_CASE("tiles: the solver main: --state, --scramble, --random, --json, --machine, errors and exit codes") {
+    const std::string tables = tempDir("main-tables");
+    const std::vector<std::string> base{"--table-dir", tables, "--threads", "2"};
+    auto with = [&](std::vector<std::string> extra) {
+        extra.insert(extra.end(), base.begin(), base.end());
+        return extra;
+    };
+    // One of the two farthest 8-puzzle positions (31 moves; with this goal).
+    auto r = runMain<EightPdb>(with({"--state", "8 7 6 0 4 1 2 5 3", "--json"}));
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    REQUIRE(r.out.find("\"length\": 31") != std::string::npos);
+    REQUIRE(r.out.find("\"optimal\": true") != std::string::npos);
+    r = runMain<EightPdb>(with({"--scramble", "D R D R", "--scramble", "R"}));
+    REQUIRE(r.status == 0);
+    REQUIRE(r.out.find("L U L U (4 moves") != std::string::npos);
+    REQUIRE(r.out.find("\nL (1 moves") != std::string::npos);
+    r = runMain<EightPdb>(with({"--random", "5", "--seed", "3", "--json"}));
+    REQUIRE(r.status == 0);
+    REQUIRE(std::count(r.out.begin(), r.out.end(), '\n') == 5);
+    // An illegal scramble move, an unsolvable position: clear messages, exit 1, nothing solved.
+    r = runMain<EightPdb>(with({"--scramble", "D U U"}));
+    REQUIRE(r.status == 1);
+    REQUIRE(r.err.find("scramble move 3 (U) is illegal") != std::string::npos);
+    r = runMain<EightPdb>(with({"--state", "0 2 1 3 4 5 6 7 8"}));
+    REQUIRE(r.status == 1);
+    REQUIRE(r.err.find("unsolvable") != std::string::npos);
+    REQUIRE(r.out.empty());
+    // --machine: a solution, an error line for a bad and an unsolvable line, in order.
+    r = runMain<EightPdb>(with({"--machine"}), "1 0 2 3 4 5 6 7 8\n0 1 2\n\n0 2 1 3 4 5 6 7 8\n3 1 2 0 4 5 6 7 8\n");
+    REQUIRE(r.status == 0);
+    std::istringstream lines(r.out);
+    std::string l;
+    std::vector<std::string> got;
+    while (std::getline(lines, l)) got.push_back(l);
+    REQUIRE(got.size() == 4);
+    REQUIRE(got[0].rfind("{\"type\": \"solution\", \"index\": 0, \"moves\": [2], \"nodes\": ", 0) == 0);
+    REQUIRE(got[1].rfind("{\"type\": \"error\", \"index\": 1, \"message\": \"bad state: 3 numbers", 0) == 0);
+    REQUIRE(got[2].find("\"index\": 2") != std::string::npos);
+    REQUIRE(got[2].find("unsolvable") != std::string::npos);
+    REQUIRE(got[3].find("\"moves\": [0]") != std::string::npos);
+    // --max-nodes: not solved, exit 1.
+    r = runMain<EightPdb>(with({"--state", "8 7 6 0 4 1 2 5 3", "--max-nodes", "10"}));
+    REQUIRE(r.status == 1);
+    REQUIRE(r.out.find("no solution within") != std::string::npos);
+    // The memory budget: exit 4 naming both sizes; usage errors: exit 2.
+    r = runMain<EightPdb>({"--state", "1 0 2 3 4 5 6 7 8", "--table-dir", tables + "/new", "--memory", "1K"});
+    REQUIRE(r.status == 4);
+    REQUIRE(r.err.find("more than the memory budget of 1.0 KiB") != std::string::npos);
+    REQUIRE(runMain<EightPdb>(with({"--bogus", "1"})).status == 2);
+    REQUIRE(runMain<EightPdb>(with({"--random", "x"})).status == 2);
+    std::filesystem::remove_all(tables);
 }
