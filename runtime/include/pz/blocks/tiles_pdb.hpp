@@ -245,19 +245,52 @@ private:
         std::mutex printLock;
         const bool tty = ::isatty(2);
         constexpr uint64_t kChunk = uint64_t{1} << 14;  // placements; a multiple of the words in 8 bytes
+        const uint64_t chunks = (entries + kChunk - 1) / kChunk;
+        // Chunks holding 01 lanes (this level) and 10 lanes (marked by it):
+        // the scan and the relabelling visit only those (the first and last
+        // levels touch few).
+        std::vector<uint8_t> active(chunks, 0), marked(chunks, 0);
+        active[i0 / kChunk] = 1;
         for (unsigned d = 0;; ++d) {
             if (d >= 250) throw std::runtime_error("tiles pattern database deeper than 250");
             std::atomic<uint64_t> next{0}, found{0};
             auto expandWorker = [&](bool reporter) {
                 uint64_t local = 0;
-                uint64_t childIndex[4 * kMaxTileCells];
-                uint32_t childFree[4 * kMaxTileCells];
-                uint8_t childBlank[4 * kMaxTileCells];
+                // Children wait kLag places in a ring after their word's
+                // prefetch: misses overlap across placements.
+                struct Child {
+                    uint64_t index;
+                    uint32_t freeCells;
+                    uint8_t blank;
+                };
+                constexpr unsigned kRing = 64, kLag = 40;
+                Child ring[kRing];
+                uint64_t head = 0, tail = 0;
+                auto mark = [&](const Child& c) {
+                    const uint32_t cf = c.freeCells;
+                    const unsigned slot = static_cast<unsigned>(std::popcount(cf & ((1u << c.blank) - 1)));
+                    const Word lane = static_cast<Word>(Word{3} << (2 * slot));
+                    std::atomic_ref<Word> ref(words[c.index]);
+                    Word old = ref.load(std::memory_order_relaxed);
+                    if (old & lane) return;
+                    const Word bits = static_cast<Word>(pdep(pext(flood(1u << c.blank, cf), cf), kLow) << 1);
+                    while (!(old & lane)) {
+                        if (ref.compare_exchange_weak(old, static_cast<Word>(old | bits), std::memory_order_relaxed)) {
+                            if (old == 0) {
+                                std::atomic_ref<uint8_t>(out[c.index]).store(static_cast<uint8_t>(d + 1), std::memory_order_relaxed);
+                                ++local;
+                            }
+                            std::atomic_ref<uint8_t>(marked[c.index / kChunk]).store(1, std::memory_order_relaxed);
+                            return;
+                        }
+                    }
+                };
                 uint8_t cells[kMaxTileCells];
                 for (;;) {
-                    const uint64_t begin = next.fetch_add(kChunk);
-                    if (begin >= entries) break;
-                    const uint64_t end = std::min(entries, begin + kChunk);
+                    const uint64_t chunk = next.fetch_add(1);
+                    if (chunk >= chunks) break;
+                    if (!active[chunk]) continue;
+                    const uint64_t begin = chunk * kChunk, end = std::min(entries, begin + kChunk);
                     for (uint64_t i = begin; i < end; ++i) {
                         // Skip 8 bytes of words with no 01 lane at once.
                         if constexpr (sizeof(Word) < 8) {
@@ -279,39 +312,19 @@ private:
                         for (int j = 0; j < k; ++j) o |= 1u << cells[j];
                         const uint32_t freeCells = B::kFull & ~o;
                         const uint32_t blankCells = static_cast<uint32_t>(pdep(pext(cur, kLow), freeCells));
-                        int n = 0;
                         for (int j = 0; j < k; ++j) {
                             const uint8_t from = cells[j];
                             for (int dir = 0; dir < 4; ++dir) {
                                 const int q = T::kNeighbours[from][dir];
                                 if (q < 0 || !((blankCells >> q) & 1)) continue;
                                 cells[j] = static_cast<uint8_t>(q);
-                                childIndex[n] = B::rankCells(cells, k);
+                                Child& c = ring[head++ % kRing];
+                                c.index = B::rankCells(cells, k);
                                 cells[j] = from;
-                                childFree[n] = freeCells ^ (1u << q) ^ (1u << from);
-                                childBlank[n] = from;
-                                pz::prefetchForWrite(words + childIndex[n]);
-                                ++n;
-                            }
-                        }
-                        for (int m = 0; m < n; ++m) {
-                            const uint32_t cf = childFree[m];
-                            const unsigned slot = static_cast<unsigned>(std::popcount(cf & ((1u << childBlank[m]) - 1)));
-                            const Word lane = static_cast<Word>(Word{3} << (2 * slot));
-                            std::atomic_ref<Word> ref(words[childIndex[m]]);
-                            Word old = ref.load(std::memory_order_relaxed);
-                            if (old & lane) continue;
-                            const Word bits = static_cast<Word>(
-                                pdep(pext(flood(1u << childBlank[m], cf), cf), kLow) << 1);
-                            while (!(old & lane)) {
-                                if (ref.compare_exchange_weak(old, static_cast<Word>(old | bits), std::memory_order_relaxed)) {
-                                    if (old == 0) {
-                                        std::atomic_ref<uint8_t>(out[childIndex[m]]).store(static_cast<uint8_t>(d + 1),
-                                                                                          std::memory_order_relaxed);
-                                        ++local;
-                                    }
-                                    break;
-                                }
+                                c.freeCells = freeCells ^ (1u << q) ^ (1u << from);
+                                c.blank = from;
+                                pz::prefetchForWrite(words + c.index);
+                                if (head - tail > kLag) mark(ring[tail++ % kRing]);
                             }
                         }
                     }
@@ -330,6 +343,7 @@ private:
                         }
                     }
                 }
+                while (tail < head) mark(ring[tail++ % kRing]);
                 found += local;
             };
             std::vector<std::thread> pool;
@@ -337,25 +351,27 @@ private:
             expandWorker(true);
             for (auto& t : pool) t.join();
             reached += found.load();
-            // 01 -> 11 (expanded), 10 -> 01 (the next level).
-            std::atomic<uint64_t> nextWord{0};
-            std::atomic<bool> more{false};
+            // 01 -> 11 (expanded), 10 -> 01 (the next level), in the chunks
+            // that hold either.
+            std::atomic<uint64_t> nextChunk{0};
+            bool more = false;
+            for (uint64_t c = 0; c < chunks && !more; ++c) more = marked[c] != 0;
             auto relabel = [&] {
-                bool any = false;
                 for (;;) {
-                    const uint64_t begin = nextWord.fetch_add(kChunk * 16);
-                    if (begin >= entries) break;
-                    const uint64_t end = std::min(entries, begin + kChunk * 16);
+                    const uint64_t chunk = nextChunk.fetch_add(1);
+                    if (chunk >= chunks) break;
+                    if (!active[chunk] && !marked[chunk]) continue;
+                    const uint64_t begin = chunk * kChunk, end = std::min(entries, begin + kChunk);
                     for (uint64_t i = begin; i < end; ++i) {
                         const Word w = words[i];
                         const Word lo = w & kLow, hi = (w >> 1) & kLow;
                         const Word c01 = lo & ~hi, c10 = hi & ~lo;
                         if (!(c01 | c10)) continue;
-                        any |= c10 != 0;
                         words[i] = static_cast<Word>(((w | (c01 << 1)) & ~(c10 << 1)) | c10);
                     }
+                    active[chunk] = marked[chunk];
+                    marked[chunk] = 0;
                 }
-                if (any) more = true;
             };
             pool.clear();
             for (int t = 1; t < threads; ++t) pool.emplace_back(relabel);
@@ -371,7 +387,7 @@ private:
                              100.0 * double(reached) / double(entries), spent, eta);
                 lastPrint = t;
             }
-            if (!more.load()) break;
+            if (!more) break;
         }
         if (reached != entries)
             throw std::runtime_error(std::string("tiles pattern database of ") + T::kName + ": " +
