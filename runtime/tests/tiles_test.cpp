@@ -1,0 +1,408 @@
+// The n-puzzle engine (pz/blocks/tiles.hpp): the 8-puzzle's whole state
+// space by BFS (181,440 states, max 31 with 2 positions) as the oracle for
+// IDA* with every kind of heuristic and for the admissibility of the
+// heuristics on every state; a small 15-puzzle partition (5-5-5 +
+// reflection) on Korf's instances; the table cache (a corrupt file is
+// reported and rebuilt); the memory budget; parsing and parity.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+#include "pz/blocks/tiles.hpp"
+#include "pz/blocks/tiles_main.hpp"
+#include "tiles_fixtures.hpp"
+
+using namespace pz::blocks;
+using namespace tiles_fixtures;
+
+namespace {
+
+using Eight = ManhattanOnly<3, 3, false>;
+using EightLc = ManhattanOnly<3, 3, true>;
+
+uint32_t rank9(const Cells<Eight>& c) {
+    uint32_t r = 0;
+    for (int i = 0; i < 9; ++i) {
+        int smaller = 0;
+        for (int j = i + 1; j < 9; ++j) smaller += c[j] < c[i];
+        r = r * static_cast<uint32_t>(9 - i) + static_cast<uint32_t>(smaller);
+    }
+    return r;
+}
+
+// Distances of every 8-puzzle state from the goal (by Lehmer rank; -1 unreachable).
+const std::vector<int8_t>& eightDistances() {
+    static const std::vector<int8_t> dist = [] {
+        std::vector<int8_t> d(362880, -1);
+        std::vector<Cells<Eight>> frontier{goalCells<Eight>()}, next;
+        d[rank9(frontier[0])] = 0;
+        for (int depth = 0; !frontier.empty(); ++depth) {
+            next.clear();
+            for (const auto& s : frontier)
+                for (int m = 0; m < 4; ++m) {
+                    Cells<Eight> c = s;
+                    if (!moveBlank<Eight>(c, m)) continue;
+                    int8_t& x = d[rank9(c)];
+                    if (x < 0) x = static_cast<int8_t>(depth + 1), next.push_back(c);
+                }
+            std::swap(frontier, next);
+        }
+        return d;
+    }();
+    return dist;
+}
+
+template <class T>
+std::vector<Cells<T>> allEightStates() {
+    std::vector<Cells<T>> out;
+    Cells<T> c = goalCells<T>();
+    std::sort(c.begin(), c.end());
+    do {
+        if (solvable<T>(c)) out.push_back(c);
+    } while (std::next_permutation(c.begin(), c.end()));
+    return out;
+}
+
+std::string tempDir(const std::string& name) {
+    auto dir = std::filesystem::temp_directory_path() / ("pz-tiles-test-" + std::to_string(::getpid()) + "-" + name);
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir.string();
+}
+
+template <class T>
+void checkIdaMatchesBfs(const TileTables<T>* tables) {
+    TileSolver<T> solver(tables);
+    std::mt19937_64 rng(12345);
+    const auto& dist = eightDistances();
+    for (int i = 0; i < 300; ++i) {
+        const Cells<T> s = randomCells<T>(rng);
+        Cells<Eight> e;
+        std::copy(s.begin(), s.end(), e.begin());
+        const auto r = solver.solve(s);
+        REQUIRE(r.solved);
+        REQUIRE(static_cast<int>(r.moves.size()) == dist[rank9(e)]);
+        REQUIRE(replaySolves<T>(s, r.moves));
+    }
+}
+
+template <class T>
+void checkAdmissibleEverywhere(const TileTables<T>* tables) {
+    TileSolver<T> solver(tables);
+    const auto& dist = eightDistances();
+    int exact = 0;
+    for (const auto& s : allEightStates<T>()) {
+        Cells<Eight> e;
+        std::copy(s.begin(), s.end(), e.begin());
+        const int d = dist[rank9(e)];
+        const int h = solver.heuristic(s);
+        REQUIRE(h <= d);
+        REQUIRE((h & 1) == (d & 1));  // every part of h keeps the parity of its tiles' moves
+        exact += h == d;
+    }
+    REQUIRE(exact > 0);
+}
+
+}  // namespace
+
+TEST_CASE("tiles: 8-puzzle BFS from the goal reaches 181,440 states, max distance 31 at 2 positions") {
+    const auto& dist = eightDistances();
+    long reached = 0, atMax = 0, sum = 0;
+    int most = 0;
+    for (int8_t d : dist)
+        if (d >= 0) ++reached, sum += d, most = std::max<int>(most, d);
+    for (int8_t d : dist) atMax += d == most;
+    REQUIRE(reached == 181440);
+    REQUIRE(most == 31);
+    REQUIRE(atMax == 2);
+    REQUIRE(std::abs(double(sum) / double(reached) - 21.97) < 0.01);
+}
+
+TEST_CASE("tiles: solvability is the parity rule (exactly the BFS-reachable half)") {
+    const auto& dist = eightDistances();
+    Cells<Eight> c = goalCells<Eight>();
+    long solvableCount = 0;
+    do {
+        const bool s = solvable<Eight>(c);
+        REQUIRE(s == (dist[rank9(c)] >= 0));
+        solvableCount += s;
+    } while (std::next_permutation(c.begin(), c.end()));
+    REQUIRE(solvableCount == 181440);
+}
+
+TEST_CASE("tiles: IDA* with Manhattan equals the BFS distance on 300 random 8-puzzle states") {
+    checkIdaMatchesBfs<Eight>(nullptr);
+}
+
+TEST_CASE("tiles: IDA* with Manhattan + linear conflicts equals the BFS distance on 300 random 8-puzzle states") {
+    checkIdaMatchesBfs<EightLc>(nullptr);
+}
+
+TEST_CASE("tiles: IDA* with 1-4/5-8 tables + reflection equals the BFS distance on 300 random 8-puzzle states") {
+    TileTables<EightPdb> tables;
+    tables.loadOrBuild("", 2);
+    checkIdaMatchesBfs<EightPdb>(&tables);
+}
+
+TEST_CASE("tiles: IDA* with 1-3/4-6 tables + Manhattan/conflicts of 7, 8 + reflection equals the BFS distance") {
+    TileTables<EightMixed> tables;
+    tables.loadOrBuild("", 2);
+    checkIdaMatchesBfs<EightMixed>(&tables);
+}
+
+TEST_CASE("tiles: every heuristic is at most the BFS distance on all 181,440 8-puzzle states") {
+    checkAdmissibleEverywhere<Eight>(nullptr);
+    checkAdmissibleEverywhere<EightLc>(nullptr);
+    TileTables<EightPdb> a;
+    a.loadOrBuild("", 2);
+    checkAdmissibleEverywhere<EightPdb>(&a);
+    TileTables<EightMixed> b;
+    b.loadOrBuild("", 1);
+    checkAdmissibleEverywhere<EightMixed>(&b);
+}
+
+namespace {
+// Korf's instances 1..10 (Korf 1985): optimal length, then the 16 cells.
+struct KorfInstance {
+    int id, length;
+    const char* cells;
+};
+constexpr KorfInstance kKorf[] = {
+    {1, 57, "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"},  {2, 55, "13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6"},
+    {3, 59, "14 7 8 2 13 11 10 4 9 12 5 0 3 6 1 15"},  {4, 56, "5 12 10 7 15 11 14 0 8 2 1 13 3 4 9 6"},
+    {5, 56, "4 7 14 13 10 3 9 12 11 5 6 15 1 2 8 0"},  {6, 52, "14 7 1 9 12 3 6 15 8 11 2 5 10 0 4 13"},
+    {7, 52, "2 11 15 5 13 4 6 7 12 8 10 1 9 3 14 0"},  {8, 50, "12 11 15 3 8 0 4 2 6 13 9 5 14 1 10 7"},
+    {9, 46, "3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 0"},  {10, 59, "13 11 8 9 0 15 7 10 4 3 6 14 5 12 2 1"},
+};
+}  // namespace
+
+TEST_CASE("tiles: 15-puzzle with 5-5-5 tables + reflection solves Korf's instances 1..10 to their published lengths") {
+    const std::string dir = tempDir("555");
+    TileTables<Fifteen555> tables;
+    tables.loadOrBuild(dir, 2);
+    REQUIRE_FALSE(tables.loadedFromCache());
+    REQUIRE(tables.bytes() == 3 * 524160);  // 16!/11! each (a multiple of 64)
+    // Pattern 1-5's distribution: one goal placement, the rest reachable.
+    const auto counts = tables.depthCounts(0);
+    REQUIRE(counts[0] == 1);
+    uint64_t total = 0;
+    for (auto c : counts) total += c;
+    REQUIRE(total == 524160);
+    TileSolver<Fifteen555> solver(&tables);
+    uint64_t nodes = 0;
+    for (const auto& k : kKorf) {
+        Cells<Fifteen555> s;
+        std::string why;
+        REQUIRE(parseCells<Fifteen555>(k.cells, s, why));
+        const auto r = solver.solve(s);
+        INFO("Korf #" << k.id << ": " << r.nodes << " nodes, " << r.seconds << " s");
+        REQUIRE(r.solved);
+        REQUIRE(static_cast<int>(r.moves.size()) == k.length);
+        REQUIRE(replaySolves<Fifteen555>(s, r.moves));
+        nodes += r.nodes;
+    }
+    WARN("5-5-5 + reflection, Korf 1..10: " << nodes << " nodes");
+    // A second solver process would load the file: so does a second table object.
+    TileTables<Fifteen555> again;
+    again.loadOrBuild(dir, 2);
+    REQUIRE(again.loadedFromCache());
+    REQUIRE(std::memcmp(again.table(0), tables.table(0), tables.bytes()) == 0);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("tiles: a corrupt or truncated table file is reported and rebuilt, never used") {
+    const std::string dir = tempDir("corrupt");
+    TileTables<EightPdb> built;
+    built.loadOrBuild(dir, 2);
+    REQUIRE_FALSE(built.loadedFromCache());
+    const std::string path = dir + "/" + TileTables<EightPdb>::fileName();
+    REQUIRE(std::filesystem::exists(path));
+    const auto size = std::filesystem::file_size(path);
+    {
+        // One data byte changed (an entry lowered: still "plausible").
+        std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(4096 + 1000);
+        char b = 0;
+        f.read(&b, 1);
+        f.seekp(4096 + 1000);
+        b = static_cast<char>(b ^ 1);
+        f.write(&b, 1);
+    }
+    TileTables<EightPdb> second;
+    second.loadOrBuild(dir, 2);
+    REQUIRE_FALSE(second.loadedFromCache());
+    REQUIRE(std::memcmp(second.table(0), built.table(0), built.bytes()) == 0);
+    TileTables<EightPdb> third;
+    third.loadOrBuild(dir, 2);
+    REQUIRE(third.loadedFromCache());
+    // Truncated.
+    std::filesystem::resize_file(path, size - 100);
+    TileTables<EightPdb> fourth;
+    fourth.loadOrBuild(dir, 2);
+    REQUIRE_FALSE(fourth.loadedFromCache());
+    REQUIRE(std::filesystem::file_size(path) == size);
+    // Another layout's file under this name (a stale key) is not used either.
+    std::filesystem::copy_file(path, dir + "/tmp.pzt");
+    TileTables<EightMixed> mixed;
+    mixed.loadOrBuild(dir, 2);
+    std::filesystem::rename(dir + "/" + TileTables<EightMixed>::fileName(), dir + "/mixed.pzt");
+    std::filesystem::copy_file(path, dir + "/" + TileTables<EightMixed>::fileName());
+    TileTables<EightMixed> mixed2;
+    mixed2.loadOrBuild(dir, 2);
+    REQUIRE_FALSE(mixed2.loadedFromCache());
+    REQUIRE(std::memcmp(mixed2.table(0), mixed.table(0), mixed.bytes()) == 0);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("tiles: tables over the memory budget are refused before allocating, naming both sizes") {
+    const uint64_t saved = pz::memoryBudget();
+    pz::memoryBudget() = 100000;  // the 7-8 tables need 550 MiB + 990 MiB of build work
+    TileTables<Fifteen78> tables;
+    try {
+        tables.loadOrBuild("", 2);
+        FAIL("no MemoryBudgetError");
+    } catch (const pz::MemoryBudgetError& e) {
+        const std::string m = e.what();
+        INFO(m);
+        REQUIRE(m.find("549.9 MiB of tables") != std::string::npos);
+        REQUIRE(m.find("97.7 KiB") != std::string::npos);
+    }
+    pz::memoryBudget() = saved;
+}
+
+TEST_CASE("tiles: parsing, parity, scrambles and random states") {
+    using F = Fifteen555;
+    Cells<F> c;
+    std::string why;
+    REQUIRE(parseCells<F>("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", c, why));
+    REQUIRE(c == goalCells<F>());
+    REQUIRE(parseCells<F>("0,1,2,3, 4,5,6,7, 8,9,10,11, 12,13,14,15", c, why));
+    REQUIRE_FALSE(parseCells<F>("0 2 1 3 4 5 6 7 8 9 10 11 12 13 14 15", c, why));
+    REQUIRE(why.find("unsolvable") != std::string::npos);
+    REQUIRE_FALSE(parseCells<F>("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14", c, why));
+    REQUIRE_FALSE(parseCells<F>("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 14", c, why));
+    REQUIRE_FALSE(parseCells<F>("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 x", c, why));
+    std::vector<int> moves;
+    REQUIRE(parseDirections("D R U L", moves, why));
+    REQUIRE(moves == std::vector<int>{1, 3, 0, 2});
+    REQUIRE_FALSE(parseDirections("D X", moves, why));
+    Cells<F> g = goalCells<F>();
+    REQUIRE_FALSE(moveBlank<F>(g, 0));  // the blank is top-left: no U, no L
+    REQUIRE_FALSE(moveBlank<F>(g, 2));
+    REQUIRE(moveBlank<F>(g, 1));
+    REQUIRE(g[0] == 4);
+    std::mt19937_64 rng(7);
+    int odd = 0;
+    for (int i = 0; i < 1000; ++i) {
+        const auto s = randomCells<F>(rng);
+        REQUIRE(solvable<F>(s));
+        odd += s[0] != 0;
+    }
+    REQUIRE(odd > 800);
+}
+
+namespace {
+// Runs tilesMain<T> in a child process with `input` on stdin; its exit
+// status, stdout and stderr.
+struct MainRun {
+    int status;
+    std::string out, err;
+};
+template <class T>
+MainRun runMain(std::vector<std::string> args, const std::string& input = "") {
+    const std::string dir = tempDir("main-io");
+    const std::string in = dir + "/in", out = dir + "/out", err = dir + "/err";
+    std::ofstream(in) << input;
+    std::cout.flush();  // else the child inherits (and writes) the parent's pending output
+    std::cerr.flush();
+    std::fflush(nullptr);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::dup2(::open(in.c_str(), O_RDONLY), 0);
+        ::dup2(::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), 1);
+        ::dup2(::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), 2);
+        args.insert(args.begin(), "tiles");
+        std::vector<char*> argv;
+        for (auto& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        const int rc = tilesMain<T>(static_cast<int>(args.size()), argv.data());
+        std::fflush(stdout);
+        std::cout.flush();
+        ::_exit(rc);
+    }
+    int ws = 0;
+    ::waitpid(pid, &ws, 0);
+    auto slurp = [](const std::string& f) {
+        std::ifstream i(f);
+        std::stringstream ss;
+        ss << i.rdbuf();
+        return ss.str();
+    };
+    MainRun r{WIFEXITED(ws) ? WEXITSTATUS(ws) : -1, slurp(out), slurp(err)};
+    std::filesystem::remove_all(dir);
+    return r;
+}
+}  // namespace
+
+TEST_CASE("tiles: the solver main: --state, --scramble, --random, --json, --machine, errors and exit codes") {
+    const std::string tables = tempDir("main-tables");
+    const std::vector<std::string> base{"--table-dir", tables, "--threads", "2"};
+    auto with = [&](std::vector<std::string> extra) {
+        extra.insert(extra.end(), base.begin(), base.end());
+        return extra;
+    };
+    // One of the two farthest 8-puzzle positions (31 moves; with this goal).
+    auto r = runMain<EightPdb>(with({"--state", "8 7 6 0 4 1 2 5 3", "--json"}));
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    REQUIRE(r.out.find("\"length\": 31") != std::string::npos);
+    REQUIRE(r.out.find("\"optimal\": true") != std::string::npos);
+    r = runMain<EightPdb>(with({"--scramble", "D R D R", "--scramble", "R"}));
+    REQUIRE(r.status == 0);
+    REQUIRE(r.out.find("L U L U (4 moves") != std::string::npos);
+    REQUIRE(r.out.find("\nL (1 moves") != std::string::npos);
+    r = runMain<EightPdb>(with({"--random", "5", "--seed", "3", "--json"}));
+    REQUIRE(r.status == 0);
+    REQUIRE(std::count(r.out.begin(), r.out.end(), '\n') == 5);
+    // An illegal scramble move, an unsolvable position: clear messages, exit 1, nothing solved.
+    r = runMain<EightPdb>(with({"--scramble", "D U U"}));
+    REQUIRE(r.status == 1);
+    REQUIRE(r.err.find("scramble move 3 (U) is illegal") != std::string::npos);
+    r = runMain<EightPdb>(with({"--state", "0 2 1 3 4 5 6 7 8"}));
+    REQUIRE(r.status == 1);
+    REQUIRE(r.err.find("unsolvable") != std::string::npos);
+    REQUIRE(r.out.empty());
+    // --machine: a solution, an error line for a bad and an unsolvable line, in order.
+    r = runMain<EightPdb>(with({"--machine"}), "1 0 2 3 4 5 6 7 8\n0 1 2\n\n0 2 1 3 4 5 6 7 8\n3 1 2 0 4 5 6 7 8\n");
+    REQUIRE(r.status == 0);
+    std::istringstream lines(r.out);
+    std::string l;
+    std::vector<std::string> got;
+    while (std::getline(lines, l)) got.push_back(l);
+    REQUIRE(got.size() == 4);
+    REQUIRE(got[0].rfind("{\"type\": \"solution\", \"index\": 0, \"moves\": [2], \"nodes\": ", 0) == 0);
+    REQUIRE(got[1].rfind("{\"type\": \"error\", \"index\": 1, \"message\": \"bad state: 3 numbers", 0) == 0);
+    REQUIRE(got[2].find("\"index\": 2") != std::string::npos);
+    REQUIRE(got[2].find("unsolvable") != std::string::npos);
+    REQUIRE(got[3].find("\"moves\": [0]") != std::string::npos);
+    // --max-nodes: not solved, exit 1.
+    r = runMain<EightPdb>(with({"--state", "8 7 6 0 4 1 2 5 3", "--max-nodes", "10"}));
+    REQUIRE(r.status == 1);
+    REQUIRE(r.out.find("no solution within") != std::string::npos);
+    // The memory budget: exit 4 naming both sizes; usage errors: exit 2.
+    r = runMain<EightPdb>({"--state", "1 0 2 3 4 5 6 7 8", "--table-dir", tables + "/new", "--memory", "1K"});
+    REQUIRE(r.status == 4);
+    REQUIRE(r.err.find("more than the memory budget of 1.0 KiB") != std::string::npos);
+    REQUIRE(runMain<EightPdb>(with({"--bogus", "1"})).status == 2);
+    REQUIRE(runMain<EightPdb>(with({"--random", "x"})).status == 2);
+    std::filesystem::remove_all(tables);
+}
