@@ -3,14 +3,14 @@
 //
 // note [engine types]
 // The engine canonicalises a state by sorting the anchors of the pieces of
-// one type, so its types must be exactly the interchangeable pieces.
-// Pieces the definition declares identical share a type. A piece with an
-// axis (Rush Hour's cars) stays in its row or column band and cannot pass
-// a piece of the same shape there, so the order of such pieces along a
-// line never changes: pieces of one shape and axis may share a type without
-// merging two distinct states, and do (nine Rush Hour boards need seven
-// types, not a hundred). The goal's piece keeps a type of its own. A
-// level's own walls (Rush Hour's `x`) are pieces of a fixed 1x1 type.
+// one type, so its types must be exactly the interchangeable pieces: pieces
+// the definition declares identical share a type, every other piece has its
+// own, keyed by its name, shape and axis (two levels' car `B` of one shape
+// and axis share one). Sharing a type between distinct pieces would be
+// sound for counting states where they can never swap places (same-shape
+// cars in one row), but the engine then names a move by the piece at that
+// rank, which is not always the piece that moved. A level's own walls
+// (Rush Hour's `x`) are pieces of one fixed 1x1 type.
 #include <algorithm>
 #include <map>
 #include <sstream>
@@ -37,13 +37,6 @@ const char* axisName(ir::BlockAxis a) {
     return "Any";
 }
 
-bool isGoalPiece(const ir::BlockRules& rules, const std::string& name) {
-    if (rules.goal.kind == ir::BlockGoal::Kind::Exit) return name == rules.goal.exitPiece;
-    for (const auto& p : rules.goal.placements)
-        if (p.piece == name) return true;
-    return false;
-}
-
 std::string hex64(uint64_t v) {
     std::ostringstream s;
     s << "0x" << std::hex << v << "ull";
@@ -57,14 +50,14 @@ BoardTypes boardTypes(const ir::BlockRules& rules, const std::vector<ir::BlockLa
     std::map<std::string, int> byKey;
     auto typeFor = [&](const ir::BlockLayout& layout, const ir::BlockPiece& piece) {
         const ir::BlockType& t = layout.types[piece.type];
-        const bool goal = isGoalPiece(rules, piece.name);
-        const std::string key = t.axis != ir::BlockAxis::Any && !goal
-                                    ? "axis " + std::string(axisName(t.axis)) + " " + shapeKey(t)
-                                    : "named " + t.name + " " + std::string(axisName(t.axis)) + " " + shapeKey(t);
+        const std::string key = t.name + " " + std::string(axisName(t.axis)) + " " + shapeKey(t);
         auto [it, fresh] = byKey.emplace(key, static_cast<int>(out.types.size()));
         if (fresh) {
             out.types.push_back(t);
-            out.names.push_back(goal || t.axis == ir::BlockAxis::Any ? t.name : "#shape" + std::to_string(out.types.size() - 1));
+            // Level text names types by a token: the type's name, or for a
+            // second shape of one name, that name and its number.
+            const bool named = std::find(out.names.begin(), out.names.end(), t.name) != out.names.end();
+            out.names.push_back(named ? t.name + "=" + std::to_string(out.types.size() - 1) : t.name);
             out.fixed.push_back(false);
         }
         return it->second;
@@ -78,7 +71,7 @@ BoardTypes boardTypes(const ir::BlockRules& rules, const std::vector<ir::BlockLa
             auto [it, fresh] = byKey.emplace("fixed", static_cast<int>(out.types.size()));
             if (fresh) {
                 out.types.push_back(ir::BlockType{"wall", {{0, 0}}, ir::BlockAxis::Any});
-                out.names.push_back("#wall");
+                out.names.push_back("=wall");
                 out.fixed.push_back(true);
             }
             types.push_back(it->second);
@@ -221,7 +214,7 @@ std::string boardLevelText(const ir::BlockRules& rules, const BoardTypes& types,
         }
         for (int c = 0, wall = 0; c < rules.width * rules.height; ++c)
             if (level.wall[c] && !rules.wall[c])
-                text += "#" + std::to_string(wall++) + " " + types.names[types.pieceType[l][k++]] + " " +
+                text += "=" + std::to_string(wall++) + " " + types.names[types.pieceType[l][k++]] + " " +
                         std::to_string(c % rules.width) + " " + std::to_string(c / rules.width) + "\n";
         text += "end\n";
     }

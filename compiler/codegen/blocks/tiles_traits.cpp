@@ -65,7 +65,7 @@ std::string emitTilesSolver(const ir::Puzzle& puzzle, const ir::BlockSolver& sol
     c.line("// cell -> tile at the goal (0: the blank)");
     c.line("static constexpr std::array<uint8_t, " + std::to_string(n) + "> kGoal = {" + joined(goal) + "};");
     c.line("// [cell][U D L R]: where the blank goes, -1 off the board");
-    c.line("static constexpr std::array<std::array<int8_t, 4>, " + std::to_string(n) + "> kNeighbours = {{");
+    c.line("static constexpr std::array<std::array<int8_t, 4>, " + std::to_string(n) + "> kNeighbours = { {");
     c.indent();
     for (int cell = 0; cell < n; ++cell) {
         const int x = cell % w, y = cell / w;
@@ -73,10 +73,10 @@ std::string emitTilesSolver(const ir::Puzzle& puzzle, const ir::BlockSolver& sol
         c.line("{" + joined(row) + "},");
     }
     c.dedent();
-    c.line("}};");
+    c.line("} };");
     c.line("// [tile][cell]: Manhattan distance of the tile at that cell from its goal cell");
     c.line("static constexpr std::array<std::array<uint8_t, " + std::to_string(n) + ">, " + std::to_string(n) +
-           "> kManhattan = {{");
+           "> kManhattan = { {");
     c.indent();
     for (int t = 0; t < n; ++t) {
         std::vector<int> row(n, 0);
@@ -85,7 +85,7 @@ std::string emitTilesSolver(const ir::Puzzle& puzzle, const ir::BlockSolver& sol
         c.line("{" + joined(row) + "},");
     }
     c.dedent();
-    c.line("}};");
+    c.line("} };");
     c.line(std::string("static constexpr bool kLinearConflicts = ") + (solver.conflicts ? "true" : "false") + ";");
     const int patterns = solver.heuristic == ir::BlockSolver::Heuristic::Additive ? static_cast<int>(solver.patterns.size()) : 0;
     c.line("static constexpr int kPatterns = " + std::to_string(patterns) + ";");

@@ -1,5 +1,6 @@
 #include "compiler/driver/blocks/blocks_engines.hpp"
 
+#include <cctype>
 #include <filesystem>
 #include <iostream>
 
@@ -23,12 +24,29 @@ std::string sourceName(const ir::Puzzle& puzzle) { return std::filesystem::path(
 
 // The tile engine's numbers of a layout: tile t is solved-board piece t-1.
 std::string tileNumbers(const ir::BlockRules& rules, const ir::BlockLayout& layout) {
+    // A layout lists its pieces in its own order (a --state in reading order).
     std::vector<int> cells(static_cast<size_t>(rules.width) * rules.height, 0);
-    for (size_t p = 0; p < layout.pieces.size(); ++p)
-        cells[layout.pieces[p].anchor.y * rules.width + layout.pieces[p].anchor.x] = static_cast<int>(p) + 1;
+    const auto& solved = rules.board->pieces;
+    for (const auto& piece : layout.pieces)
+        for (size_t t = 0; t < solved.size(); ++t)
+            if (solved[t].name == piece.name) cells[piece.anchor.y * rules.width + piece.anchor.x] = static_cast<int>(t) + 1;
     std::string text;
     for (size_t c = 0; c < cells.size(); ++c) text += (c ? " " : "") + std::to_string(cells[c]);
     return text;
+}
+
+// The board engine names a tile's move ("7D1": tile 7 down one cell); an
+// n-puzzle's moves are named by where the blank goes ("U"), the other way.
+std::string blankMoveName(const std::string& engineName) {
+    size_t end = engineName.size();
+    while (end > 0 && std::isdigit(static_cast<unsigned char>(engineName[end - 1]))) --end;
+    switch (end > 0 ? engineName[end - 1] : '?') {
+        case 'U': return "D";
+        case 'D': return "U";
+        case 'L': return "R";
+        case 'R': return "L";
+    }
+    return engineName;  // the replay reports it
 }
 
 // Runs the binary, each stdout line to `onLine`; false after printing why.
@@ -91,6 +109,7 @@ std::optional<std::vector<BlockAnswer>> solveBoards(const EngineRun& r, const st
     run.input = codegen::boardLevelText(r.puzzle.blocks, types, r.positions);
     std::vector<BlockAnswer> answers;
     std::string protocolError;
+    const bool blankNames = r.puzzle.blocks.moveNames == ir::BlockRules::MoveNames::Blank;
     run.onLine = [&](const std::string& line) {
         if (!protocolError.empty()) return;
         std::string why;
@@ -103,7 +122,7 @@ std::optional<std::vector<BlockAnswer>> solveBoards(const EngineRun& r, const st
         BlockAnswer a;
         a.outcome = outcome->text;
         if (const JsonValue* moves = json->get("moves"))
-            for (const auto& m : moves->items) a.moves.push_back(m.text);
+            for (const auto& m : moves->items) a.moves.push_back(blankNames ? blankMoveName(m.text) : m.text);
         if (const JsonValue* states = json->get("states"); states && states->integer()) a.nodes = *states->integer();
         if (const JsonValue* reach = json->get("reachable"); reach && reach->integer()) a.reachable = *reach->integer();
         if (const JsonValue* s = json->get("seconds"); s && s->number()) a.seconds = *s->number();
@@ -134,29 +153,53 @@ std::optional<std::string> engineSource(const ir::Puzzle& puzzle, const ir::Bloc
     return codegen::emitBoardSolver(puzzle, types, emit);
 }
 
-std::optional<std::vector<BlockAnswer>> solveWithEngine(const EngineRun& r) {
+namespace {
+
+std::optional<std::string> buildEngine(const std::string& source, const std::string& stem) {
     NativeBuild build;
-    const bool tiles = useTiles(r.puzzle, r.solver);
-    codegen::BlocksEmitOptions emit;
-    emit.source = sourceName(r.puzzle);
-    codegen::BoardTypes types;
-    if (tiles) {
-        build.source = codegen::emitTilesSolver(r.puzzle, r.solver, emit);
-        build.stem = "tiles-" + r.puzzle.name;
-    } else {
-        types = codegen::boardTypes(r.puzzle.blocks, r.positions);
-        if (!types.error.empty()) {
-            std::cerr << "pzc solve: error: " << types.error << "\n";
-            return std::nullopt;
-        }
-        build.source = codegen::emitBoardSolver(r.puzzle, types, emit);
-        build.stem = "blocks-" + r.puzzle.name;
-    }
+    build.source = source;
+    build.stem = stem;
     DiagnosticEngine diags;
     auto binary = buildNative(build, diags);
     diags.print(std::cerr);
-    if (!binary) return std::nullopt;
-    return tiles ? solveTiles(r, *binary) : solveBoards(r, *binary, types);
+    return binary;
+}
+
+}  // namespace
+
+std::optional<std::vector<BlockAnswer>> solveWithEngine(const EngineRun& r) {
+    codegen::BlocksEmitOptions emit;
+    emit.source = sourceName(r.puzzle);
+    if (useTiles(r.puzzle, r.solver)) {
+        auto binary = buildEngine(codegen::emitTilesSolver(r.puzzle, r.solver, emit), "tiles-" + r.puzzle.name);
+        if (!binary) return std::nullopt;
+        return solveTiles(r, *binary);
+    }
+    // One compile for as many consecutive levels as share at most 64 piece
+    // types (the engine's limit; note [engine types]).
+    std::vector<BlockAnswer> answers;
+    for (size_t first = 0; first < r.positions.size();) {
+        size_t end = first + 1;
+        auto types = codegen::boardTypes(r.puzzle.blocks, {r.positions.begin() + first, r.positions.begin() + end});
+        if (!types.error.empty()) {
+            std::cerr << "pzc solve: error: level " << r.positions[first].name << ": " << types.error << "\n";
+            return std::nullopt;
+        }
+        for (; end < r.positions.size(); ++end) {
+            auto more = codegen::boardTypes(r.puzzle.blocks, {r.positions.begin() + first, r.positions.begin() + end + 1});
+            if (!more.error.empty()) break;
+            types = std::move(more);
+        }
+        const std::vector<ir::BlockLayout> group(r.positions.begin() + first, r.positions.begin() + end);
+        auto binary = buildEngine(codegen::emitBoardSolver(r.puzzle, types, emit), "blocks-" + r.puzzle.name);
+        if (!binary) return std::nullopt;
+        EngineRun part{r.puzzle, r.solver, group, r.threads, r.maxStates, r.count};
+        auto groupAnswers = solveBoards(part, *binary, types);
+        if (!groupAnswers) return std::nullopt;
+        answers.insert(answers.end(), groupAnswers->begin(), groupAnswers->end());
+        first = end;
+    }
+    return answers;
 }
 
 }  // namespace pz::driver
