@@ -166,6 +166,13 @@ int BlocksBackend::solve(pipeline::CompilationUnit& unit, const Args& args) cons
                 a.outcome = "wrong";
             }
         }
+        // A database line's move count is a fact the answer must meet.
+        if (a.outcome == "solved" && positions[i].expectedMoves &&
+            static_cast<long>(a.moves.size()) != *positions[i].expectedMoves) {
+            std::cerr << "pzc solve: error: " << label << ": " << a.moves.size() << " moves, but its level file says "
+                      << *positions[i].expectedMoves << "\n";
+            a.outcome = "wrong";
+        }
         if (a.outcome == "unsolvable")
             std::cerr << "pzc solve: error: " << label << ": no solution: every one of the " << a.nodes
                       << " reachable states was searched\n";

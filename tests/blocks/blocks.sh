@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# blocks.sh CASE PZC — end-to-end cases of the sliding-block family (label
+# blocks): every answer is replayed by pzc's interpreter before it is
+# printed, so these check optimality against facts and independent searches.
+set -uo pipefail
+case_name=$1 pzc=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL ($case_name): $*" >&2; exit 1; }
+lengths() { sed -n 's/.*"length": \([0-9]*\).*/\1/p'; }
+
+case $case_name in
+rushhour)
+    # check counts each database board's cluster and refuses a count that
+    # differs from the file's; solve refuses a length that differs.
+    out=$("$pzc" check puzzles/rushhour.pz) || fail "check: $out"
+    echo "$out" | grep -q "^level levels:1: 12 pieces, 2332 reachable states, solvable in 60 moves$" || fail "hardest board: $out"
+    [ "$(echo "$out" | grep -c '^level ')" = 9 ] || fail "expected 9 levels: $out"
+    out=$("$pzc" solve puzzles/rushhour.pz --json) || fail "solve: $out"
+    [ "$(echo "$out" | grep -c '"outcome": "solved"')" = 9 ] || fail "not every board solved: $out"
+    [ "$(echo "$out" | lengths | tr '\n' ' ')" = "60 58 55 53 51 50 30 15 10 " ] || fail "lengths: $(echo "$out" | lengths)"
+    echo "$out" | head -1 | grep -q '"solution": "M-1 H+1' || true
+    # The reference interpreter's BFS agrees on the hardest board.
+    "$pzc" solve puzzles/rushhour.pz --interp --level puzzles/rushhour/levels.txt --json | head -1 | grep -q '"length": 60' ||
+        fail "interpreter on the hardest board"
+    # A board whose red car is walled in: no solution, said with the count.
+    echo "ooooooooooooAAxoooBoooooBooooooooooo" > "$tmp/walled.txt"
+    "$pzc" solve puzzles/rushhour.pz --level "$tmp/walled.txt" > "$tmp/out" 2> "$tmp/err" && fail "walled board solved"
+    grep -q "no solution: every one of the 2 reachable states was searched" "$tmp/err" || fail "walled: $(cat "$tmp/err")"
+    # A database line whose count is wrong is refused.
+    echo "61 IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM 2332" > "$tmp/wrong.txt"
+    "$pzc" solve puzzles/rushhour.pz --level "$tmp/wrong.txt" > "$tmp/out" 2> "$tmp/err" && fail "wrong length accepted"
+    grep -q "60 moves, but its level file says 61" "$tmp/err" || fail "wrong length: $(cat "$tmp/err")"
+    echo "60 IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM 2333" > "$tmp/wrong.txt"
+    "$pzc" check puzzles/rushhour.pz --level "$tmp/wrong.txt" > "$tmp/out" 2> "$tmp/err" && fail "wrong count accepted"
+    grep -q "2332 reachable states, but its file says 2333" "$tmp/err" || fail "wrong count: $(cat "$tmp/err")"
+    ;;
+klotski)
+    # The classic layout in the three metrics (facts.md): 116, 90, 81 moves;
+    # 25,955 positions with identical pieces identical.
+    for pair in klotski_step:116 klotski_slide:90 klotski:81; do
+        def=puzzles/${pair%%:*}.pz want=${pair##*:}
+        out=$("$pzc" solve "$def" --json) || fail "$def: $out"
+        [ "$(echo "$out" | lengths)" = "$want" ] || fail "$def: $out"
+    done
+    "$pzc" check puzzles/klotski.pz | grep -q "^level start: 10 pieces, 25955 reachable states, solvable in 81 moves$" ||
+        fail "klotski count"
+    ;;
+eight)
+    # Three solvers, two engines: IDA* with additive databases + reflection,
+    # IDA* with Manhattan + conflicts (tile engine), breadth-first (board
+    # engine): the same lengths on random states, and the interpreter's BFS
+    # on a few.
+    for solver in pdb manhattan bfs; do
+        "$pzc" solve puzzles/eight.pz --solver $solver --random 40 --seed 7 --json > "$tmp/$solver" || fail "$solver"
+        [ "$(lengths < "$tmp/$solver" | wc -l)" = 40 ] || fail "$solver: $(cat "$tmp/$solver")"
+    done
+    cmp <(lengths < "$tmp/pdb") <(lengths < "$tmp/bfs") || fail "pdb and bfs lengths differ"
+    cmp <(lengths < "$tmp/manhattan") <(lengths < "$tmp/bfs") || fail "manhattan and bfs lengths differ"
+    "$pzc" solve puzzles/eight.pz --interp --random 5 --seed 7 --json | lengths > "$tmp/interp"
+    cmp "$tmp/interp" <(lengths < "$tmp/bfs" | head -5) || fail "interpreter lengths differ"
+    # A 31-move position (the maximum, facts.md) and its mirror image.
+    out=$("$pzc" solve puzzles/eight.pz --solver pdb --state "8 6 7 2 5 4 3 0 1" --json) || fail "27"
+    [ "$(echo "$out" | lengths)" = 27 ] || fail "8 6 7 2 5 4 3 0 1: $out"
+    ;;
+fifteen)
+    # Korf's first ten instances (korf100.txt: id, length, nodes, cells) to
+    # their published lengths, with a small 5-5-5 partition.
+    head -13 tests/blocks/korf100.txt | grep -v '^#' | while read -r id length nodes cells; do
+        echo "$cells"
+    done > "$tmp/states"
+    args=()
+    while read -r s; do args+=(--state "$s"); done < "$tmp/states"
+    "$pzc" solve tests/puzzles/fifteen_555.pz "${args[@]}" --json > "$tmp/out" || fail "solve: $(cat "$tmp/out")"
+    got=$(lengths < "$tmp/out" | tr '\n' ' ')
+    want=$(grep -v '^#' tests/blocks/korf100.txt | head -10 | awk '{printf "%s ", $2}')
+    [ "$got" = "$want" ] || fail "lengths $got, published $want"
+    ;;
+bad-input)
+    expect() {  # expect MESSAGE -- COMMAND...: fails with MESSAGE on stderr
+        local msg=$1; shift 2
+        "$@" > "$tmp/out" 2> "$tmp/err" && fail "succeeded: $*"
+        grep -qF -- "$msg" "$tmp/err" || fail "$*: expected '$msg', got: $(cat "$tmp/err")"
+    }
+    expect "cannot be solved: its permutation parity" -- "$pzc" solve puzzles/eight.pz --state "0 2 1 3 4 5 6 7 8"
+    expect "tile '1' is given twice" -- "$pzc" solve puzzles/eight.pz --state "1 1 2 3 4 5 6 7 0"
+    expect "move U takes the blank off the board" -- "$pzc" solve puzzles/eight.pz --scramble "U"
+    expect "'X' is not a move" -- "$pzc" solve puzzles/eight.pz --scramble "R X"
+    expect "declares no solver 'nope'" -- "$pzc" solve puzzles/eight.pz --solver nope --random 1
+    expect "takes --level FILE" -- "$pzc" solve puzzles/klotski.pz --state "1 2 3"
+    # Additive databases on a board that is not an n-puzzle: a located error.
+    sed 's/solver bfs { bfs; }/pattern p { A; }\n  solver add { additive p; }/' puzzles/klotski.pz > "$tmp/k.pz"
+    expect "k.pz:" -- "$pzc" check "$tmp/k.pz"
+    grep -q "'additive' tables the distance to the solved board" "$tmp/err" || fail "additive: $(cat "$tmp/err")"
+    ;;
+run-inspect)
+    # R then D: the blank goes right, then down (tile 1 left, tile 4 up).
+    out=$("$pzc" run puzzles/eight.pz "R D") || fail "run"
+    [ "$out" = "$(printf '1 4 2\n3 . 5\n6 7 8')" ] || fail "run R D: $out"
+    "$pzc" run puzzles/eight.pz "R L" | tail -1 | grep -q "^solved$" || fail "R L is not back to solved"
+    "$pzc" inspect puzzles/fifteen.pz --header | grep -q "kNeighbours" || fail "inspect --header"
+    "$pzc" inspect puzzles/rushhour.pz | grep -q "board engine\|pz/blocks/board.hpp" || fail "inspect rushhour"
+    ;;
+*) fail "unknown case" ;;
+esac
+echo "ok ($case_name)"
