@@ -361,7 +361,7 @@ private:
         if (out_.wall.empty()) return;  // no board shape: reported
         const bool rows = exit.side == S::Left || exit.side == S::Right;
         const int limit = rows ? out_.height : out_.width;
-        if (exit.offset >= limit) {
+        if (exit.offset < 0 || exit.offset >= limit) {
             error(e.range, "exit " + side + " " + std::to_string(exit.offset) + " is not on the border: the " + side +
                                " side has " + (rows ? "rows" : "columns") + " 0.." + std::to_string(limit - 1));
             return;
