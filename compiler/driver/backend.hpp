@@ -16,6 +16,7 @@
 // The families and their folders:
 //   permutation  compiler/driver/perm/  PermutationBackend  (codegen/perm/, runtime pz/solver_main.hpp)
 //   grid-actor   compiler/driver/grid/  GridBackend         (codegen/grid/, runtime pz/grid_main.hpp)
+//   sliding-block  (front end only so far: BlocksFrontEndOnly in backends.cpp refuses every command)
 // A new family: a Kind in compiler/ir/puzzle.hpp and its lowering, a folder
 // here implementing Backend, one row in backends.cpp (docs/architecture.md).
 #pragma once

@@ -412,6 +412,7 @@ private:
             return;
         }
         out_.goal.kind = BlockGoal::Kind::Place;
+        if (g.placements.empty()) error(g.range, "the goal places no pieces");
         std::set<std::string> placed;
         for (const auto& pl : g.placements) {
             if (!placed.insert(pl.piece.text).second) {

@@ -249,3 +249,15 @@ TEST_CASE("symmetries map the board's dimensions, walls and exit onto themselves
     CHECK(errorsOf("blocks b { board { \"# . .\" \". A .\" \". . #\" } symmetry r rotate180; symmetry a antitranspose; }")
               .empty());
 }
+
+TEST_CASE("the sliding-block keywords stay usable as names") {
+    CHECK(errorsOf("puzzle p { orbit board 3; move exits = board (0 1 2); move at = exits exits; "
+                   "subgroup size = <at>; pattern start { board: positions; } solver goal { optimal start; } }")
+              .empty());
+    CHECK(errorsOf("blocks blocks { board { \"at goal .\" } start; goal at at 2 0; pattern board { goal; } "
+                   "symmetry size mirror_x; solver bfs { additive board; } }") ==
+          "1:123: 'additive' tables the distance to the solved board; this puzzle's goal is not 'board'\n");
+    CHECK(errorsOf("blocks b { board { \"at goal .\" } pattern board { goal at; } solver s { additive board; reflect size; } "
+                   "symmetry size mirror_x; }")
+              .find("symmetry 'size' (mirror_x)") == std::string::npos);  // mirror_x of a 3 x 1 board without walls fits
+}
