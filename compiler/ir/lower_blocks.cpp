@@ -506,6 +506,7 @@ private:
                     return false;
                 }
             }
+        if (!goalFits(s, kind, what)) return false;
         if (out_.exit) {
             BlockRules::Exit to;
             exitOfCell(mapBlockCell(kind, exitCell(*out_.exit, out_.width, out_.height), out_.width, out_.height),
@@ -514,6 +515,47 @@ private:
                 error(s.range, what + " moves the exit (" + sideName(out_.exit->side) + " " +
                                    std::to_string(out_.exit->offset) + ") to " + sideName(to.side) + " " +
                                    std::to_string(to.offset));
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // The cells of each goal piece (the solved board's pieces for a `board`
+    // goal, the placed pieces for a placement goal); a symmetry must map
+    // each onto the cells of one of them (relabelling pieces is allowed).
+    bool goalFits(const Def::Symmetry& s, BlockSymmetryKind kind, const std::string& what) {
+        if (!hasBoard()) return true;  // the goal's shapes come with the levels
+        std::vector<std::pair<std::string, std::vector<BlockCell>>> goal;
+        auto cellsAt = [&](int p, BlockCell anchor) {
+            std::vector<BlockCell> cells;
+            for (const auto& c : shapeOf(p)) cells.push_back({anchor.x + c.x, anchor.y + c.y});
+            return cells;
+        };
+        if (out_.goal.kind == BlockGoal::Kind::Full && out_.boardIsSolved)
+            for (size_t p = 0; p < out_.board->pieces.size(); ++p)
+                goal.push_back({out_.board->pieces[p].name, cellsAt((int)p, out_.board->pieces[p].anchor)});
+        if (out_.goal.kind == BlockGoal::Kind::Place)
+            for (const auto& pl : out_.goal.placements)
+                if (auto it = pieceIndex_.find(pl.piece); it != pieceIndex_.end())
+                    goal.push_back({pl.piece, cellsAt(it->second, pl.anchor)});
+        auto sorted = [](std::vector<BlockCell> cells) {
+            std::sort(cells.begin(), cells.end(), [](BlockCell a, BlockCell b) { return a.y != b.y ? a.y < b.y : a.x < b.x; });
+            return cells;
+        };
+        std::set<std::vector<std::pair<int, int>>> images;
+        auto key = [&](const std::vector<BlockCell>& cells) {
+            std::vector<std::pair<int, int>> k;
+            for (const auto& c : sorted(cells)) k.push_back({c.x, c.y});
+            return k;
+        };
+        for (const auto& [name, cells] : goal) images.insert(key(cells));
+        for (const auto& [name, cells] : goal) {
+            std::vector<BlockCell> mapped;
+            for (const auto& c : cells) mapped.push_back(mapBlockCell(kind, c, out_.width, out_.height));
+            if (!images.count(key(mapped))) {
+                error(s.range, what + " does not map the goal onto itself: piece '" + name + "' at " +
+                                   cellText(sorted(cells)[0]) + " goes where no goal piece is");
                 return false;
             }
         }
