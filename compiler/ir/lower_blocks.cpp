@@ -184,7 +184,6 @@ private:
             }
             auto [anchor, shape] = normaliseBlock(cells);
             pieceIndex_[name] = (int)layout.pieces.size();
-            pieceWhere_.push_back(placed[0].second);
             cells_.push_back({anchor, shape});
             layout.pieces.push_back({name, 0, anchor});
         }
@@ -705,7 +704,6 @@ private:
     int errorsBefore_ = diags_.errorCount();
     std::vector<std::vector<Token>> tokens_;
     std::map<std::string, int> pieceIndex_;
-    std::vector<SourceRange> pieceWhere_;
     std::vector<std::pair<BlockCell, std::vector<BlockCell>>> cells_;  // per board piece: anchor, shape
     std::map<int, BlockAxis> pieceAxis_;
     std::map<std::string, std::pair<std::string, SourceRange>> declared_;
