@@ -144,7 +144,7 @@ placement : label 'at' x=INT y=INT ;
 blocksSolverItem
     : 'bfs' ';'                                                  # bfsItem
     | 'manhattan' withConflicts='conflicts'? ';'                   # manhattanItem
-    | 'additive' name (',' name)* ';'                            # additiveItem
+    | 'additive' (name (',' name)*)? ';'                         # additiveItem
     | 'reflect' name ';'                                         # reflectItem
     ;
 

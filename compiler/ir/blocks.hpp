@@ -94,7 +94,8 @@ struct BlockSymmetry {
 };
 
 // A pattern: a set of pieces whose places are tabled (the others are
-// ignored). For an additive solver the patterns partition the pieces.
+// ignored). The patterns of an additive solver are disjoint (they need not
+// cover every piece).
 struct BlockPattern {
     std::string name;
     std::vector<int> pieces;  // indices into the solved layout's pieces

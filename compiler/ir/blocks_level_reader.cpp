@@ -367,6 +367,14 @@ public:
             return -1;
         };
         const auto& goal = rules_.goal;
+        if (rules_.exit) {
+            BlockCell inside = ir::exitCell(*rules_.exit, rules_.width, rules_.height);
+            inside.x = std::clamp(inside.x, 0, rules_.width - 1);
+            inside.y = std::clamp(inside.y, 0, rules_.height - 1);
+            if (layout.wall[(size_t)inside.y * rules_.width + inside.x])
+                error(raw.where, "the level's wall at " + cellText(inside) + " blocks the exit (" +
+                                     ir::sideName(rules_.exit->side) + " " + std::to_string(rules_.exit->offset) + ")");
+        }
         if (goal.kind == ir::BlockGoal::Kind::Exit) {
             int p = find(goal.exitPiece);
             if (p < 0) error(raw.where, "the level has no goal piece '" + goal.exitPiece + "'");

@@ -119,6 +119,9 @@ TEST_CASE("Rush Hour level errors are located") {
     CHECK(errorsOf(rules, "......\n......\nAA....\n......\n......\n.......\n") ==
           "6:1: row has 7 characters; the board is 6 wide\n");
     CHECK(errorsOf(rules, "") == "1:1: the level file is empty; expected a board of 6 x 6\n");
+    CHECK(errorsOf(rules, "ooooooooooooAAooox") == "1:1: board string has 18 characters; a 6 x 6 board has 36 (row by row)\n");
+    CHECK(errorsOf(rules, "oooooooooooooAAoox" + std::string(18, 'o')) ==
+          "1:1: the level's wall at (5, 2) blocks the exit (right 2)\n");
 }
 
 TEST_CASE("token rows: an n-puzzle level holds the board's tiles") {

@@ -184,7 +184,6 @@ private:
             }
             auto [anchor, shape] = normaliseBlock(cells);
             pieceIndex_[name] = (int)layout.pieces.size();
-            pieceWhere_.push_back(placed[0].second);
             cells_.push_back({anchor, shape});
             layout.pieces.push_back({name, 0, anchor});
         }
@@ -361,7 +360,7 @@ private:
         if (out_.wall.empty()) return;  // no board shape: reported
         const bool rows = exit.side == S::Left || exit.side == S::Right;
         const int limit = rows ? out_.height : out_.width;
-        if (exit.offset >= limit) {
+        if (exit.offset < 0 || exit.offset >= limit) {
             error(e.range, "exit " + side + " " + std::to_string(exit.offset) + " is not on the border: the " + side +
                                " side has " + (rows ? "rows" : "columns") + " 0.." + std::to_string(limit - 1));
             return;
@@ -412,6 +411,7 @@ private:
             return;
         }
         out_.goal.kind = BlockGoal::Kind::Place;
+        if (g.placements.empty()) error(g.range, "the goal places no pieces");
         std::set<std::string> placed;
         for (const auto& pl : g.placements) {
             if (!placed.insert(pl.piece.text).second) {
@@ -505,6 +505,7 @@ private:
                     return false;
                 }
             }
+        if (!goalFits(s, kind, what)) return false;
         if (out_.exit) {
             BlockRules::Exit to;
             exitOfCell(mapBlockCell(kind, exitCell(*out_.exit, out_.width, out_.height), out_.width, out_.height),
@@ -513,6 +514,47 @@ private:
                 error(s.range, what + " moves the exit (" + sideName(out_.exit->side) + " " +
                                    std::to_string(out_.exit->offset) + ") to " + sideName(to.side) + " " +
                                    std::to_string(to.offset));
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // The cells of each goal piece (the solved board's pieces for a `board`
+    // goal, the placed pieces for a placement goal); a symmetry must map
+    // each onto the cells of one of them (relabelling pieces is allowed).
+    bool goalFits(const Def::Symmetry& s, BlockSymmetryKind kind, const std::string& what) {
+        if (!hasBoard()) return true;  // the goal's shapes come with the levels
+        std::vector<std::pair<std::string, std::vector<BlockCell>>> goal;
+        auto cellsAt = [&](int p, BlockCell anchor) {
+            std::vector<BlockCell> cells;
+            for (const auto& c : shapeOf(p)) cells.push_back({anchor.x + c.x, anchor.y + c.y});
+            return cells;
+        };
+        if (out_.goal.kind == BlockGoal::Kind::Full && out_.boardIsSolved)
+            for (size_t p = 0; p < out_.board->pieces.size(); ++p)
+                goal.push_back({out_.board->pieces[p].name, cellsAt((int)p, out_.board->pieces[p].anchor)});
+        if (out_.goal.kind == BlockGoal::Kind::Place)
+            for (const auto& pl : out_.goal.placements)
+                if (auto it = pieceIndex_.find(pl.piece); it != pieceIndex_.end())
+                    goal.push_back({pl.piece, cellsAt(it->second, pl.anchor)});
+        auto sorted = [](std::vector<BlockCell> cells) {
+            std::sort(cells.begin(), cells.end(), [](BlockCell a, BlockCell b) { return a.y != b.y ? a.y < b.y : a.x < b.x; });
+            return cells;
+        };
+        std::set<std::vector<std::pair<int, int>>> images;
+        auto key = [&](const std::vector<BlockCell>& cells) {
+            std::vector<std::pair<int, int>> k;
+            for (const auto& c : sorted(cells)) k.push_back({c.x, c.y});
+            return k;
+        };
+        for (const auto& [name, cells] : goal) images.insert(key(cells));
+        for (const auto& [name, cells] : goal) {
+            std::vector<BlockCell> mapped;
+            for (const auto& c : cells) mapped.push_back(mapBlockCell(kind, c, out_.width, out_.height));
+            if (!images.count(key(mapped))) {
+                error(s.range, what + " does not map the goal onto itself: piece '" + name + "' at " +
+                                   cellText(sorted(cells)[0]) + " goes where no goal piece is");
                 return false;
             }
         }
@@ -662,7 +704,6 @@ private:
     int errorsBefore_ = diags_.errorCount();
     std::vector<std::vector<Token>> tokens_;
     std::map<std::string, int> pieceIndex_;
-    std::vector<SourceRange> pieceWhere_;
     std::vector<std::pair<BlockCell, std::vector<BlockCell>>> cells_;  // per board piece: anchor, shape
     std::map<int, BlockAxis> pieceAxis_;
     std::map<std::string, std::pair<std::string, SourceRange>> declared_;

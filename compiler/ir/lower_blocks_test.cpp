@@ -248,4 +248,25 @@ TEST_CASE("symmetries map the board's dimensions, walls and exit onto themselves
     CHECK(errorsOf("blocks b { size 3 x 3; exit right 1; goal A exits; symmetry m mirror_y; }").empty());
     CHECK(errorsOf("blocks b { board { \"# . .\" \". A .\" \". . #\" } symmetry r rotate180; symmetry a antitranspose; }")
               .empty());
+    // The goal too: the solved board's pieces (up to relabelling), or the placed pieces.
+    CHECK(hasError("blocks b { board { \"1 2\" \"3 .\" } symmetry r rotate180; }",
+                   "symmetry 'r' (rotate180) does not map the goal onto itself: piece '1' at (0, 0) goes where no goal "
+                   "piece is"));
+    CHECK(errorsOf("blocks b { board { \". 1\" \"2 3\" } symmetry t transpose; }").empty());
+    CHECK(hasError("blocks b { board { \"A A .\" \". . .\" } start; goal A at 0 1; symmetry m mirror_x; }",
+                   "symmetry 'm' (mirror_x) does not map the goal onto itself: piece 'A' at (0, 1)"));
+    CHECK(errorsOf("blocks b { board { \"A A .\" \". . .\" \". . .\" } start; goal A at 0 1; symmetry m mirror_y; }")
+              .empty());
+}
+
+TEST_CASE("the sliding-block keywords stay usable as names") {
+    CHECK(errorsOf("puzzle p { orbit board 3; move exits = board (0 1 2); move at = exits exits; "
+                   "subgroup size = <at>; pattern start { board: positions; } solver goal { optimal start; } }")
+              .empty());
+    CHECK(errorsOf("blocks blocks { board { \"at goal .\" } start; goal at at 2 0; pattern board { goal; } "
+                   "symmetry size mirror_y; solver bfs { additive board; } }") ==
+          "1:123: 'additive' tables the distance to the solved board; this puzzle's goal is not 'board'\n");
+    CHECK(errorsOf("blocks b { board { \"at goal .\" } pattern board { goal at; } solver s { additive board; reflect size; } "
+                   "symmetry size mirror_y; }")
+              .empty());
 }
