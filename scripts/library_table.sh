@@ -18,7 +18,7 @@ pzc=${PZC:-build/compiler/driver/pzc}
 echo "| puzzle | states | solver | mean length | search time per solve | table size |"
 echo "|---|---|---|---|---|---|"
 for f in puzzles/*.pz; do
-    grep -q '^grid ' "$f" && continue
+    grep -qE '^(grid|blocks) ' "$f" && continue
     name=$(basename "$f" .pz)
     check=$("$pzc" check "$f")
     states=$(echo "$check" | sed -n 's/^distinct states: \([0-9]*\) .*/\1/p')

@@ -40,3 +40,12 @@ echo "=== pzc solve puzzles/cube2.pz --random 3 --seed 1 (from the puzzle librar
 echo
 echo "=== pzc solve puzzles/anima.pz (its 23 levels)"
 "$pzc" solve puzzles/anima.pz
+echo
+echo "=== pzc solve puzzles/eight.pz --random 3 --seed 1 (8-puzzle: additive databases + reflection)"
+"$pzc" solve puzzles/eight.pz --random 3 --seed 1
+echo
+echo "=== pzc solve puzzles/klotski.pz (the classic layout, a piece moves anywhere it can reach: 81 moves)"
+"$pzc" solve puzzles/klotski.pz
+echo
+echo "=== pzc solve puzzles/rushhour.pz (database boards, each to its published length)"
+"$pzc" solve puzzles/rushhour.pz

@@ -95,8 +95,14 @@ int BlocksBackend::inspect(pipeline::CompilationUnit& unit, const InspectRequest
                   << " piece types for the definition's " << levels.size() << " levels; a move's legality is one "
                      "placement bitboard tested against the occupied cells\n";
         for (size_t t = 0; t < types.types.size(); ++t) {
-            std::cout << "  type " << types.names[t] << ": " << types.types[t].shape.size() << " cells"
-                      << (types.fixed[t] ? ", fixed (a level's wall)" : "") << "\n";
+            const auto& type = types.types[t];
+            const size_t cells = type.shape.size();
+            std::cout << "  type " << types.names[t] << ": " << cells << (cells == 1 ? " cell" : " cells")
+                      << (types.fixed[t]                             ? ", fixed (a level's wall)"
+                          : type.axis == ir::BlockAxis::Horizontal ? ", moves horizontally"
+                          : type.axis == ir::BlockAxis::Vertical   ? ", moves vertically"
+                                                                   : "")
+                      << "\n";
         }
     }
     std::cout << "(pzc inspect --header prints the generated code)\n";
