@@ -19,6 +19,10 @@
 //                reach them), actors ("actor-N", circles of their colour),
 //                data-x/data-y with y counted up from the bottom row, as in
 //                level files.
+//   sliding-block drawBlocks: the board (ids "cell-x-y", class floor or
+//                wall), each piece a group "piece-NAME" (data-piece,
+//                data-type, data-x/data-y its anchor, y from the top row)
+//                of its cells in its type's colour, the goal's places dashed.
 // In a strip every id is prefixed with its frame, "f<K>-" (K = 0 for the
 // start), so ids stay unique in the document. Output is a pure function of
 // the states (fixed palette, fixed number formatting): byte-identical runs.
@@ -27,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/interp/blocks_interp.hpp"
 #include "compiler/interp/grid_interp.hpp"
 #include "compiler/interp/interpreter.hpp"
 
@@ -48,9 +53,17 @@ struct GridFrame {
     std::string caption;
 };
 
+struct BlocksFrame {
+    interp::BlockBoard board;
+    std::string caption;
+};
+
 std::string drawSchematic(const interp::Interpreter& interpreter, const std::vector<PermFrame>& frames,
                           const DrawingInfo& info);
 std::string drawGridLevel(const interp::GridBoard& board, const std::vector<GridFrame>& frames,
                           const DrawingInfo& info);
+// `layout` is the position the frames' boards started from (their pieces and types).
+std::string drawBlocks(const ir::BlockRules& rules, const ir::BlockLayout& layout, const std::vector<BlocksFrame>& frames,
+                       const DrawingInfo& info);
 
 }  // namespace pz::render

@@ -27,6 +27,8 @@ public:
     int inspect(pipeline::CompilationUnit& unit, const InspectRequest& request) const override;
     // pzc run DEF MOVES: the moves applied to the start (or solved) board, as a picture.
     int run(pipeline::CompilationUnit& unit, DiagnosticEngine& diags, const std::string& sequence) const override;
+    // pzc draw DEF [--state S | --level FILE] [--scramble M] [--solution M] (blocks_draw.cpp)
+    int draw(pipeline::CompilationUnit& unit, const DrawRequest& request) const override;
 };
 
 }  // namespace pz::driver
