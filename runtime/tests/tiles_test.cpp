@@ -394,6 +394,16 @@ TEST_CASE("tiles: the solver main: --state, --scramble, --random, --json, --mach
     REQUIRE(got[2].find("\"index\": 2") != std::string::npos);
     REQUIRE(got[2].find("unsolvable") != std::string::npos);
     REQUIRE(got[3].find("\"moves\": [0]") != std::string::npos);
+    // --states FILE: one position a line, comments and blank lines skipped.
+    {
+        const std::string file = tables + "/states.txt";
+        std::ofstream(file) << "# two positions\n1 0 2 3 4 5 6 7 8\n\n3 1 2 0 4 5 6 7 8\n";
+        r = runMain<EightPdb>(with({"--states", file}));
+        REQUIRE(r.status == 0);
+        REQUIRE(r.out.find("L (1 moves") != std::string::npos);
+        REQUIRE(r.out.find("U (1 moves") != std::string::npos);
+        REQUIRE(runMain<EightPdb>(with({"--states", tables + "/missing.txt"})).status == 2);
+    }
     // --max-nodes: not solved, exit 1.
     r = runMain<EightPdb>(with({"--state", "8 7 6 0 4 1 2 5 3", "--max-nodes", "10"}));
     REQUIRE(r.status == 1);

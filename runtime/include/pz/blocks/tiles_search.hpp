@@ -13,7 +13,10 @@
 // counted = children generated (the figure Korf's papers report).
 #pragma once
 
+#include <time.h>
+
 #include <atomic>
+#include <chrono>
 #include <climits>
 #include <cstdint>
 #include <vector>
@@ -32,7 +35,8 @@ public:
         bool solved = false;          // false: the node limit was reached first
         std::vector<int> moves;       // blank directions, 0..3 = U D L R
         uint64_t nodes = 0;
-        double seconds = 0;
+        double seconds = 0;           // wall clock
+        double cpuSeconds = 0;        // this thread's CPU time (what a loaded machine does not inflate)
         int bound = 0;                // the last iteration's bound
     };
 
@@ -50,6 +54,7 @@ public:
 
     Result solve(const Cells<T>& start, uint64_t maxNodes = UINT64_MAX) {
         const auto t0 = std::chrono::steady_clock::now();
+        const double c0 = threadCpuSeconds();
         Result r;
         Node root;
         init(start, root);
@@ -71,7 +76,14 @@ public:
         r.nodes = nodes_;
         r.bound = bound_;
         r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        r.cpuSeconds = threadCpuSeconds() - c0;
         return r;
+    }
+
+    static double threadCpuSeconds() {
+        timespec ts{};
+        ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
     }
 
 private:
