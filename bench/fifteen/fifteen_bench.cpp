@@ -3,7 +3,7 @@
 // additive tables + the reflected lookup (Felner, Korf & Hanan 2004: 36,710
 // nodes per instance on average), one thread; then Manhattan only on the
 // instances whose published Manhattan search was small.
-//   bench_fifteen [--table-dir DIR] [--threads T] [--only N] [--md-limit NODES] [--no-md]
+//   bench_fifteen [--table-dir DIR] [--threads T] [--only N] [--md-limit NODES] [--no-md] [--no-lookahead]
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
     std::string tableDir = pz::cacheDirectory() + "/tables";
     int threads = 2, only = 100;
     unsigned long long mdLimit = 20000000;
-    bool md = true;
+    bool md = true, lookahead = true;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--table-dir" && i + 1 < argc) tableDir = argv[++i];
@@ -48,8 +48,9 @@ int main(int argc, char** argv) {
         else if (a == "--only" && i + 1 < argc) only = std::stoi(argv[++i]);
         else if (a == "--md-limit" && i + 1 < argc) mdLimit = std::stoull(argv[++i]);
         else if (a == "--no-md") md = false;
+        else if (a == "--no-lookahead") lookahead = false;
         else {
-            std::fprintf(stderr, "usage: %s [--table-dir DIR] [--threads T] [--only N] [--md-limit NODES] [--no-md]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--table-dir DIR] [--threads T] [--only N] [--md-limit NODES] [--no-md] [--no-lookahead]\n", argv[0]);
             return 2;
         }
     }
@@ -81,6 +82,8 @@ int main(int argc, char** argv) {
     }
 
     TileSolver<T> solver(&tables);
+    solver.setLookahead(lookahead);
+    std::printf("grandchildren prefetched: %s\n", lookahead ? "yes" : "no (--no-lookahead)");
     double totalTime = 0, maxTime = 0, totalCpu = 0, maxCpu = 0;
     unsigned long long totalNodes = 0;
     int wrong = 0;
