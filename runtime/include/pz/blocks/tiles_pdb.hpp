@@ -324,6 +324,7 @@ private:
                                 c.freeCells = freeCells ^ (1u << q) ^ (1u << from);
                                 c.blank = from;
                                 pz::prefetchForWrite(words + c.index);
+                                pz::prefetchForWrite(out + c.index);
                                 if (head - tail > kLag) mark(ring[tail++ % kRing]);
                             }
                         }
