@@ -171,6 +171,13 @@ struct Board {
         if (!T::kReflection)
             for (int c = 0; c < N; ++c)
                 if (T::kReflectCell[c] != c || T::kReflectTile[c] != c) return false;
+        // The table key names a file: [A-Za-z0-9_.-]+, not starting with '.'.
+        const char* key = T::kTableKey;
+        if (!key || !*key || *key == '.') return false;
+        for (const char* k = key; *k; ++k)
+            if (!((*k >= 'a' && *k <= 'z') || (*k >= 'A' && *k <= 'Z') || (*k >= '0' && *k <= '9') || *k == '_' ||
+                  *k == '.' || *k == '-'))
+                return false;
         return true;
     }
     static_assert(checkTraits(), "tiles traits violate note [tiles traits contract] (pz/blocks/tiles.hpp)");
