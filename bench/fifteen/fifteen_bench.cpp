@@ -3,7 +3,7 @@
 // additive tables + the reflected lookup (Felner, Korf & Hanan 2004: 36,710
 // nodes per instance on average), one thread; then Manhattan only on the
 // instances whose published Manhattan search was small.
-//   bench_fifteen [--table-dir DIR] [--threads T] [--only N] [--md-limit NODES] [--no-md]
+//   bench_fifteen [--table-dir DIR] [--threads T] [--only N] [--md-limit NODES] [--no-md] [--no-lookahead]
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
     std::string tableDir = pz::cacheDirectory() + "/tables";
     int threads = 2, only = 100;
     unsigned long long mdLimit = 20000000;
-    bool md = true;
+    bool md = true, lookahead = true;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--table-dir" && i + 1 < argc) tableDir = argv[++i];
@@ -48,8 +48,9 @@ int main(int argc, char** argv) {
         else if (a == "--only" && i + 1 < argc) only = std::stoi(argv[++i]);
         else if (a == "--md-limit" && i + 1 < argc) mdLimit = std::stoull(argv[++i]);
         else if (a == "--no-md") md = false;
+        else if (a == "--no-lookahead") lookahead = false;
         else {
-            std::fprintf(stderr, "usage: %s [--table-dir DIR] [--threads T] [--only N] [--md-limit NODES] [--no-md]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--table-dir DIR] [--threads T] [--only N] [--md-limit NODES] [--no-md] [--no-lookahead]\n", argv[0]);
             return 2;
         }
     }
@@ -81,10 +82,12 @@ int main(int argc, char** argv) {
     }
 
     TileSolver<T> solver(&tables);
-    double totalTime = 0, maxTime = 0;
+    solver.setLookahead(lookahead);
+    std::printf("grandchildren prefetched: %s\n", lookahead ? "yes" : "no (--no-lookahead)");
+    double totalTime = 0, maxTime = 0, totalCpu = 0, maxCpu = 0;
     unsigned long long totalNodes = 0;
     int wrong = 0;
-    std::printf("%4s %4s %10s %10s\n", "id", "len", "nodes", "seconds");
+    std::printf("%4s %4s %10s %10s %10s\n", "id", "len", "nodes", "seconds", "cpu-s");
     for (const auto& k : instances) {
         Cells<T> c;
         std::string why;
@@ -96,14 +99,16 @@ int main(int argc, char** argv) {
         const bool ok = r.solved && static_cast<int>(r.moves.size()) == k.length && replaySolves<T>(c, r.moves);
         wrong += !ok;
         totalTime += r.seconds, maxTime = std::max(maxTime, r.seconds), totalNodes += r.nodes;
-        std::printf("%4d %4zu %10llu %10.6f%s\n", k.id, r.moves.size(), static_cast<unsigned long long>(r.nodes), r.seconds,
+        totalCpu += r.cpuSeconds, maxCpu = std::max(maxCpu, r.cpuSeconds);
+        std::printf("%4d %4zu %10llu %10.6f %10.6f%s\n", k.id, r.moves.size(), static_cast<unsigned long long>(r.nodes), r.seconds, r.cpuSeconds,
                     ok ? "" : "  WRONG");
     }
     const double n = static_cast<double>(instances.size());
     std::printf("7-8 + reflection, %zu instances, 1 thread: %d wrong; mean %.0f nodes (published 36,710), "
-                "mean %.3f ms, max %.3f ms, %.2f M nodes/s; load average now %s\n",
+                "wall: mean %.3f ms, max %.3f ms, %.2f M nodes/s; CPU: mean %.3f ms, max %.3f ms, %.2f M nodes/s; load average now %s\n",
                 instances.size(), wrong, double(totalNodes) / n, 1000 * totalTime / n, 1000 * maxTime,
-                double(totalNodes) / totalTime / 1e6, loadAverage().c_str());
+                double(totalNodes) / totalTime / 1e6, 1000 * totalCpu / n, 1000 * maxCpu, double(totalNodes) / totalCpu / 1e6,
+                loadAverage().c_str());
 
     if (md) {
         using M = tiles_fixtures::FifteenMd;

@@ -112,6 +112,16 @@ struct Fifteen78 : Grid<4, 4> {
     static constexpr auto kPatternOf = consecutive({7, 15});
     static constexpr auto kReflectCell = diagonal(), kReflectTile = diagonal();
 };
+// 24-puzzle, eight patterns of 3 tiles (13,800 entries each; 22 free
+// cells: the build's 64-bit words), reflected.
+struct TwentyFour3 : Grid<5, 5> {
+    static constexpr const char* kName = "twentyfour-3s";
+    static constexpr const char* kTableKey = "twentyfour-3s";
+    static constexpr bool kLinearConflicts = false, kReflection = true;
+    static constexpr int kPatterns = 8;
+    static constexpr auto kPatternOf = consecutive({3, 6, 9, 12, 15, 18, 21, 24});
+    static constexpr auto kReflectCell = diagonal(), kReflectTile = diagonal();
+};
 // 15-puzzle, Manhattan only (the bench's comparison).
 using FifteenMd = ManhattanOnly<4, 4, false>;
 

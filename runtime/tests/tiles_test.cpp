@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <fcntl.h>
@@ -394,6 +395,16 @@ TEST_CASE("tiles: the solver main: --state, --scramble, --random, --json, --mach
     REQUIRE(got[2].find("\"index\": 2") != std::string::npos);
     REQUIRE(got[2].find("unsolvable") != std::string::npos);
     REQUIRE(got[3].find("\"moves\": [0]") != std::string::npos);
+    // --states FILE: one position a line, comments and blank lines skipped.
+    {
+        const std::string file = tables + "/states.txt";
+        std::ofstream(file) << "# two positions\n1 0 2 3 4 5 6 7 8\n\n3 1 2 0 4 5 6 7 8\n";
+        r = runMain<EightPdb>(with({"--states", file}));
+        REQUIRE(r.status == 0);
+        REQUIRE(r.out.find("L (1 moves") != std::string::npos);
+        REQUIRE(r.out.find("U (1 moves") != std::string::npos);
+        REQUIRE(runMain<EightPdb>(with({"--states", tables + "/missing.txt"})).status == 2);
+    }
     // --max-nodes: not solved, exit 1.
     r = runMain<EightPdb>(with({"--state", "8 7 6 0 4 1 2 5 3", "--max-nodes", "10"}));
     REQUIRE(r.status == 1);
@@ -405,4 +416,43 @@ TEST_CASE("tiles: the solver main: --state, --scramble, --random, --json, --mach
     REQUIRE(runMain<EightPdb>(with({"--bogus", "1"})).status == 2);
     REQUIRE(runMain<EightPdb>(with({"--random", "x"})).status == 2);
     std::filesystem::remove_all(tables);
+}
+
+TEST_CASE("tiles: 24-puzzle positions up to 14 moves from the goal are solved to their BFS distance") {
+    using M = ManhattanOnly<5, 5, true>;
+    using P = TwentyFour3;
+    // BFS from the goal to depth 14, keeping a sample of each depth.
+    std::vector<std::pair<Cells<M>, int>> sample;
+    {
+        std::set<Cells<M>> seen{goalCells<M>()};
+        std::vector<Cells<M>> frontier{goalCells<M>()}, next;
+        std::mt19937_64 rng(99);
+        for (int depth = 1; depth <= 14; ++depth) {
+            next.clear();
+            for (const auto& s : frontier)
+                for (int m = 0; m < 4; ++m) {
+                    Cells<M> c = s;
+                    if (moveBlank<M>(c, m) && seen.insert(c).second) next.push_back(c);
+                }
+            std::swap(frontier, next);
+            for (int k = 0; k < 4; ++k) sample.emplace_back(frontier[rng() % frontier.size()], depth);
+        }
+    }
+    TileTables<P> tables;
+    tables.loadOrBuild("", 2);
+    TileSolver<M> md(nullptr);
+    TileSolver<P> pdb(&tables);
+    for (const auto& [cells, depth] : sample) {
+        Cells<P> c;
+        std::copy(cells.begin(), cells.end(), c.begin());
+        INFO(cellsText<M>(cells));
+        REQUIRE(md.heuristic(cells) <= depth);
+        REQUIRE(pdb.heuristic(c) <= depth);
+        const auto a = md.solve(cells);
+        const auto b = pdb.solve(c);
+        REQUIRE(static_cast<int>(a.moves.size()) == depth);
+        REQUIRE(static_cast<int>(b.moves.size()) == depth);
+        REQUIRE(replaySolves<M>(cells, a.moves));
+        REQUIRE(replaySolves<P>(c, b.moves));
+    }
 }

@@ -69,6 +69,10 @@
 
 #include "pz/support/prefetch.hpp"
 
+#if defined(__BMI2__)
+#include <immintrin.h>
+#endif
+
 namespace pz::blocks {
 
 inline constexpr int kMaxTileCells = 25;
@@ -167,6 +171,13 @@ struct Board {
         if (!T::kReflection)
             for (int c = 0; c < N; ++c)
                 if (T::kReflectCell[c] != c || T::kReflectTile[c] != c) return false;
+        // The table key names a file: [A-Za-z0-9_.-]+, not starting with '.'.
+        const char* key = T::kTableKey;
+        if (!key || !*key || *key == '.') return false;
+        for (const char* k = key; *k; ++k)
+            if (!((*k >= 'a' && *k <= 'z') || (*k >= 'A' && *k <= 'Z') || (*k >= '0' && *k <= '9') || *k == '_' ||
+                  *k == '.' || *k == '-'))
+                return false;
         return true;
     }
     static_assert(checkTraits(), "tiles traits violate note [tiles traits contract] (pz/blocks/tiles.hpp)");
@@ -183,18 +194,30 @@ struct Board {
         }
         return idx;
     }
-    static inline void unrankCells(uint64_t idx, int size, uint8_t* cells) {
-        unsigned digits[kMaxTileCells];
+    // The mixed-radix digits of a rank.
+    static inline void digitsOf(uint64_t idx, int size, unsigned* digits) {
         for (int j = size - 1; j >= 0; --j) {
             const uint64_t radix = static_cast<uint64_t>(N - j);
             digits[j] = static_cast<unsigned>(idx % radix);
             idx /= radix;
         }
+    }
+    // The digit-th cell (from 0) not in `used`.
+    static inline unsigned selectFree(uint32_t used, unsigned digit) {
+        uint32_t freeCells = kFull & ~used;
+#if defined(__BMI2__)
+        return static_cast<unsigned>(std::countr_zero(_pdep_u32(1u << digit, freeCells)));
+#else
+        for (unsigned k = 0; k < digit; ++k) freeCells &= freeCells - 1;
+        return static_cast<unsigned>(std::countr_zero(freeCells));
+#endif
+    }
+    static inline void unrankCells(uint64_t idx, int size, uint8_t* cells) {
+        unsigned digits[kMaxTileCells];
+        digitsOf(idx, size, digits);
         uint32_t used = 0;
         for (int j = 0; j < size; ++j) {
-            uint32_t freeCells = kFull & ~used;
-            for (unsigned k = 0; k < digits[j]; ++k) freeCells &= freeCells - 1;
-            const unsigned c = static_cast<unsigned>(std::countr_zero(freeCells));
+            const unsigned c = selectFree(used, digits[j]);
             cells[j] = static_cast<uint8_t>(c);
             used |= 1u << c;
         }

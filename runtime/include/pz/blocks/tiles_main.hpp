@@ -244,7 +244,8 @@ int tilesMain(int argc, char** argv) {
             line.field("nodes", r.nodes).field("seconds", r.seconds);
             std::cout << line.str() << '\n' << std::flush;
         } else if (r.solved) {
-            std::printf("%s (%zu moves, optimal; %llu nodes, %.3f s)\n", movesText(r.moves).c_str(), r.moves.size(),
+            std::printf("%s (%zu moves, optimal; %llu nodes, %.3f s)\n",
+                        r.moves.empty() ? "solved already" : movesText(r.moves).c_str(), r.moves.size(),
                         static_cast<unsigned long long>(r.nodes), r.seconds);
             std::fflush(stdout);
         } else {

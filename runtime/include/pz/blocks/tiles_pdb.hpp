@@ -286,11 +286,31 @@ private:
                     }
                 };
                 uint8_t cells[kMaxTileCells];
+                // The mixed-radix digits of placement `at`, advanced as the
+                // scan moves on (no division per placement).
+                unsigned digits[kMaxTileCells];
+                uint64_t at = 0;
+                auto advanceTo = [&](uint64_t i) {
+                    uint64_t carry = i - at;
+                    for (int j = k - 1; j >= 0 && carry; --j) {
+                        const uint64_t radix = static_cast<uint64_t>(B::N - j), v = digits[j] + carry;
+                        if (v < radix) {
+                            digits[j] = static_cast<unsigned>(v);
+                            carry = 0;
+                        } else {
+                            digits[j] = static_cast<unsigned>(v % radix);
+                            carry = v / radix;
+                        }
+                    }
+                    at = i;
+                };
                 for (;;) {
                     const uint64_t chunk = next.fetch_add(1);
                     if (chunk >= chunks) break;
                     if (!active[chunk]) continue;
                     const uint64_t begin = chunk * kChunk, end = std::min(entries, begin + kChunk);
+                    B::digitsOf(begin, k, digits);
+                    at = begin;
                     for (uint64_t i = begin; i < end; ++i) {
                         // Skip 8 bytes of words with no 01 lane at once.
                         if constexpr (sizeof(Word) < 8) {
@@ -307,9 +327,13 @@ private:
                         const Word w = std::atomic_ref<Word>(words[i]).load(std::memory_order_relaxed);
                         const Word cur = static_cast<Word>(w & ~(w >> 1) & kLow);
                         if (!cur) continue;
-                        B::unrankCells(i, k, cells);
+                        advanceTo(i);
                         uint32_t o = 0;
-                        for (int j = 0; j < k; ++j) o |= 1u << cells[j];
+                        for (int j = 0; j < k; ++j) {
+                            const unsigned c = B::selectFree(o, digits[j]);
+                            cells[j] = static_cast<uint8_t>(c);
+                            o |= 1u << c;
+                        }
                         const uint32_t freeCells = B::kFull & ~o;
                         const uint32_t blankCells = static_cast<uint32_t>(pdep(pext(cur, kLow), freeCells));
                         for (int j = 0; j < k; ++j) {
@@ -324,6 +348,7 @@ private:
                                 c.freeCells = freeCells ^ (1u << q) ^ (1u << from);
                                 c.blank = from;
                                 pz::prefetchForWrite(words + c.index);
+                                pz::prefetchForWrite(out + c.index);
                                 if (head - tail > kLag) mark(ring[tail++ % kRing]);
                             }
                         }

@@ -13,7 +13,10 @@
 // counted = children generated (the figure Korf's papers report).
 #pragma once
 
+#include <time.h>
+
 #include <atomic>
+#include <chrono>
 #include <climits>
 #include <cstdint>
 #include <vector>
@@ -32,7 +35,8 @@ public:
         bool solved = false;          // false: the node limit was reached first
         std::vector<int> moves;       // blank directions, 0..3 = U D L R
         uint64_t nodes = 0;
-        double seconds = 0;
+        double seconds = 0;           // wall clock
+        double cpuSeconds = 0;        // this thread's CPU time (what a loaded machine does not inflate)
         int bound = 0;                // the last iteration's bound
     };
 
@@ -50,6 +54,7 @@ public:
 
     Result solve(const Cells<T>& start, uint64_t maxNodes = UINT64_MAX) {
         const auto t0 = std::chrono::steady_clock::now();
+        const double c0 = threadCpuSeconds();
         Result r;
         Node root;
         init(start, root);
@@ -71,7 +76,14 @@ public:
         r.nodes = nodes_;
         r.bound = bound_;
         r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        r.cpuSeconds = threadCpuSeconds() - c0;
         return r;
+    }
+
+    static double threadCpuSeconds() {
+        timespec ts{};
+        ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
     }
 
 private:
@@ -214,6 +226,27 @@ private:
         computeH(c);
     }
 
+    // The table lines n's children will read (note [tiles search]: one
+    // level of lookahead, so a child's misses overlap its siblings' work).
+    void prefetchChildren(const Node& n, int prevDir) const {
+        uint8_t pos[N];
+        std::memcpy(pos, n.pos, N);
+        for (int d = 0; d < 4; ++d) {
+            if (d == (prevDir ^ 1)) continue;
+            const int q = T::kNeighbours[n.blank][d];
+            if (q < 0) continue;
+            const int t = n.cell[q];
+            pos[t] = n.blank;
+            const int p = T::kPatternOf[t];
+            if (p >= 0) pz::prefetch(table_[p] + B::patternIndex(p, pos));
+            if constexpr (T::kReflection) {
+                const int rp = T::kPatternOf[T::kReflectTile[t]];
+                if (rp >= 0) pz::prefetch(table_[rp] + B::reflectedPatternIndex(rp, pos));
+            }
+            pos[t] = static_cast<uint8_t>(q);
+        }
+    }
+
     bool isGoal(const Node& n) const {
         for (int c = 0; c < N; ++c)
             if (n.cell[c] != T::kGoal[c]) return false;
@@ -236,6 +269,9 @@ private:
             aborted_ = true;
             return false;
         }
+        if (lookahead_ && P > 0)
+            for (int i = 0; i < m; ++i)
+                if (g + 1 + kids[i].h <= bound_) prefetchChildren(kids[i], dirs[i]);
         for (int i = 0; i < m; ++i) {
             const int f = g + 1 + kids[i].h;
             if (f > bound_) {
@@ -250,6 +286,12 @@ private:
         return false;
     }
 
+public:
+    // Prefetch the grandchildren's lines before descending (default on).
+    void setLookahead(bool on) { lookahead_ = on; }
+
+private:
+    bool lookahead_ = true;
     const TileTables<T>* tables_;
     const uint8_t* table_[PS] = {};
     uint64_t nodes_ = 0, maxNodes_ = UINT64_MAX;
