@@ -70,6 +70,31 @@ void drawPiece(SvgDocument& svg, const ir::BlockLayout& layout, const interp::Bl
     svg.close();
 }
 
+// Over the pieces: each placement of the goal as the dashed outline of its
+// piece's bounding box there; an exit as a red bar in the border.
+void drawGoal(SvgDocument& svg, const ir::BlockRules& rules, const ir::BlockLayout& layout) {
+    for (const auto& place : rules.goal.placements) {
+        int w = 1, h = 1;
+        for (const auto& piece : layout.pieces)
+            if (piece.name == place.piece)
+                for (const auto& c : layout.types[piece.type].shape) w = std::max(w, c.x + 1), h = std::max(h, c.y + 1);
+        svg.add(Tag("rect").attr("class", "goal").attr("data-piece", place.piece)
+                    .attr("x", kPad + place.anchor.x * kCell + 1).attr("y", kPad + place.anchor.y * kCell + 1)
+                    .attr("width", w * kCell - 2).attr("height", h * kCell - 2).attr("fill", "none")
+                    .attr("stroke", "#cc0000").attr("stroke-width", 2).attr("stroke-dasharray", "5 3"));
+    }
+    if (rules.exit) {
+        using S = ir::BlockRules::Exit::Side;
+        const auto& e = *rules.exit;
+        const bool vertical = e.side == S::Left || e.side == S::Right;
+        const double x = e.side == S::Left ? 1 : e.side == S::Right ? kPad + rules.width * kCell + 1 : kPad + e.offset * kCell;
+        const double y = e.side == S::Top ? 1 : e.side == S::Bottom ? kPad + rules.height * kCell + 1 : kPad + e.offset * kCell;
+        svg.add(Tag("rect").attr("class", "exit").attr("x", x).attr("y", y)
+                    .attr("width", vertical ? kPad - 2 : kCell).attr("height", vertical ? kCell : kPad - 2)
+                    .attr("fill", "#cc0000"));
+    }
+}
+
 }  // namespace
 
 std::string drawBlocks(const ir::BlockRules& rules, const ir::BlockLayout& layout, const std::vector<BlocksFrame>& frames,
@@ -93,13 +118,9 @@ std::string drawBlocks(const ir::BlockRules& rules, const ir::BlockLayout& layou
                      .attr("data-solved", board.isGoal() ? "true" : "false")
                      .attr("transform", translate(x, y)));
         drawCells(svg, board, rules.width, rules.height, prefix);
-        for (const auto& place : rules.goal.placements)
-            svg.add(Tag("rect").attr("class", "goal").attr("data-piece", place.piece)
-                        .attr("x", kPad + place.anchor.x * kCell + 1).attr("y", kPad + place.anchor.y * kCell + 1)
-                        .attr("width", kCell - 2).attr("height", kCell - 2).attr("fill", "none")
-                        .attr("stroke", "#cc0000").attr("stroke-width", 2).attr("stroke-dasharray", "4 2"));
         for (size_t p = 0; p < layout.pieces.size(); ++p)
             drawPiece(svg, layout, board, static_cast<int>(p), prefix, fills[layout.pieces[p].type]);
+        drawGoal(svg, rules, layout);
         svg.close();
     }
     return svg.finish();

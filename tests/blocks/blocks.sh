@@ -101,6 +101,24 @@ run-inspect)
     "$pzc" inspect puzzles/fifteen.pz --header | grep -q "kNeighbours" || fail "inspect --header"
     "$pzc" inspect puzzles/rushhour.pz | grep -q "board engine\|pz/blocks/board.hpp" || fail "inspect rushhour"
     ;;
+draw)
+    # A solution's strip ends solved: its last frame says so, the others not.
+    sed -n 9p puzzles/rushhour/levels.txt > "$tmp/easy.txt"
+    sol=$("$pzc" solve puzzles/rushhour.pz --level "$tmp/easy.txt" --json | sed 's/.*"solution": "\([^"]*\)".*/\1/')
+    [ -n "$sol" ] || fail "no solution"
+    "$pzc" draw puzzles/rushhour.pz --level "$tmp/easy.txt" --solution "$sol" -o "$tmp/strip.svg" || fail "draw"
+    [ "$(grep -c 'class="frame"' "$tmp/strip.svg")" = 11 ] || fail "expected 11 frames"
+    [ "$(grep -c 'data-solved="true"' "$tmp/strip.svg")" = 1 ] || fail "not exactly one solved frame"
+    grep 'id="frame-10"' "$tmp/strip.svg" | grep -q 'data-solved="true"' || fail "the last frame is not solved"
+    grep -q 'id="f0-piece-A"' "$tmp/strip.svg" || fail "piece ids"
+    # A --state draws its tiles where it says; identical runs, identical bytes.
+    "$pzc" draw puzzles/fifteen.pz --state "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3" -o "$tmp/a.svg" || fail "draw state"
+    "$pzc" draw puzzles/fifteen.pz --state "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3" -o "$tmp/b.svg" || fail "draw state"
+    cmp -s "$tmp/a.svg" "$tmp/b.svg" || fail "two runs differ"
+    grep -q 'id="piece-14" class="piece" data-piece="14" data-type="14" data-x="0" data-y="0"' "$tmp/a.svg" || fail "tile 14"
+    "$pzc" draw puzzles/klotski.pz --scramble "AD1" -o "$tmp/c.svg" 2> "$tmp/err" && fail "an illegal move drawn"
+    grep -q "not legal" "$tmp/err" || fail "illegal move: $(cat "$tmp/err")"
+    ;;
 *) fail "unknown case" ;;
 esac
 echo "ok ($case_name)"
