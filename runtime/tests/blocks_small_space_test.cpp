@@ -6,6 +6,11 @@
 // states as std::map keys) for optimal lengths and cluster sizes.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
 #include <algorithm>
 #include <map>
 #include <random>
@@ -472,4 +477,82 @@ TEST_CASE("blocks: many pieces use wide keys (K = 6 words)", "[blocks]") {
     BruteResult b = bruteForce<T>(level);
     CHECK(b.reachable == 64 * 63);
     CHECK((int)r.moves.size() == b.distance);
+}
+
+namespace {
+
+// Runs blocksMain<T> on the arguments with `input` as a level file and
+// returns what it printed (stdout redirected to a temporary file).
+template <class T>
+std::pair<int, std::string> runMain(std::vector<std::string> args, const std::string& input) {
+    char path[] = "/tmp/pz_blocks_levels_XXXXXX";
+    int fd = mkstemp(path);
+    REQUIRE(fd >= 0);
+    REQUIRE(write(fd, input.data(), input.size()) == (ssize_t)input.size());
+    close(fd);
+    char outPath[] = "/tmp/pz_blocks_out_XXXXXX";
+    int outFd = mkstemp(outPath);
+    REQUIRE(outFd >= 0);
+    std::fflush(stdout);
+    const int saved = dup(1);
+    dup2(outFd, 1);
+    std::vector<std::string> all = {"solver", path};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : all) argv.push_back(a.data());
+    int rc = blocksMain<T>((int)argv.size(), argv.data());
+    std::fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    std::string out;
+    char buf[4096];
+    lseek(outFd, 0, SEEK_SET);
+    for (ssize_t r; (r = read(outFd, buf, sizeof buf)) > 0;) out.append(buf, size_t(r));
+    close(outFd);
+    unlink(path);
+    unlink(outPath);
+    return {rc, out};
+}
+
+}  // namespace
+
+TEST_CASE("blocks: blocksMain prints one JSON line per level", "[blocks]") {
+    using T = KlotskiTraits<Metric::Path>;
+    const std::string two = std::string(kKlotskiLevel) + "level 4 5 second\nA A 1 0\nS S 0 0\nend\n";
+    auto [rc, out] = runMain<T>({"--json", "--count"}, two);
+    CHECK(rc == 0);
+    std::istringstream lines(out);
+    std::string first, second, third;
+    std::getline(lines, first);
+    std::getline(lines, second);
+    CHECK_FALSE(std::getline(lines, third));
+    CHECK(first.rfind("{\"type\": \"level\", \"name\": \"classic\", \"outcome\": \"solved\", \"moves\": [\"", 0) == 0);
+    CHECK(first.find("\"length\": 81, \"states\": 25955, \"reachable\": 25955, \"seconds\": ") != std::string::npos);
+    // The second level (the block and one soldier) is solved too.
+    CHECK(second.find("\"name\": \"second\", \"outcome\": \"solved\"") != std::string::npos);
+    // Without --count, no "reachable" for a solved level; --only.
+    auto [rc2, out2] = runMain<T>({"--machine", "--only", "classic"}, two);
+    CHECK(rc2 == 0);
+    CHECK(out2.find("\"reachable\"") == std::string::npos);
+    CHECK(out2.find("\"name\": \"second\"") == std::string::npos);
+    // The state limit.
+    auto [rc3, out3] = runMain<T>({"--json", "--max-states", "100", "--only", "classic"}, two);
+    CHECK(rc3 == 0);
+    CHECK(out3.find("\"outcome\": \"limit\"") != std::string::npos);
+    // Text output: the counts and the move names.
+    auto [rc4, out4] = runMain<T>({"--only", "classic"}, two);
+    CHECK(rc4 == 0);
+    CHECK(out4.rfind("classic: solved in 81 moves", 0) == 0);
+    CHECK(out4.find("A@1,3") != std::string::npos);
+    // Usage errors and rejected input.
+    CHECK(runMain<T>({"--bogus"}, two).first == 2);
+    CHECK(runMain<T>({"--max-states", "0"}, two).first == 2);
+    CHECK(runMain<T>({}, "level 4 5 x\nA A 3 3\nend\n").first == 1);
+    // An unsolvable Rush Hour board (a car in the red car's row): its
+    // cluster (A at x 0..2, B ahead of it: 3 + 2 + 1) is reported without --count.
+    using R = RushTraits<0>;
+    auto [rc5, out5] = runMain<R>({"--json"}, "level 6 6 blocked\nA red 0 2\nB h2 3 2\nend\n");
+    CHECK(rc5 == 0);
+    CAPTURE(out5);
+    CHECK(out5.find("\"outcome\": \"unsolvable\", \"states\": 6, \"reachable\": 6") != std::string::npos);
 }
