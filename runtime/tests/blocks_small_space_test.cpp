@@ -54,7 +54,7 @@ struct Tiles3x2Traits {
 
 // A 3x3 board (walls optional): a horizontal domino "D", two identical
 // 1x1 "s", a 1x1 "t" that moves only vertically, an L; goal: D at (1,2).
-template <Metric M, uint64_t Walls = 0>
+template <Metric M, uint64_t Walls = 0, GoalKind G = GoalKind::Place>
 struct Domino3x3Traits {
     static constexpr const char* kName = "domino3x3";
     static constexpr int kWidth = 3, kHeight = 3;
@@ -69,9 +69,37 @@ struct Domino3x3Traits {
     static constexpr std::array<std::array<uint64_t, 64>, kTypes> kPlacement = {
         placementsOf(3, 3, Walls, kShapes[0]), placementsOf(3, 3, Walls, kShapes[1]),
         placementsOf(3, 3, Walls, kShapes[2]), placementsOf(3, 3, Walls, kShapes[3])};
-    static constexpr GoalKind kGoalKind = GoalKind::Place;
-    static constexpr uint64_t kGoalAnchors[kTypes] = {cellBit(3, 1, 2), 0, 0, 0};
+    static constexpr GoalKind kGoalKind = G;
+    // Full: D at (1,2), the two s at (0,0) and (2,0), t at (1,1), no L.
+    static constexpr uint64_t kGoalAnchors[kTypes] = {
+        cellBit(3, 1, 2), G == GoalKind::Full ? cellBit(3, 0, 0) | cellBit(3, 2, 0) : 0,
+        G == GoalKind::Full ? cellBit(3, 1, 1) : 0, 0};
     static constexpr int kExitType = -1;
+};
+
+// A 4x4 board with an exit on any side: the exit car "R" (along the exit's
+// axis), horizontal and vertical dominoes "h" and "v" (identical within
+// each type), 1x1 walls "x" that never move.
+template <ExitSide Side, int Offset, Metric M>
+struct ExitTraits {
+    static constexpr bool kAcross = Side == ExitSide::Left || Side == ExitSide::Right;
+    static constexpr const char* kName = "exit4x4";
+    static constexpr int kWidth = 4, kHeight = 4;
+    static constexpr uint64_t kWalls = 0;
+    static constexpr ExitSide kExitSide = Side;
+    static constexpr int kExitOffset = Offset;
+    static constexpr Metric kMetric = M;
+    static constexpr int kTypes = 4;
+    static constexpr const char* kTypeNames[kTypes] = {"R", "h", "v", "x"};
+    static constexpr const char* kShapes[kTypes] = {kAcross ? "##" : "#/#", "##", "#/#", "#"};
+    static constexpr Axis kAxis[kTypes] = {kAcross ? Axis::Horizontal : Axis::Vertical, Axis::Horizontal,
+                                           Axis::Vertical, Axis::Fixed};
+    static constexpr std::array<std::array<uint64_t, 64>, kTypes> kPlacement = {
+        placementsOf(4, 4, 0, kShapes[0]), placementsOf(4, 4, 0, kShapes[1]), placementsOf(4, 4, 0, kShapes[2]),
+        placementsOf(4, 4, 0, kShapes[3])};
+    static constexpr GoalKind kGoalKind = GoalKind::Exit;
+    static constexpr uint64_t kGoalAnchors[kTypes] = {};
+    static constexpr int kExitType = 0;
 };
 
 // An 8x8 board of 1x1 pieces: "m" (the goal: the bottom-right corner) and "o".
@@ -154,7 +182,12 @@ BruteResult bruteForce(const Level& level) {
                 if (t == T::kExitType)
                     for (auto [dx, dy] : shapes[t]) {
                         int x = a % W + dx, y = a / W + dy;
-                        if (T::kExitSide == ExitSide::Right && x == W - 1 && y == T::kExitOffset) return true;
+                        const int e = T::kExitOffset;
+                        if ((T::kExitSide == ExitSide::Right && x == W - 1 && y == e) ||
+                            (T::kExitSide == ExitSide::Left && x == 0 && y == e) ||
+                            (T::kExitSide == ExitSide::Top && y == 0 && x == e) ||
+                            (T::kExitSide == ExitSide::Bottom && y == H - 1 && x == e))
+                            return true;
                     }
             return false;
         } else {
@@ -312,7 +345,7 @@ TEST_CASE("blocks: Rush Hour easy and random boards against the brute force", "[
     }
     // Random boards: cars dropped at random places.
     std::mt19937 rng(12345);
-    int checked = 0;
+    int checked = 0, longer = 0;  // longer: solved in 3 moves or more
     for (int attempt = 0; attempt < 400 && checked < 40; ++attempt) {
         std::string board(36, 'o');
         auto place = [&](char ch, bool horizontal, int len, int x, int y) {
@@ -335,12 +368,16 @@ TEST_CASE("blocks: Rush Hour easy and random boards against the brute force", "[
             int c = int(rng() % 36);
             if (board[c] == 'o') board[c] = 'x';
         }
-        // A car of length 2 next to a car of the same letter cannot happen
-        // (letters are distinct); orientation is read from the letters.
+        // Orientation is read from the letters (each car has its own).
+        // Clusters past 20,000 states would make the brute force slow.
+        SearchResult r = search<T>(rushLevel(board), {.countAll = true});
+        if (r.reachable > 20000) continue;
         checkAgainstBrute<T>(rushLevel(board));
         ++checked;
+        longer += r.outcome == SearchResult::Outcome::Solved && r.moves.size() >= 3;
     }
     CHECK(checked == 40);
+    CHECK(longer >= 8);  // 9 with this seed
 }
 
 TEST_CASE("blocks: Klotski in three metrics: 25,955 states; 116, 90, 81 moves", "[blocks]") {
@@ -396,6 +433,62 @@ TEST_CASE("blocks: small boards: optimal lengths and clusters equal an independe
     }
     using TW = Domino3x3Traits<Metric::Path, cellBit(3, 2, 0)>;
     checkAgainstBrute<TW>(parseOne<TW>("level 3 3 w\nD D 0 0\ns1 s 0 1\nt t 2 1\nend\n"));
+    // Full goals: every piece placed, identical ones as a multiset.
+    for (const auto& s : starts) {
+        checkAgainstBrute<Domino3x3Traits<Metric::Step, 0, GoalKind::Full>>(
+            parseOne<Domino3x3Traits<Metric::Step, 0, GoalKind::Full>>(s));
+        checkAgainstBrute<Domino3x3Traits<Metric::Slide, 0, GoalKind::Full>>(
+            parseOne<Domino3x3Traits<Metric::Slide, 0, GoalKind::Full>>(s));
+        checkAgainstBrute<Domino3x3Traits<Metric::Path, 0, GoalKind::Full>>(
+            parseOne<Domino3x3Traits<Metric::Path, 0, GoalKind::Full>>(s));
+    }
+}
+
+namespace {
+
+// Random 4x4 boards for an exit traits: the exit car, dominoes, a wall.
+template <class T>
+void randomExitBoards(std::mt19937& rng, int count, int& solved) {
+    for (int i = 0; i < count; ++i) {
+        std::vector<bool> used(16, false);
+        Level level{"random " + std::to_string(i), {}};
+        auto put = [&](const std::string& name, int type) {
+            for (int tries = 0; tries < 20; ++tries) {
+                int a = int(rng() % 16);
+                uint64_t m = T::kPlacement[type][a];
+                bool ok = m != 0;
+                for (int c = 0; c < 16 && ok; ++c) ok = !((m >> c & 1) && used[c]);
+                if (!ok) continue;
+                for (int c = 0; c < 16; ++c)
+                    if (m >> c & 1) used[c] = true;
+                level.pieces.push_back(Piece{name, type, a});
+                return;
+            }
+        };
+        put("R", 0);
+        if (level.pieces.empty()) continue;
+        const int dominoes = 2 + int(rng() % 4);
+        for (int k = 0; k < dominoes; ++k) put(std::string(1, char('a' + k)), 1 + int(rng() % 2));
+        if (rng() % 3 == 0) put("x", 3);
+        CAPTURE(i);
+        BruteResult b = bruteForce<T>(level);
+        solved += b.distance > 0;
+        checkAgainstBrute<T>(level);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("blocks: exits on every side, random boards against the brute force", "[blocks]") {
+    std::mt19937 rng(777);
+    int solved = 0;
+    randomExitBoards<ExitTraits<ExitSide::Right, 1, Metric::Slide>>(rng, 40, solved);
+    randomExitBoards<ExitTraits<ExitSide::Left, 2, Metric::Step>>(rng, 40, solved);
+    randomExitBoards<ExitTraits<ExitSide::Top, 0, Metric::Slide>>(rng, 40, solved);
+    randomExitBoards<ExitTraits<ExitSide::Bottom, 3, Metric::Path>>(rng, 40, solved);
+    // Enough of them take moves to mean something (most random boards are
+    // solved at the start or blocked).
+    CHECK(solved >= 15);
 }
 
 TEST_CASE("blocks: the level text form and its errors", "[blocks]") {
