@@ -23,6 +23,7 @@
 #include "pz/blocks/board.hpp"
 #include "pz/blocks/small_space.hpp"
 #include "blocks_fixtures.hpp"
+#include "blocks_klotski_literal.hpp"
 
 namespace {
 
@@ -648,4 +649,21 @@ TEST_CASE("blocks: blocksMain prints one JSON line per level", "[blocks]") {
     CHECK(rc5 == 0);
     CAPTURE(out5);
     CHECK(out5.find("\"outcome\": \"unsolvable\", \"states\": 6, \"reachable\": 6") != std::string::npos);
+}
+
+TEST_CASE("blocks: traits of literal C arrays, as generated, equal the built ones", "[blocks]") {
+    using L = KlotskiLiteralTraits;
+    using F = KlotskiTraits<Metric::Slide>;
+    for (int t = 0; t < L::kTypes; ++t)
+        for (int a = 0; a < 64; ++a) {
+            CAPTURE(t, a);
+            CHECK(L::kPlacement[t][a] == F::kPlacement[t][a]);
+        }
+    std::istringstream in(kKlotskiLevel);
+    Level level = parseLevels<L>(in).at(0);
+    SearchResult r = search<L>(level, {.countAll = true});
+    REQUIRE(r.outcome == SearchResult::Outcome::Solved);
+    CHECK(r.moves.size() == 90);
+    CHECK(r.reachable == 25955);
+    CHECK(replay<L>(level, r.moves));
 }
