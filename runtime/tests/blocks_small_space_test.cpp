@@ -6,6 +6,11 @@
 // states as std::map keys) for optimal lengths and cluster sizes.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
 #include <algorithm>
 #include <map>
 #include <random>
@@ -18,6 +23,7 @@
 #include "pz/blocks/board.hpp"
 #include "pz/blocks/small_space.hpp"
 #include "blocks_fixtures.hpp"
+#include "blocks_klotski_literal.hpp"
 
 namespace {
 
@@ -49,7 +55,7 @@ struct Tiles3x2Traits {
 
 // A 3x3 board (walls optional): a horizontal domino "D", two identical
 // 1x1 "s", a 1x1 "t" that moves only vertically, an L; goal: D at (1,2).
-template <Metric M, uint64_t Walls = 0>
+template <Metric M, uint64_t Walls = 0, GoalKind G = GoalKind::Place>
 struct Domino3x3Traits {
     static constexpr const char* kName = "domino3x3";
     static constexpr int kWidth = 3, kHeight = 3;
@@ -64,9 +70,37 @@ struct Domino3x3Traits {
     static constexpr std::array<std::array<uint64_t, 64>, kTypes> kPlacement = {
         placementsOf(3, 3, Walls, kShapes[0]), placementsOf(3, 3, Walls, kShapes[1]),
         placementsOf(3, 3, Walls, kShapes[2]), placementsOf(3, 3, Walls, kShapes[3])};
-    static constexpr GoalKind kGoalKind = GoalKind::Place;
-    static constexpr uint64_t kGoalAnchors[kTypes] = {cellBit(3, 1, 2), 0, 0, 0};
+    static constexpr GoalKind kGoalKind = G;
+    // Full: D at (1,2), the two s at (0,0) and (2,0), t at (1,1), no L.
+    static constexpr uint64_t kGoalAnchors[kTypes] = {
+        cellBit(3, 1, 2), G == GoalKind::Full ? cellBit(3, 0, 0) | cellBit(3, 2, 0) : 0,
+        G == GoalKind::Full ? cellBit(3, 1, 1) : 0, 0};
     static constexpr int kExitType = -1;
+};
+
+// A 4x4 board with an exit on any side: the exit car "R" (along the exit's
+// axis), horizontal and vertical dominoes "h" and "v" (identical within
+// each type), 1x1 walls "x" that never move.
+template <ExitSide Side, int Offset, Metric M>
+struct ExitTraits {
+    static constexpr bool kAcross = Side == ExitSide::Left || Side == ExitSide::Right;
+    static constexpr const char* kName = "exit4x4";
+    static constexpr int kWidth = 4, kHeight = 4;
+    static constexpr uint64_t kWalls = 0;
+    static constexpr ExitSide kExitSide = Side;
+    static constexpr int kExitOffset = Offset;
+    static constexpr Metric kMetric = M;
+    static constexpr int kTypes = 4;
+    static constexpr const char* kTypeNames[kTypes] = {"R", "h", "v", "x"};
+    static constexpr const char* kShapes[kTypes] = {kAcross ? "##" : "#/#", "##", "#/#", "#"};
+    static constexpr Axis kAxis[kTypes] = {kAcross ? Axis::Horizontal : Axis::Vertical, Axis::Horizontal,
+                                           Axis::Vertical, Axis::Fixed};
+    static constexpr std::array<std::array<uint64_t, 64>, kTypes> kPlacement = {
+        placementsOf(4, 4, 0, kShapes[0]), placementsOf(4, 4, 0, kShapes[1]), placementsOf(4, 4, 0, kShapes[2]),
+        placementsOf(4, 4, 0, kShapes[3])};
+    static constexpr GoalKind kGoalKind = GoalKind::Exit;
+    static constexpr uint64_t kGoalAnchors[kTypes] = {};
+    static constexpr int kExitType = 0;
 };
 
 // An 8x8 board of 1x1 pieces: "m" (the goal: the bottom-right corner) and "o".
@@ -149,7 +183,12 @@ BruteResult bruteForce(const Level& level) {
                 if (t == T::kExitType)
                     for (auto [dx, dy] : shapes[t]) {
                         int x = a % W + dx, y = a / W + dy;
-                        if (T::kExitSide == ExitSide::Right && x == W - 1 && y == T::kExitOffset) return true;
+                        const int e = T::kExitOffset;
+                        if ((T::kExitSide == ExitSide::Right && x == W - 1 && y == e) ||
+                            (T::kExitSide == ExitSide::Left && x == 0 && y == e) ||
+                            (T::kExitSide == ExitSide::Top && y == 0 && x == e) ||
+                            (T::kExitSide == ExitSide::Bottom && y == H - 1 && x == e))
+                            return true;
                     }
             return false;
         } else {
@@ -307,7 +346,7 @@ TEST_CASE("blocks: Rush Hour easy and random boards against the brute force", "[
     }
     // Random boards: cars dropped at random places.
     std::mt19937 rng(12345);
-    int checked = 0;
+    int checked = 0, longer = 0;  // longer: solved in 3 moves or more
     for (int attempt = 0; attempt < 400 && checked < 40; ++attempt) {
         std::string board(36, 'o');
         auto place = [&](char ch, bool horizontal, int len, int x, int y) {
@@ -330,12 +369,16 @@ TEST_CASE("blocks: Rush Hour easy and random boards against the brute force", "[
             int c = int(rng() % 36);
             if (board[c] == 'o') board[c] = 'x';
         }
-        // A car of length 2 next to a car of the same letter cannot happen
-        // (letters are distinct); orientation is read from the letters.
+        // Orientation is read from the letters (each car has its own).
+        // Clusters past 20,000 states would make the brute force slow.
+        SearchResult r = search<T>(rushLevel(board), {.countAll = true});
+        if (r.reachable > 20000) continue;
         checkAgainstBrute<T>(rushLevel(board));
         ++checked;
+        longer += r.outcome == SearchResult::Outcome::Solved && r.moves.size() >= 3;
     }
     CHECK(checked == 40);
+    CHECK(longer >= 8);  // 9 with this seed
 }
 
 TEST_CASE("blocks: Klotski in three metrics: 25,955 states; 116, 90, 81 moves", "[blocks]") {
@@ -391,6 +434,62 @@ TEST_CASE("blocks: small boards: optimal lengths and clusters equal an independe
     }
     using TW = Domino3x3Traits<Metric::Path, cellBit(3, 2, 0)>;
     checkAgainstBrute<TW>(parseOne<TW>("level 3 3 w\nD D 0 0\ns1 s 0 1\nt t 2 1\nend\n"));
+    // Full goals: every piece placed, identical ones as a multiset.
+    for (const auto& s : starts) {
+        checkAgainstBrute<Domino3x3Traits<Metric::Step, 0, GoalKind::Full>>(
+            parseOne<Domino3x3Traits<Metric::Step, 0, GoalKind::Full>>(s));
+        checkAgainstBrute<Domino3x3Traits<Metric::Slide, 0, GoalKind::Full>>(
+            parseOne<Domino3x3Traits<Metric::Slide, 0, GoalKind::Full>>(s));
+        checkAgainstBrute<Domino3x3Traits<Metric::Path, 0, GoalKind::Full>>(
+            parseOne<Domino3x3Traits<Metric::Path, 0, GoalKind::Full>>(s));
+    }
+}
+
+namespace {
+
+// Random 4x4 boards for an exit traits: the exit car, dominoes, a wall.
+template <class T>
+void randomExitBoards(std::mt19937& rng, int count, int& solved) {
+    for (int i = 0; i < count; ++i) {
+        std::vector<bool> used(16, false);
+        Level level{"random " + std::to_string(i), {}};
+        auto put = [&](const std::string& name, int type) {
+            for (int tries = 0; tries < 20; ++tries) {
+                int a = int(rng() % 16);
+                uint64_t m = T::kPlacement[type][a];
+                bool ok = m != 0;
+                for (int c = 0; c < 16 && ok; ++c) ok = !((m >> c & 1) && used[c]);
+                if (!ok) continue;
+                for (int c = 0; c < 16; ++c)
+                    if (m >> c & 1) used[c] = true;
+                level.pieces.push_back(Piece{name, type, a});
+                return;
+            }
+        };
+        put("R", 0);
+        if (level.pieces.empty()) continue;
+        const int dominoes = 2 + int(rng() % 4);
+        for (int k = 0; k < dominoes; ++k) put(std::string(1, char('a' + k)), 1 + int(rng() % 2));
+        if (rng() % 3 == 0) put("x", 3);
+        CAPTURE(i);
+        BruteResult b = bruteForce<T>(level);
+        solved += b.distance > 0;
+        checkAgainstBrute<T>(level);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("blocks: exits on every side, random boards against the brute force", "[blocks]") {
+    std::mt19937 rng(777);
+    int solved = 0;
+    randomExitBoards<ExitTraits<ExitSide::Right, 1, Metric::Slide>>(rng, 40, solved);
+    randomExitBoards<ExitTraits<ExitSide::Left, 2, Metric::Step>>(rng, 40, solved);
+    randomExitBoards<ExitTraits<ExitSide::Top, 0, Metric::Slide>>(rng, 40, solved);
+    randomExitBoards<ExitTraits<ExitSide::Bottom, 3, Metric::Path>>(rng, 40, solved);
+    // Enough of them take moves to mean something (most random boards are
+    // solved at the start or blocked).
+    CHECK(solved >= 15);
 }
 
 TEST_CASE("blocks: the level text form and its errors", "[blocks]") {
@@ -472,4 +571,99 @@ TEST_CASE("blocks: many pieces use wide keys (K = 6 words)", "[blocks]") {
     BruteResult b = bruteForce<T>(level);
     CHECK(b.reachable == 64 * 63);
     CHECK((int)r.moves.size() == b.distance);
+}
+
+namespace {
+
+// Runs blocksMain<T> on the arguments with `input` as a level file and
+// returns what it printed (stdout redirected to a temporary file).
+template <class T>
+std::pair<int, std::string> runMain(std::vector<std::string> args, const std::string& input) {
+    char path[] = "/tmp/pz_blocks_levels_XXXXXX";
+    int fd = mkstemp(path);
+    REQUIRE(fd >= 0);
+    REQUIRE(write(fd, input.data(), input.size()) == (ssize_t)input.size());
+    close(fd);
+    char outPath[] = "/tmp/pz_blocks_out_XXXXXX";
+    int outFd = mkstemp(outPath);
+    REQUIRE(outFd >= 0);
+    std::fflush(stdout);
+    const int saved = dup(1);
+    dup2(outFd, 1);
+    std::vector<std::string> all = {"solver", path};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : all) argv.push_back(a.data());
+    int rc = blocksMain<T>((int)argv.size(), argv.data());
+    std::fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    std::string out;
+    char buf[4096];
+    lseek(outFd, 0, SEEK_SET);
+    for (ssize_t r; (r = read(outFd, buf, sizeof buf)) > 0;) out.append(buf, size_t(r));
+    close(outFd);
+    unlink(path);
+    unlink(outPath);
+    return {rc, out};
+}
+
+}  // namespace
+
+TEST_CASE("blocks: blocksMain prints one JSON line per level", "[blocks]") {
+    using T = KlotskiTraits<Metric::Path>;
+    const std::string two = std::string(kKlotskiLevel) + "level 4 5 second\nA A 1 0\nS S 0 0\nend\n";
+    auto [rc, out] = runMain<T>({"--json", "--count"}, two);
+    CHECK(rc == 0);
+    std::istringstream lines(out);
+    std::string first, second, third;
+    std::getline(lines, first);
+    std::getline(lines, second);
+    CHECK_FALSE(std::getline(lines, third));
+    CHECK(first.rfind("{\"type\": \"level\", \"name\": \"classic\", \"outcome\": \"solved\", \"moves\": [\"", 0) == 0);
+    CHECK(first.find("\"length\": 81, \"states\": 25955, \"reachable\": 25955, \"seconds\": ") != std::string::npos);
+    // The second level (the block and one soldier) is solved too.
+    CHECK(second.find("\"name\": \"second\", \"outcome\": \"solved\"") != std::string::npos);
+    // Without --count, no "reachable" for a solved level; --only.
+    auto [rc2, out2] = runMain<T>({"--machine", "--only", "classic"}, two);
+    CHECK(rc2 == 0);
+    CHECK(out2.find("\"reachable\"") == std::string::npos);
+    CHECK(out2.find("\"name\": \"second\"") == std::string::npos);
+    // The state limit.
+    auto [rc3, out3] = runMain<T>({"--json", "--max-states", "100", "--only", "classic"}, two);
+    CHECK(rc3 == 0);
+    CHECK(out3.find("\"outcome\": \"limit\"") != std::string::npos);
+    // Text output: the counts and the move names.
+    auto [rc4, out4] = runMain<T>({"--only", "classic"}, two);
+    CHECK(rc4 == 0);
+    CHECK(out4.rfind("classic: solved in 81 moves", 0) == 0);
+    CHECK(out4.find("A@1,3") != std::string::npos);
+    // Usage errors and rejected input.
+    CHECK(runMain<T>({"--bogus"}, two).first == 2);
+    CHECK(runMain<T>({"--max-states", "0"}, two).first == 2);
+    CHECK(runMain<T>({}, "level 4 5 x\nA A 3 3\nend\n").first == 1);
+    // An unsolvable Rush Hour board (a car in the red car's row): its
+    // cluster (A at x 0..2, B ahead of it: 3 + 2 + 1) is reported without --count.
+    using R = RushTraits<0>;
+    auto [rc5, out5] = runMain<R>({"--json"}, "level 6 6 blocked\nA red 0 2\nB h2 3 2\nend\n");
+    CHECK(rc5 == 0);
+    CAPTURE(out5);
+    CHECK(out5.find("\"outcome\": \"unsolvable\", \"states\": 6, \"reachable\": 6") != std::string::npos);
+}
+
+TEST_CASE("blocks: traits of literal C arrays, as generated, equal the built ones", "[blocks]") {
+    using L = KlotskiLiteralTraits;
+    using F = KlotskiTraits<Metric::Slide>;
+    for (int t = 0; t < L::kTypes; ++t)
+        for (int a = 0; a < 64; ++a) {
+            CAPTURE(t, a);
+            CHECK(L::kPlacement[t][a] == F::kPlacement[t][a]);
+        }
+    std::istringstream in(kKlotskiLevel);
+    Level level = parseLevels<L>(in).at(0);
+    SearchResult r = search<L>(level, {.countAll = true});
+    REQUIRE(r.outcome == SearchResult::Outcome::Solved);
+    CHECK(r.moves.size() == 90);
+    CHECK(r.reachable == 25955);
+    CHECK(replay<L>(level, r.moves));
 }

@@ -134,6 +134,10 @@ constexpr bool checkTraits() {
     static_assert(T::kTypes >= 1 && T::kTypes <= 64, "pz::blocks: 1..64 piece types");
     static_assert((T::kGoalKind == GoalKind::Exit) == (T::kExitType >= 0), "pz::blocks: kExitType is set exactly for Exit goals");
     static_assert(T::kGoalKind != GoalKind::Exit || T::kExitSide != ExitSide::None, "pz::blocks: an Exit goal needs an exit");
+    static_assert(T::kExitSide == ExitSide::None ||
+                      (T::kExitOffset >= 0 &&
+                       T::kExitOffset < (T::kExitSide == ExitSide::Left || T::kExitSide == ExitSide::Right ? T::kHeight : T::kWidth)),
+                  "pz::blocks: the exit's row or column is off the board");
     const uint64_t board = cells == 64 ? ~uint64_t(0) : (uint64_t(1) << cells) - 1;
     for (int t = 0; t < T::kTypes; ++t) {
         uint64_t shapeAt0 = 0;
