@@ -496,7 +496,8 @@ std::optional<ir::BlockLayout> parseBlockState(const std::string& text, const ir
     layout.wall = rules.wall;
     std::map<std::string, SourceRange> seen;
     for (size_t i = 0; i < tokens.size(); ++i) {
-        const auto& [name, where] = tokens[i];
+        const std::string& name = tokens[i].first;  // not a structured binding: the lambda below captures it
+        const SourceRange& where = tokens[i].second;
         BlockCell cell{open[i] % rules.width, open[i] / rules.width};
         if (name == "0" || name == ".") {
             ++layout.empties;

@@ -59,9 +59,12 @@ eight)
     cmp <(lengths < "$tmp/manhattan") <(lengths < "$tmp/bfs") || fail "manhattan and bfs lengths differ"
     "$pzc" solve puzzles/eight.pz --interp --random 5 --seed 7 --json | lengths > "$tmp/interp"
     cmp "$tmp/interp" <(lengths < "$tmp/bfs" | head -5) || fail "interpreter lengths differ"
-    # A 31-move position (the maximum, facts.md) and its mirror image.
     out=$("$pzc" solve puzzles/eight.pz --solver pdb --state "8 6 7 2 5 4 3 0 1" --json) || fail "27"
     [ "$(echo "$out" | lengths)" = 27 ] || fail "8 6 7 2 5 4 3 0 1: $out"
+    # check enumerates the 8-puzzle (facts.md: 181,440 states, the farthest
+    # 31 moves away, 2 of them).
+    "$pzc" check puzzles/eight.pz | grep -q "breadth-first from the solved board: 181440 states, the farthest 31 moves away (2 positions)" ||
+        fail "8-puzzle enumeration: $("$pzc" check puzzles/eight.pz)"
     ;;
 fifteen)
     # Korf's first ten instances (korf100.txt: id, length, nodes, cells) to

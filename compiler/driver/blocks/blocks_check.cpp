@@ -105,11 +105,27 @@ int BlocksBackend::check(pipeline::CompilationUnit& unit, DiagnosticEngine& load
         std::cout << "  goal: " << goalText(rules) << "\n";
     }
     if (tiles) {
+        // Counted breadth-first from the solved board where the space is
+        // small (the 8-puzzle), which also gives its farthest positions;
+        // otherwise the formula.
         const std::string count = analysis::tileReachableFormula(rules);
-        line.field("reachable", count).field("reachable-by", "formula");
-        if (!json)
+        const bool small = count.size() < 7;  // under 10^6 states: a second or two for the interpreter
+        auto bfs = small ? interp::blockBfs(rules, *rules.board, UINT64_MAX, false) : interp::BlockBfs{};
+        const int farthest = small ? static_cast<int>(bfs.perDepth.size()) - 1 : -1;
+        line.field("reachable", count).field("reachable-by", small ? "breadth-first" : "formula");
+        if (small) line.field("farthest", farthest).field("farthest-count", bfs.perDepth.back());
+        if (!json) {
             std::cout << "  reachable states: " << count << " (" << rules.width * rules.height
                       << "!/2 from any position; solvable by parity)\n";
+            if (small)
+                std::cout << "  breadth-first from the solved board: " << bfs.states << " states, the farthest "
+                          << farthest << " moves away (" << bfs.perDepth.back() << " positions)\n";
+        }
+        if (small && std::to_string(bfs.states) != count) {
+            std::cerr << "pzc check: internal error: breadth-first search reached " << bfs.states << " states, not " << count
+                      << "\n";
+            return 1;
+        }
     } else if (rules.board && !rules.boardIsSolved && levels.empty()) {
         levels.push_back(*rules.board);
         if (levels.back().name.empty()) levels.back().name = "start";

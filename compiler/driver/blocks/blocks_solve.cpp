@@ -3,6 +3,7 @@
 // reference interpreter's breadth-first search), replay every solution
 // through the interpreter, print.
 #include <chrono>
+#include <fstream>
 #include <iostream>
 
 #include "compiler/analysis/blocks/blocks_analysis.hpp"
@@ -22,6 +23,7 @@ namespace {
 const char* kBlocksUsage =
     "usage: pzc solve DEF (--state \"CELLS\" | --scramble \"MOVES\")... [options]     (n-puzzles)\n"
     "       pzc solve DEF --random N [--seed S] [options]                        (n-puzzles)\n"
+    "       pzc solve DEF --states FILE [options]     (n-puzzles: one state a line; # comments)\n"
     "       pzc solve DEF [--level FILE]... [options]  (other boards: the levels, else DEF's own)\n"
     "  --solver NAME   a declared solver (default: the first declared)\n"
     "  --json          one JSON line per position\n"
@@ -33,7 +35,7 @@ const char* kBlocksUsage =
 struct BlocksSolveOptions {
     std::vector<std::string> states, scrambles, levelFiles;
     unsigned long long random = 0, seed = 1, threads = 0, maxStates = 0;
-    std::string solver, memoryText;
+    std::string solver, memoryText, statesFile;
     bool json = false, interp = false;
 };
 
@@ -44,6 +46,7 @@ std::optional<int> parseSolveOptions(const Args& args, BlocksSolveOptions& o) {
         .values("--state", o.states)
         .values("--scramble", o.scrambles)
         .values("--level", o.levelFiles)
+        .value("--states", o.statesFile)
         .number("--random", o.random, 1, 1000000)
         .number("--seed", o.seed, 0, UINT64_MAX)
         .number("--threads", o.threads, 0, 1024)
@@ -65,12 +68,23 @@ std::optional<int> parseSolveOptions(const Args& args, BlocksSolveOptions& o) {
 bool collectPositions(const ir::Puzzle& puzzle, const BlocksSolveOptions& o, std::vector<ir::BlockLayout>& positions) {
     const ir::BlockRules& rules = puzzle.blocks;
     const bool tiles = analysis::isTilePuzzle(rules);
-    if (!tiles && (!o.states.empty() || !o.scrambles.empty() || o.random)) {
+    std::vector<std::string> states = o.states;
+    if (!o.statesFile.empty()) {
+        std::ifstream in(o.statesFile);
+        if (!in) {
+            std::cerr << "pzc solve: error: cannot read " << o.statesFile << "\n";
+            return false;
+        }
+        for (std::string line; std::getline(in, line);)
+            if (line.find_first_not_of(" \t\r") != std::string::npos && line[line.find_first_not_of(" \t")] != '#')
+                states.push_back(line);
+    }
+    if (!tiles && (!states.empty() || !o.scrambles.empty() || o.random)) {
         std::cerr << "pzc solve: error: --state, --scramble and --random are for n-puzzles (`moves blank`); "
                   << puzzle.name << " takes --level FILE\n";
         return false;
     }
-    for (const auto& text : o.states) {
+    for (const auto& text : states) {
         auto layout = blocks::parseTileState(rules, text);
         if (!layout) return false;
         layout->name = text;
