@@ -5,4 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh
+# One folder of precompiled runtime headers for every case's cache (note
+# [precompiled runtime] in compiler/driver/native_build.cpp): each kind of
+# solver precompiles them once for the whole suite, not once per case.
+export PZC_PCH_DIR=${PZC_PCH_DIR:-$PWD/build/pch}
 ctest --test-dir build --output-on-failure -j"$(nproc)"

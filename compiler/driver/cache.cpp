@@ -256,6 +256,7 @@ public:
         scanBinaries();
         scanIndex();
         scanTables();
+        scanPrecompiled();
         std::stable_sort(entries_.begin(), entries_.end(),
                          [](const CacheEntry& a, const CacheEntry& b) { return a.lastUse < b.lastUse; });
         return std::move(entries_);
@@ -413,6 +414,36 @@ private:
             } else if (!present.count(name.substr(0, name.size() - 5))) {
                 addStaleFile("table", file, "a sidecar without its table");
             }
+        }
+    }
+
+    // Precompiled runtime headers (note [precompiled runtime] in
+    // native_build.cpp): a folder each, named by the runtime digest it was
+    // built from; current while that is this pzc's runtime.
+    void scanPrecompiled() {
+        const fs::path pchDir = root_ / "pch";
+        std::error_code e;
+        const std::string current = runtimeHeadersDigest().substr(0, 16) + "-";
+        for (fs::directory_iterator it(pchDir, e), end; !e && it != end; it.increment(e)) {
+            std::error_code t;
+            if (it->symlink_status(t).type() != fs::file_type::directory) continue;
+            CacheEntry entry;
+            entry.kind = "pch";
+            entry.name = it->path().filename().string();
+            const fs::path gch = it->path() / "pz_runtime.hpp.gch";
+            for (const auto& name : listDir(it->path())) {
+                entry.files.push_back((it->path() / name).string());
+                entry.bytes += sizeOf(it->path() / name);
+            }
+            // The .gch first (it is the entry's main file), the folder last.
+            std::stable_partition(entry.files.begin(), entry.files.end(),
+                                  [&](const std::string& f) { return f == gch.string(); });
+            entry.files.push_back(it->path().string());
+            entry.lastUse = mtimeOf(fs::exists(gch, t) ? gch : it->path());
+            const bool fresh = entry.name.rfind(current, 0) == 0;
+            entry.status = fresh ? EntryStatus::Current : EntryStatus::Stale;
+            entry.why = fresh ? "" : "precompiled from other runtime headers";
+            entries_.push_back(std::move(entry));
         }
     }
 

@@ -16,6 +16,9 @@ cleanup() {
 trap cleanup EXIT
 export PZC_CACHE_DIR=$tmp/cache
 mkdir -p "$PZC_CACHE_DIR"
+# Precompiled runtime headers go outside the cache whose listings these
+# cases compare (note [precompiled runtime]); case precompiled tests them in it.
+export PZC_PCH_DIR=${PZC_PCH_DIR:-$tmp/pch}
 fail() { echo "FAIL: $*" >&2; exit 1; }
 contains() { local text=$1; shift; grep "$@" <<< "$text"; }
 
@@ -195,6 +198,42 @@ bad-input)
     grep -q "pzc cache prune \[--dry-run\] \[--max-size SIZE\]" "$tmp/out" || fail "--help: $(cat "$tmp/out")"
     # An empty or missing cache lists nothing.
     PZC_CACHE_DIR=$tmp/none "$pzc" cache list | grep -q '^total: 0 entries' || fail "list of a missing cache"
+    ;;
+precompiled)
+    # note [precompiled runtime]: the first solver of a kind precompiles its
+    # runtime headers into the cache, the next one of the kind reuses them,
+    # the binary answers the same, pzc cache lists, prunes and clears them.
+    unset PZC_PCH_DIR
+    printf 'puzzle pa {\n  orbit p 4;\n  move A = p (0 1 2 3);\n  move B = p (0 1);\n}\n' > "$tmp/pa.pz"
+    printf 'puzzle pb {\n  orbit p 5;\n  move A = p (0 1 2 3 4);\n  move B = p (0 1);\n}\n' > "$tmp/pb.pz"
+    out=$("$pzc" solve "$tmp/pa.pz" --scramble "A B A" --json) || fail "solve pa"
+    contains "$out" -q '"length": 3' || fail "pa: $out"
+    [ "$(ls "$PZC_CACHE_DIR/pch" | wc -l)" = 1 ] || fail "expected one precompiled folder: $(ls "$PZC_CACHE_DIR/pch")"
+    gch=$(ls "$PZC_CACHE_DIR"/pch/*/pz_runtime.hpp.gch) || fail "no .gch"
+    grep -q '#include "pz/' "$(dirname "$gch")/pz_runtime.hpp" || fail "the header lacks the runtime includes"
+    before=$(stat -c %i "$gch")
+    out=$("$pzc" solve "$tmp/pb.pz" --scramble "A B" --json) || fail "solve pb"
+    contains "$out" -q '"optimal": true' || fail "pb: $out"
+    [ "$(ls "$PZC_CACHE_DIR/pch" | wc -l)" = 1 ] || fail "a second folder for the same includes"
+    [ "$(stat -c %i "$gch")" = "$before" ] || fail "the .gch was rebuilt"
+    # PZC_NO_PCH: none made; PZC_PCH_DIR: made there.
+    rm -rf "$PZC_CACHE_DIR/bin" "$PZC_CACHE_DIR/index" "$PZC_CACHE_DIR/pch"
+    PZC_NO_PCH=1 "$pzc" solve "$tmp/pa.pz" --scramble "A" > /dev/null || fail "PZC_NO_PCH solve"
+    [ ! -e "$PZC_CACHE_DIR/pch" ] || fail "PZC_NO_PCH=1 precompiled"
+    rm -rf "$PZC_CACHE_DIR/bin" "$PZC_CACHE_DIR/index"
+    PZC_PCH_DIR=$tmp/elsewhere "$pzc" solve "$tmp/pa.pz" --scramble "A" > /dev/null || fail "PZC_PCH_DIR solve"
+    ls "$tmp"/elsewhere/*/pz_runtime.hpp.gch > /dev/null || fail "nothing in PZC_PCH_DIR"
+    # In the cache: listed as current; one of another runtime is stale and pruned; clear removes all.
+    rm -rf "$PZC_CACHE_DIR/bin" "$PZC_CACHE_DIR/index"
+    "$pzc" solve "$tmp/pa.pz" --scramble "A" > /dev/null || fail "solve"
+    listing | grep -q "^current pch " || fail "not listed: $(listing)"
+    mkdir -p "$PZC_CACHE_DIR/pch/0000000000000000-0000000000000000"
+    echo x > "$PZC_CACHE_DIR/pch/0000000000000000-0000000000000000/pz_runtime.hpp.gch"
+    "$pzc" cache prune > /dev/null || fail "prune"
+    [ ! -e "$PZC_CACHE_DIR/pch/0000000000000000-0000000000000000" ] || fail "prune kept another runtime's folder"
+    ls "$PZC_CACHE_DIR"/pch/*/pz_runtime.hpp.gch > /dev/null || fail "prune removed the current one"
+    "$pzc" cache clear > /dev/null || fail "clear"
+    [ -z "$(ls "$PZC_CACHE_DIR/pch")" ] || fail "clear left $(ls "$PZC_CACHE_DIR/pch")"
     ;;
 *)
     fail "unknown case $case_name"
