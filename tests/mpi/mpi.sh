@@ -77,9 +77,10 @@ bad-lines)
 solver-dies)
     # A private copy of the cache whose loopover3 solver is a script that
     # exits at once (with a valid build stamp, so pzc runs it).
-    cp -r "$cache" "$tmp/cache"
+    cp -rp "$cache" "$tmp/cache"
     export PZC_CACHE_DIR=$tmp/cache
-    bin=$(ls "$tmp"/cache/bin/loopover3-* | grep -Ev '\.[a-z]+$' | head -1)
+    # The newest: a cache kept between runs may also hold a build for other flags.
+    bin=$(ls -t "$tmp"/cache/bin/loopover3-* | grep -Ev '\.[a-z]+$' | head -1)
     [ -n "$bin" ] || fail "no cached loopover3 solver"
     for code in 3 4; do
         printf '#!/bin/sh\nexit %s\n' $code > "$bin"
