@@ -122,6 +122,27 @@ draw)
     "$pzc" draw puzzles/klotski.pz --scramble "AD1" -o "$tmp/c.svg" 2> "$tmp/err" && fail "an illegal move drawn"
     grep -q "not legal" "$tmp/err" || fail "illegal move: $(cat "$tmp/err")"
     ;;
+twentyfour)
+    # Opt-in (tests/blocks/CMakeLists.txt): three positions 60 random blank
+    # moves from solved, the 6-6-6-6 databases + reflection against IDA* with
+    # Manhattan distance + conflicts on the same positions.
+    args=()
+    for seed in 1 2 3; do
+        args+=(--scramble "$(python3 -c "
+import random
+random.seed($seed); x = y = 0; last = None; out = []
+step = {'U': (0, -1), 'D': (0, 1), 'L': (-1, 0), 'R': (1, 0)}; back = {'U': 'D', 'D': 'U', 'L': 'R', 'R': 'L'}
+while len(out) < 60:
+    m = random.choice('UDLR'); nx, ny = x + step[m][0], y + step[m][1]
+    if last and back[m] == last or not (0 <= nx < 5 and 0 <= ny < 5): continue
+    x, y, last = nx, ny, m; out.append(m)
+print(' '.join(out))")")
+    done
+    "$pzc" solve puzzles/twentyfour.pz --solver korf "${args[@]}" --json > "$tmp/korf" || fail "korf"
+    "$pzc" solve puzzles/twentyfour.pz --solver manhattan "${args[@]}" --json > "$tmp/md" || fail "manhattan"
+    [ "$(lengths < "$tmp/korf" | wc -l)" = 3 ] || fail "$(cat "$tmp/korf")"
+    cmp <(lengths < "$tmp/korf") <(lengths < "$tmp/md") || fail "lengths differ: $(lengths < "$tmp/korf") vs $(lengths < "$tmp/md")"
+    ;;
 *) fail "unknown case" ;;
 esac
 echo "ok ($case_name)"

@@ -15,6 +15,12 @@
 //   grid solver, one line per level:
 //     {"type": "level", "name": "...", "outcome": "solved|unsolvable|limit",
 //      "moves": [d...], "expanded": E, "stored": S, "bytes": B, "seconds": T}
+//   sliding-block board solver (pz/blocks/blocks_main.hpp), one line per level:
+//     {"type": "level", "name": "...", "outcome": "solved|unsolvable|limit",
+//      "moves": ["A+2", ...], "length": L, "states": N, "reachable": R, "seconds": S}
+//   (moves as names, note [blocks move names]); the n-puzzle solver
+//   (pz/blocks/tiles_main.hpp) sends the permutation solver's lines, moves
+//   0..3 = U D L R (where the blank goes).
 // Move numbers index the solver's searched moves (Traits::kMoveNames) or the
 // grid's directions. pzc replays every solution against the positions it
 // asked about (never a state echoed back) and treats any line it cannot read
