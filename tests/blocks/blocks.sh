@@ -19,7 +19,6 @@ rushhour)
     out=$("$pzc" solve puzzles/rushhour.pz --json) || fail "solve: $out"
     [ "$(echo "$out" | grep -c '"outcome": "solved"')" = 9 ] || fail "not every board solved: $out"
     [ "$(echo "$out" | lengths | tr '\n' ' ')" = "60 58 55 53 51 50 30 15 10 " ] || fail "lengths: $(echo "$out" | lengths)"
-    echo "$out" | head -1 | grep -q '"solution": "M-1 H+1' || true
     # The reference interpreter's BFS agrees on the hardest board.
     "$pzc" solve puzzles/rushhour.pz --interp --level puzzles/rushhour/levels.txt --json | head -1 | grep -q '"length": 60' ||
         fail "interpreter on the hardest board"
