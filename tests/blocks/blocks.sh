@@ -103,6 +103,15 @@ run-inspect)
     "$pzc" inspect puzzles/fifteen.pz --header | grep -q "kNeighbours" || fail "inspect --header"
     "$pzc" inspect puzzles/rushhour.pz | grep -q "board engine\|pz/blocks/board.hpp" || fail "inspect rushhour"
     ;;
+domino34)
+    # A 4 x 3 board with a domino (tests/puzzles/blocks_domino34.pz): the
+    # generated board engine's optimal lengths equal the interpreter's BFS.
+    lv=(--level tests/blocks/domino34/1.txt --level tests/blocks/domino34/2.txt)
+    "$pzc" solve tests/puzzles/blocks_domino34.pz "${lv[@]}" --json > "$tmp/engine" || fail "engine"
+    "$pzc" solve tests/puzzles/blocks_domino34.pz "${lv[@]}" --interp --json > "$tmp/interp" || fail "interp"
+    [ "$(lengths < "$tmp/engine" | tr '\n' ' ')" = "16 18 " ] || fail "engine lengths: $(cat "$tmp/engine")"
+    cmp <(lengths < "$tmp/engine") <(lengths < "$tmp/interp") || fail "engine and interpreter differ"
+    ;;
 draw)
     # A solution's strip ends solved: its last frame says so, the others not.
     sed -n 9p puzzles/rushhour/levels.txt > "$tmp/easy.txt"
