@@ -12,19 +12,6 @@
 
 namespace pz::driver {
 
-namespace {
-
-// The levels a board solver is generated for: the definition's own and
-// those its level files hold.
-std::vector<ir::BlockLayout> definitionLevels(const ir::BlockRules& rules, DiagnosticEngine& diags) {
-    std::vector<ir::BlockLayout> levels;
-    if (rules.board && !rules.boardIsSolved) levels.push_back(*rules.board);
-    for (const auto& file : rules.levelPaths) readBlockLevels(rules, file, levels, diags);
-    return levels;
-}
-
-}  // namespace
-
 int BlocksBackend::build(pipeline::CompilationUnit& unit, const std::string& output, const std::string& solverName) const {
     const ir::Puzzle& puzzle = unit.puzzle();
     auto solver = chooseBlockSolver(puzzle.blocks, solverName, "build");
@@ -34,7 +21,8 @@ int BlocksBackend::build(pipeline::CompilationUnit& unit, const std::string& out
         return 1;
     }
     DiagnosticEngine diags;
-    auto levels = definitionLevels(puzzle.blocks, diags);
+    std::vector<ir::BlockLayout> levels;
+    selectBlockLevels(puzzle.blocks, {}, levels, diags);
     diags.print(std::cerr);
     if (diags.hasErrors()) return 1;
     std::string why;
@@ -64,7 +52,8 @@ int BlocksBackend::inspect(pipeline::CompilationUnit& unit, const InspectRequest
         return 1;
     }
     DiagnosticEngine diags;
-    auto levels = definitionLevels(rules, diags);
+    std::vector<ir::BlockLayout> levels;
+    selectBlockLevels(rules, {}, levels, diags);
     diags.print(std::cerr);
     if (diags.hasErrors()) return 1;
     std::string why;

@@ -82,8 +82,8 @@ int BlocksBackend::check(pipeline::CompilationUnit& unit, DiagnosticEngine& load
         if (auto why = analysis::symmetryProblem(rules, symmetry); !why.empty())
             diags.error(puzzle.file, symmetry.where, "symmetry " + symmetry.name + " does not hold: " + why);
     std::vector<ir::BlockLayout> levels;
-    // The levels named, else those the definition lists (their errors are the definition's).
-    for (const auto& file : levelFiles.empty() ? rules.levelPaths : levelFiles) readBlockLevels(rules, file, levels, diags);
+    // The levels named, else the definition's (their errors are the definition's).
+    selectBlockLevels(rules, levelFiles, levels, diags);
     diags.print(std::cerr);
     if (diags.hasErrors()) return 1;
 
@@ -126,9 +126,6 @@ int BlocksBackend::check(pipeline::CompilationUnit& unit, DiagnosticEngine& load
                       << "\n";
             return 1;
         }
-    } else if (rules.board && !rules.boardIsSolved && levels.empty()) {
-        levels.push_back(*rules.board);
-        if (levels.back().name.empty()) levels.back().name = "start";
     }
     for (const auto& symmetry : rules.symmetries)
         if (!json) std::cout << "  symmetry " << symmetry.name << ": maps the walls and the goal to themselves\n";

@@ -15,6 +15,16 @@ bool readBlockLevels(const ir::BlockRules& rules, const std::string& file, std::
     return true;
 }
 
+bool selectBlockLevels(const ir::BlockRules& rules, const std::vector<std::string>& files,
+                       std::vector<ir::BlockLayout>& levels, DiagnosticEngine& diags) {
+    for (const auto& file : files.empty() ? rules.levelPaths : files) readBlockLevels(rules, file, levels, diags);
+    if (files.empty() && rules.levelPaths.empty() && rules.board && !rules.boardIsSolved) {
+        levels.push_back(*rules.board);
+        if (levels.back().name.empty()) levels.back().name = "start";
+    }
+    return !diags.hasErrors();
+}
+
 std::optional<ir::BlockSolver> chooseBlockSolver(const ir::BlockRules& rules, const std::string& name,
                                                  const std::string& command) {
     if (!name.empty()) {

@@ -14,6 +14,12 @@ namespace pz::driver {
 bool readBlockLevels(const ir::BlockRules& rules, const std::string& file, std::vector<ir::BlockLayout>& levels,
                      DiagnosticEngine& diags);
 
+// The levels a command works on: those of `files`, else those the
+// definition lists, else its start board (named "start"); diagnostics for
+// bad files. False after an error.
+bool selectBlockLevels(const ir::BlockRules& rules, const std::vector<std::string>& files,
+                       std::vector<ir::BlockLayout>& levels, DiagnosticEngine& diags);
+
 // "IDA*, additive pattern databases a (7 tiles, ...)": check and inspect.
 std::string describeBlockSolver(const ir::BlockRules& rules, const ir::BlockSolver& solver);
 

@@ -110,15 +110,9 @@ bool collectPositions(const ir::Puzzle& puzzle, const BlocksSolveOptions& o, std
         return !positions.empty();
     }
     DiagnosticEngine diags;
-    std::vector<std::string> files = o.levelFiles;
-    if (files.empty()) files = rules.levelPaths;
-    for (const auto& file : files) readBlockLevels(rules, file, positions, diags);
+    const bool ok = selectBlockLevels(rules, o.levelFiles, positions, diags);
     diags.print(std::cerr);
-    if (diags.hasErrors()) return false;
-    if (files.empty() && rules.board && !rules.boardIsSolved) {
-        positions.push_back(*rules.board);
-        if (positions.back().name.empty()) positions.back().name = "start";
-    }
+    if (!ok) return false;
     if (positions.empty()) std::cerr << "pzc solve: error: " << puzzle.name << " has no start board: give --level FILE\n";
     return !positions.empty();
 }
