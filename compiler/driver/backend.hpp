@@ -59,6 +59,17 @@ struct InspectRequest {
     bool header = false;  // the generated code instead of the report
 };
 
+// pzc enumerate's request (docs/distributed.md): the space and the run.
+struct EnumerateRequest {
+    bool whole = false;       // --whole: every piece (note [enumeration spaces])
+    std::string pattern;      // --pattern P
+    std::string coset;        // --coset H (not built: refused)
+    bool mpi = false, table = false, json = false, progress = false, resume = false;
+    unsigned long long threads = 0, farthest = 0;
+    std::optional<unsigned long long> maxDepth;
+    std::string memory, checkpoint, tableDir;
+};
+
 class Backend {
 public:
     virtual ~Backend() = default;
@@ -92,6 +103,10 @@ public:
     virtual int run(pipeline::CompilationUnit& unit, DiagnosticEngine& diags, const std::string& sequence) const;
     // pzc draw: the position (and a solution's frames) as SVG in *request.svg.
     virtual int draw(pipeline::CompilationUnit& unit, const DrawRequest& request) const;
+
+    // pzc enumerate: the distance distribution of a space (runs the
+    // generated enumerator in place of pzc: only returns on an error).
+    virtual int enumerate(pipeline::CompilationUnit& unit, const EnumerateRequest& request) const;
 
 protected:
     // The error of a command the family does not support: "pzc COMMAND:

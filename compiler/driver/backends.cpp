@@ -87,4 +87,8 @@ int Backend::draw(pipeline::CompilationUnit& unit, const DrawRequest&) const {
     return refuse("draw", unit, "'pzc draw' has no back end for it");
 }
 
+int Backend::enumerate(pipeline::CompilationUnit& unit, const EnumerateRequest&) const {
+    return refuse("enumerate", unit, "'pzc enumerate' enumerates permutation puzzles");
+}
+
 }  // namespace pz::driver

@@ -15,6 +15,7 @@ int runSolve(const Args&);
 int runInspect(const Args&);
 int runCache(const Args&);
 int runDraw(const Args&);
+int runEnumerate(const Args&);
 
 namespace {
 
@@ -27,6 +28,7 @@ const Command kCommands[] = {
     {"build", "generate and compile the specialised solver (-o BIN)", runBuild},
     {"generate", "write a solver library's C++ sources (-o DIR --name NAME), for pzc_generate()", runGenerate},
     {"solve", "solve positions optimally with the generated solver", runSolve},
+    {"enumerate", "count the distances of a puzzle's or a pattern's whole space (--mpi: across ranks)", runEnumerate},
     {"inspect", "show the generated layout, kernels, canonical tables, coordinates", runInspect},
     {"cache", "list the cached solvers and tables; prune the stale ones (list|prune|clear)", runCache},
 };

@@ -43,6 +43,7 @@ Session* current() { return g_session && g_session->size() > 1 ? g_session : nul
 #ifndef PZ_HAVE_MPI
 
 bool available() { return false; }
+BuildFlags buildFlags() { return {}; }
 Session::Session() {}
 Session::~Session() {}
 int runWorker(Session&) { return 3; }
@@ -54,6 +55,21 @@ FarmResult farm(Session&, const std::vector<std::string>&, const std::vector<std
 #else
 
 bool available() { return true; }
+
+BuildFlags buildFlags() {
+    // '|'-separated lists (compiler/driver/CMakeLists.txt).
+    auto split = [](const std::string& text) {
+        std::vector<std::string> out;
+        for (size_t at = 0; at <= text.size();) {
+            size_t end = text.find('|', at);
+            if (end == std::string::npos) end = text.size();
+            if (end > at) out.push_back(text.substr(at, end - at));
+            at = end + 1;
+        }
+        return out;
+    };
+    return {split(PZC_MPI_INCLUDE_DIRS), split(PZC_MPI_LIBRARIES)};
+}
 
 namespace {
 

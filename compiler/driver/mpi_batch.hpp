@@ -16,6 +16,14 @@ namespace pz::driver::mpi {
 // True when pzc was built with MPI (PZ_HAVE_MPI).
 bool available();
 
+// How a generated program is compiled with MPI (pzc enumerate --mpi): the
+// include directories and libraries CMake's FindMPI found when pzc-mpi was
+// built. Empty without MPI.
+struct BuildFlags {
+    std::vector<std::string> includeDirs, libraries;
+};
+BuildFlags buildFlags();
+
 // MPI for one `pzc solve --mpi`: MPI_Init on construction; on destruction,
 // rank 0 tells every worker to stop, then MPI_Finalize. Only
 // constructed when available().

@@ -4,6 +4,7 @@
 #include "compiler/driver/subprocess.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <iostream>
 #include <sstream>
 
@@ -357,6 +359,34 @@ static std::optional<fs::path> precompiledRuntime(const std::string& cxx, const 
     return header;
 }
 
+namespace {
+
+// An exclusive flock on `path` (created), held until release() or the end
+// of its scope (note [one compile per key]).
+class CompileLock {
+public:
+    explicit CompileLock(std::string path) : path_(std::move(path)) {
+        fd_ = ::open(path_.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+        while (fd_ >= 0 && ::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+        }
+    }
+    ~CompileLock() { release(); }
+    CompileLock(const CompileLock&) = delete;
+    CompileLock& operator=(const CompileLock&) = delete;
+    void release() {
+        if (fd_ < 0) return;
+        ::unlink(path_.c_str());
+        ::close(fd_);
+        fd_ = -1;
+    }
+
+private:
+    std::string path_;
+    int fd_ = -1;
+};
+
+}  // namespace
+
 std::optional<std::string> buildNative(const NativeBuild& build, DiagnosticEngine& diags,
                                        const std::string& outputPath) {
     const std::string cxx = nativeCompiler();
@@ -364,11 +394,13 @@ std::optional<std::string> buildNative(const NativeBuild& build, DiagnosticEngin
     if (!baseFlags) return std::nullopt;
     std::vector<std::string> flags = *baseFlags;
     for (const auto& f : build.extraFlags) flags.push_back(f);
+    if (!build.libraries.empty()) std::erase(flags, std::string("-static"));
 
     // The key covers the compiler, the flags, the source and every runtime
     // header the source may include, so a changed runtime is a new binary.
     std::string keyText = cxx + "\n" + runtimeHeadersDigest() + "\n";
     for (const auto& f : flags) keyText += f + "\n";
+    for (const auto& l : build.libraries) keyText += l + "\n";
     keyText += build.source;
     std::string key = build.stem + "-" + contentHash(keyText);
 
@@ -393,7 +425,19 @@ std::optional<std::string> buildNative(const NativeBuild& build, DiagnosticEngin
                   << "); rebuilding\n";
         fs::remove(bin, ec);
     }
-    if (!pinned || !fs::exists(bin, ec)) {
+    // note [one compile per key]: processes that need one binary at once
+    // (the ranks of `mpirun pzc enumerate --mpi`, parallel tests) compile it
+    // once. Each takes an exclusive lock on KEY.lock; one that then finds the
+    // binary published uses it. The lock file is removed after the compile:
+    // a process that locked the removed file finds the binary too, or at
+    // worst compiles again (the publishing rename keeps that safe).
+    std::optional<CompileLock> lock;
+    bool have = pinned && fs::exists(bin, ec);
+    if (!have) {
+        lock.emplace((dir / (key + ".lock")).string());
+        have = fs::exists(bin, ec) && pinCacheFile(bin.string()) && stampMatches(bin, stamp, damage);
+    }
+    if (!have) {
         // Before the source is written: an interrupted precompile leaves
         // nothing in bin/.
         const auto pch = precompiledRuntime(cxx, flags, build.source);
@@ -417,6 +461,7 @@ std::optional<std::string> buildNative(const NativeBuild& build, DiagnosticEngin
         run.argv.insert(run.argv.end(), flags.begin(), flags.end());
         if (pch) run.argv.insert(run.argv.end(), {"-include", pch->string()});
         run.argv.insert(run.argv.end(), {src.string(), "-o", tmp.string()});
+        run.argv.insert(run.argv.end(), build.libraries.begin(), build.libraries.end());
         run.searchPath = true;
         run.outputFile = log.string();
         ChildStatus rc = runChild(run);
@@ -451,6 +496,7 @@ std::optional<std::string> buildNative(const NativeBuild& build, DiagnosticEngin
         fs::rename(src, dir / (key + ".cpp"), ec);
         if (ec) fs::remove(src, ec);
     }
+    if (lock) lock->release();
     recordBinaryUse(bin.string(), nullptr);
     if (!outputPath.empty()) {
         fs::copy_file(bin, outputPath, fs::copy_options::overwrite_existing, ec);

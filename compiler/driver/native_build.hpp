@@ -30,6 +30,9 @@ struct NativeBuild {
     // A shared object (-shared -fPIC, libstdc++ linked dynamically) instead
     // of an executable: note [solver plugins] in cmd_build.cpp.
     bool shared = false;
+    // Linked after the source. A build with libraries links dynamically (no
+    // -static): the MPI of pzc enumerate --mpi ships shared libraries only.
+    std::vector<std::string> libraries;
 };
 
 // Compiles `build` to an executable (or reuses the cached one) and returns its

@@ -113,4 +113,41 @@ std::string CompilationUnit::solverStem(int solver) const {
     return solver < 0 || solver == defaultOptimalSolver() ? scope : scope + "_" + puzzle_->solvers.at(solver).name;
 }
 
+int CompilationUnit::addWholePattern() {
+    ir::Pattern whole;
+    whole.name = "whole";
+    for (const auto& p : puzzle_->patterns)
+        if (p.name == whole.name) whole.name = "whole_puzzle";
+    for (size_t o = 0; o < puzzle_->orbits.size(); ++o) {
+        const auto& orbit = puzzle_->orbits[o];
+        // Positions only where a move permutes them (a pyraminx's centres
+        // only turn), orientations only where there are any.
+        bool permuted = false;
+        for (const auto& m : puzzle_->moves)
+            for (int v = 0; v < orbit.size && !permuted; ++v) permuted = m.effect.perm[o][v] != v;
+        if (!permuted && orbit.orient < 2) continue;  // nothing that changes
+        ir::PatternPart part;
+        part.orbit = static_cast<int>(o);
+        for (int v = 0; v < orbit.size; ++v) part.pieces.push_back(v);
+        part.positions = permuted;
+        part.orientations = orbit.orient > 1;
+        whole.parts.push_back(part);
+    }
+    puzzle_->patterns.push_back(std::move(whole));
+    return static_cast<int>(puzzle_->patterns.size() - 1);
+}
+
+int CompilationUnit::addEnumerationSolver(int pattern) {
+    ir::Solver s;
+    s.name = "enumerate_" + puzzle_->patterns.at(pattern).name;
+    s.kind = ir::Solver::Kind::Optimal;
+    s.patterns = {pattern};
+    puzzle_->solvers.push_back(std::move(s));
+    return static_cast<int>(puzzle_->solvers.size() - 1);
+}
+
+std::string CompilationUnit::enumeratorSource(int solver) const {
+    return codegen::emitEnumeratorMain(*models_.at(modelKey(solver)), file_);
+}
+
 }  // namespace pz::pipeline

@@ -99,6 +99,19 @@ public:
     // A readable name for the solver's binary in the cache.
     std::string solverStem(int solver = -1) const;
 
+    // note [enumeration spaces]
+    // `pzc enumerate` counts the distances of one pattern's space. The
+    // pattern becomes a solver of its own, an optimal solver over it alone,
+    // appended to the loaded puzzle: its model emits the pattern's coordinate
+    // and the move kernels, and its table key is the same as in any other
+    // solver's model (so `pzc enumerate --table` writes the table a solver
+    // loads). The whole puzzle is the pattern of every piece (addWholePattern).
+    // Both are called before any analysis is built; they return the new index.
+    int addWholePattern();
+    int addEnumerationSolver(int pattern);
+    // The enumerator's translation unit (needs solverModel(diags, solver)).
+    std::string enumeratorSource(int solver) const;
+
 private:
     std::string file_;
     std::unique_ptr<ir::Puzzle> puzzle_;

@@ -34,6 +34,9 @@ using analysis::packElement;
 std::string emitTraitsHeader(const SolverModel& model, const std::string& source, const std::string& ns = "");
 // The solver's main translation unit, including the traits header by `include`.
 std::string emitSolverMain(const SolverModel& model, const std::string& include, const std::string& source);
+// The enumerator's translation unit (pzc enumerate): the traits header and
+// a main() over the model's first pattern (runtime pz/enumerate/).
+std::string emitEnumeratorMain(const SolverModel& model, const std::string& source);
 // A readable report for `pzc inspect`.
 std::string describeModel(const SolverModel& model);
 

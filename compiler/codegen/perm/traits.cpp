@@ -239,4 +239,18 @@ std::string emitSolverMain(const SolverModel& m, const std::string& include, con
     return w.str();
 }
 
+std::string emitEnumeratorMain(const SolverModel& m, const std::string& source) {
+    CodeWriter w;
+    w.set("NS", scopeIdentifier(m.puzzle->name));
+    w.raw(emitTraitsHeader(m, source));
+    w.line("#include \"pz/enumerate/enumerate_main.hpp\"");
+    w.line();
+    w.line("// pzc enumerate: the distance distribution of the model's one pattern (docs/distributed.md).");
+    w.line("int main(int argc, char** argv) {");
+    w.line("    using Traits = pzgen::{{NS}}::Traits;");
+    w.line("    return pz::enumerate::enumerateMain<Traits, std::tuple_element_t<0, Traits::Patterns>>(argc, argv);");
+    w.line("}");
+    return w.str();
+}
+
 }  // namespace pz::codegen

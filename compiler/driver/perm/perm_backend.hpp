@@ -9,6 +9,7 @@
 //   inspect.cpp  pzc inspect: the model, a phased plan, a sift table
 //   perm_backend.cpp  pzc build, pzc run
 //   draw.cpp     pzc draw: the schematic of a position (compiler/render)
+//   enumerate.cpp  pzc enumerate: a space's distances (runtime pz/enumerate/)
 //   positions.cpp  scrambles and states as the user gives them
 #pragma once
 
@@ -27,6 +28,7 @@ public:
     int inspect(pipeline::CompilationUnit& unit, const InspectRequest& request) const override;
     int run(pipeline::CompilationUnit& unit, DiagnosticEngine& diags, const std::string& sequence) const override;
     int draw(pipeline::CompilationUnit& unit, const DrawRequest& request) const override;
+    int enumerate(pipeline::CompilationUnit& unit, const EnumerateRequest& request) const override;
 };
 
 }  // namespace pz::driver

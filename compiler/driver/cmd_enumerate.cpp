@@ -1,0 +1,67 @@
+// pzc enumerate FILE (--whole | --pattern P) [--mpi] [options]
+// The distance distribution of a space, by a breadth-first enumeration in a
+// generated program (runtime pz/enumerate/; docs/distributed.md): on one
+// process, or across MPI ranks when started by mpirun with --mpi.
+#include <iostream>
+
+#include "compiler/driver/backend.hpp"
+#include "compiler/driver/options.hpp"
+
+namespace pz::driver {
+
+namespace {
+
+const char* kEnumerateUsage =
+    "usage: pzc enumerate FILE (--whole | --pattern P) [--mpi] [--threads N] [--memory SIZE]\n"
+    "                     [--checkpoint DIR [--resume]] [--farthest N] [--max-depth D]\n"
+    "                     [--table [--table-dir DIR]] [--json] [--progress]\n"
+    "  counts the states at each distance from solved, of the whole puzzle (--whole: every piece)\n"
+    "  or of a declared pattern's space (--pattern)\n"
+    "  --mpi: across the ranks of mpirun (or srun); each rank holds a slice of the space\n"
+    "  --threads: per rank (default: the CPUs shared by the ranks on a machine)\n"
+    "  --memory: the budget per rank (default: a quarter of RAM)\n"
+    "  --checkpoint DIR: each rank writes its slice after every level; --resume continues from DIR\n"
+    "  --farthest N: print up to N states at the greatest distance\n"
+    "  --max-depth D: stop after depth D (with --checkpoint, --resume goes on from there)\n"
+    "  --table: write the pattern's pruning table (distances up to 14), byte for byte the table\n"
+    "           a solver builds, into the cache (or --table-dir DIR)\n"
+    "  --coset H is not built yet\n";
+
+}  // namespace
+
+int runEnumerate(const Args& args) {
+    std::vector<std::string> words;
+    EnumerateRequest request;
+    unsigned long long maxDepth = 0;
+    OptionParser options("enumerate", kEnumerateUsage);
+    options.positionals(words, 1, 1, "FILE")
+        .flag("--whole", request.whole)
+        .value("--pattern", request.pattern)
+        .value("--coset", request.coset)
+        .flag("--mpi", request.mpi)
+        .number("--threads", request.threads, 0, 1024)
+        .value("--memory", request.memory)
+        .value("--checkpoint", request.checkpoint)
+        .flag("--resume", request.resume)
+        .number("--farthest", request.farthest, 0, 1000000)
+        .number("--max-depth", maxDepth, 0, 100000)
+        .flag("--table", request.table)
+        .value("--table-dir", request.tableDir)
+        .flag("--json", request.json)
+        .flag("--progress", request.progress)
+        .exclusive({"--whole", "--pattern", "--coset"});
+    if (auto rc = options.parse(args)) return *rc;
+    if (!request.whole && !options.given("--pattern") && !options.given("--coset"))
+        return options.fail("say which space: --whole or --pattern P");
+    if (options.given("--max-depth")) request.maxDepth = maxDepth;
+    if (options.given("--coset"))
+        return options.fail("--coset is not built yet: enumerate the whole puzzle (--whole) or a pattern (--pattern)");
+    if (request.resume && request.checkpoint.empty()) return options.fail("--resume needs --checkpoint DIR");
+    if (request.table && !options.given("--pattern")) return options.fail("--table needs --pattern P (a solver's table)");
+    if (options.given("--table-dir") && !request.table) return options.fail("--table-dir needs --table");
+    pipeline::CompilationUnit unit(words[0]);
+    if (!loadUnit(unit)) return 1;
+    return backendFor(unit).enumerate(unit, request);
+}
+
+}  // namespace pz::driver

@@ -1,0 +1,241 @@
+// pz/enumerate/bfs.hpp — a level-synchronous breadth-first enumeration of
+// a coordinate space (a pattern of puzzle traits T: P::rank/unrank/kSize),
+// split across ranks (note [rank slices] in slices.hpp) and threads.
+//
+// Distances are to solved, as in PruneTable::build (x's neighbours are
+// x * m^-1), so a table of DepthNibbles is that build's table.
+//
+// note [bfs rounds]
+// A level runs in rounds of kRoundEntries local values: every rank scans its
+// next round of values for the level's states (threads take chunks), applies
+// each move, keeps the children it owns (claimed at once) and buckets the
+// others by owner; then the ranks exchange the buckets (one all-to-all) and
+// claim what they received. A round bounds the buffers (at most
+// kRoundEntries * moves values in flight per rank) and every rank runs the
+// same number of rounds, so the collective calls always match. Children are
+// sent as the owner's local index: 4 bytes while a slice has at most 2^32
+// values, else 8.
+// With one rank, a level whose unseen values are fewer than its frontier
+// runs backwards, as PruneTable::build does (each unseen value looks for a
+// neighbour in the level); across ranks that would take a request and an
+// answer per neighbour, so levels always run forwards there.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "pz/enumerate/slices.hpp"
+
+namespace pz::enumerate {
+
+// Runs f(t) on threads 0..n-1 (0 on the caller) and sums what they return.
+template <class F>
+uint64_t parallelSum(int n, F&& f) {
+    if (n <= 1) return f(0);
+    std::vector<uint64_t> part(static_cast<size_t>(n));
+    std::vector<std::thread> pool;
+    for (int t = 1; t < n; ++t) pool.emplace_back([&, t] { part[t] = f(t); });
+    part[0] = f(0);
+    for (auto& th : pool) th.join();
+    uint64_t s = 0;
+    for (auto v : part) s += v;
+    return s;
+}
+
+struct BfsOptions {
+    int threads = 1;
+    unsigned maxDepth = ~0u;       // stop after this level (--max-depth)
+    Progress* progress = nullptr;  // rank 0's, or none
+    // Called after every finished level (a checkpoint), with the new depth.
+    std::function<void(unsigned)> levelDone;
+};
+
+template <class T, class P, class Store, class Transport>
+class SpaceBfs {
+public:
+    using State = typename T::State;
+    static constexpr uint64_t kRoundEntries = uint64_t{1} << 20;
+    static constexpr uint64_t kChunk = uint64_t{1} << 13;
+
+    SpaceBfs(Transport& net, BfsOptions options)
+        : net_(net), options_(std::move(options)), part_{P::kSize, net.ranks(), net.rank()},
+          store_(part_.localEntries()) {}
+
+    const Partition& partition() const { return part_; }
+    Store& store() { return store_; }
+    // States per depth, summed over the ranks (the same on every rank).
+    const std::vector<uint64_t>& counts() const { return counts_; }
+    std::vector<uint64_t>& counts() { return counts_; }
+    uint64_t reached() const {
+        uint64_t r = 0;
+        for (auto c : counts_) r += c;
+        return r;
+    }
+
+    // Runs from solved, or from a restored level (counts() and store() set).
+    void run() {
+        if (counts_.empty()) {
+            const uint64_t start = P::rank(T::solved());
+            if (part_.owner(start) == part_.rank) store_.setStart(part_.local(start));
+            counts_.push_back(1);
+        }
+        const bool wide = part_.localEntries() > (uint64_t{1} << 32);
+        const unsigned deepest = std::min(Store::kMaxDepth, options_.maxDepth);
+        for (unsigned d = static_cast<unsigned>(counts_.size() - 1); d + 1 <= deepest; ++d) {
+            if (reached() == P::kSize) break;
+            if (options_.progress) options_.progress->beginLevel();
+            const bool backward = T::kInverseLookups && part_.ranks == 1 && P::kSize - reached() < counts_[d];
+            uint64_t found = backward ? backwardLevel(d) : wide ? forwardLevel<uint64_t>(d) : forwardLevel<uint32_t>(d);
+            found = net_.sum(found);
+            // Nothing new: the level just expanded is the last, and stays the
+            // store's frontier (farthest() reads it).
+            if (found == 0) break;
+            store_.endLevel();
+            counts_.push_back(found);
+            if (options_.progress) options_.progress->level(static_cast<int>(d + 1), found);
+            if (options_.levelDone) options_.levelDone(d + 1);
+        }
+    }
+
+    // Up to n values at the greatest depth, smallest first (on rank 0; the
+    // other ranks return nothing). Each rank offers its n smallest.
+    std::vector<uint64_t> farthest(size_t n) {
+        const unsigned last = static_cast<unsigned>(counts_.size() - 1);
+        std::vector<uint64_t> mine;
+        if (n > 0)
+            for (uint64_t b = 0; b < part_.localEntries() && mine.size() < n; b += Partition::kBlock)
+                store_.forEachFrontier(b, b + Partition::kBlock, last, [&](uint64_t l) {
+                    if (mine.size() < n) mine.push_back(part_.global(l));
+                });
+        std::vector<uint64_t> all;
+        for (auto& v : net_.gather(mine)) all.insert(all.end(), v.begin(), v.end());
+        std::sort(all.begin(), all.end());
+        if (all.size() > n) all.resize(n);
+        return all;
+    }
+
+private:
+    template <bool Atomic>
+    bool claim(uint64_t l, unsigned d) {
+        return store_.template claim<Atomic>(l, d);
+    }
+    bool claimAny(uint64_t l, unsigned d) {
+        return options_.threads > 1 ? claim<true>(l, d) : claim<false>(l, d);
+    }
+
+    template <class W>
+    uint64_t forwardLevel(unsigned d) {
+        const int ranks = part_.ranks, me = part_.rank, threads = std::max(1, options_.threads);
+        const uint64_t local = part_.localEntries();
+        const uint64_t rounds = (local + kRoundEntries - 1) / kRoundEntries;
+        std::vector<std::vector<std::vector<W>>> outbox(threads, std::vector<std::vector<W>>(ranks));
+        std::vector<std::vector<W>> send(ranks);
+        std::vector<W> received;
+        uint64_t found = 0;
+        for (uint64_t round = 0; round < rounds; ++round) {
+            const uint64_t begin = round * kRoundEntries, end = std::min(local, begin + kRoundEntries);
+            std::atomic<uint64_t> next{begin};
+            found += parallelSum(threads, [&](int t) {
+                uint64_t mine = 0;
+                auto& box = outbox[t];
+                uint64_t child[T::kMoves];
+                for (;;) {
+                    const uint64_t b = next.fetch_add(kChunk);
+                    if (b >= end) break;
+                    store_.forEachFrontier(b, std::min(end, b + kChunk), d, [&](uint64_t l) {
+                        const State s = P::unrank(part_.global(l));
+                        // Ranked and prefetched first: each claim is a cache miss.
+                        for (int m = 0; m < T::kMoves; ++m) {
+                            child[m] = P::rank(T::applyInverseMove(s, m));
+                            if (part_.owner(child[m]) == me) store_.prefetch(part_.local(child[m]));
+                        }
+                        for (int m = 0; m < T::kMoves; ++m) {
+                            const int owner = part_.owner(child[m]);
+                            if (owner == me)
+                                mine += claimAny(part_.local(child[m]), d);
+                            else
+                                box[owner].push_back(static_cast<W>(part_.local(child[m])));
+                        }
+                    });
+                }
+                return mine;
+            });
+            if (ranks > 1) {
+                for (int r = 0; r < ranks; ++r)
+                    for (int t = 0; t < threads; ++t) {
+                        send[r].insert(send[r].end(), outbox[t][r].begin(), outbox[t][r].end());
+                        outbox[t][r].clear();
+                    }
+                net_.exchange(send, received);
+                found += claimReceived(received, d);
+            }
+            if (options_.progress) options_.progress->update(static_cast<int>(d + 1), double(end) / double(local));
+        }
+        return found;
+    }
+
+    template <class W>
+    uint64_t claimReceived(const std::vector<W>& in, unsigned d) {
+        const int threads = std::max(1, options_.threads);
+        const size_t n = in.size(), per = (n + threads - 1) / threads;
+        return parallelSum(threads, [&](int t) {
+            uint64_t mine = 0;
+            const size_t first = std::min(n, per * t), last = std::min(n, first + per);
+            constexpr size_t kAhead = 16;
+            for (size_t k = first; k < last; ++k) {
+                if (k + kAhead < last) store_.prefetch(in[k + kAhead]);
+                mine += claimAny(in[k], d);
+            }
+            return mine;
+        });
+    }
+
+    // One rank only: each unseen value looks for a neighbour in level d
+    // (moves closed under inverse: such a neighbour is a parent).
+    uint64_t backwardLevel(unsigned d) {
+        const int threads = std::max(1, options_.threads);
+        const uint64_t local = part_.localEntries();
+        std::atomic<uint64_t> next{0};
+        constexpr int kBatch = 4;  // most hits come early: few neighbours ranked for nothing
+        return parallelSum(threads, [&](int t) {
+            uint64_t mine = 0, neighbour[T::kMoves];
+            for (;;) {
+                const uint64_t b = next.fetch_add(kChunk);
+                if (b >= local) break;
+                store_.forEachUnseen(b, std::min(local, b + kChunk), [&](uint64_t l) {
+                    if (l >= P::kSize) return;  // the slice's padding
+                    if constexpr (requires { P::isState(l); })
+                        if (!P::isState(l)) return;  // note [parts on one orbit]
+                    const State s = P::unrank(l);
+                    bool hit = false;
+                    for (int first = 0; first < T::kMoves && !hit; first += kBatch) {
+                        const int last = std::min(T::kMoves, first + kBatch);
+                        for (int m = first; m < last; ++m) {
+                            neighbour[m] = P::rank(T::applyMove(s, m));
+                            store_.prefetch(neighbour[m]);
+                        }
+                        for (int m = first; m < last && !hit; ++m) hit = store_.isFrontier(neighbour[m], d);
+                    }
+                    if (hit) mine += claimAny(l, d);
+                });
+                if (t == 0 && options_.progress)
+                    options_.progress->update(static_cast<int>(d + 1), double(std::min(local, b + kChunk)) / double(local));
+            }
+            return mine;
+        });
+    }
+
+    Transport& net_;
+    BfsOptions options_;
+    Partition part_;
+    Store store_;
+    std::vector<uint64_t> counts_;
+};
+
+}  // namespace pz::enumerate

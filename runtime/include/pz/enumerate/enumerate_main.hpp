@@ -1,0 +1,293 @@
+// pz/enumerate/enumerate_main.hpp — main() of the enumerators `pzc
+// enumerate` compiles: the distance distribution of one pattern's space
+// (the whole puzzle is a pattern of every piece), on one process or, built
+// with PZ_WITH_MPI and started by mpirun, across MPI ranks (docs/distributed.md).
+//
+// Rank 0 prints; every rank parses the same arguments and so fails the
+// same way. Options:
+//   --threads N      threads per rank (0: the CPUs / the ranks on the machine)
+//   --memory SIZE    the budget per rank (default: a quarter of RAM)
+//   --checkpoint DIR each rank writes its slice after every level (note [bfs
+//                    checkpoints]); --resume continues from DIR
+//   --farthest N     print up to N values at the greatest distance
+//   --max-depth D    stop after level D (a checkpoint can go on from there)
+//   --table          4-bit distances up to 14 instead of 2-bit levels: rank 0
+//                    gathers them and writes the pruning table file the
+//                    solvers load (PruneTable's format, byte for byte) into
+//                    --table-dir DIR (default: the cache's tables/)
+//   --expect N       the states the analysis predicts: a different count is
+//                    an internal error (exit 3)
+//   --space LABEL    how the output names the space; --json; --progress
+#pragma once
+
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "pz/enumerate/bfs.hpp"
+#include "pz/enumerate/checkpoint.hpp"
+#include "pz/enumerate/transport.hpp"
+#include "pz/state_text.hpp"
+#include "pz/support/memory.hpp"
+
+namespace pz::enumerate {
+
+struct EnumerateOptions {
+    int threads = 0;
+    bool json = false, progress = false, table = false, resume = false;
+    size_t farthest = 0;
+    unsigned maxDepth = ~0u;
+    std::string checkpointDir, tableDir, space;
+    std::optional<uint64_t> expect;
+};
+
+inline std::string siBytes(double b) {
+    char buf[64];
+    if (b >= 1 << 30) std::snprintf(buf, sizeof buf, "%.2f GiB", b / (1 << 30));
+    else if (b >= 1 << 20) std::snprintf(buf, sizeof buf, "%.1f MiB", b / (1 << 20));
+    else std::snprintf(buf, sizeof buf, "%.0f bytes", b);
+    return buf;
+}
+
+// Rank 0 writes the gathered 4-bit slices as the pattern's table file.
+template <class T, class P, class Transport>
+bool writeGatheredTable(Transport& net, SpaceBfs<T, P, DepthNibbles, Transport>& bfs, const std::string& dir,
+                        std::string& path, std::string& why) {
+    const Partition& part = bfs.partition();
+    constexpr uint64_t kBlockWords = Partition::kBlock / 16;
+    const uint64_t words = (P::kSize + 15) / 16;
+    const uint64_t* mine = bfs.store().data();
+    const uint64_t sliceWords = bfs.store().words();
+    HugeBuffer table(net.rank() == 0 ? words * 8 : 0);
+    // Word w of rank r's slice: local block w / kBlockWords, the global block
+    // (that * ranks + r) (note [rank slices]).
+    auto place = [&](int r, uint64_t first, const uint64_t* data, uint64_t n) {
+        for (uint64_t w = first; w < first + n; w += kBlockWords) {
+            const uint64_t global = ((w / kBlockWords) * part.ranks + r) * kBlockWords;
+            if (global >= words) continue;
+            std::memcpy(table.data + global, data + (w - first), std::min(kBlockWords, words - global) * 8);
+        }
+    };
+    if (net.rank() == 0) {
+        std::memset(table.data, 0xFF, table.bytes);
+        place(0, 0, mine, sliceWords);
+    }
+    net.gatherSlices(mine, sliceWords, place);
+    if (net.rank() != 0) return true;
+    std::array<uint64_t, 16> counts{};
+    for (size_t d = 0; d < bfs.counts().size() && d < 16; ++d) counts[d] = bfs.counts()[d];
+    PruneTable<T, P> built;
+    built.adoptBuilt(std::move(table), counts);
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    path = dir + "/" + PruneTable<T, P>::fileName();
+    return built.save(path, why);
+}
+
+template <class T, class P, class Store, class Transport>
+int enumerateWith(Transport& net, const EnumerateOptions& o, const char* program) {
+    const bool root = net.rank() == 0;
+    auto fail = [&](int code, const std::string& msg) {
+        std::cerr << program << ": " << (code == 3 ? "internal error: " : "error: ") << msg
+                  << (root ? "" : " (rank " + std::to_string(net.rank()) + ")") << "\n";
+        return code;
+    };
+    const int threads = o.threads > 0 ? o.threads
+                                      : std::max(1, static_cast<int>(std::thread::hardware_concurrency()) /
+                                                        std::max(1, net.localRanks()));
+    Partition part{P::kSize, net.ranks(), net.rank()};
+    const uint64_t slice = (part.localEntries() * Store::kBits + 63) / 64 * 8;
+    const uint64_t tableBytes = o.table && root ? (P::kSize + 15) / 16 * 8 : 0;
+    if (slice + tableBytes > memoryBudget()) {
+        if (root)
+            fail(1, "the space " + o.space + " (" + std::to_string(P::kSize) + " values) needs " +
+                        formatBytes(slice + tableBytes) + " per rank" + (o.table ? " (rank 0 holds the whole table)" : "") +
+                        " with " + std::to_string(net.ranks()) + " rank(s), more than the memory budget of " +
+                        formatBytes(memoryBudget()) + " (--memory; or use more ranks)");
+        return 1;
+    }
+    const std::string key = std::string(T::kName) + "-" + P::kName + "-" + P::kHash + (o.table ? "-table" : "");
+    std::optional<Progress> progress;
+    if (root && o.progress) progress.emplace(std::string(program) + ": " + o.space);
+    BfsOptions bo;
+    bo.threads = threads;
+    bo.maxDepth = o.maxDepth;
+    bo.progress = progress ? &*progress : nullptr;
+    std::string checkpointError;
+    SpaceBfs<T, P, Store, Transport>* self = nullptr;
+    if (!o.checkpointDir.empty())
+        bo.levelDone = [&](unsigned) {
+            std::string why;
+            const bool ok = writeCheckpoint(o.checkpointDir, key, net.rank(), net.ranks(), Store::kBits, P::kSize,
+                                            self->counts(), self->store().data(), self->store().bytes(), why);
+            if (!ok) {
+                fail(1, "checkpoint: " + why);
+                net.abortAll(1);
+            }
+        };
+    SpaceBfs<T, P, Store, Transport> bfs(net, bo);
+    self = &bfs;
+    unsigned resumedAt = 0;
+    if (o.resume) {
+        std::string others, why;
+        const long newest = newestCheckpoint(o.checkpointDir, key, net.rank(), net.ranks(), others);
+        const long agreed = static_cast<long>(net.min(static_cast<uint64_t>(newest + 1))) - 1;
+        bool ok = agreed >= 0;
+        if (!ok)
+            why = "no checkpoint of " + o.space + " by " + std::to_string(net.ranks()) + " rank(s) in " + o.checkpointDir +
+                  (others.empty() ? "" : " (it holds " + others + ": resume with the number of ranks that wrote it)");
+        else
+            ok = readCheckpoint(o.checkpointDir, key, net.rank(), net.ranks(), Store::kBits, P::kSize,
+                                static_cast<unsigned>(agreed), bfs.store().data(), bfs.store().bytes(), bfs.counts(),
+                                why);
+        if (net.min(ok ? 1 : 0) == 0) {
+            if (!ok && (root || agreed >= 0)) fail(1, "cannot resume: " + why);
+            return 1;
+        }
+        resumedAt = static_cast<unsigned>(agreed);
+    }
+    const auto start = std::chrono::steady_clock::now();
+    bfs.run();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (progress) progress->done();
+    const uint64_t exchanged = net.sum(net.bytesSent());
+    const std::vector<uint64_t> farthest = bfs.farthest(o.farthest);
+    std::string tablePath, why;
+    if constexpr (std::is_same_v<Store, DepthNibbles>)
+        if (!writeGatheredTable(net, bfs, o.tableDir, tablePath, why)) return fail(1, "cannot write the table: " + why);
+    if (!root) return 0;
+
+    const auto& counts = bfs.counts();
+    const uint64_t states = bfs.reached();
+    const unsigned maximum = static_cast<unsigned>(counts.size() - 1);
+    // Stopped by --max-depth: the counts so far, no maximum claimed.
+    const bool cut = maximum == o.maxDepth && states < P::kSize;
+    uint64_t newStates = 0;
+    for (size_t d = resumedAt + 1; d < counts.size(); ++d) newStates += counts[d];
+    const double rate = seconds > 0 ? newStates / seconds : 0;
+    auto stateText = [&](uint64_t i) {
+        std::ostringstream s;
+        const auto nums = stateNumbers<T>(P::unrank(i));
+        for (size_t k = 0; k < nums.size(); ++k) s << (k ? " " : "") << nums[k];
+        return s.str();
+    };
+    std::ostringstream out;
+    if (o.json) {
+        out << "{\"puzzle\": \"" << T::kName << "\", \"space\": \"" << o.space << "\", \"values\": " << P::kSize
+            << ", \"ranks\": " << net.ranks() << ", \"threads\": " << threads << ", \"depths\": [";
+        for (size_t d = 0; d < counts.size(); ++d) out << (d ? ", " : "") << counts[d];
+        out << "], \"states\": " << states << ", \"maximum\": " << maximum << ", \"complete\": " << (cut ? "false" : "true")
+            << ", \"farthest\": [";
+        for (size_t k = 0; k < farthest.size(); ++k)
+            out << (k ? ", " : "") << "{\"index\": " << farthest[k] << ", \"state\": \"" << stateText(farthest[k]) << "\"}";
+        out << "], \"seconds\": " << seconds << ", \"bytes_exchanged\": " << exchanged;
+        if (o.resume) out << ", \"resumed_at\": " << resumedAt;
+        if (o.table) out << ", \"table\": \"" << tablePath << "\"";
+        out << "}\n";
+    } else {
+        out << T::kName << " " << o.space << ": " << P::kSize << " values, " << net.ranks() << " rank(s) x " << threads
+            << " thread(s)" << (o.resume ? ", resumed after depth " + std::to_string(resumedAt) : "") << "\n";
+        for (size_t d = 0; d < counts.size(); ++d) out << "depth " << d << ": " << counts[d] << "\n";
+        out << "states: " << states;
+        if (o.expect && !cut) out << (*o.expect == states ? " (as the analysis predicts)" : "");
+        if (cut)
+            out << "\nstopped after depth " << maximum << " (--max-depth)";
+        else
+            out << "\nmaximum distance: " << maximum << " (" << counts[maximum] << " states)";
+        if (Store::kMaxDepth != LevelBits::kMaxDepth && maximum == Store::kMaxDepth && states < P::kSize)
+            out << " — the table stops at " << Store::kMaxDepth << "; farther values read as 15";
+        out << "\n";
+        for (uint64_t i : farthest) out << (cut ? "deepest" : "farthest") << ": index " << i << ": " << stateText(i) << "\n";
+        char line[256];
+        std::snprintf(line, sizeof line, "time: %.3f s, %.3g states/s (%.3g per rank); exchanged %s, %.2f bytes per state\n",
+                      seconds, rate, rate / net.ranks(), siBytes(static_cast<double>(exchanged)).c_str(),
+                      newStates ? double(exchanged) / double(newStates) : 0.0);
+        out << line;
+        if (o.table) out << "table: " << tablePath << "\n";
+    }
+    std::cout << out.str() << std::flush;
+    if (o.expect && !cut && *o.expect != states)
+        return fail(3, "the enumeration reached " + std::to_string(states) + " states; the analysis predicts " +
+                           std::to_string(*o.expect));
+    return 0;
+}
+
+template <class T, class P, class Transport>
+int enumerateRun(Transport& net, int argc, char** argv) {
+    EnumerateOptions o;
+    o.tableDir = cacheDirectory() + "/tables";
+    o.space = P::kName;
+    const bool root = net.rank() == 0;
+    auto usage = [&] {
+        if (root)
+            std::cerr << "usage: " << argv[0]
+                      << " [--threads N] [--memory SIZE] [--checkpoint DIR [--resume]] [--farthest N] [--max-depth D]"
+                         " [--table] [--table-dir DIR] [--expect N] [--space LABEL] [--json] [--progress]\n";
+        return 2;
+    };
+    auto bad = [&](const std::string& msg) {
+        if (root) std::cerr << argv[0] << ": error: " << msg << "\n";
+        return 2;
+    };
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        const char* v = i + 1 < argc ? argv[i + 1] : nullptr;
+        if (a == "--json") o.json = true;
+        else if (a == "--progress") o.progress = true;
+        else if (a == "--table") o.table = true;
+        else if (a == "--resume") o.resume = true;
+        else if (a == "--mpi") {  // pzc's flag, passed through
+        } else if (!v) return usage();
+        else if (++i; a == "--threads") {
+            auto n = parseWholeNumber(v, 0, 1024);
+            if (!n) return bad("--threads needs a whole number from 0 to 1024, not '" + std::string(v) + "'");
+            o.threads = static_cast<int>(*n);
+        } else if (a == "--farthest") {
+            auto n = parseWholeNumber(v, 0, 1000000);
+            if (!n) return bad("--farthest needs a whole number from 0 to 1000000, not '" + std::string(v) + "'");
+            o.farthest = static_cast<size_t>(*n);
+        } else if (a == "--max-depth") {
+            auto n = parseWholeNumber(v, 0, 100000);
+            if (!n) return bad("--max-depth needs a whole number from 0 to 100000, not '" + std::string(v) + "'");
+            o.maxDepth = static_cast<unsigned>(*n);
+        } else if (a == "--expect") {
+            auto n = parseWholeNumber(v, 1, INT64_MAX);
+            if (!n) return bad("--expect needs a whole number, not '" + std::string(v) + "'");
+            o.expect = static_cast<uint64_t>(*n);
+        } else if (a == "--memory") {
+            auto bytes = parseMemorySize(v);
+            if (!bytes || *bytes == 0) return bad(std::string("bad --memory '") + v + "': expected a size such as 512M or 2G");
+            memoryBudget() = *bytes;
+        } else if (a == "--checkpoint") o.checkpointDir = v;
+        else if (a == "--table-dir") o.tableDir = v;
+        else if (a == "--space") o.space = v;
+        else return usage();
+    }
+    if (o.resume && o.checkpointDir.empty()) return bad("--resume needs --checkpoint DIR");
+    if (!o.checkpointDir.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(o.checkpointDir, ec);
+        if (ec) return bad("cannot create " + o.checkpointDir + ": " + ec.message());
+    }
+    return o.table ? enumerateWith<T, P, DepthNibbles>(net, o, argv[0]) : enumerateWith<T, P, LevelBits>(net, o, argv[0]);
+}
+
+template <class T, class P>
+int enumerateMain(int argc, char** argv) {
+#ifdef PZ_WITH_MPI
+    MpiTransport net(&argc, &argv);
+#else
+    LocalTransport net;
+#endif
+    try {
+        return enumerateRun<T, P>(net, argc, argv);
+    } catch (const std::exception& e) {
+        std::cerr << argv[0] << ": error: " << e.what() << "\n";
+        net.abortAll(1);
+    }
+}
+
+}  // namespace pz::enumerate

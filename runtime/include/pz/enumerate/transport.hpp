@@ -1,0 +1,152 @@
+// pz/enumerate/transport.hpp — what the ranks of an enumeration say to each
+// other: the values found for another rank's slice, sums, and gathers.
+//
+// LocalTransport is one process (nothing to exchange); MpiTransport (with
+// PZ_WITH_MPI, in the solvers pzc compiles for `pzc enumerate --mpi`) is
+// MPI_COMM_WORLD. The BFS (bfs.hpp) is written once against both.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#ifdef PZ_WITH_MPI
+#include <mpi.h>
+#endif
+
+namespace pz::enumerate {
+
+class LocalTransport {
+public:
+    int rank() const { return 0; }
+    int ranks() const { return 1; }
+    // Ranks on this machine (for the default thread count).
+    int localRanks() const { return 1; }
+    template <class W>
+    void exchange(std::vector<std::vector<W>>&, std::vector<W>& in) { in.clear(); }
+    uint64_t sum(uint64_t v) { return v; }
+    uint64_t max(uint64_t v) { return v; }
+    uint64_t min(uint64_t v) { return v; }
+    // Rank 0 receives every rank's `mine` (in rank order).
+    template <class W>
+    std::vector<std::vector<W>> gather(const std::vector<W>& mine) { return {mine}; }
+    // Rank 0 receives rank r's `bytes` at `out` + offsetOf(r, chunk) (see bfs.hpp).
+    template <class Place>
+    void gatherSlices(const uint64_t*, uint64_t, Place&&) {}
+    uint64_t bytesSent() const { return 0; }
+    [[noreturn]] void abortAll(int code) { std::exit(code); }
+};
+
+#ifdef PZ_WITH_MPI
+
+template <class W>
+MPI_Datatype mpiTypeOf() {
+    static_assert(std::is_same_v<W, uint32_t> || std::is_same_v<W, uint64_t>);
+    return std::is_same_v<W, uint32_t> ? MPI_UINT32_T : MPI_UINT64_T;
+}
+
+class MpiTransport {
+public:
+    MpiTransport(int* argc, char*** argv) {
+        int provided = 0;
+        // Only the main thread calls MPI (worker threads scan and claim).
+        MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+        MPI_Comm_size(MPI_COMM_WORLD, &ranks_);
+        MPI_Comm node;
+        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
+        MPI_Comm_size(node, &localRanks_);
+        MPI_Comm_free(&node);
+    }
+    ~MpiTransport() { MPI_Finalize(); }
+    MpiTransport(const MpiTransport&) = delete;
+    MpiTransport& operator=(const MpiTransport&) = delete;
+
+    int rank() const { return rank_; }
+    int ranks() const { return ranks_; }
+    int localRanks() const { return localRanks_; }
+
+    // out[r]: values for rank r (out[rank()] is empty); `in` gets what the
+    // others sent here. Counts first (MPI_Alltoall), then the values
+    // (MPI_Alltoallv); a round is bounded (note [bfs rounds]), so counts fit an int.
+    template <class W>
+    void exchange(std::vector<std::vector<W>>& out, std::vector<W>& in) {
+        std::vector<int> sendCount(ranks_), recvCount(ranks_), sendAt(ranks_), recvAt(ranks_);
+        std::vector<W> send;
+        for (int r = 0; r < ranks_; ++r) {
+            sendAt[r] = static_cast<int>(send.size());
+            sendCount[r] = static_cast<int>(out[r].size());
+            send.insert(send.end(), out[r].begin(), out[r].end());
+            sent_ += out[r].size() * sizeof(W);
+            out[r].clear();
+        }
+        MPI_Alltoall(sendCount.data(), 1, MPI_INT, recvCount.data(), 1, MPI_INT, MPI_COMM_WORLD);
+        int total = 0;
+        for (int r = 0; r < ranks_; ++r) recvAt[r] = total, total += recvCount[r];
+        in.resize(static_cast<size_t>(total));
+        MPI_Alltoallv(send.data(), sendCount.data(), sendAt.data(), mpiTypeOf<W>(), in.data(), recvCount.data(),
+                      recvAt.data(), mpiTypeOf<W>(), MPI_COMM_WORLD);
+    }
+    uint64_t sum(uint64_t v) { return reduce(v, MPI_SUM); }
+    uint64_t max(uint64_t v) { return reduce(v, MPI_MAX); }
+    uint64_t min(uint64_t v) { return reduce(v, MPI_MIN); }
+    template <class W>
+    std::vector<std::vector<W>> gather(const std::vector<W>& mine) {
+        const int n = static_cast<int>(mine.size());
+        std::vector<int> counts(ranks_), at(ranks_);
+        MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+        int total = 0;
+        for (int r = 0; r < ranks_; ++r) at[r] = total, total += counts[r];
+        std::vector<W> all(rank_ == 0 ? static_cast<size_t>(total) : 0);
+        MPI_Gatherv(mine.data(), n, mpiTypeOf<W>(), all.data(), counts.data(), at.data(), mpiTypeOf<W>(), 0,
+                    MPI_COMM_WORLD);
+        std::vector<std::vector<W>> out;
+        if (rank_ == 0)
+            for (int r = 0; r < ranks_; ++r) out.emplace_back(all.begin() + at[r], all.begin() + at[r] + counts[r]);
+        return out;
+    }
+    // Rank 0 receives every other rank's `words` words of slice data, in
+    // chunks of kChunkWords, and hands each to place(rank, firstWord, data, n).
+    template <class Place>
+    void gatherSlices(const uint64_t* slice, uint64_t words, Place&& place) {
+        constexpr uint64_t kChunkWords = uint64_t{1} << 24;  // 128 MiB: well inside an int count
+        if (rank_ != 0) {
+            for (uint64_t w = 0; w < words; w += kChunkWords)
+                MPI_Send(slice + w, static_cast<int>(std::min(kChunkWords, words - w)), MPI_UINT64_T, 0, kSliceTag,
+                         MPI_COMM_WORLD);
+            return;
+        }
+        std::vector<uint64_t> chunk(std::min(kChunkWords, words));
+        for (int r = 1; r < ranks_; ++r)
+            for (uint64_t w = 0; w < words; w += kChunkWords) {
+                const uint64_t n = std::min(kChunkWords, words - w);
+                MPI_Recv(chunk.data(), static_cast<int>(n), MPI_UINT64_T, r, kSliceTag, MPI_COMM_WORLD,
+                         MPI_STATUS_IGNORE);
+                place(r, w, chunk.data(), n);
+            }
+    }
+    uint64_t bytesSent() const { return sent_; }
+    // Ends the whole job (every rank) with `code`.
+    [[noreturn]] void abortAll(int code) {
+        std::fflush(stdout);
+        std::fflush(stderr);
+        MPI_Abort(MPI_COMM_WORLD, code);
+        std::exit(code);
+    }
+
+private:
+    static constexpr int kSliceTag = 7;
+    uint64_t reduce(uint64_t v, MPI_Op op) {
+        uint64_t r = 0;
+        MPI_Allreduce(&v, &r, 1, MPI_UINT64_T, op, MPI_COMM_WORLD);
+        return r;
+    }
+    int rank_ = 0, ranks_ = 1, localRanks_ = 1;
+    uint64_t sent_ = 0;
+};
+
+#endif
+
+}  // namespace pz::enumerate

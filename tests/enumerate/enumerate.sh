@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# enumerate.sh CASE PZC CACHEDIR MPIRUN — one case of pzc enumerate; see CMakeLists.txt.
+set -uo pipefail
+case_name=$1 pzc=$2 cache=$3 mpirun=$4
+export PZC_CACHE_DIR=$cache
+mkdir -p "$cache"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL ($case_name): $*"; exit 1; }
+# The MPI runs: skipped without mpirun or a pzc built with MPI.
+need_mpi() {
+    [ -n "$mpirun" ] && [ -x "$mpirun" ] || { echo "SKIP: no mpirun"; exit 77; }
+    "$pzc" enumerate puzzles/cube2.pz --whole --mpi --max-depth 0 > /dev/null 2> "$tmp/probe"
+    if grep -q "built without MPI" "$tmp/probe"; then echo "SKIP: pzc was built without MPI"; exit 77; fi
+}
+ranks() { local n=$1; shift; "$mpirun" --oversubscribe -np "$n" "$pzc" enumerate "$@" --mpi --threads 1; }
+depths() { grep -E '^depth [0-9]+: ' "$1"; }
+# The 2x2x2 with DBL fixed, half-turn metric (Wikipedia "Pocket Cube"; the issue's figures).
+published_htm="1 9 54 321 1847 9992 50136 227536 870072 1887748 623800 2644"
+counts_of() { depths "$1" | sed -E 's/.*: //' | tr '\n' ' ' | sed 's/ $//'; }
+
+case $case_name in
+cube2)
+    "$pzc" enumerate puzzles/cube2.pz --whole > "$tmp/out" 2> "$tmp/err" || fail "exit $?: $(cat "$tmp/err")"
+    [ "$(counts_of "$tmp/out")" = "$published_htm" ] || fail "distribution: $(counts_of "$tmp/out")"
+    grep -qx "states: 3674160 (as the analysis predicts)" "$tmp/out" || fail "$(cat "$tmp/out")"
+    grep -qx "maximum distance: 11 (2644 states)" "$tmp/out" || fail "$(cat "$tmp/out")"
+    # JSON, and threads do not change a count.
+    "$pzc" enumerate puzzles/cube2.pz --whole --json --threads 1 > "$tmp/json" || fail "json: exit $?"
+    python3 - "$tmp/json" "$published_htm" <<'PY' || fail "json: $(cat "$tmp/json")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["depths"] == [int(x) for x in sys.argv[2].split()], r["depths"]
+assert r["states"] == 3674160 and r["maximum"] == 11 and r["complete"] and r["ranks"] == 1 and r["threads"] == 1, r
+PY
+    ;;
+cube2-ranks)
+    need_mpi
+    for n in 1 2 4; do
+        ranks $n puzzles/cube2.pz --whole > "$tmp/out$n" 2> "$tmp/err$n" || fail "$n ranks: exit $?: $(cat "$tmp/err$n")"
+        [ "$(counts_of "$tmp/out$n")" = "$published_htm" ] || fail "$n ranks: $(counts_of "$tmp/out$n")"
+        grep -q "^cube2 whole puzzle: .* $n rank(s) x 1 thread(s)" "$tmp/out$n" || fail "$n ranks: $(head -1 "$tmp/out$n")"
+        grep -qx "states: 3674160 (as the analysis predicts)" "$tmp/out$n" || fail "$n ranks: $(cat "$tmp/out$n")"
+    done
+    # Ranks exchange children: some bytes with 2 and 4 ranks, none with 1.
+    grep -q "exchanged 0 bytes" "$tmp/out1" || fail "1 rank exchanged: $(tail -1 "$tmp/out1")"
+    grep -q "exchanged [0-9.]* MiB" "$tmp/out4" || fail "4 ranks: $(tail -1 "$tmp/out4")"
+    ;;
+cube2-qtm)
+    "$pzc" enumerate puzzles/cube2_qtm.pz --whole > "$tmp/out" 2> "$tmp/err" || fail "exit $?: $(cat "$tmp/err")"
+    grep -qx "maximum distance: 14 (276 states)" "$tmp/out" || fail "$(cat "$tmp/out")"
+    grep -qx "states: 3674160 (as the analysis predicts)" "$tmp/out" || fail "$(cat "$tmp/out")"
+    ;;
+pyraminx)
+    # Pyraminx without tips: 933,120 states (half the coordinate's values: edge parity).
+    "$pzc" enumerate puzzles/pyraminx.pz --whole > "$tmp/one" || fail "one process: exit $?"
+    grep -q "^pyraminx whole puzzle: 1866240 values" "$tmp/one" || fail "$(head -1 "$tmp/one")"
+    grep -qx "states: 933120 (as the analysis predicts)" "$tmp/one" || fail "$(cat "$tmp/one")"
+    grep -qx "maximum distance: 11 (32 states)" "$tmp/one" || fail "$(cat "$tmp/one")"
+    need_mpi
+    ranks 3 puzzles/pyraminx.pz --pattern all > "$tmp/three" || fail "3 ranks: exit $?"
+    [ "$(counts_of "$tmp/one")" = "$(counts_of "$tmp/three")" ] || fail "3 ranks: $(counts_of "$tmp/three")"
+    ;;
+farthest)
+    # The states printed at the greatest distance are solved back in exactly that many moves.
+    "$pzc" enumerate puzzles/cube2.pz --whole --farthest 3 > "$tmp/out" || fail "exit $?"
+    [ "$(grep -c '^farthest: ' "$tmp/out")" = 3 ] || fail "$(cat "$tmp/out")"
+    grep '^farthest: ' "$tmp/out" | sed -E 's/^farthest: index [0-9]+: //' > "$tmp/states"
+    while read -r state; do
+        "$pzc" solve puzzles/cube2.pz --state "$state" --json > "$tmp/sol" || fail "solve '$state': exit $?"
+        grep -q '"length": 11' "$tmp/sol" || fail "state '$state' is not 11 moves away: $(cat "$tmp/sol")"
+    done < "$tmp/states"
+    ;;
+table)
+    need_mpi
+    # The single-process build (pzc solve builds and caches the table).
+    "$pzc" solve puzzles/cube2.pz --scramble "R U F" > /dev/null || fail "solve: exit $?"
+    built=$(ls "$cache"/tables/cube2-top-*.pzt) || fail "no cached table"
+    ranks 3 puzzles/cube2.pz --pattern top --table --table-dir "$tmp/tables" > "$tmp/out" 2> "$tmp/err" \
+        || fail "exit $?: $(cat "$tmp/err")"
+    cmp "$built" "$tmp/tables/$(basename "$built")" || fail "the distributed table differs from the solver's"
+    grep -q "^table: $tmp/tables/$(basename "$built")" "$tmp/out" || fail "$(cat "$tmp/out")"
+    # The solver loads it as its own: a cache holding only it, and no rebuild.
+    mkdir -p "$tmp/cache/tables" && cp "$tmp/tables"/*.pzt "$tmp/cache/tables/"
+    cp -rp "$cache/bin" "$tmp/cache/" 2> /dev/null
+    PZC_CACHE_DIR=$tmp/cache "$pzc" solve puzzles/cube2.pz --scramble "R U2 F' R" --json > "$tmp/sol" 2> "$tmp/err" \
+        || fail "solve with it: exit $?: $(cat "$tmp/err")"
+    grep -q '"length": 4' "$tmp/sol" || fail "$(cat "$tmp/sol")"
+    grep -q "rebuilding" "$tmp/err" && fail "the solver rebuilt the table: $(cat "$tmp/err")"
+    [ -e "$tmp/cache/tables/$(basename "$built").used" ] || fail "the solver did not load the table"
+    ;;
+checkpoint)
+    need_mpi
+    ranks 2 puzzles/cube2.pz --whole > "$tmp/full" || fail "full run: exit $?"
+    # Stop after depth 7 with checkpoints, then go on: the same counts.
+    ranks 2 puzzles/cube2.pz --whole --checkpoint "$tmp/ck" --max-depth 7 > "$tmp/part" || fail "part: exit $?"
+    grep -qx "stopped after depth 7 (--max-depth)" "$tmp/part" || fail "$(cat "$tmp/part")"
+    [ "$(ls "$tmp/ck" | wc -l)" = 4 ] || fail "two levels per rank expected: $(ls "$tmp/ck")"
+    cp -r "$tmp/ck" "$tmp/ck2"
+    ranks 2 puzzles/cube2.pz --whole --checkpoint "$tmp/ck" --resume > "$tmp/rest" 2> "$tmp/err" || fail "resume: $(cat "$tmp/err")"
+    grep -q "resumed after depth 7" "$tmp/rest" || fail "$(head -1 "$tmp/rest")"
+    [ "$(counts_of "$tmp/full")" = "$(counts_of "$tmp/rest")" ] || fail "resumed counts: $(counts_of "$tmp/rest")"
+    # Another number of ranks: refused, naming the files.
+    ranks 3 puzzles/cube2.pz --whole --checkpoint "$tmp/ck2" --resume > /dev/null 2> "$tmp/err" && fail "3 ranks resumed 2 ranks' files"
+    grep -q "no checkpoint of whole puzzle by 3 rank(s) .*resume with the number of ranks that wrote it" "$tmp/err" || fail "$(cat "$tmp/err")"
+    # A flipped byte in a slice: refused.
+    f=$(ls "$tmp"/ck2/*rank-1-of-2.7)
+    printf '\x55' | dd of="$f" bs=1 seek=5000 conv=notrunc status=none
+    ranks 2 puzzles/cube2.pz --whole --checkpoint "$tmp/ck2" --resume > /dev/null 2> "$tmp/err" && fail "damaged file accepted"
+    grep -q "cannot resume: .*rank-1-of-2.7: checksum mismatch in the data" "$tmp/err" || fail "$(cat "$tmp/err")"
+    # One process resumes its own checkpoints the same way.
+    "$pzc" enumerate puzzles/cube2.pz --whole --checkpoint "$tmp/one" --max-depth 9 > /dev/null || fail "one: exit $?"
+    "$pzc" enumerate puzzles/cube2.pz --whole --checkpoint "$tmp/one" --resume > "$tmp/one.out" || fail "one resume: exit $?"
+    [ "$(counts_of "$tmp/full")" = "$(counts_of "$tmp/one.out")" ] || fail "one process resumed: $(counts_of "$tmp/one.out")"
+    ;;
+bad-input)
+    expect_error() {  # expect_error CODE MESSAGE ARGS...
+        local code=$1 msg=$2; shift 2
+        "$pzc" enumerate "$@" > "$tmp/out" 2> "$tmp/err"
+        local rc=$?
+        [ "$rc" = "$code" ] || fail "$*: exit $rc, $code expected: $(cat "$tmp/err")"
+        grep -q -- "$msg" "$tmp/err" || fail "$*: no '$msg': $(cat "$tmp/err")"
+    }
+    expect_error 2 "say which space" puzzles/cube2.pz
+    expect_error 2 "declares no pattern 'nope' (declared: top, bottom)" puzzles/cube2.pz --pattern nope
+    expect_error 2 "--whole and --pattern cannot be used together" puzzles/cube2.pz --whole --pattern top
+    expect_error 2 "--coset is not built yet" puzzles/cube2.pz --coset h
+    expect_error 2 "--table needs --pattern" puzzles/cube2.pz --whole --table
+    expect_error 2 "--resume needs --checkpoint" puzzles/cube2.pz --whole --resume
+    expect_error 1 "needs 21.0 MiB per rank with 1 rank(s), more than the memory budget of 1.0 MiB" \
+        puzzles/cube2.pz --whole --memory 1M
+    expect_error 1 "is a grid-actor puzzle" puzzles/anima.pz --whole
+    ;;
+*) fail "unknown case" ;;
+esac
+echo "PASS ($case_name)"
