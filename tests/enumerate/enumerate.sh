@@ -13,7 +13,12 @@ need_mpi() {
     "$pzc" enumerate puzzles/cube2.pz --whole --mpi --max-depth 0 > /dev/null 2> "$tmp/probe"
     if grep -q "built without MPI" "$tmp/probe"; then echo "SKIP: pzc was built without MPI"; exit 77; fi
 }
-ranks() { local n=$1; shift; "$mpirun" --oversubscribe -np "$n" "$pzc" enumerate "$@" --mpi --threads 1; }
+# ranks N ARGS...: N ranks of one thread each (unless ARGS say --threads).
+ranks() {
+    local n=$1; shift
+    local threads=(--threads 1); [[ " $* " == *" --threads "* ]] && threads=()
+    "$mpirun" --oversubscribe -np "$n" "$pzc" enumerate "$@" --mpi "${threads[@]}"
+}
 depths() { grep -E '^depth [0-9]+: ' "$1"; }
 # The 2x2x2 with DBL fixed, half-turn metric (Wikipedia "Pocket Cube"; the issue's figures).
 published_htm="1 9 54 321 1847 9992 50136 227536 870072 1887748 623800 2644"
@@ -88,6 +93,26 @@ table)
     grep -q '"length": 4' "$tmp/sol" || fail "$(cat "$tmp/sol")"
     grep -q "rebuilding" "$tmp/err" && fail "the solver rebuilt the table: $(cat "$tmp/err")"
     [ -e "$tmp/cache/tables/$(basename "$built").used" ] || fail "the solver did not load the table"
+    ;;
+backward)
+    need_mpi
+    # A dense space (every value a state) of 8 blocks: its last levels run
+    # backwards, across ranks by queries (backwardAcross). Its table against
+    # the solver's build, and its counts on 1 process, 2 and 3 ranks.
+    sed 's/^  solver optimal { optimal top_rows; }/&\n  pattern corner5 { tiles {0 1 2 4 5}: positions; }\n  solver small { optimal corner5; }/' \
+        puzzles/slide4.pz > "$tmp/slide4s.pz"
+    grep -q "solver small" "$tmp/slide4s.pz" || fail "could not derive the definition"
+    "$pzc" solve "$tmp/slide4s.pz" --solver small --scramble "R1 C2" > /dev/null || fail "solve: exit $?"
+    built=$(ls "$cache"/tables/slide4-corner5-*.pzt) || fail "no cached table"
+    ranks 3 "$tmp/slide4s.pz" --pattern corner5 --table --table-dir "$tmp/tables" --threads 2 > "$tmp/out" \
+        || fail "table: exit $?"
+    cmp "$built" "$tmp/tables/$(basename "$built")" || fail "the table built by queries differs from the solver's"
+    "$pzc" enumerate "$tmp/slide4s.pz" --pattern corner5 > "$tmp/one" || fail "one process: exit $?"
+    grep -qx "states: 524160" "$tmp/one" || fail "$(cat "$tmp/one")"
+    for n in 2 3; do
+        ranks $n "$tmp/slide4s.pz" --pattern corner5 > "$tmp/out$n" || fail "$n ranks: exit $?"
+        [ "$(counts_of "$tmp/one")" = "$(counts_of "$tmp/out$n")" ] || fail "$n ranks: $(counts_of "$tmp/out$n")"
+    done
     ;;
 checkpoint)
     need_mpi

@@ -15,10 +15,13 @@
 // same number of rounds, so the collective calls always match. Children are
 // sent as the owner's local index: 4 bytes while a slice has at most 2^32
 // values, else 8.
-// With one rank, a level whose unseen values are fewer than its frontier
-// runs backwards, as PruneTable::build does (each unseen value looks for a
-// neighbour in the level); across ranks that would take a request and an
-// answer per neighbour, so levels always run forwards there.
+// A level whose unseen values are fewer than its frontier runs backwards,
+// as PruneTable::build does: each unseen state looks for a neighbour in the
+// level (moves closed under inverse), a few moves at a time, and stops at
+// the first. With one rank that is a lookup; across ranks a neighbour
+// another rank owns is a query to it, answered with a byte (backwardAcross):
+// the big last levels then cost a few queries per unseen state instead of
+// every move of every frontier state.
 #pragma once
 
 #include <algorithm>
@@ -90,8 +93,11 @@ public:
         for (unsigned d = static_cast<unsigned>(counts_.size() - 1); d + 1 <= deepest; ++d) {
             if (reached() == P::kSize) break;
             if (options_.progress) options_.progress->beginLevel();
-            const bool backward = T::kInverseLookups && part_.ranks == 1 && P::kSize - reached() < counts_[d];
-            uint64_t found = backward ? backwardLevel(d) : wide ? forwardLevel<uint64_t>(d) : forwardLevel<uint32_t>(d);
+            const bool backward = T::kInverseLookups && P::kSize - reached() < counts_[d];
+            uint64_t found = backward && part_.ranks == 1 ? backwardLevel(d)
+                             : backward ? (wide ? backwardAcross<uint64_t>(d) : backwardAcross<uint32_t>(d))
+                             : wide     ? forwardLevel<uint64_t>(d)
+                                        : forwardLevel<uint32_t>(d);
             found = net_.sum(found);
             // Nothing new: the level just expanded is the last, and stays the
             // store's frontier (farthest() reads it).
@@ -229,6 +235,114 @@ private:
             }
             return mine;
         });
+    }
+
+    // Across ranks: each unseen state of the round asks about its neighbours
+    // kBatch moves at a time. A neighbour this rank owns is looked up at
+    // once; another rank's is a query (its local index) to its owner, who
+    // answers with one byte per query, in the order asked. A state with a hit
+    // is claimed and asks no more. Every rank runs every sub-round, so the
+    // collective calls match, asking nothing once its states are done.
+    template <class W>
+    uint64_t backwardAcross(unsigned d) {
+        const int ranks = part_.ranks, me = part_.rank, threads = std::max(1, options_.threads);
+        const uint64_t local = part_.localEntries();
+        const uint64_t rounds = (local + kRoundEntries - 1) / kRoundEntries;
+        constexpr int kBatch = 4;
+        std::vector<uint64_t> pending;
+        std::vector<State> states;
+        std::vector<uint8_t> hit;
+        std::vector<std::vector<std::vector<W>>> threadQueries(threads, std::vector<std::vector<W>>(ranks));
+        std::vector<std::vector<std::vector<uint32_t>>> threadAskers(threads, std::vector<std::vector<uint32_t>>(ranks));
+        std::vector<std::vector<W>> queries(ranks);
+        std::vector<std::vector<uint32_t>> askers(ranks);
+        std::vector<std::vector<uint8_t>> answers(ranks);
+        std::vector<W> received;
+        std::vector<uint8_t> flat, answered;
+        std::vector<int> receivedCounts;
+        uint64_t found = 0;
+        for (uint64_t round = 0; round < rounds; ++round) {
+            const uint64_t begin = round * kRoundEntries, end = std::min(local, begin + kRoundEntries);
+            pending.clear();
+            store_.forEachUnseen(begin, end, [&](uint64_t l) {
+                const uint64_t g = part_.global(l);
+                if (g >= P::kSize) return;  // the last block's padding
+                if constexpr (requires { P::isState(g); })
+                    if (!P::isState(g)) return;  // note [parts on one orbit]
+                pending.push_back(l);
+            });
+            states.resize(pending.size());
+            for (int first = 0; first < T::kMoves; first += kBatch) {
+                const int last = std::min(T::kMoves, first + kBatch);
+                const size_t n = pending.size(), per = (n + threads - 1) / threads;
+                hit.assign(n, 0);
+                found += parallelSum(threads, [&](int t) {
+                    uint64_t mine = 0, neighbour[kBatch];
+                    auto& myQueries = threadQueries[t];
+                    auto& myAskers = threadAskers[t];
+                    for (size_t k = per * t; k < std::min(n, per * t + per); ++k) {
+                        if (first == 0) states[k] = P::unrank(part_.global(pending[k]));
+                        for (int m = first; m < last; ++m) {
+                            neighbour[m - first] = P::rank(T::applyMove(states[k], m));
+                            if (part_.owner(neighbour[m - first]) == me) store_.prefetch(part_.local(neighbour[m - first]));
+                        }
+                        bool found_here = false;
+                        for (int j = 0; j < last - first && !found_here; ++j)
+                            found_here = part_.owner(neighbour[j]) == me && store_.isFrontier(part_.local(neighbour[j]), d);
+                        if (found_here) {
+                            hit[k] = 1;
+                            mine += claimAny(pending[k], d);
+                            continue;
+                        }
+                        for (int j = 0; j < last - first; ++j) {
+                            const int owner = part_.owner(neighbour[j]);
+                            if (owner == me) continue;
+                            myQueries[owner].push_back(static_cast<W>(part_.local(neighbour[j])));
+                            myAskers[owner].push_back(static_cast<uint32_t>(k));
+                        }
+                    }
+                    return mine;
+                });
+                for (int r = 0; r < ranks; ++r)
+                    for (int t = 0; t < threads; ++t) {
+                        queries[r].insert(queries[r].end(), threadQueries[t][r].begin(), threadQueries[t][r].end());
+                        askers[r].insert(askers[r].end(), threadAskers[t][r].begin(), threadAskers[t][r].end());
+                        threadQueries[t][r].clear();
+                        threadAskers[t][r].clear();
+                    }
+                net_.exchange(queries, received, &receivedCounts);
+                for (auto& q : queries) q.clear();
+                // The answers, in the order asked, split by asking rank.
+                flat.resize(received.size());
+                const size_t qn = received.size(), qper = (qn + threads - 1) / threads;
+                parallelSum(threads, [&](int t) {
+                    constexpr size_t kAhead = 16;
+                    const size_t lo = std::min(qn, qper * t), hi = std::min(qn, lo + qper);
+                    for (size_t k = lo; k < hi; ++k) {
+                        if (k + kAhead < hi) store_.prefetch(received[k + kAhead]);
+                        flat[k] = store_.isFrontier(received[k], d) ? 1 : 0;
+                    }
+                    return uint64_t{0};
+                });
+                for (size_t r = 0, at = 0; r < static_cast<size_t>(ranks); at += receivedCounts[r], ++r)
+                    answers[r].assign(flat.begin() + at, flat.begin() + at + receivedCounts[r]);
+                net_.exchange(answers, answered);
+                for (size_t r = 0, at = 0; r < static_cast<size_t>(ranks); at += askers[r].size(), askers[r].clear(), ++r)
+                    for (size_t i = 0; i < askers[r].size(); ++i)
+                        if (answered[at + i] && !hit[askers[r][i]]) {
+                            hit[askers[r][i]] = 1;
+                            found += claimAny(pending[askers[r][i]], d);
+                        }
+                // Only the states without a hit ask about their next moves.
+                size_t kept = 0;
+                for (size_t k = 0; k < n; ++k)
+                    if (!hit[k]) pending[kept] = pending[k], states[kept] = states[k], ++kept;
+                pending.resize(kept);
+                states.resize(kept);
+            }
+            if (options_.progress) options_.progress->update(static_cast<int>(d + 1), double(end) / double(local));
+        }
+        return found;
     }
 
     Transport& net_;

@@ -25,7 +25,10 @@ public:
     // Ranks on this machine (for the default thread count).
     int localRanks() const { return 1; }
     template <class W>
-    void exchange(std::vector<std::vector<W>>&, std::vector<W>& in) { in.clear(); }
+    void exchange(std::vector<std::vector<W>>&, std::vector<W>& in, std::vector<int>* inCounts = nullptr) {
+        in.clear();
+        if (inCounts) inCounts->assign(1, 0);
+    }
     uint64_t sum(uint64_t v) { return v; }
     uint64_t max(uint64_t v) { return v; }
     uint64_t min(uint64_t v) { return v; }
@@ -43,7 +46,8 @@ public:
 
 template <class W>
 MPI_Datatype mpiTypeOf() {
-    static_assert(std::is_same_v<W, uint32_t> || std::is_same_v<W, uint64_t>);
+    static_assert(std::is_same_v<W, uint8_t> || std::is_same_v<W, uint32_t> || std::is_same_v<W, uint64_t>);
+    if constexpr (std::is_same_v<W, uint8_t>) return MPI_UINT8_T;
     return std::is_same_v<W, uint32_t> ? MPI_UINT32_T : MPI_UINT64_T;
 }
 
@@ -70,9 +74,11 @@ public:
 
     // out[r]: values for rank r (out[rank()] is empty); `in` gets what the
     // others sent here. Counts first (MPI_Alltoall), then the values
-    // (MPI_Alltoallv); a round is bounded (note [bfs rounds]), so counts fit an int.
+    // (MPI_Alltoallv); a round is bounded (note [bfs rounds]), so counts fit
+    // an int. `inCounts`, when given, gets how many came from each rank (in
+    // rank order: `in` is their concatenation).
     template <class W>
-    void exchange(std::vector<std::vector<W>>& out, std::vector<W>& in) {
+    void exchange(std::vector<std::vector<W>>& out, std::vector<W>& in, std::vector<int>* inCounts = nullptr) {
         std::vector<int> sendCount(ranks_), recvCount(ranks_), sendAt(ranks_), recvAt(ranks_);
         std::vector<W> send;
         for (int r = 0; r < ranks_; ++r) {
@@ -88,6 +94,7 @@ public:
         in.resize(static_cast<size_t>(total));
         MPI_Alltoallv(send.data(), sendCount.data(), sendAt.data(), mpiTypeOf<W>(), in.data(), recvCount.data(),
                       recvAt.data(), mpiTypeOf<W>(), MPI_COMM_WORLD);
+        if (inCounts) *inCounts = recvCount;
     }
     uint64_t sum(uint64_t v) { return reduce(v, MPI_SUM); }
     uint64_t max(uint64_t v) { return reduce(v, MPI_MAX); }
