@@ -66,6 +66,26 @@ pyraminx)
     ranks 3 puzzles/pyraminx.pz --pattern all > "$tmp/three" || fail "3 ranks: exit $?"
     [ "$(counts_of "$tmp/one")" = "$(counts_of "$tmp/three")" ] || fail "3 ranks: $(counts_of "$tmp/three")"
     ;;
+eight)
+    # The 8-puzzle (blank top left): 181,440 states, 31 moves at most, 2 such
+    # states, each solved back in 31; 3 ranks agree with one process.
+    "$pzc" enumerate puzzles/eight.pz --whole --farthest 5 > "$tmp/one" 2> "$tmp/err" || fail "exit $?: $(cat "$tmp/err")"
+    grep -qx "states: 181440 (as the analysis predicts)" "$tmp/one" || fail "$(cat "$tmp/one")"
+    grep -qx "maximum distance: 31 (2 states)" "$tmp/one" || fail "$(cat "$tmp/one")"
+    [ "$(grep -c '^farthest: ' "$tmp/one")" = 2 ] || fail "$(cat "$tmp/one")"
+    grep '^farthest: ' "$tmp/one" | sed -E 's/^farthest: index [0-9]+: //' | while read -r state; do
+        "$pzc" solve puzzles/eight.pz --state "$state" --json > "$tmp/sol" || fail "solve '$state': exit $?"
+        grep -q '"length": 31' "$tmp/sol" || fail "state '$state' is not 31 moves away: $(cat "$tmp/sol")"
+    done || exit 1
+    expect_error_rc() { "$pzc" enumerate "$@" > /dev/null 2> "$tmp/err"; echo $?; }
+    [ "$(expect_error_rc puzzles/eight.pz --pattern p)" = 2 ] || fail "--pattern on an n-puzzle accepted"
+    grep -q "enumerate its whole board (--whole)" "$tmp/err" || fail "$(cat "$tmp/err")"
+    [ "$(expect_error_rc puzzles/rushhour.pz --whole)" = 1 ] || fail "rush hour accepted"
+    grep -q "counts n-puzzles" "$tmp/err" || fail "$(cat "$tmp/err")"
+    need_mpi
+    ranks 3 puzzles/eight.pz --whole > "$tmp/three" || fail "3 ranks: exit $?"
+    [ "$(counts_of "$tmp/one")" = "$(counts_of "$tmp/three")" ] || fail "3 ranks: $(counts_of "$tmp/three")"
+    ;;
 farthest)
     # The states printed at the greatest distance are solved back in exactly that many moves.
     "$pzc" enumerate puzzles/cube2.pz --whole --farthest 3 > "$tmp/out" || fail "exit $?"

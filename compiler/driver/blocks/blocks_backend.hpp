@@ -29,6 +29,8 @@ public:
     int run(pipeline::CompilationUnit& unit, DiagnosticEngine& diags, const std::string& sequence) const override;
     // pzc draw DEF [--state S | --level FILE] [--scramble M] [--solution M] (blocks_draw.cpp)
     int draw(pipeline::CompilationUnit& unit, const DrawRequest& request) const override;
+    // pzc enumerate DEF --whole: an n-puzzle's distances (blocks_enumerate.cpp)
+    int enumerate(pipeline::CompilationUnit& unit, const EnumerateRequest& request) const override;
 };
 
 }  // namespace pz::driver

@@ -6,12 +6,13 @@
 // x * m^-1), so a table of DepthNibbles is that build's table.
 //
 // note [bfs rounds]
-// A level runs in rounds of kRoundEntries local values: every rank scans its
+// A level runs in rounds of local values: every rank scans its
 // next round of values for the level's states (threads take chunks), applies
 // each move, keeps the children it owns (claimed at once) and buckets the
 // others by owner; then the ranks exchange the buckets (one all-to-all) and
-// claim what they received. A round bounds the buffers (at most
-// kRoundEntries * moves values in flight per rank) and every rank runs the
+// claim what they received. A round bounds the buffers: its length is set
+// from the level's density (the counts every rank knows) so that about
+// kRoundChildren children are in flight per rank, and every rank runs the
 // same number of rounds, so the collective calls always match. Children are
 // sent as the owner's local index: 4 bytes while a slice has at most 2^32
 // values, else 8.
@@ -63,11 +64,10 @@ template <class T, class P, class Store, class Transport>
 class SpaceBfs {
 public:
     using State = typename T::State;
-    static constexpr uint64_t kRoundEntries = uint64_t{1} << 20;
     static constexpr uint64_t kChunk = uint64_t{1} << 13;
 
     SpaceBfs(Transport& net, BfsOptions options)
-        : net_(net), options_(std::move(options)), part_{P::kSize, net.ranks(), net.rank()},
+        : net_(net), options_(std::move(options)), part_(P::kSize, net.ranks(), net.rank()),
           store_(part_.localEntries()) {}
 
     const Partition& partition() const { return part_; }
@@ -127,6 +127,16 @@ public:
     }
 
 private:
+    static constexpr double kRoundChildren = 1 << 23;  // per rank: 32 MiB of 4-byte children
+    // Local values per round (a power of two from 2^16 to 2^26) where a
+    // `share` of the values each yield `perValue` children or queries.
+    static uint64_t roundEntries(double share, double perValue) {
+        const double want = kRoundChildren / std::max(share * perValue, 1e-9);
+        uint64_t k = Partition::kBlock;
+        while (k < (uint64_t{1} << 26) && static_cast<double>(k) * 2 <= want) k *= 2;
+        return k;
+    }
+
     template <bool Atomic>
     bool claim(uint64_t l, unsigned d) {
         return store_.template claim<Atomic>(l, d);
@@ -139,6 +149,7 @@ private:
     uint64_t forwardLevel(unsigned d) {
         const int ranks = part_.ranks, me = part_.rank, threads = std::max(1, options_.threads);
         const uint64_t local = part_.localEntries();
+        const uint64_t kRoundEntries = roundEntries(double(counts_[d]) / double(P::kSize), T::kMoves);
         const uint64_t rounds = (local + kRoundEntries - 1) / kRoundEntries;
         std::vector<std::vector<std::vector<W>>> outbox(threads, std::vector<std::vector<W>>(ranks));
         std::vector<std::vector<W>> send(ranks);
@@ -151,6 +162,7 @@ private:
                 uint64_t mine = 0;
                 auto& box = outbox[t];
                 uint64_t child[T::kMoves];
+                int owner[T::kMoves];
                 for (;;) {
                     const uint64_t b = next.fetch_add(kChunk);
                     if (b >= end) break;
@@ -158,15 +170,16 @@ private:
                         const State s = P::unrank(part_.global(l));
                         // Ranked and prefetched first: each claim is a cache miss.
                         for (int m = 0; m < T::kMoves; ++m) {
-                            child[m] = P::rank(T::applyInverseMove(s, m));
-                            if (part_.owner(child[m]) == me) store_.prefetch(part_.local(child[m]));
+                            const uint64_t c = P::rank(T::applyInverseMove(s, m));
+                            owner[m] = part_.owner(c);
+                            child[m] = part_.local(c);
+                            if (owner[m] == me) store_.prefetch(child[m]);
                         }
                         for (int m = 0; m < T::kMoves; ++m) {
-                            const int owner = part_.owner(child[m]);
-                            if (owner == me)
-                                mine += claimAny(part_.local(child[m]), d);
+                            if (owner[m] == me)
+                                mine += claimAny(child[m], d);
                             else
-                                box[owner].push_back(static_cast<W>(part_.local(child[m])));
+                                box[owner[m]].push_back(static_cast<W>(child[m]));
                         }
                     });
                 }
@@ -247,8 +260,9 @@ private:
     uint64_t backwardAcross(unsigned d) {
         const int ranks = part_.ranks, me = part_.rank, threads = std::max(1, options_.threads);
         const uint64_t local = part_.localEntries();
-        const uint64_t rounds = (local + kRoundEntries - 1) / kRoundEntries;
         constexpr int kBatch = 4;
+        const uint64_t kRoundEntries = roundEntries(double(P::kSize - reached()) / double(P::kSize), kBatch);
+        const uint64_t rounds = (local + kRoundEntries - 1) / kRoundEntries;
         std::vector<uint64_t> pending;
         std::vector<State> states;
         std::vector<uint8_t> hit;

@@ -98,7 +98,7 @@ int enumerateWith(Transport& net, const EnumerateOptions& o, const char* program
     const int threads = o.threads > 0 ? o.threads
                                       : std::max(1, static_cast<int>(std::thread::hardware_concurrency()) /
                                                         std::max(1, net.localRanks()));
-    Partition part{P::kSize, net.ranks(), net.rank()};
+    Partition part(P::kSize, net.ranks(), net.rank());
     const uint64_t slice = (part.localEntries() * Store::kBits + 63) / 64 * 8;
     const uint64_t tableBytes = o.table && root ? (P::kSize + 15) / 16 * 8 : 0;
     if (slice + tableBytes > memoryBudget()) {
@@ -168,11 +168,16 @@ int enumerateWith(Transport& net, const EnumerateOptions& o, const char* program
     uint64_t newStates = 0;
     for (size_t d = resumedAt + 1; d < counts.size(); ++d) newStates += counts[d];
     const double rate = seconds > 0 ? newStates / seconds : 0;
+    // A state as the solver's --state reads it (a puzzle's own text, if it has one).
     auto stateText = [&](uint64_t i) {
-        std::ostringstream s;
-        const auto nums = stateNumbers<T>(P::unrank(i));
-        for (size_t k = 0; k < nums.size(); ++k) s << (k ? " " : "") << nums[k];
-        return s.str();
+        if constexpr (requires { T::stateText(P::unrank(i)); }) {
+            return T::stateText(P::unrank(i));
+        } else {
+            std::ostringstream s;
+            const auto nums = stateNumbers<T>(P::unrank(i));
+            for (size_t k = 0; k < nums.size(); ++k) s << (k ? " " : "") << nums[k];
+            return s.str();
+        }
     };
     std::ostringstream out;
     if (o.json) {

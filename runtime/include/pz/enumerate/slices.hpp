@@ -37,17 +37,41 @@ struct Partition {
     uint64_t size = 0;  // values in the whole space
     int ranks = 1, rank = 0;
 
+    Partition(uint64_t values, int rankCount, int self)
+        : size(values), ranks(rankCount), rank(self),
+          // A block number over the ranks by a multiply (Lemire's fastdiv:
+          // exact for 32-bit numerators and divisors): two per child, where a
+          // 64-bit division was a tenth of a child's cost.
+          magic_(rankCount > 1 ? UINT64_MAX / static_cast<uint64_t>(rankCount) + 1 : 0),
+          fast_(((values + kBlock - 1) >> kBlockBits) < (uint64_t{1} << 32)),
+          // A power of two: a shift and a mask.
+          shift_(std::has_single_bit(static_cast<unsigned>(rankCount)) ? std::countr_zero(static_cast<unsigned>(rankCount)) : -1) {}
+
     uint64_t blocks() const { return (size + kBlock - 1) >> kBlockBits; }
     // Local blocks every rank allocates: the most any rank owns.
     uint64_t localBlocks() const { return (blocks() + ranks - 1) / ranks; }
     uint64_t localEntries() const { return localBlocks() << kBlockBits; }
-    int owner(uint64_t i) const { return ranks == 1 ? 0 : static_cast<int>((i >> kBlockBits) % ranks); }
+    int owner(uint64_t i) const {
+        if (shift_ >= 0) return static_cast<int>((i >> kBlockBits) & ((uint64_t{1} << shift_) - 1));
+        const uint64_t b = i >> kBlockBits;
+        return static_cast<int>(b - quotient(b) * static_cast<uint64_t>(ranks));
+    }
     uint64_t local(uint64_t i) const {
-        return ranks == 1 ? i : ((i >> kBlockBits) / ranks << kBlockBits) | (i & (kBlock - 1));
+        if (shift_ >= 0) return ((i >> (kBlockBits + shift_)) << kBlockBits) | (i & (kBlock - 1));
+        return (quotient(i >> kBlockBits) << kBlockBits) | (i & (kBlock - 1));
     }
     uint64_t global(uint64_t l) const {
         return ranks == 1 ? l : (((l >> kBlockBits) * ranks + rank) << kBlockBits) | (l & (kBlock - 1));
     }
+
+private:
+    uint64_t quotient(uint64_t b) const {
+        return fast_ ? static_cast<uint64_t>((static_cast<unsigned __int128>(magic_) * b) >> 64)
+                     : b / static_cast<uint64_t>(ranks);
+    }
+    uint64_t magic_;
+    bool fast_;
+    int shift_;
 };
 
 // Bit 0 of every 2-bit lane of `w` that equals `code`.
