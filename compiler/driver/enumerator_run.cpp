@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <utility>
@@ -21,6 +22,13 @@ int runEnumerator(const std::string& source, const std::string& stem, const Enum
                      "run without --mpi for one process\n";
         return 2;
     }
+    if (!request.mpi)
+        for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"})
+            if (const char* v = std::getenv(var); v && std::atoi(v) > 1) {
+                std::cerr << "pzc enumerate: warning: started as one of " << v
+                          << " MPI tasks without --mpi: every task enumerates the whole space\n";
+                break;
+            }
     NativeBuild build;
     build.source = source;
     build.stem = stem + (request.mpi ? "_mpi" : "");
