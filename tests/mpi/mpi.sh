@@ -89,14 +89,23 @@ bad-lines)
     ;;
 solver-dies)
     # A private copy of the cache whose loopover3 solver is a script that
-    # exits at once (with a valid build stamp, so pzc runs it).
+    # exits at once (with a valid build stamp, so pzc runs it): on every
+    # rank, then on rank 0 only (Open MPI's OMPI_COMM_WORLD_RANK; the other
+    # ranks run the real solver), so rank 0's own solver dying is the same
+    # failure as a worker's.
     cp -rp "$cache" "$tmp/cache"
     export PZC_CACHE_DIR=$tmp/cache
     # The newest: a cache kept between runs may also hold a build for other flags.
     bin=$(ls -t "$tmp"/cache/bin/loopover3-* | grep -Ev '\.[a-z]+$' | head -1)
     [ -n "$bin" ] || fail "no cached loopover3 solver"
+    cp -p "$bin" "$tmp/real-solver"
+    for who in all 0; do
     for code in 3 4; do
-        printf '#!/bin/sh\nexit %s\n' $code > "$bin"
+        if [ $who = all ]; then
+            printf '#!/bin/sh\nexit %s\n' $code > "$bin"
+        else
+            printf '#!/bin/sh\n[ "$OMPI_COMM_WORLD_RANK" = 0 ] && exit %s\nexec %s "$@"\n' $code "$tmp/real-solver" > "$bin"
+        fi
         python3 - "$bin" <<'PY'
 import sys
 data = open(sys.argv[1], "rb").read()
@@ -110,7 +119,10 @@ PY
         # As one process: a refused memory budget (4) is exit 1, anything else 3.
         want=$([ $code = 4 ] && echo 1 || echo 3)
         [ "$rc" = "$want" ] || fail "solver exit $code: pzc exit $rc, $want expected: $(cat "$tmp/err")"
-        grep -q "the solver .* on rank [0-2] \(exited with status 3\|ran out of memory\)" "$tmp/err" || fail "no message: $(cat "$tmp/err")"
+        ranks=$([ $who = all ] && echo "[0-2]" || echo 0)
+        grep -q "the solver .* on rank $ranks \(exited with status 3\|ran out of memory\)" "$tmp/err" ||
+            fail "solver exit $code on rank $who: no message: $(cat "$tmp/err")"
+    done
     done
     ;;
 memory-choice)
