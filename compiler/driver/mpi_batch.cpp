@@ -14,15 +14,28 @@
 // Every receive polls (MPI_Iprobe, then a short sleep) rather than blocking:
 // Open MPI's blocking receive spins a core, which rank 0 and waiting
 // workers would take from the solvers and the compiler.
+// Rank 0 solves too: it runs the same solver as a child and takes chunks
+// from the same queue, two in flight as for a worker. Its loop must wait on
+// neither MPI nor that solver: the solver's pipes are non-blocking (input
+// queued until the pipe takes it, output read as it comes and cut into
+// whole lines), each turn pumps the pipes and probes MPI, and an idle turn
+// sleeps in ppoll on the pipes (woken by the solver's answers; at most
+// 200 us, for MPI). Its solver ending before answering all it holds is a
+// worker's FAIL from rank 0: the same message ("on rank 0"), exit codes
+// and memory hand-over.
 #include "compiler/driver/mpi_batch.hpp"
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <deque>
 #include <iostream>
 #include <sstream>
 
 #ifdef PZ_HAVE_MPI
+#include <fcntl.h>
 #include <mpi.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -30,6 +43,7 @@
 #include <unistd.h>
 
 #include "compiler/driver/result_protocol.hpp"
+#include "compiler/driver/timeline.hpp"
 #endif
 
 namespace pz::driver::mpi {
@@ -79,14 +93,8 @@ void send(int dest, Tag tag, const std::string& text) {
     MPI_Send(text.data(), static_cast<int>(text.size()), MPI_CHAR, dest, tag, MPI_COMM_WORLD);
 }
 
-// Waits for a message from `source` (MPI_ANY_SOURCE too); its text, tag and sender.
-std::string receive(int source, int& tag, int& from) {
-    MPI_Status status;
-    for (int ready = 0;;) {
-        MPI_Iprobe(source, MPI_ANY_TAG, MPI_COMM_WORLD, &ready, &status);
-        if (ready) break;
-        std::this_thread::sleep_for(std::chrono::microseconds(200));
-    }
+// The message MPI_Iprobe found: its text, tag and sender.
+std::string receiveProbed(const MPI_Status& status, int& tag, int& from) {
     int count = 0;
     MPI_Get_count(&status, MPI_CHAR, &count);
     std::string text(static_cast<size_t>(count), '\0');
@@ -96,19 +104,39 @@ std::string receive(int source, int& tag, int& from) {
     return text;
 }
 
-// The solver, run once for the worker's whole life and fed chunk by chunk
-// (runChild in subprocess.hpp takes all its input up front).
+// Waits for a message from `source`; its text, tag and sender.
+std::string receive(int source, int& tag, int& from) {
+    MPI_Status status;
+    for (int ready = 0;;) {
+        MPI_Iprobe(source, MPI_ANY_TAG, MPI_COMM_WORLD, &ready, &status);
+        if (ready) break;
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    return receiveProbed(status, tag, from);
+}
+
+// The solver, run once for a batch and fed chunk by chunk (runChild in
+// subprocess.hpp takes all its input up front). A worker's blocks in
+// solve(); rank 0's own (`nonBlocking`) is driven by queue() and pump()
+// from its polling loop, which must never wait on it (note [mpi batch]).
 class Solver {
 public:
-    explicit Solver(const std::vector<std::string>& argv) {
+    Solver(const std::vector<std::string>& argv, bool nonBlocking = false) {
         int in[2], out[2];
-        if (pipe(in) != 0 || pipe(out) != 0) return;
+        if (pipe2(in, O_CLOEXEC) != 0) return;
+        if (pipe2(out, O_CLOEXEC) != 0) {
+            close(in[0]);
+            close(in[1]);
+            return;
+        }
+        const pid_t parent = getpid();
         pid_ = fork();
         if (pid_ == 0) {
-            prctl(PR_SET_PDEATHSIG, SIGKILL);  // no solver outlives its worker
+            prctl(PR_SET_PDEATHSIG, SIGKILL);  // no solver outlives its rank
+            if (getppid() != parent) _exit(127);
+            signal(SIGPIPE, SIG_DFL);
             dup2(in[0], STDIN_FILENO);
             dup2(out[1], STDOUT_FILENO);
-            for (int fd : {in[0], in[1], out[0], out[1]}) close(fd);
             std::vector<char*> args;
             for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
             args.push_back(nullptr);
@@ -117,49 +145,74 @@ public:
         }
         close(in[0]);
         close(out[1]);
+        if (pid_ < 0) {
+            close(in[1]);
+            close(out[0]);
+            return;
+        }
         toChild_ = in[1];
-        fromChild_ = fdopen(out[0], "r");
+        fromChild_ = out[0];
+        if (nonBlocking)
+            for (int fd : {toChild_, fromChild_}) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
     }
 
     // Sends `lines` and reads one result line for each; false when the
-    // solver ended first (then status() says how).
+    // solver ended first (then finish() says how).
     bool solve(const std::vector<std::string>& lines, std::vector<std::string>& results) {
         if (pid_ <= 0) return false;
-        std::string text;
-        for (const auto& l : lines) text += l + "\n";
-        for (size_t done = 0; done < text.size();) {
-            ssize_t n = write(toChild_, text.data() + done, text.size() - done);
-            if (n <= 0) return false;
-            done += static_cast<size_t>(n);
-        }
-        char* buf = nullptr;
-        size_t cap = 0;
+        for (const auto& l : lines) queue(l + "\n");
+        while (!pendingIn_.empty())
+            if (!writeSome()) return false;
         for (size_t i = 0; i < lines.size(); ++i) {
-            ssize_t n = getline(&buf, &cap, fromChild_);
-            if (n <= 0) {
-                free(buf);
-                return false;
-            }
-            results.emplace_back(buf, static_cast<size_t>(n) - (buf[n - 1] == '\n'));
+            std::string line;
+            while (!takeLine(line))
+                if (!readSome()) return false;
+            results.push_back(std::move(line));
         }
-        free(buf);
         return true;
+    }
+
+    // Input for the solver, written by solve() or pump().
+    void queue(const std::string& text) { pendingIn_ += text; }
+
+    // Writes what its stdin takes now of the queued input and reads what it
+    // has printed, each whole line into `lines`; never waits. False once
+    // the solver has ended (its stdout closed, or its stdin refused).
+    bool pump(std::vector<std::string>& lines) {
+        if (pid_ <= 0 || toChild_ < 0) return false;
+        const bool wrote = pendingIn_.empty() || writeSome();
+        const bool open = readSome();  // what it printed before it ended counts too
+        for (std::string line; takeLine(line);) lines.push_back(std::move(line));
+        return wrote && open;
+    }
+
+    // What to poll(): its stdout, and its stdin while input waits.
+    int outputFd() const { return fromChild_; }
+    int inputFd() const { return pendingIn_.empty() ? -1 : toChild_; }
+
+    // Closes its input (it ends when it has answered it); finish() reaps it.
+    void closeInput() {
+        if (toChild_ >= 0) close(toChild_);
+        toChild_ = -1;
     }
 
     // Closes its input and waits for it.
     ChildStatus finish() {
+        if (finished_) return status_;
         ChildStatus s;
         s.started = pid_ > 0;
-        if (pid_ <= 0) {
+        if (!s.started) {
             s.startError = "fork failed";
             return s;
         }
-        if (toChild_ >= 0) close(toChild_);
-        toChild_ = -1;
-        waitpid(pid_, &s.status, 0);
-        if (fromChild_) fclose(fromChild_);
-        fromChild_ = nullptr;
+        closeInput();
+        while (waitpid(pid_, &s.status, 0) < 0 && errno == EINTR) {
+        }
+        if (fromChild_ >= 0) close(fromChild_);
+        fromChild_ = -1;
         pid_ = -1;
+        finished_ = true;
+        status_ = s;
         return s;
     }
 
@@ -168,9 +221,42 @@ public:
     }
 
 private:
+    // Writes what the pipe takes of the queued input (all of it, when
+    // blocking); false when the solver is gone.
+    bool writeSome() {
+        ssize_t n = write(toChild_, pendingIn_.data(), pendingIn_.size());
+        if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) return true;
+        if (n <= 0) return false;
+        pendingIn_.erase(0, static_cast<size_t>(n));
+        return true;
+    }
+    // Reads some of what it has printed (when blocking, waits for some);
+    // false at its end.
+    bool readSome() {
+        if (fromChild_ < 0) return false;
+        char buffer[1 << 16];
+        ssize_t n;
+        while ((n = read(fromChild_, buffer, sizeof buffer)) < 0 && errno == EINTR) {
+        }
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return true;
+        if (n <= 0) return false;
+        pendingOut_.append(buffer, static_cast<size_t>(n));
+        return true;
+    }
+    // The first whole line it printed, if any (a torn last line never is).
+    bool takeLine(std::string& line) {
+        size_t nl = pendingOut_.find('\n');
+        if (nl == std::string::npos) return false;
+        line = pendingOut_.substr(0, nl);
+        pendingOut_.erase(0, nl + 1);
+        return true;
+    }
+
     pid_t pid_ = -1;
-    int toChild_ = -1;
-    FILE* fromChild_ = nullptr;
+    int toChild_ = -1, fromChild_ = -1;
+    std::string pendingIn_, pendingOut_;
+    bool finished_ = false;
+    ChildStatus status_;
 };
 
 // "INDEX\tTEXT" lines.
@@ -219,6 +305,14 @@ Session::~Session() {
 
 namespace {
 
+// A FAIL message's text: "CODE\tMESSAGE" for a solver that ended before
+// answering all it was given.
+std::string failure(const std::vector<std::string>& argv, int rank, const ChildStatus& s) {
+    const bool refused = s.exited() && s.exitCode() == 4;  // its memory budget (as one process: exit 1)
+    return std::string(refused ? "4" : "3") + "\tpzc solve: " + (refused ? "error" : "internal error") +
+           ": the solver " + argv[0] + " on rank " + std::to_string(rank) + " " + describeSolverStatus(s);
+}
+
 // One batch on a worker: runs `argv` and solves chunks until DONE (or STOP).
 // False when told to STOP.
 bool workerBatch(Session& session, const std::vector<std::string>& argv) {
@@ -239,11 +333,7 @@ bool workerBatch(Session& session, const std::vector<std::string>& argv) {
             continue;
         }
         failed = true;
-        ChildStatus s = solver.finish();
-        const bool refused = s.exited() && s.exitCode() == 4;  // its memory budget (as one process: exit 1)
-        send(0, kFail, std::string(refused ? "4" : "3") + "\tpzc solve: " + (refused ? "error" : "internal error") +
-                           ": the solver " + argv[0] + " on rank " + std::to_string(session.rank()) + " " +
-                           describeSolverStatus(s));
+        send(0, kFail, failure(argv, session.rank(), solver.finish()));
     }
     solver.finish();
     return tag == kDone;
@@ -272,9 +362,13 @@ int runWorker(Session& session) {
 FarmResult farm(Session& session, const std::vector<std::string>& argv, const std::vector<std::string>& inputs,
                 bool progress, const std::function<void(const std::string&)>& onLine) {
     constexpr size_t kChunkSize = 4;  // small: a slow position holds up only its chunk
-    // Two chunks per worker: the next one waits in its queue while it
-    // solves, so its solver never idles for a round trip to rank 0.
+    // Two chunks per solver: the next one waits in its queue while it
+    // solves, so it never idles for a round trip to rank 0.
     constexpr int kInFlight = 2;
+    // A solver that ends early is reported, not fatal (restored at the end).
+    struct sigaction ignorePipe {}, oldPipe {};
+    ignorePipe.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &ignorePipe, &oldPipe);
     std::vector<int> inFlight(session.size());
     std::vector<bool> asked(session.size());
     std::string start;
@@ -285,48 +379,119 @@ FarmResult farm(Session& session, const std::vector<std::string>& argv, const st
     size_t next = 0, printed = 0, done = 0;
     int stopped = 0;
     FarmResult out;
+    auto fail = [&](const std::string& text) {
+        if (!out.ok) return;  // the first failure is the one reported
+        size_t tab = text.find('\t');
+        out = {false, std::stoi(text.substr(0, tab)), text.substr(tab + 1)};
+    };
+    auto accept = [&](size_t i, const std::string& line) {
+        if (i >= inputs.size() || have[i]) return;
+        results[i] = withIndex(line, i);
+        have[i] = true;
+        ++done;
+    };
+    // The next chunk from the queue: its positions' indices.
+    auto takeChunk = [&] {
+        std::vector<size_t> chunk;
+        for (; chunk.size() < kChunkSize && next < inputs.size(); ++next) chunk.push_back(next);
+        return chunk;
+    };
+    // Rank 0's own solver: the chunks it holds, in the order it answers them.
+    timeline::mark("solver start");
+    Solver local(argv, true);
+    std::deque<std::vector<size_t>> localChunks;
+    size_t localAnswered = 0;  // of the first chunk
+    size_t localAnswers = 0;    // in all (note [timeline]: its first is marked)
+    bool localRunning = true;
+    auto feedLocal = [&] {
+        for (; out.ok && next < inputs.size() && localChunks.size() < static_cast<size_t>(kInFlight);) {
+            localChunks.push_back(takeChunk());
+            for (size_t i : localChunks.back()) local.queue(inputs[i] + "\n");
+        }
+        if (localChunks.empty()) {  // nothing more for it: it ends while the workers finish
+            local.closeInput();
+            localRunning = false;
+        }
+    };
+    feedLocal();
     const auto begin = std::chrono::steady_clock::now();
     auto lastReport = begin;
-    while (stopped < session.workers()) {
-        int tag = 0, from = 0;
-        std::string text = receive(MPI_ANY_SOURCE, tag, from);
-        if (tag == kFail && out.ok) {
-            size_t tab = text.find('\t');
-            out = {false, std::stoi(text.substr(0, tab)), text.substr(tab + 1)};
+    while (stopped < session.workers() || localRunning) {
+        const size_t doneBefore = done;
+        bool busy = false;  // something happened: look again before sleeping
+        if (localRunning) {
+            std::vector<std::string> lines;
+            const bool alive = local.pump(lines);
+            busy = !lines.empty();
+            for (const auto& line : lines) {
+                if (localChunks.empty()) break;  // more lines than positions: not a result
+                if (localAnswers++ == 0) timeline::mark("rank 0 result");
+                accept(localChunks.front()[localAnswered], line);
+                if (++localAnswered == localChunks.front().size()) {
+                    localChunks.pop_front();
+                    localAnswered = 0;
+                }
+            }
+            if (!alive) {
+                // Ended unasked: as a worker's FAIL, the chunks it held are lost.
+                ChildStatus s = local.finish();
+                if (!localChunks.empty() || (out.ok && next < inputs.size())) fail(failure(argv, 0, s));
+                localChunks.clear();
+                localRunning = false;
+                busy = true;
+            } else {
+                feedLocal();
+            }
         }
-        for (auto& [i, line] : splitIndexed(text)) {
-            if (tag != kResults || i >= inputs.size() || have[i]) continue;
-            results[i] = withIndex(line, i);
-            have[i] = true;
-            ++done;
+        int ready = 0;
+        MPI_Status status;
+        if (stopped < session.workers()) MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &ready, &status);
+        if (ready) {
+            busy = true;
+            int tag = 0, from = 0;
+            std::string text = receiveProbed(status, tag, from);
+            if (tag == kFail) fail(text);
+            if (tag == kResults)
+                for (auto& [i, line] : splitIndexed(text)) accept(i, line);
+            // Each message answers one chunk, except a worker's first (a request).
+            if (asked[from]) --inFlight[from];
+            asked[from] = true;
+            for (; out.ok && next < inputs.size() && inFlight[from] < kInFlight; ++inFlight[from]) {
+                std::string chunk;
+                for (size_t i : takeChunk()) chunk += std::to_string(i) + "\t" + inputs[i] + "\n";
+                send(from, kChunk, chunk);
+            }
+            if (inFlight[from] == 0) {
+                send(from, kDone, "");
+                ++stopped;
+            }
         }
         // In order; after a failure too, up to the first lost chunk (so --resume redoes less).
         for (; printed < inputs.size() && have[printed]; ++printed) onLine(results[printed]);
-        // Each message answers one chunk, except a worker's first (a request).
-        if (asked[from]) --inFlight[from];
-        asked[from] = true;
-        for (; out.ok && next < inputs.size() && inFlight[from] < kInFlight; ++inFlight[from]) {
-            std::string chunk;
-            for (size_t k = 0; k < kChunkSize && next < inputs.size(); ++k, ++next)
-                chunk += std::to_string(next) + "\t" + inputs[next] + "\n";
-            send(from, kChunk, chunk);
-        }
-        if (inFlight[from] == 0) {
-            send(from, kDone, "");
-            ++stopped;
-        }
         const auto now = std::chrono::steady_clock::now();
-        if (progress && tag == kResults && (now - lastReport > std::chrono::seconds(1) || done == inputs.size())) {
+        if (progress && done > doneBefore && (now - lastReport > std::chrono::seconds(1) || done == inputs.size())) {
             lastReport = now;
             const double secs = std::chrono::duration<double>(now - begin).count();
             const double rate = secs > 0 ? done / secs : 0;
             char buf[160];
             std::snprintf(buf, sizeof buf, "pzc solve: %zu/%zu positions, %.1f/s, ETA %.0f s (%d ranks solving)\n",
-                          done, inputs.size(), rate, rate > 0 ? (inputs.size() - done) / rate : 0.0,
-                          session.workers());
+                          done, inputs.size(), rate, rate > 0 ? (inputs.size() - done) / rate : 0.0, session.size());
             std::cerr << buf << std::flush;
         }
+        if (busy) continue;
+        // Nothing yet: wait a little, or less if rank 0's solver prints (or can take its input).
+        pollfd fds[2];
+        nfds_t n = 0;
+        if (localRunning) {
+            fds[n++] = {local.outputFd(), POLLIN, 0};
+            if (local.inputFd() >= 0) fds[n++] = {local.inputFd(), POLLOUT, 0};
+        }
+        const timespec pause{0, 200 * 1000};
+        ppoll(fds, n, &pause, nullptr);
     }
+    timeline::mark("results");
+    local.finish();
+    sigaction(SIGPIPE, &oldPipe, nullptr);
     out.refusedFirst = !out.ok && out.exitCode == 4 && done == 0;
     if (out.exitCode == 4) out.exitCode = 1;
     return out;

@@ -1,10 +1,10 @@
 // Batch solving across MPI ranks (docs/distributed.md): `mpirun -np N pzc
 // solve FILE --scrambles F --mpi`. Rank 0 reads the positions, builds the
-// solver, replays and prints every result; the other ranks (workers) each
-// run the solver binary once and solve the chunks rank 0 hands them from a
-// dynamic queue (solve times differ by orders of magnitude: no static split).
-// Rank 0 only coordinates; it does not solve. Nothing here knows a puzzle:
-// positions are the solver's input lines, results its JSON result lines.
+// solver, replays and prints every result; every rank, rank 0 too, runs the
+// solver binary once and solves the chunks rank 0 hands out from one
+// dynamic queue (solve times differ by orders of magnitude: no static
+// split), so N ranks run N solvers. Nothing here knows a puzzle: positions
+// are the solver's input lines, results its JSON result lines.
 #pragma once
 
 #include <functional>
@@ -55,9 +55,10 @@ struct FarmResult {
     bool refusedFirst = false;  // a solver refused its memory budget before any answer (try another)
 };
 
-// Rank 0: `inputs` (one solver input line each) solved by the workers, each
-// running `argv`; onLine gets every result line in input order, its "index"
-// the input's. `progress`: positions done, rate and ETA on stderr.
+// Rank 0: `inputs` (one solver input line each) solved by rank 0's own
+// solver and the workers', each running `argv`; onLine gets every result
+// line in input order, its "index" the input's. `progress`: positions
+// done, rate and ETA on stderr.
 FarmResult farm(Session& session, const std::vector<std::string>& argv, const std::vector<std::string>& inputs,
                 bool progress, const std::function<void(const std::string&)>& onLine);
 

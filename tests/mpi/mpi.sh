@@ -9,7 +9,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL ($case_name): $*"; exit 1; }
 puzzle=puzzles/loopover3.pz
-mpi() { "$mpirun" --oversubscribe -np 3 "$pzc" solve $puzzle --mpi "$@"; }
+np=3  # rank 0 and two workers, each running a solver
+mpi() { "$mpirun" --oversubscribe -np $np "$pzc" solve $puzzle --mpi "$@"; }
 # Timing fields differ from run to run: everything else must match.
 strip() { sed -E 's/, "nodes": [0-9]+, "seconds": [0-9.e+-]+//' "$1"; }
 
@@ -33,6 +34,18 @@ same-output)
     cmp <(strip "$tmp/single") <(strip "$tmp/mpi") || fail "output differs: $(diff <(strip "$tmp/single") <(strip "$tmp/mpi"))"
     grep -q "batch:3: unknown move 'Q7'" "$tmp/mpi.err" || fail "no per-line error: $(cat "$tmp/mpi.err")"
     grep -q "32/32 positions" "$tmp/mpi.err" || fail "no progress: $(cat "$tmp/mpi.err")"
+    ;;
+two-ranks)
+    # Rank 0 and one worker: rank 0 solves too (its chunks and the worker's
+    # come from one queue), and the output is the same.
+    np=2
+    PZC_TIMINGS=1 mpi --scrambles "$tmp/batch" --progress > "$tmp/mpi" 2> "$tmp/mpi.err"
+    rc=$?
+    [ "$rc" = "$single_rc" ] || fail "exit $rc, one process $single_rc: $(cat "$tmp/mpi.err")"
+    cmp <(strip "$tmp/single") <(strip "$tmp/mpi") || fail "output differs: $(diff <(strip "$tmp/single") <(strip "$tmp/mpi"))"
+    grep -q "32/32 positions, .* (2 ranks solving)" "$tmp/mpi.err" || fail "no progress: $(cat "$tmp/mpi.err")"
+    # note [timeline]: rank 0 marks its own solver's first answer.
+    grep -q "timings .* rank 0 result" "$tmp/mpi.err" || fail "rank 0 did not solve: $(cat "$tmp/mpi.err")"
     ;;
 resume)
     # The first 12 results, then a torn line (a run killed while writing).
@@ -76,14 +89,23 @@ bad-lines)
     ;;
 solver-dies)
     # A private copy of the cache whose loopover3 solver is a script that
-    # exits at once (with a valid build stamp, so pzc runs it).
+    # exits at once (with a valid build stamp, so pzc runs it): on every
+    # rank, then on rank 0 only (Open MPI's OMPI_COMM_WORLD_RANK; the other
+    # ranks run the real solver), so rank 0's own solver dying is the same
+    # failure as a worker's.
     cp -rp "$cache" "$tmp/cache"
     export PZC_CACHE_DIR=$tmp/cache
     # The newest: a cache kept between runs may also hold a build for other flags.
     bin=$(ls -t "$tmp"/cache/bin/loopover3-* | grep -Ev '\.[a-z]+$' | head -1)
     [ -n "$bin" ] || fail "no cached loopover3 solver"
+    cp -p "$bin" "$tmp/real-solver"
+    for who in all 0; do
     for code in 3 4; do
-        printf '#!/bin/sh\nexit %s\n' $code > "$bin"
+        if [ $who = all ]; then
+            printf '#!/bin/sh\nexit %s\n' $code > "$bin"
+        else
+            printf '#!/bin/sh\n[ "$OMPI_COMM_WORLD_RANK" = 0 ] && exit %s\nexec %s "$@"\n' $code "$tmp/real-solver" > "$bin"
+        fi
         python3 - "$bin" <<'PY'
 import sys
 data = open(sys.argv[1], "rb").read()
@@ -97,7 +119,10 @@ PY
         # As one process: a refused memory budget (4) is exit 1, anything else 3.
         want=$([ $code = 4 ] && echo 1 || echo 3)
         [ "$rc" = "$want" ] || fail "solver exit $code: pzc exit $rc, $want expected: $(cat "$tmp/err")"
-        grep -q "the solver .* on rank [12] \(exited with status 3\|ran out of memory\)" "$tmp/err" || fail "no message: $(cat "$tmp/err")"
+        ranks=$([ $who = all ] && echo "[0-2]" || echo 0)
+        grep -q "the solver .* on rank $ranks \(exited with status 3\|ran out of memory\)" "$tmp/err" ||
+            fail "solver exit $code on rank $who: no message: $(cat "$tmp/err")"
+    done
     done
     ;;
 memory-choice)

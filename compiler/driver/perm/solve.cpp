@@ -797,8 +797,9 @@ std::vector<std::string> solverInputs(const ir::Puzzle& puzzle, const analysis::
 // result line per position on its stdout, read by a ResultReader.
 // `mayRefuse`: nullopt when the solver refused the memory budget before
 // answering anything (note [memory choice]: the caller tries another).
-// Under --mpi with workers, the workers run it instead (mpi_batch.hpp) and
-// their results go through the same ResultReader, in input order.
+// Under --mpi with several ranks, every rank runs it on chunks of the batch
+// (mpi_batch.hpp) and the results go through the same ResultReader, in
+// input order.
 std::optional<int> runSolver(const IndexedSolver& solver, const ir::Puzzle& puzzle, const analysis::StateLayout& layout,
                              const SolveOptions& o, Positions& positions, const SolverLabel& label,
                              bool mayRefuse = false) {
