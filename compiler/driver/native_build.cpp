@@ -281,6 +281,48 @@ bool cachedBinaryIntact(const std::string& bin, std::string& why) {
 // PZC_NO_PCH=1 turns it off; PZC_PCH_DIR puts the folders elsewhere. `pzc
 // cache` lists them (kind "pch"); prune removes those of other runtime
 // digests, clear all of them.
+namespace {
+
+// An exclusive flock on `path` (created), held until release() or the end
+// of its scope (note [one compile per key]).
+class CompileLock {
+public:
+    explicit CompileLock(std::string path) : path_(std::move(path)) {
+        fd_ = ::open(path_.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+        while (fd_ >= 0 && ::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+        }
+        held() = this;
+    }
+    ~CompileLock() { release(); }
+    CompileLock(const CompileLock&) = delete;
+    CompileLock& operator=(const CompileLock&) = delete;
+    void release() {
+        if (fd_ < 0) return;
+        ::unlink(path_.c_str());
+        ::close(fd_);
+        fd_ = -1;
+        if (held() == this) held() = nullptr;
+    }
+    // The lock this process holds, released by dieCleanly.
+    static CompileLock*& held() {
+        static CompileLock* lock = nullptr;
+        return lock;
+    }
+
+private:
+    std::string path_;
+    int fd_ = -1;
+};
+
+// pzc was interrupted while compiling: the lock file goes too (an
+// interrupted build leaves nothing in the cache), then the signal's death.
+[[noreturn]] void dieCleanly(int sig) {
+    if (CompileLock::held()) CompileLock::held()->release();
+    dieOfSignal(sig);
+}
+
+}  // namespace
+
 static bool compilerIsGcc(const std::string& cxx) {
     static std::map<std::string, bool> known;
     if (auto it = known.find(cxx); it != known.end()) return it->second;
@@ -292,7 +334,7 @@ static bool compilerIsGcc(const std::string& cxx) {
         if (first.empty()) first = line;
     };
     ChildStatus rc = runChild(run);
-    if (rc.interrupted) dieOfSignal(rc.interrupted);
+    if (rc.interrupted) dieCleanly(rc.interrupted);
     // "c++ (Debian 12.2.0-14) 12.2.0", "g++-12 (...)": GCC names itself so;
     // clang says "clang version" or "Debian clang version".
     const bool gcc = rc.exited() && rc.exitCode() == 0 && first.find("clang") == std::string::npos &&
@@ -345,7 +387,7 @@ static std::optional<fs::path> precompiledRuntime(const std::string& cxx, const 
     fs::remove(dir / ("log." + tag), ec);
     if (rc.interrupted) {
         fs::remove(gchTmp, ec);
-        dieOfSignal(rc.interrupted);
+        dieCleanly(rc.interrupted);
     }
     if (!rc.exited() || rc.exitCode() != 0) {
         fs::remove(gchTmp, ec);
@@ -359,33 +401,6 @@ static std::optional<fs::path> precompiledRuntime(const std::string& cxx, const 
     return header;
 }
 
-namespace {
-
-// An exclusive flock on `path` (created), held until release() or the end
-// of its scope (note [one compile per key]).
-class CompileLock {
-public:
-    explicit CompileLock(std::string path) : path_(std::move(path)) {
-        fd_ = ::open(path_.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
-        while (fd_ >= 0 && ::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
-        }
-    }
-    ~CompileLock() { release(); }
-    CompileLock(const CompileLock&) = delete;
-    CompileLock& operator=(const CompileLock&) = delete;
-    void release() {
-        if (fd_ < 0) return;
-        ::unlink(path_.c_str());
-        ::close(fd_);
-        fd_ = -1;
-    }
-
-private:
-    std::string path_;
-    int fd_ = -1;
-};
-
-}  // namespace
 
 std::optional<std::string> buildNative(const NativeBuild& build, DiagnosticEngine& diags,
                                        const std::string& outputPath) {
@@ -467,7 +482,7 @@ std::optional<std::string> buildNative(const NativeBuild& build, DiagnosticEngin
         ChildStatus rc = runChild(run);
         if (rc.interrupted) {  // pzc was interrupted: leave nothing behind
             for (const auto& f : {src, tmp, log}) fs::remove(f, ec);
-            dieOfSignal(rc.interrupted);
+            dieCleanly(rc.interrupted);
         }
         if (!rc.exited() || rc.exitCode() != 0 || !fs::exists(tmp, ec)) {
             // An internal error, said in one line: the compiler's output stays
