@@ -28,15 +28,7 @@ sed -E 's/.*"state": "([0-9 ]*)".*/\1/' "$tmp/random" > "$tmp/batch"
 one=(solve $puzzle --scrambles "$tmp/batch" --threads 1)
 read -ra flags <<< "${MPIRUN_FLAGS:-}"
 two=(mpirun --oversubscribe -np 2 "${flags[@]}" "$pzc" "${one[@]}" --mpi)
-# Wall seconds of one run of "$@", its output in $tmp/out.
-timed() {
-    local start end
-    start=$(date +%s.%N)
-    "$@" > "$tmp/out"
-    end=$(date +%s.%N)
-    printf "%.3f\n" "$(echo "$end - $start" | bc)"
-}
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+. bench/mpi/timing.sh  # timed, median
 strip() { sed -E 's/, "nodes": [0-9]+, "seconds": [0-9.e+-]+//' "$1"; }
 echo "load: $(uptime)"
 echo "$count random slide4 states, $runs runs each"

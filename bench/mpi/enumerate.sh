@@ -25,14 +25,7 @@ puzzle=puzzles/slide4.pz
 mpirun --oversubscribe -np 2 "$pzc" enumerate $puzzle --pattern top_rows --mpi --max-depth 0 > /dev/null
 distributed=(mpirun --oversubscribe -np 2 "$pzc" enumerate $puzzle --pattern top_rows --table --table-dir "$tmp/a" --mpi --threads 1)
 single=("$tmp/solver" --scramble R1 --threads 2 --table-dir "$tmp/b")
-timed() {  # wall seconds of "$@" (stdout to $tmp/out)
-    local start end
-    start=$(date +%s.%N)
-    "$@" > "$tmp/out" 2> /dev/null
-    end=$(date +%s.%N)
-    echo "$end - $start" | bc
-}
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+. bench/mpi/timing.sh  # timed, median
 echo "load: $(uptime)"
 ta=() tb=()
 for ((i = 0; i < runs; i++)); do
