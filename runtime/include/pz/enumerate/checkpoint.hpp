@@ -102,7 +102,7 @@ inline long newestCheckpoint(const std::string& dir, const std::string& space, i
     std::error_code ec;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string name = it->path().filename().string();
-        if (name.rfind(space + ".rank-", 0) != 0 || name.size() > 4 && name.compare(name.size() - 4, 4, ".tmp") == 0)
+        if (name.rfind(space + ".rank-", 0) != 0 || (name.size() > 4 && name.compare(name.size() - 4, 4, ".tmp") == 0))
             continue;
         if (name.rfind(mine, 0) != 0) {
             others = name;

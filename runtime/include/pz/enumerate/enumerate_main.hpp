@@ -44,14 +44,6 @@ struct EnumerateOptions {
     std::optional<uint64_t> expect;
 };
 
-inline std::string siBytes(double b) {
-    char buf[64];
-    if (b >= 1 << 30) std::snprintf(buf, sizeof buf, "%.2f GiB", b / (1 << 30));
-    else if (b >= 1 << 20) std::snprintf(buf, sizeof buf, "%.1f MiB", b / (1 << 20));
-    else std::snprintf(buf, sizeof buf, "%.0f bytes", b);
-    return buf;
-}
-
 // Rank 0 writes the gathered 4-bit slices as the pattern's table file.
 template <class T, class P, class Transport>
 bool writeGatheredTable(Transport& net, SpaceBfs<T, P, DepthNibbles, Transport>& bfs, const std::string& dir,
@@ -208,7 +200,7 @@ int enumerateWith(Transport& net, const EnumerateOptions& o, const char* program
         for (uint64_t i : farthest) out << (cut ? "deepest" : "farthest") << ": index " << i << ": " << stateText(i) << "\n";
         char line[256];
         std::snprintf(line, sizeof line, "time: %.3f s, %.3g states/s (%.3g per rank); exchanged %s, %.2f bytes per state\n",
-                      seconds, rate, rate / net.ranks(), siBytes(static_cast<double>(exchanged)).c_str(),
+                      seconds, rate, rate / net.ranks(), formatBytes(exchanged).c_str(),
                       newStates ? double(exchanged) / double(newStates) : 0.0);
         out << line;
         if (o.table) out << "table: " << tablePath << "\n";

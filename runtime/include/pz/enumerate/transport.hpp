@@ -30,7 +30,6 @@ public:
         if (inCounts) inCounts->assign(1, 0);
     }
     uint64_t sum(uint64_t v) { return v; }
-    uint64_t max(uint64_t v) { return v; }
     uint64_t min(uint64_t v) { return v; }
     // Rank 0 receives every rank's `mine` (in rank order).
     template <class W>
@@ -97,7 +96,6 @@ public:
         if (inCounts) *inCounts = recvCount;
     }
     uint64_t sum(uint64_t v) { return reduce(v, MPI_SUM); }
-    uint64_t max(uint64_t v) { return reduce(v, MPI_MAX); }
     uint64_t min(uint64_t v) { return reduce(v, MPI_MIN); }
     template <class W>
     std::vector<std::vector<W>> gather(const std::vector<W>& mine) {
