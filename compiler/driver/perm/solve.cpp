@@ -970,9 +970,11 @@ int PermutationBackend::solve(pipeline::CompilationUnit& unit, const Args& args)
                                      {(uint64_t)declaredIndex(chosen)});
             return *rc;
         }
-        std::cerr << "pzc solve: note: solver '" << puzzle.solvers[declaredIndex(chosen)].name
-                  << "' needs more than --memory; trying '" << puzzle.solvers[declaredIndex(candidates[c + 1])].name
-                  << "'\n";
+        // One write: under mpirun other ranks' solvers print to the same
+        // stream, and std::cerr writes each << on its own.
+        std::cerr << "pzc solve: note: solver '" + puzzle.solvers[declaredIndex(chosen)].name +
+                         "' needs more than --memory; trying '" +
+                         puzzle.solvers[declaredIndex(candidates[c + 1])].name + "'\n";
     }
     return 3;  // not reached: the last candidate's run returns
 }
