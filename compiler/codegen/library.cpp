@@ -97,4 +97,14 @@ std::string emitUnknownSolver(const std::string& puzzle, const std::vector<Libra
            known + ")\");\n";
 }
 
+std::string libraryTranslationUnit(const LibrarySources& sources, const std::string& name) {
+    std::string header = sources.header, source = sources.source;
+    const std::string pragma = "#pragma once\n";
+    if (auto at = header.find(pragma); at != std::string::npos) header.erase(at, pragma.size());
+    const std::string include = "#include " + stringLiteral(name + ".hpp") + "\n";
+    if (auto at = source.find(include); at != std::string::npos) source.replace(at, include.size(), header);
+    else source = header + source;
+    return source;
+}
+
 }  // namespace pz::codegen

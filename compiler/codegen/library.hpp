@@ -36,6 +36,11 @@ struct LibrarySources {
     std::string cEntry;   // NAME_solver_new (needs the C ABI's library, pzc::c)
 };
 
+// The library NAME as one translation unit: the header in place of its
+// #include (without its #pragma once), then the source (pzc build --shared
+// and --target wasm compile it so).
+std::string libraryTranslationUnit(const LibrarySources& sources, const std::string& name);
+
 // NAME_c.h: the library's C entry, NAME_solver_new (pz/pz_c.h).
 std::string emitLibraryCHeader(const std::string& name, const std::string& puzzle,
                                const std::vector<LibrarySolver>& solvers, const std::string& source);

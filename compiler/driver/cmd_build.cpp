@@ -8,6 +8,7 @@
 #include "compiler/driver/backend.hpp"
 #include "compiler/driver/native_build.hpp"
 #include "compiler/driver/options.hpp"
+#include "compiler/driver/web/web_package.hpp"
 
 namespace pz::driver {
 
@@ -70,25 +71,13 @@ PZ_PLUGIN_EXPORT pz::api::Solver* pz_plugin_make_solver(const char* solver, cons
 }
 )";
 
-// The library's two files as one translation unit: the header in place of
-// its #include (without its #pragma once), then the plugin's entry points.
-std::string pluginSource(const codegen::LibrarySources& sources) {
-    std::string header = sources.header, source = sources.source;
-    const std::string pragma = "#pragma once\n";
-    if (auto at = header.find(pragma); at != std::string::npos) header.erase(at, pragma.size());
-    const std::string include = "#include " + codegen::stringLiteral(std::string(kLibraryName) + ".hpp") + "\n";
-    if (auto at = source.find(include); at != std::string::npos) source.replace(at, include.size(), header);
-    else source = header + source;
-    return source + kPluginEntry;
-}
-
 int buildShared(pipeline::CompilationUnit& unit, const std::string& output, GenerateRequest request) {
     codegen::LibrarySources sources;
     request.name = request.ns = kLibraryName;
     request.capture = &sources;
     if (int rc = backendFor(unit).generate(unit, request)) return rc;
     NativeBuild build;
-    build.source = pluginSource(sources);
+    build.source = codegen::libraryTranslationUnit(sources, kLibraryName) + kPluginEntry;
     build.stem = "plugin-" + unit.puzzle().name;
     build.shared = true;
     DiagnosticEngine diags;
@@ -103,24 +92,34 @@ int buildShared(pipeline::CompilationUnit& unit, const std::string& output, Gene
 
 int runBuild(const Args& args) {
     std::vector<std::string> files;
-    std::string output, solver;
-    bool shared = false;
+    std::string output, solver, target = "native";
+    bool shared = false, tables = false;
     GenerateRequest request;
     OptionParser options("build",
                          "usage: pzc build FILE -o BIN [--solver NAME]\n"
                          "       pzc build FILE --shared [-o LIB] [--solver NAME]... [--level FILE | --levels DIR]...\n"
                          "--shared: a solver plugin (pz/plugin.hpp) holding every declared solver, or those named;\n"
-                         "          without -o, prints the cached plugin's path\n");
+                         "          without -o, prints the cached plugin's path\n"
+                         "       pzc build FILE --target wasm -o DIR [--solver NAME]... [--tables] [--level FILE | --levels DIR]...\n"
+                         "--target wasm: a WebAssembly module and its JavaScript API for web pages (docs/web.md);\n"
+                         "          --tables: ship the solvers' table files (built natively) instead of building them in the page\n");
     options.positionals(files, 1, 1, "FILE")
         .value("-o", output)
         .value("--output", output)
         .values("--solver", request.solvers)
         .flag("--shared", shared)
+        .value("--target", target)
+        .flag("--tables", tables)
         .values("--level", request.levelFiles)
         .values("--levels", request.levelDirs);
     options.exclusive({"-o", "--output"});
     if (auto rc = options.parse(args)) return *rc;
-    if (!shared) {
+    if (target != "native" && target != "wasm") return options.fail("--target is native or wasm, not '" + target + "'");
+    const bool wasm = target == "wasm";
+    if (wasm && shared) return options.fail("--shared is a native plugin; --target wasm writes a web package");
+    if (tables && !wasm) return options.fail("--tables needs --target wasm");
+    if (wasm && output.empty()) return options.fail("-o DIR is required");
+    if (!shared && !wasm) {
         if (output.empty()) return options.fail("-o BIN is required");
         if (request.solvers.size() > 1) return options.fail("--solver is given once (a binary holds one solver)");
         if (!request.levelFiles.empty() || !request.levelDirs.empty()) return options.fail("--level and --levels need --shared");
@@ -131,6 +130,16 @@ int runBuild(const Args& args) {
     pipeline::CompilationUnit unit(file);
     if (!loadUnit(unit)) return 1;
     if (shared) return buildShared(unit, output, request);
+    if (wasm) {
+        WebPackageRequest web;
+        web.file = file;
+        web.outputDir = output;
+        web.solvers = request.solvers;
+        web.tables = tables;
+        web.levelFiles = request.levelFiles;
+        web.levelDirs = request.levelDirs;
+        return buildWebPackage(unit, web);
+    }
     return backendFor(unit).build(unit, output, solver);
 }
 

@@ -48,6 +48,7 @@
 #include <thread>
 #include <utility>
 
+#include "pz/support/atomic_ref.hpp"
 #include "pz/support/memory.hpp"
 #include "pz/support/prefetch.hpp"
 #include "pz/tables/prune.hpp"
@@ -270,17 +271,17 @@ private:
                     const uint32_t cf = c.freeCells;
                     const unsigned slot = static_cast<unsigned>(std::popcount(cf & ((1u << c.blank) - 1)));
                     const Word lane = static_cast<Word>(Word{3} << (2 * slot));
-                    std::atomic_ref<Word> ref(words[c.index]);
+                    pz::AtomicRef<Word> ref(words[c.index]);
                     Word old = ref.load(std::memory_order_relaxed);
                     if (old & lane) return;
                     const Word bits = static_cast<Word>(pdep(pext(flood(1u << c.blank, cf), cf), kLow) << 1);
                     while (!(old & lane)) {
                         if (ref.compare_exchange_weak(old, static_cast<Word>(old | bits), std::memory_order_relaxed)) {
                             if (old == 0) {
-                                std::atomic_ref<uint8_t>(out[c.index]).store(static_cast<uint8_t>(d + 1), std::memory_order_relaxed);
+                                pz::AtomicRef<uint8_t>(out[c.index]).store(static_cast<uint8_t>(d + 1), std::memory_order_relaxed);
                                 ++local;
                             }
-                            std::atomic_ref<uint8_t>(marked[c.index / kChunk]).store(1, std::memory_order_relaxed);
+                            pz::AtomicRef<uint8_t>(marked[c.index / kChunk]).store(1, std::memory_order_relaxed);
                             return;
                         }
                     }
@@ -316,7 +317,7 @@ private:
                         if constexpr (sizeof(Word) < 8) {
                             constexpr uint64_t per = 8 / sizeof(Word);
                             if (i % per == 0 && i + per <= end) {
-                                const uint64_t v = std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(words + i))
+                                const uint64_t v = pz::AtomicRef<uint64_t>(*reinterpret_cast<uint64_t*>(words + i))
                                                        .load(std::memory_order_relaxed);
                                 if ((v & ~(v >> 1) & 0x5555555555555555ULL) == 0) {
                                     i += per - 1;
@@ -324,7 +325,7 @@ private:
                                 }
                             }
                         }
-                        const Word w = std::atomic_ref<Word>(words[i]).load(std::memory_order_relaxed);
+                        const Word w = pz::AtomicRef<Word>(words[i]).load(std::memory_order_relaxed);
                         const Word cur = static_cast<Word>(w & ~(w >> 1) & kLow);
                         if (!cur) continue;
                         advanceTo(i);

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "pz/support/atomic_ref.hpp"
 #include "pz/support/prefetch.hpp"
 #include "pz/tables/prune.hpp"
 
@@ -108,7 +109,7 @@ public:
         const unsigned shift = (i & 31) * 2;
         uint64_t& w = buffer_.data[i >> 5];
         if constexpr (Atomic) {
-            std::atomic_ref<uint64_t> a(w);
+            pz::AtomicRef<uint64_t> a(w);
             if ((a.load(std::memory_order_relaxed) >> shift) & 3) return false;
             // Only claims change a word within a level, and only 0 -> 2: a
             // lane read as 0 holds 0 or 2, so the OR never touches another state.
@@ -134,13 +135,13 @@ public:
 
 private:
     unsigned lane(uint64_t i) const {
-        return (std::atomic_ref<uint64_t>(buffer_.data[i >> 5]).load(std::memory_order_relaxed) >> ((i & 31) * 2)) & 3;
+        return (pz::AtomicRef<uint64_t>(buffer_.data[i >> 5]).load(std::memory_order_relaxed) >> ((i & 31) * 2)) & 3;
     }
     template <class F>
     void forEachCode(uint64_t begin, uint64_t end, unsigned code, F& f) const {
         for (uint64_t k = begin >> 5; k < (end + 31) >> 5; ++k) {
             uint64_t hits =
-                lanes2Equal(std::atomic_ref<uint64_t>(buffer_.data[k]).load(std::memory_order_relaxed), code);
+                lanes2Equal(pz::AtomicRef<uint64_t>(buffer_.data[k]).load(std::memory_order_relaxed), code);
             for (; hits; hits &= hits - 1) {
                 const uint64_t i = (k << 5) + (std::countr_zero(hits) >> 1);
                 if (i >= begin && i < end) f(i);
@@ -177,7 +178,7 @@ public:
         const uint64_t clear = ~(static_cast<uint64_t>(0xF ^ (d + 1)) << shift);
         uint64_t& w = buffer_.data[i >> 4];
         if constexpr (Atomic) {
-            std::atomic_ref<uint64_t> a(w);
+            pz::AtomicRef<uint64_t> a(w);
             if (((a.load(std::memory_order_relaxed) >> shift) & 0xF) != 0xF) return false;
             return ((a.fetch_and(clear, std::memory_order_relaxed) >> shift) & 0xF) == 0xF;
         } else {
@@ -190,14 +191,14 @@ public:
 
 private:
     unsigned value(uint64_t i) const {
-        return (std::atomic_ref<uint64_t>(buffer_.data[i >> 4]).load(std::memory_order_relaxed) >> ((i & 15) * 4)) &
+        return (pz::AtomicRef<uint64_t>(buffer_.data[i >> 4]).load(std::memory_order_relaxed) >> ((i & 15) * 4)) &
                0xF;
     }
     template <class F>
     void forEachValue(uint64_t begin, uint64_t end, unsigned v, F& f) const {
         constexpr uint64_t kLow3 = 0x7777777777777777ULL;
         for (uint64_t k = begin >> 4; k < (end + 15) >> 4; ++k) {
-            const uint64_t t = std::atomic_ref<uint64_t>(buffer_.data[k]).load(std::memory_order_relaxed) ^
+            const uint64_t t = pz::AtomicRef<uint64_t>(buffer_.data[k]).load(std::memory_order_relaxed) ^
                                (0x1111111111111111ULL * v);
             uint64_t hits = ~(((t & kLow3) + kLow3) | t | kLow3);  // bit 3 of each nibble equal to v
             for (; hits; hits &= hits - 1) {

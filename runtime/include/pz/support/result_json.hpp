@@ -136,6 +136,11 @@ public:
         out += ']';
         return *this;
     }
+    // A value already written as JSON (a nested object or array).
+    Line& raw(std::string_view key, std::string_view json) {
+        begin(key) += json;
+        return *this;
+    }
     // The object, without a newline.
     std::string str() const { return text_.empty() ? "{}" : text_ + "}"; }
 

@@ -80,6 +80,7 @@
 #include <vector>
 
 #include "pz/search/phased.hpp"
+#include "pz/support/atomic_ref.hpp"
 #include "pz/support/prefetch.hpp"
 #include "pz/tables/projected_depth.hpp"
 #include "pz/tables/sym_classes.hpp"
@@ -299,7 +300,7 @@ private:
     };
 
     static void nibbleMin(uint64_t* words, uint64_t i, unsigned d) {
-        std::atomic_ref<uint64_t> w(words[i >> 4]);
+        pz::AtomicRef<uint64_t> w(words[i >> 4]);
         const unsigned shift = (i & 15) * 4;
         uint64_t old = w.load(std::memory_order_relaxed);
         while ((old >> shift & 15) > d &&

@@ -82,6 +82,7 @@
 #include <vector>
 
 #include "pz/state.hpp"
+#include "pz/support/atomic_ref.hpp"
 #include "pz/support/memory.hpp"
 #include "pz/support/prefetch.hpp"
 #include "pz/support/startup_tables.hpp"
@@ -801,7 +802,7 @@ private:
         std::memcpy(page.data(), &h, sizeof h);
         return page;
     }
-    std::atomic_ref<uint64_t> word(uint64_t i) const { return std::atomic_ref<uint64_t>(data_[i >> 4]); }
+    pz::AtomicRef<uint64_t> word(uint64_t i) const { return pz::AtomicRef<uint64_t>(data_[i >> 4]); }
     unsigned getAtomic(uint64_t i) const {
         return (word(i).load(std::memory_order_relaxed) >> ((i & 15) * 4)) & 0xF;
     }
@@ -826,7 +827,7 @@ private:
     template <class F>
     void forEachEqual(uint64_t begin, uint64_t end, unsigned v, F&& f) const {
         for (uint64_t w = begin >> 4; w < (end + 15) >> 4; ++w) {
-            uint64_t hits = nibblesEqual(std::atomic_ref<uint64_t>(data_[w]).load(std::memory_order_relaxed), v);
+            uint64_t hits = nibblesEqual(pz::AtomicRef<uint64_t>(data_[w]).load(std::memory_order_relaxed), v);
             for (; hits; hits &= hits - 1) {
                 uint64_t i = (w << 4) + (std::countr_zero(hits) >> 2);
                 if (i >= begin && i < end) f(i);

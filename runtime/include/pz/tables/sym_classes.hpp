@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "pz/support/atomic_ref.hpp"
+
 namespace pz {
 
 // The class index of a coordinate with raw values 0..raw-1 under nS
@@ -78,13 +80,13 @@ std::vector<uint32_t> conjugationTable(uint64_t size, int nS, StateOf&& stateOf,
 // threads of a breadth-first search.
 // Sets entry i to d if it still holds 15; true when this call set it.
 inline bool nibbleClaim(std::vector<uint64_t>& words, uint64_t i, unsigned d) {
-    std::atomic_ref<uint64_t> w(words[i >> 4]);
+    pz::AtomicRef<uint64_t> w(words[i >> 4]);
     const unsigned shift = (i & 15) * 4;
     const uint64_t before = w.fetch_and(~(static_cast<uint64_t>(0xF ^ d) << shift), std::memory_order_relaxed);
     return (before >> shift & 15) == 15;
 }
 inline unsigned nibbleGet(std::vector<uint64_t>& words, uint64_t i) {
-    return static_cast<unsigned>(std::atomic_ref<uint64_t>(words[i >> 4]).load(std::memory_order_relaxed) >>
+    return static_cast<unsigned>(pz::AtomicRef<uint64_t>(words[i >> 4]).load(std::memory_order_relaxed) >>
                                      ((i & 15) * 4) &
                                  15);
 }

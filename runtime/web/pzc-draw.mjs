@@ -1,0 +1,140 @@
+// pzc-draw.mjs — pictures of positions in the browser, as `pzc draw` makes
+// them (docs/drawing.md), without the compiler: `pzc build --target wasm`
+// writes the picture of the solved state (or of each level's start), and a
+// position's picture is that document with its stickers recoloured (as
+// cubing.js recolours stickers by id) or its actors moved.
+//
+// Stickers (a permutation puzzle with a layout): the element with id
+// ORBIT-lP-oK is sticker slot K of position P. The piece there now (its
+// solved position Q, orientation O) shows its own sticker (K - O) mod N,
+// whose colour, face and name the solved picture gives: the slot
+// ORBIT-lQ-o((K - O) mod N) of the solved state (note [sticker slots]).
+
+const STICKER = /<(rect|polygon) id="([^"]*)-l(\d+)-o(\d+)" class="sticker"[^>]*>\s*<title>([^<]*)<\/title>/g;
+
+function attr(tag, name) {
+  const m = tag.match(new RegExp(` ${name}="([^"]*)"`));
+  return m ? m[1] : null;
+}
+
+function setAttr(tag, name, value) {
+  return tag.replace(new RegExp(` ${name}="[^"]*"`), ` ${name}="${value}"`);
+}
+
+// The state's numbers split per orbit: permutations, then orientations of
+// the oriented orbits (the order `pzc solve --state` reads).
+function splitState(info, numbers) {
+  const orbits = {};
+  let at = 0;
+  for (const o of info.orbits) {
+    orbits[o.name] = { perm: numbers.slice(at, at + o.size), ori: new Array(o.size).fill(0), n: o.orientations };
+    at += o.size;
+  }
+  for (const o of info.orbits) {
+    if (o.orientations > 1) {
+      orbits[o.name].ori = numbers.slice(at, at + o.size);
+      at += o.size;
+    }
+  }
+  return orbits;
+}
+
+class StickerPicture {
+  constructor(svg) {
+    this.parts = [];      // literal text and sticker slots, alternating
+    this.solved = {};     // "orbit/piece/sticker" -> {fill, face, name}
+    this.names = {};      // "orbit/position" -> the position's name
+    let last = 0;
+    for (const m of svg.matchAll(STICKER)) {
+      const [whole, , orbit, p, k, title] = m;
+      this.parts.push(svg.slice(last, m.index));
+      const tag = whole.slice(0, whole.indexOf('>') + 1);
+      this.parts.push({ orbit, position: +p, slot: +k, tag });
+      this.solved[`${orbit}/${p}/${k}`] = { fill: attr(tag, 'fill'), face: attr(tag, 'data-face') };
+      this.names[`${orbit}/${p}`] = title.slice(0, title.indexOf(' sticker '));
+      last = m.index + whole.length;
+    }
+    this.parts.push(svg.slice(last));
+  }
+
+  draw(puzzle, position) {
+    const orbits = splitState(puzzle.info, position.numbers);
+    return this.parts
+      .map((part) => {
+        if (typeof part === 'string') return part;
+        const o = orbits[part.orbit];
+        const piece = o.perm[part.position], ori = o.ori[part.position], n = o.n;
+        const own = (((part.slot - ori) % n) + n) % n;
+        const look = this.solved[`${part.orbit}/${piece}/${own}`];
+        let tag = setAttr(part.tag, 'data-piece', piece);
+        tag = setAttr(tag, 'data-orientation', ori);
+        tag = setAttr(tag, 'data-face', look.face);
+        tag = setAttr(tag, 'fill', look.fill);
+        const title = `${this.names[`${part.orbit}/${part.position}`]} sticker ${part.slot}: piece ` +
+          `${this.names[`${part.orbit}/${piece}`]}${n > 1 ? `, its sticker ${own}` : ''} (face ${look.face})`;
+        return `${tag}<title>${title}</title>`;
+      })
+      .join('');
+  }
+}
+
+// A grid-actor level (the picture of its start, one per level): each
+// actor-N circle moves to the N-th actor of the position (by colour, then
+// cell, as `pzc draw` numbers them), centred on its cell-X-Y.
+class LevelPicture {
+  constructor(svg) {
+    this.svg = svg;
+    this.centres = {};
+    for (const m of svg.matchAll(/<rect id="cell-(\d+)-(\d+)"[^>]*>/g)) {
+      const [tag, x, y] = m;
+      this.centres[`${x},${y}`] = [+attr(tag, 'x') + attr(tag, 'width') / 2, +attr(tag, 'y') + attr(tag, 'height') / 2];
+    }
+  }
+
+  draw(puzzle, position) {
+    const fmt = (v) => String(Math.round(v * 100) / 100);
+    let svg = this.svg.replace(/<circle id="actor-(\d+)"[^>]*>/g, (tag, n) => {
+      const [, x, y] = position.actors[+n];
+      const [cx, cy] = this.centres[`${x},${y}`];
+      return setAttr(setAttr(setAttr(setAttr(tag, 'data-x', x), 'data-y', y), 'cx', fmt(cx)), 'cy', fmt(cy));
+    });
+    return svg.replace(/(<g id="frame"[^>]*) data-solved="[^"]*"/, `$1 data-solved="${position.solved}"`);
+  }
+}
+
+export class Picture {
+  static async load(manifest, base) {
+    const spec = manifest.picture;
+    const text = async (file) => (await fetch(new URL(file, base))).text();
+    if (spec && spec.kind === 'stickers') return new Picture(new StickerPicture(await text(spec.file)));
+    if (spec && spec.kind === 'levels') return new Picture(null, spec.files, text);
+    return new Picture(null);
+  }
+
+  constructor(impl, levelFiles = null, fetchText = null) {
+    this.impl = impl;
+    this.levelFiles = levelFiles;  // level name -> its picture's file, fetched when first drawn
+    this.levels = {};
+    this.fetchText = fetchText;
+  }
+
+  get available() {
+    return this.impl !== null || this.levelFiles !== null;
+  }
+
+  // Fetches a level's picture before it is drawn (draw itself is synchronous).
+  async loadLevel(name) {
+    if (this.levelFiles && !this.levels[name] && this.levelFiles[name])
+      this.levels[name] = new LevelPicture(await this.fetchText(this.levelFiles[name]));
+  }
+
+  draw(puzzle, position) {
+    if (this.levelFiles) {
+      const level = this.levels[position.level];
+      if (!level) throw new Error(`the picture of level ${position.level} is not loaded (await puzzle.loadLevel first)`);
+      return level.draw(puzzle, position);
+    }
+    if (!this.impl) throw new Error(`no picture of ${puzzle.info.puzzle} in this build (its definition has no layout)`);
+    return this.impl.draw(puzzle, position);
+  }
+}
