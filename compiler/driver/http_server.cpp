@@ -17,6 +17,7 @@
 #include <iostream>
 #include <mutex>
 #include <set>
+#include <system_error>
 #include <thread>
 
 #include "compiler/driver/http_request.hpp"
@@ -130,7 +131,8 @@ bool respondFile(int sock, const std::string& root, const Request& r) {
         }
         file += "/index.html";
     }
-    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: a FIFO under the root must not hang the connection in open (it is then refused as not a regular file).
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) return respondError(sock, r, errno == EACCES ? 403 : 404);
     bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
     if (!ok) {
@@ -273,13 +275,18 @@ void Server::run(const std::string& root, int stopFd, bool log) {
             continue;
         }
         connections.open.insert(sock);
-        std::thread([sock, &root, log, &connections] {
-            serveConnection(sock, root, log);
-            std::lock_guard lock(connections.mutex);
+        try {
+            std::thread([sock, &root, log, &connections] {
+                serveConnection(sock, root, log);
+                std::lock_guard lock(connections.mutex);
+                connections.open.erase(sock);
+                ::close(sock);
+                connections.idle.notify_all();
+            }).detach();
+        } catch (const std::system_error&) {  // no thread to be had: this connection goes unanswered
             connections.open.erase(sock);
             ::close(sock);
-            connections.idle.notify_all();
-        }).detach();
+        }
     }
     ::close(fd_);
     fd_ = -1;

@@ -108,6 +108,7 @@ def make_root(tmp):
     for name, data in files.items():
         with open(os.path.join(root, name), "wb") as f:
             f.write(data)
+    os.mkfifo(os.path.join(root, "pipe.txt"))  # opening it for reading would wait for a writer
     with open(os.path.join(tmp, "secret.txt"), "wb") as f:  # beside the root: never served
         f.write(b"secret")
     return root, files
@@ -146,6 +147,7 @@ def test_files(port, files):
 def test_errors(port):
     check(get(port, "/missing.html")[0] == 404, "404 for a missing file")
     check(get(port, "/noindex/")[0] == 404, "404 for a folder without index.html")
+    check(get(port, "/pipe.txt")[0] == 404, "404 for a FIFO (not a regular file), at once")
     check(get(port, "/", "POST")[0] == 405 and get(port, "/", "DELETE")[1].get("allow") == "GET, HEAD",
           "405 for POST, DELETE (Allow: GET, HEAD)")
     for target in ["/../secret.txt", "/sub/../../secret.txt", "/%2e%2e/secret.txt", "/%2E%2E%2Fsecret.txt",
