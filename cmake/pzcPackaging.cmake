@@ -8,6 +8,7 @@
 #   P/lib/libpz_c.a               the C ABI's library (PIC: it can go into a
 #                                 shared object)
 #   P/share/pzc/puzzles/...       the shipped puzzle library (+ anima/levels)
+#   P/share/pzc/web/...           the browser page, what `pzc serve` serves by default (docs/web.md)
 #   P/share/doc/pzc/...           README.md and docs/*.md
 #   P/lib/cmake/pzc/...           pzcConfig.cmake, pzcConfigVersion.cmake,
 #                                 pzcTargets*.cmake: pzc::runtime, pzc::c, pzc::pzc
@@ -25,6 +26,8 @@ install(TARGETS pzc pz_runtime pz_c EXPORT pzcTargets RUNTIME DESTINATION bin AR
 # pz/, and no header is listed by name.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/pz DESTINATION include)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/puzzles/ DESTINATION share/pzc/puzzles)
+# Found by pzc serve at <exe dir>/../share/pzc/web (note [finding the web page] in cmd_serve.cpp).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/web/ DESTINATION share/pzc/web)
 # docs/ keeps its name so README.md's links (docs/language.md) still work.
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION share/doc/pzc)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs DESTINATION share/doc/pzc FILES_MATCHING PATTERN "*.md")

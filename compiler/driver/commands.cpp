@@ -16,6 +16,7 @@ int runInspect(const Args&);
 int runCache(const Args&);
 int runDraw(const Args&);
 int runEnumerate(const Args&);
+int runServe(const Args&);
 
 namespace {
 
@@ -31,6 +32,7 @@ const Command kCommands[] = {
     {"enumerate", "count the distances of a puzzle's or a pattern's whole space (--mpi: across ranks)", runEnumerate},
     {"inspect", "show the generated layout, kernels, canonical tables, coordinates", runInspect},
     {"cache", "list the cached solvers and tables; prune the stale ones (list|prune|clear)", runCache},
+    {"serve", "serve the web page (or --root DIR) over HTTP on localhost (--port N)", runServe},
 };
 
 }  // namespace
