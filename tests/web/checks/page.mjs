@@ -1,0 +1,88 @@
+// The checks of the solver page, web/ (run by tests/web/browser.mjs over
+// the puzzles scripts/build-web.sh built): load it, solve a cube3 scramble
+// (two-phase) and a slide4 scramble (optimal) in the worker, replay each
+// solution in the page's own module and compare the last picture with the
+// solved one, solve an Anima level, and see a bad scramble's inline error.
+
+async function pick(page, id) {
+  await page.selectOption('#puzzle', id);
+  await page.waitForFunction((want) => window.pzcPage.entry && window.pzcPage.entry.id === want, id);
+}
+
+async function solveScramble(page, expect, id, scramble) {
+  await pick(page, id);
+  await page.fill('#scramble', scramble);
+  await page.click('#apply');
+  const before = await page.evaluate(() => window.pzcPage.start.solved);
+  expect(before === false, `${id}: the scramble "${scramble}" leaves it unsolved`);
+  const started = Date.now();
+  await page.click('#solve');
+  await page.waitForSelector('#solution-box:not([hidden])', { timeout: 120000 });
+  const seconds = (Date.now() - started) / 1000;
+  const r = await page.evaluate(() => {
+    const p = window.pzcPage;
+    const s = p.solution;
+    const replayed = p.puzzle.apply(p.start, s.names.join(' '));
+    document.getElementById('last').click();
+    return {
+      names: s.names, length: s.length, optimal: s.optimal, nodes: s.nodes, search: s.seconds,
+      frames: p.frames.length, lastSolved: p.frames[p.frames.length - 1].solved, replayedSolved: replayed.solved,
+      finalEqualsSolved: p.currentSvg === p.puzzle.draw(p.puzzle.solved()),
+      startDiffers: p.puzzle.draw(p.start) !== p.puzzle.draw(p.puzzle.solved()),
+      error: document.getElementById('error').hidden ? '' : document.getElementById('error').textContent,
+    };
+  });
+  expect(!r.error, `${id}: no error shown (${r.error})`);
+  expect(r.length === r.names.length && r.frames === r.length + 1, `${id}: ${r.length} moves, ${r.frames} frames`);
+  expect(r.lastSolved && r.replayedSolved, `${id}: the solution replays to solved in the page's own module`);
+  expect(r.startDiffers, `${id}: the scrambled picture differs from the solved one`);
+  expect(r.finalEqualsSolved, `${id}: the last frame's SVG equals the solved state's SVG`);
+  console.log(`${id}: "${scramble}" -> ${r.names.join(' ')} (${r.length} moves${r.optimal ? ', optimal' : ''}, ` +
+    `${r.nodes} nodes, search ${(r.search * 1000).toFixed(1)} ms; click to answer ${seconds.toFixed(2)} s with table load)`);
+  return r;
+}
+
+export default async function check({ page, expect }) {
+  await page.waitForSelector('body[data-ready=true]');
+  expect(await page.evaluate(() => window.pzcPage.entries.length >= 3), 'puzzles/index.json lists the puzzles');
+
+  const cube = await solveScramble(page, expect, 'cube3', "R U F' L2 D B R' U2 F");
+  expect(cube.length <= 30, `cube3: two-phase answers in at most 30 moves (${cube.length})`);
+
+  // slide4's optimal solver: the known optimal length of this scramble's
+  // position is at most the scramble's 4 moves, and proved.
+  const slide = await solveScramble(page, expect, 'slide4', 'R1 C2x3 R3 C4');
+  expect(slide.optimal && slide.length <= 4, `slide4: optimal, at most 4 moves (${slide.length})`);
+
+  // Anima: a level solved from its start, stepped to the end.
+  await pick(page, 'anima');
+  await page.selectOption('#level', '2.1-single_file');
+  await page.waitForFunction(() => window.pzcPage.start && window.pzcPage.start.level === '2.1-single_file');
+  await page.click('#solve');
+  await page.waitForSelector('#solution-box:not([hidden])');
+  const anima = await page.evaluate(() => {
+    const p = window.pzcPage;
+    document.getElementById('last').click();
+    return { length: p.solution.length, optimal: p.solution.optimal, solved: p.frames[p.frames.length - 1].solved,
+      frame: document.querySelector('#picture svg #frame').getAttribute('data-solved') };
+  });
+  expect(anima.optimal && anima.solved && anima.frame === 'true',
+    `anima 2.1-single_file: optimal, ends solved, its picture says so (${JSON.stringify(anima)})`);
+
+  // A bad scramble: an inline error, the picture still there.
+  await pick(page, 'cube3');
+  await page.fill('#scramble', 'R Q U');
+  await page.click('#apply');
+  await page.waitForSelector('#error:not([hidden])');
+  const error = await page.textContent('#error');
+  expect(/unknown move 'Q'/.test(error), `a bad scramble's error is shown inline: "${error}"`);
+  expect(await page.evaluate(() => !!document.querySelector('#picture svg')), 'the picture stays after the error');
+
+  // The screenshot: a scrambled cube with its solution.
+  await page.fill('#scramble', "R U F' L2 D B R' U2 F");
+  await page.click('#apply');
+  await page.click('#solve');
+  await page.waitForSelector('#solution-box:not([hidden])');
+  await page.click('#forward');
+  await page.click('#forward');
+}
