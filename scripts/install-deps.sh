@@ -6,7 +6,8 @@ pkgs=(build-essential cmake ninja-build antlr4 libantlr4-runtime-dev libyaml-cpp
       pybind11-dev python3-dev python3-pybind11 python3-setuptools python3-pip python3-wheel  # the Python module (python/)
       openmpi-bin libopenmpi-dev  # pzc solve --mpi (docs/distributed.md) and its tests
       dpkg-dev file  # cpack -G DEB: dpkg-deb, dpkg-shlibdeps (and file, which CPack runs)
-      chromium nodejs)  # the browser tests (ctest -L web; docs/web.md)
+      chromium nodejs  # the browser tests (ctest -L web; docs/web.md)
+      emscripten)  # pzc build --target wasm (docs/web.md) and the page test
 # npm: Debian's package, unless npm is already there (NodeSource's nodejs
 # bundles it and conflicts with Debian's npm package).
 command -v npm >/dev/null || pkgs+=(npm)

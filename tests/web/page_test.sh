@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The solver page in headless Chromium (tests/web/checks/page.mjs): a site
+# made of web/ and the puzzles scripts/build-web.sh builds (cube3, slide4,
+# anima) in BUILD/web-site; its screenshot goes to BUILD/web-artefacts/page.png.
+# Usage: page_test.sh PZC BUILD_DIR. Exit 77 (skipped) without Emscripten,
+# node or Chromium (scripts/install-deps.sh installs them).
+set -euo pipefail
+pzc=$1 build=$2
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+for tool in em++ node; do
+  command -v "$tool" >/dev/null || { echo "skipped: $tool is not installed (scripts/install-deps.sh)"; exit 77; }
+done
+[ -x "${PZ_CHROMIUM:-/usr/bin/chromium}" ] || { echo "skipped: chromium is not installed"; exit 77; }
+[ -d "$here/node_modules/playwright-core" ] || { echo "skipped: run npm ci --prefix tests/web"; exit 77; }
+site=$build/web-site
+rm -rf "$site"
+mkdir -p "$site"
+cp "$root"/web/index.html "$root"/web/app.mjs "$root"/web/style.css "$site"/
+PZC=$pzc PZC_WEB_OUT=$site/puzzles "$root"/scripts/build-web.sh cube3 slide4 anima
+exec node "$here/browser.mjs" --pzc "$pzc" --root "$site" --check "$here/checks/page.mjs" \
+  --screenshot "$build/web-artefacts/page.png" --timeout 120000
