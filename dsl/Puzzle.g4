@@ -33,6 +33,7 @@ item
     | subgroupDecl
     | patternDecl
     | solverDecl
+    | layoutDecl
     ;
 
 // orbit corners 8 orient 3 { UFR UFL ... }
@@ -96,6 +97,20 @@ solverBody
     | 'phased' (name (',' name)*)? ';'    # phasedSolver
     | 'sift' ';'                          # siftSolver
     ;
+
+// layout { face U white; corners UFR 0 at 5 2 U; edges UF 1 polygon 0 0 1 0 0.5 0.8 F; fixed at 4 1 U; }
+// Where each sticker is drawn (pzc draw; docs/language.md, Layouts): presentation only.
+layoutDecl  : 'layout' '{' layoutItem* '}' ;
+layoutItem
+    : 'face' name colour=(IDENT | STRING) ';'                        # faceItem
+    | 'fixed' layoutPlace face=name ';'                              # fixedItem
+    | name position slot=INT layoutPlace face=name ';'               # stickerItem
+    ;
+layoutPlace
+    : 'at' col=INT row=INT                                           # cellPlace
+    | 'polygon' coordinate+                                          # polygonPlace
+    ;
+coordinate  : INT | DECIMAL ;
 
 // ---------------------------------------------------------------- grid-actor puzzles
 
@@ -173,12 +188,14 @@ name
     | 'colour' | 'levels' | 'with' | 'against' | 'map' | 'coset' | 'exact' | 'illegal' | 'holds' | 'sift'
     | 'ignored' | 'blocks' | 'board' | 'size' | 'exit' | 'metric' | 'moves' | 'axis' | 'start'
     | 'identical' | 'goal' | 'exits' | 'at' | 'bfs' | 'manhattan' | 'conflicts' | 'additive' | 'reflect'
+    | 'layout' | 'face' | 'fixed' | 'polygon'
     ;
 
 // ---------------------------------------------------------------- tokens
 
 PRIME         : '\'' ;
 INT           : [0-9]+ ;
+DECIMAL       : [0-9]+ '.' [0-9]+ ;
 IDENT         : [A-Za-z_] [A-Za-z0-9_]* ;
 STRING        : '"' (~["\\\r\n] | '\\' ["\\])* '"' ;
 LINE_COMMENT  : '//' ~[\r\n]* -> skip ;

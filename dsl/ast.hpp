@@ -213,6 +213,42 @@ struct SolverDef {
     SourceRange range;
 };
 
+// ---- the layout of a permutation puzzle (pzc draw; docs/language.md, Layouts) ----
+// Presentation only: lowering checks it, the solvers never see it.
+
+// `face U white;`: a solved face and its SVG colour (a name or "#rrggbb").
+struct LayoutFace {
+    Name name;
+    Name colour;  // as written, without quotes
+    SourceRange range;
+};
+
+// One drawn sticker: of (orbit, position, slot), or a fixed one (no orbit:
+// a centre); a cell of the net (`at COL ROW`) or a polygon (x y pairs, in
+// cells). `face` is the solved face whose colour it has.
+struct LayoutSticker {
+    std::optional<Name> orbit;  // none: `fixed`
+    PositionRef position;
+    int slot = 0;
+    SourceRange slotRange;
+    bool cell = true;
+    int col = 0, row = 0;
+    std::vector<double> polygon;  // x1 y1 x2 y2 ...
+    SourceRange placeRange;
+    Name face;
+    SourceRange range;
+};
+
+struct Layout {
+    std::vector<LayoutFace> faces;
+    std::vector<LayoutSticker> stickers;  // orbit stickers, in declaration order
+    std::vector<LayoutSticker> fixed;     // fixed stickers, in declaration order
+    // The whole section in the file (the `layout` keyword to its `}`; in
+    // YAML the `layout` key to the next top-level key): what solver keys
+    // leave out (withoutLayout, dsl/frontend.hpp).
+    SourceRange range;
+};
+
 // ---- grid-actor puzzles (Anima) ----
 
 struct DirectionDef {
@@ -330,6 +366,7 @@ struct Puzzle {
     std::vector<SubgroupDef> subgroups;
     std::vector<PatternDef> patterns;
     std::vector<SolverDef> solvers;
+    std::optional<Layout> layout;
 
     // grid-actor puzzles
     GridDef grid;

@@ -2,6 +2,8 @@
 // Deterministic (declaration order, fixed layout); parsing the output gives
 // back the same AST up to source ranges (tests/roundtrip checks this for
 // every shipped puzzle). Comments of the input are not kept.
+#include <cctype>
+#include <cstdio>
 #include <sstream>
 
 #include "dsl/frontend.hpp"
@@ -117,6 +119,62 @@ std::string yamlNames(const std::vector<ast::Name>& names) {
 
 const char* motionName(ast::ColourDef::Motion m) {
     return m == ast::ColourDef::Motion::With ? "with" : m == ast::ColourDef::Motion::Against ? "against" : "map";
+}
+
+// ---- the layout
+
+// A coordinate as the readers take it: at most 3 decimals, no trailing zeros.
+std::string coordinateText(double v) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.3f", v);
+    std::string s = buffer;
+    while (s.back() == '0') s.pop_back();
+    if (s.back() == '.') s.pop_back();
+    return s;
+}
+
+bool plainName(const std::string& s) {
+    bool ok = !s.empty() && (std::isalpha((unsigned char)s[0]) || s[0] == '_');
+    for (char c : s) ok = ok && (std::isalnum((unsigned char)c) || c == '_');
+    return ok;
+}
+
+std::string placePz(const ast::LayoutSticker& st) {
+    if (st.cell) return "at " + std::to_string(st.col) + " " + std::to_string(st.row);
+    std::string out = "polygon";
+    for (double v : st.polygon) out += " " + coordinateText(v);
+    return out;
+}
+
+void layoutPz(std::ostream& out, const ast::Layout& l) {
+    out << "  layout {\n";
+    for (const auto& f : l.faces)
+        out << "    face " << f.name.text << ' ' << (plainName(f.colour.text) ? f.colour.text : quote(f.colour.text)) << ";\n";
+    for (const auto& st : l.stickers)
+        out << "    " << st.orbit->text << ' ' << positionText(st.position) << ' ' << st.slot << ' ' << placePz(st) << ' '
+            << st.face.text << ";\n";
+    for (const auto& st : l.fixed) out << "    fixed " << placePz(st) << ' ' << st.face.text << ";\n";
+    out << "  }\n";
+}
+
+std::string placeYaml(const ast::LayoutSticker& st) {
+    if (st.cell) return "at: [" + std::to_string(st.col) + ", " + std::to_string(st.row) + "]";
+    std::string out = "polygon: [";
+    for (size_t i = 0; i < st.polygon.size(); ++i) out += (i ? ", " : "") + coordinateText(st.polygon[i]);
+    return out + "]";
+}
+
+void layoutYaml(std::ostream& out, const ast::Layout& l) {
+    out << "layout:\n";
+    if (!l.faces.empty()) out << "  faces:\n";
+    for (const auto& f : l.faces)
+        out << "    - {face: " << yamlName(f.name.text) << ", colour: " << quote(f.colour.text) << "}\n";
+    if (!l.stickers.empty()) out << "  stickers:\n";
+    for (const auto& st : l.stickers)
+        out << "    - {orbit: " << yamlName(st.orbit->text) << ", position: " << quote(positionText(st.position))
+            << ", sticker: " << st.slot << ", " << placeYaml(st) << ", face: " << yamlName(st.face.text) << "}\n";
+    if (!l.fixed.empty()) out << "  fixed:\n";
+    for (const auto& st : l.fixed) out << "    - {" << placeYaml(st) << ", face: " << yamlName(st.face.text) << "}\n";
 }
 
 // ---- sliding-block puzzles
@@ -323,6 +381,7 @@ std::string printPz(const ast::Puzzle& p) {
         if (!names.empty()) out << ' ' << namesText(names, ", ");
         out << "; }\n";
     }
+    if (p.layout) layoutPz(out, *p.layout);
     out << "}\n";
     return out.str();
 }
@@ -453,6 +512,7 @@ std::string printYaml(const ast::Puzzle& p) {
         out << "  - {name: " << yamlName(s.name.text) << ", " << (optimal ? "optimal: " : "phased: ")
             << yamlNames(optimal ? s.patterns : s.phases) << "}\n";
     }
+    if (p.layout) layoutYaml(out, *p.layout);
     return out.str();
 }
 

@@ -410,8 +410,71 @@ public:
             solver.name = name(sv->name());
             solver.range = range(sv);
             p.solvers.push_back(std::move(solver));
+        } else if (auto* ly = ctx->layoutDecl()) {
+            layout(ly, p);
         }
     }
+
+    // ---- the layout (presentation only; docs/language.md, Layouts)
+
+    void layout(PuzzleParser::LayoutDeclContext* ctx, ast::Puzzle& p) {
+        if (p.layout) {
+            diags_.error(file_, range(ctx), "'layout' is given twice (a puzzle has at most one layout)");
+            ++errors_;
+            return;
+        }
+        ast::Layout& out = p.layout.emplace();
+        out.range = range(ctx);
+        for (auto* item : ctx->layoutItem()) {
+            if (auto* f = dynamic_cast<PuzzleParser::FaceItemContext*>(item)) {
+                std::string colour = f->colour->getText();
+                if (colour.front() == '"') colour = unquote(colour);
+                out.faces.push_back({name(f->name()), {colour, tokenRange(f->colour)}, range(item)});
+                continue;
+            }
+            ast::LayoutSticker st;
+            st.range = range(item);
+            if (auto* fx = dynamic_cast<PuzzleParser::FixedItemContext*>(item)) {
+                place(fx->layoutPlace(), st);
+                st.face = name(fx->face);
+                out.fixed.push_back(std::move(st));
+            } else if (auto* si = dynamic_cast<PuzzleParser::StickerItemContext*>(item)) {
+                st.orbit = name(si->name(0));
+                st.position = position(si->position());
+                st.slot = toInt(si->slot);
+                st.slotRange = tokenRange(si->slot);
+                place(si->layoutPlace(), st);
+                st.face = name(si->face);
+                out.stickers.push_back(std::move(st));
+            }
+        }
+    }
+    void place(PuzzleParser::LayoutPlaceContext* ctx, ast::LayoutSticker& st) {
+        st.placeRange = range(ctx);
+        if (auto* c = dynamic_cast<PuzzleParser::CellPlaceContext*>(ctx)) {
+            st.col = toInt(c->col);
+            st.row = toInt(c->row);
+            return;
+        }
+        st.cell = false;
+        for (auto* c : dynamic_cast<PuzzleParser::PolygonPlaceContext*>(ctx)->coordinate())
+            st.polygon.push_back(coordinate(c->getStart()));
+    }
+    // A polygon coordinate: at most kMaxCoordinate, at most 3 decimals (so
+    // that printing it back gives the same number).
+    double coordinate(antlr4::Token* token) {
+        std::string text = token->getText();
+        auto dot = text.find('.');
+        if ((dot != std::string::npos && text.size() - dot - 1 > 3) || text.size() > 12 ||
+            std::stod(text) > kMaxCoordinate) {
+            diags_.error(file_, tokenRange(token), "coordinate " + text + ": expected a number 0.." +
+                                                       std::to_string((int)kMaxCoordinate) + " with at most 3 decimals");
+            ++errors_;
+            return 0;
+        }
+        return std::stod(text);
+    }
+    static constexpr double kMaxCoordinate = 1000;
 
     antlrcpp::Any visitKeepInSets(PuzzleParser::KeepInSetsContext* ctx) override {
         ast::Invariant inv;

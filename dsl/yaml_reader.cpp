@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <map>
 
 #include "dsl/frontend.hpp"
@@ -43,8 +44,8 @@ public:
         p.range = range(root);
         auto top = fields(root, "the top level",
                           {"puzzle", "grid", "blocks", "orbits", "solved", "illegal", "powers", "moves", "symmetries",
-                           "subgroups", "patterns", "solvers", "directions", "colours", "levels", "board", "size", "exit",
-                           "metric", "axes", "start", "identical", "goal"});
+                           "subgroups", "patterns", "solvers", "layout", "directions", "colours", "levels", "board", "size",
+                           "exit", "metric", "axes", "start", "identical", "goal"});
         if (top.count("puzzle") + top.count("grid") + top.count("blocks") > 1)
             error(top.count("blocks") ? top["blocks"].key : top["grid"].key,
                   "a definition is either a 'puzzle', a 'grid' or a 'blocks'");
@@ -52,14 +53,15 @@ public:
         if (top.count("blocks")) {
             p.kind = ast::Puzzle::Kind::Blocks;
             p.name = name(top["blocks"].value, "blocks name");
-            for (auto key : {"orbits", "solved", "illegal", "powers", "subgroups", "directions", "colours"})
+            for (auto key : {"orbits", "solved", "illegal", "powers", "subgroups", "directions", "colours", "layout"})
                 if (top.count(key)) error(top[key].key, std::string("'") + key + "' does not belong in a blocks puzzle");
             readBlocks(top, p.blocks);
             p.blocks.range = p.range;
         } else if (top.count("grid")) {
             p.kind = ast::Puzzle::Kind::Grid;
             p.name = name(top["grid"].value, "grid name");
-            for (auto key : {"orbits", "solved", "illegal", "powers", "moves", "symmetries", "subgroups", "patterns", "solvers"})
+            for (auto key : {"orbits", "solved", "illegal", "powers", "moves", "symmetries", "subgroups", "patterns", "solvers",
+                             "layout"})
                 if (top.count(key)) error(top[key].key, std::string("'") + key + "' does not belong in a grid puzzle");
             for (auto key : blocksOnly)
                 if (top.count(key)) error(top[key].key, std::string("'") + key + "' belongs in a blocks puzzle (use 'blocks: NAME')");
@@ -263,6 +265,102 @@ private:
             for (const auto& s : top["patterns"].value) readPattern(s, p);
         if (top.count("solvers") && expect(top["solvers"].value, YAML::NodeType::Sequence, "solvers"))
             for (const auto& s : top["solvers"].value) readSolver(s, p);
+        if (top.count("layout")) readLayout(top, p);
+    }
+
+    // ---- the layout (presentation only; docs/language.md, Layouts)
+
+    void readLayout(std::map<std::string, Field>& top, ast::Puzzle& p) {
+        const YAML::Node& node = top["layout"].value;
+        if (!expect(node, YAML::NodeType::Map, "layout")) return;
+        ast::Layout& out = p.layout.emplace();
+        // The section runs from its key to the next top-level key (or the end).
+        out.range = range(top["layout"].key);
+        out.range.endLine = std::numeric_limits<int>::max();
+        out.range.endCol = 1;
+        for (auto& [k, f] : top)
+            if (f.key.Mark().line + 1 > out.range.line && f.key.Mark().line + 1 < out.range.endLine)
+                out.range.endLine = f.key.Mark().line + 1;
+        auto f = fields(node, "layout", {"faces", "stickers", "fixed"});
+        if (f.count("faces") && expect(f["faces"].value, YAML::NodeType::Sequence, "faces"))
+            for (const auto& face : f["faces"].value) {
+                if (!expect(face, YAML::NodeType::Map, "a face")) continue;
+                auto g = fields(face, "a face", {"face", "colour"});
+                ast::LayoutFace lf;
+                lf.range = range(face);
+                if (require(g, "face", face, "a face")) lf.name = name(g["face"].value, "face name");
+                if (require(g, "colour", face, "a face"))
+                    lf.colour = {scalar(g["colour"].value, "colour"), range(g["colour"].value)};
+                out.faces.push_back(std::move(lf));
+            }
+        for (const char* key : {"stickers", "fixed"}) {
+            const bool fixed = key == std::string("fixed");
+            if (!f.count(key) || !expect(f[key].value, YAML::NodeType::Sequence, key)) continue;
+            for (const auto& st : f[key].value) {
+                if (!expect(st, YAML::NodeType::Map, fixed ? "a fixed sticker" : "a sticker")) continue;
+                auto sticker = readSticker(st, fixed);
+                (fixed ? out.fixed : out.stickers).push_back(std::move(sticker));
+            }
+        }
+    }
+
+    // {orbit: corners, position: UFR, sticker: 0, at: [5, 2], face: U}; a
+    // fixed one has neither orbit, position nor sticker; `polygon: [x, y, ...]`
+    // instead of `at`.
+    ast::LayoutSticker readSticker(const YAML::Node& node, bool fixed) {
+        const std::string what = fixed ? "a fixed sticker" : "a sticker";
+        auto g = fixed ? fields(node, what, {"at", "polygon", "face"})
+                       : fields(node, what, {"orbit", "position", "sticker", "at", "polygon", "face"});
+        ast::LayoutSticker st;
+        st.range = range(node);
+        if (!fixed) {
+            if (require(g, "orbit", node, what)) st.orbit = name(g["orbit"].value, "orbit");
+            if (require(g, "position", node, what)) {
+                auto ps = positions(g["position"].value, "position");
+                if (ps.size() == 1) st.position = ps[0];
+                else if (g["position"].value.IsScalar()) error(g["position"].value, "position: expected one position");
+            }
+            if (require(g, "sticker", node, what)) {
+                st.slotRange = range(g["sticker"].value);
+                if (auto v = integer(g["sticker"].value, "sticker")) st.slot = *v;
+            }
+        }
+        if (g.count("at") == g.count("polygon")) {
+            error(node, what + ": give exactly one of 'at' ([COL, ROW]) and 'polygon' ([x1, y1, x2, y2, ...])");
+        } else if (g.count("at")) {
+            const YAML::Node& at = g["at"].value;
+            st.placeRange = range(g["at"].key);
+            if (expect(at, YAML::NodeType::Sequence, "at")) {
+                if (at.size() != 2) error(at, "at: expected [COL, ROW]");
+                else {
+                    st.col = integer(at[0], "column").value_or(0);
+                    st.row = integer(at[1], "row").value_or(0);
+                }
+            }
+        } else {
+            st.cell = false;
+            const YAML::Node& poly = g["polygon"].value;
+            st.placeRange = range(g["polygon"].key);
+            if (expect(poly, YAML::NodeType::Sequence, "polygon"))
+                for (const auto& c : poly) st.polygon.push_back(coordinate(c));
+        }
+        if (require(g, "face", node, what)) st.face = name(g["face"].value, "face");
+        return st;
+    }
+
+    // As in .pz: a number 0..1000 with at most 3 decimals.
+    double coordinate(const YAML::Node& node) {
+        std::string s = scalar(node, "coordinate");
+        if (!node.IsScalar()) return 0;
+        auto dot = s.find('.');
+        bool ok = !s.empty() && s.size() <= 12 && std::isdigit((unsigned char)s[0]) &&
+                  (dot == std::string::npos || (dot + 1 < s.size() && s.size() - dot - 1 <= 3));
+        for (size_t i = 0; i < s.size(); ++i) ok = ok && (std::isdigit((unsigned char)s[i]) || i == dot);
+        if (!ok || std::stod(s) > 1000) {
+            error(node, "coordinate " + s + ": expected a number 0..1000 with at most 3 decimals");
+            return 0;
+        }
+        return std::stod(s);
     }
 
     void readOrbit(const YAML::Node& node, ast::Puzzle& p) {

@@ -6,6 +6,7 @@
 // name do not pile up follow-on errors.
 #include "compiler/ir/lower.hpp"
 #include "compiler/ir/lower_blocks.hpp"
+#include "compiler/ir/lower_layout.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -184,6 +185,10 @@ public:
             lowerSubgroups();
             lowerPatterns();
             lowerSolvers();
+            // After everything else: a layout names the orbits, and its
+            // checks would only echo an orbit's own errors.
+            if (src_.layout && diags_.errorCount() == errorsBefore_)
+                out_.layout = lowerLayout(*src_.layout, out_.orbits, file_, diags_);
         }
         if (diags_.errorCount() > errorsBefore_) return std::nullopt;
         expandStickerOrbits();

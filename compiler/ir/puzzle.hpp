@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -134,6 +135,40 @@ struct Solver {
     SourceRange where;
 };
 
+// ---- the layout of a permutation puzzle (pzc draw) ----
+//
+// note [sticker slots]
+// Presentation only: no analysis, solver or generated code reads it. Each
+// position p of an orbit with n orientations (n = 1 unoriented, also for
+// `orient N ignored`) has n sticker slots k = 0..n-1 on the drawing. The
+// piece there, solved at q with orientation o (note [element convention]),
+// shows in slot k its own sticker (k - o) mod n, that is the sticker drawn in
+// slot (k - o) mod n of position q when solved, in that sticker's face
+// colour: orientation o moves each of a piece's stickers o slots on. So a
+// layout numbers each position's slots in the direction its twists turn.
+struct LayoutSticker {
+    int orbit = -1;  // -1: fixed (no orbit)
+    int position = 0, slot = 0;
+    int face = 0;    // index into Layout::faces
+    bool cell = true;
+    int col = 0, row = 0;         // cell: column and row of the net
+    std::vector<double> polygon;  // else x1 y1 x2 y2 ..., in cells
+    SourceRange where;
+};
+
+struct LayoutFace {
+    std::string name, colour;  // colour: an SVG colour name or #rgb / #rrggbb
+};
+
+struct Layout {
+    std::vector<LayoutFace> faces;
+    std::vector<LayoutSticker> stickers;  // orbit stickers, in declaration order
+    std::vector<LayoutSticker> fixed;
+    // slotSticker[o][p * n + k]: the index into `stickers` of slot k of
+    // position p of orbit o (n its orientations); every slot has one.
+    std::vector<std::vector<int>> slotSticker;
+};
+
 // ---- grid-actor puzzles ----
 
 struct Direction {
@@ -185,6 +220,7 @@ struct Puzzle {
     std::vector<Subgroup> subgroups;
     std::vector<Pattern> patterns;
     std::vector<Solver> solvers;
+    std::optional<Layout> layout;  // presentation only (note [sticker slots])
 
     GridRules grid;
 

@@ -14,6 +14,14 @@
 //                "<orbit>-l<position>-o<orientation>", data-orbit,
 //                data-position, data-piece (solved position, or label when
 //                pieces are identical), data-orientation, data-solved.
+//   permutation with a `layout` section: drawNet, each sticker a cell of
+//                the net or a polygon in the face colour of the piece
+//                sticker there now (note [sticker slots] in
+//                compiler/ir/puzzle.hpp). Sticker ids
+//                "<orbit>-l<position>-o<slot>" (as cubing.js: the slot, not
+//                the piece's orientation), data-orbit, data-position,
+//                data-sticker (the slot), data-piece, data-orientation,
+//                data-face; fixed stickers "fixed-N" with data-face.
 //   grid-actor   drawGridLevel: the board (ids "cell-x-y", class floor or
 //                wall), goals ("goal-N", outlined in the colour that must
 //                reach them), actors ("actor-N", circles of their colour),
@@ -60,6 +68,9 @@ struct BlocksFrame {
 
 std::string drawSchematic(const interp::Interpreter& interpreter, const std::vector<PermFrame>& frames,
                           const DrawingInfo& info);
+// The puzzle's layout (interpreter.puzzle().layout) drawn with its colours.
+std::string drawNet(const interp::Interpreter& interpreter, const ir::Layout& layout,
+                    const std::vector<PermFrame>& frames, const DrawingInfo& info);
 std::string drawGridLevel(const interp::GridBoard& board, const std::vector<GridFrame>& frames,
                           const DrawingInfo& info);
 // `layout` is the position the frames' boards started from (their pieces and types).

@@ -143,6 +143,17 @@ std::string dump(const ast::Puzzle& p) {
     }
     for (const auto& l : p.grid.levels) out << "level " << l.text << '\n';
     dumpBlocks(out, p.blocks);
+    if (p.layout) {
+        for (const auto& f : p.layout->faces) out << "face " << f.name.text << ' ' << f.colour.text << '\n';
+        for (const auto* list : {&p.layout->stickers, &p.layout->fixed})
+            for (const auto& st : *list) {
+                out << "sticker " << (st.orbit ? st.orbit->text : "-") << ' ';
+                if (st.orbit) dumpPos(out, st.position);
+                out << st.slot << ' ' << st.cell << ' ' << st.col << ' ' << st.row << " [";
+                for (double v : st.polygon) out << v << ' ';
+                out << "] " << st.face.text << '\n';
+            }
+    }
     return out.str();
 }
 

@@ -78,7 +78,9 @@ int PermutationBackend::draw(pipeline::CompilationUnit& unit, const DrawRequest&
     std::vector<render::PermFrame> frames;
     frames.push_back({interpreter.apply(interpreter.solved(), *start), steps.empty() && !request.solution ? "" : "start"});
     for (const auto& [word, element] : steps) frames.push_back({interpreter.apply(frames.back().state, element), word});
-    *request.svg = render::drawSchematic(interpreter, frames, {title, request.file});
+    // A layout gives geometry; without one the schematic (note [drawing]).
+    *request.svg = puzzle.layout ? render::drawNet(interpreter, *puzzle.layout, frames, {title, request.file})
+                                 : render::drawSchematic(interpreter, frames, {title, request.file});
     return 0;
 }
 
