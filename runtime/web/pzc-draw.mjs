@@ -10,7 +10,9 @@
 // whose colour, face and name the solved picture gives: the slot
 // ORBIT-lQ-o((K - O) mod N) of the solved state (note [sticker slots]).
 
-const STICKER = /<(rect|polygon) id="([^"]*)-l(\d+)-o(\d+)" class="sticker"[^>]*>\s*<title>([^<]*)<\/title>/g;
+// A sticker's element and its title (attributes in any order).
+const STICKER = /<(?:rect|polygon)\b[^>]*\bclass="sticker"[^>]*>\s*<title>([^<]*)<\/title>/g;
+const SLOT = /^(.*)-l(\d+)-o(\d+)$/;
 
 function attr(tag, name) {
   const m = tag.match(new RegExp(` ${name}="([^"]*)"`));
@@ -46,10 +48,15 @@ class StickerPicture {
     this.names = {};      // "orbit/position" -> the position's name
     let last = 0;
     for (const m of svg.matchAll(STICKER)) {
-      const [whole, , orbit, p, k, title] = m;
-      this.parts.push(svg.slice(last, m.index));
+      const [whole, title] = m;
       const tag = whole.slice(0, whole.indexOf('>') + 1);
-      this.parts.push({ orbit, position: +p, slot: +k, tag });
+      const slot = (attr(tag, 'id') || '').match(SLOT);
+      if (!slot) continue;
+      const [, orbit, p, k] = slot;
+      this.parts.push(svg.slice(last, m.index));
+      // What separates the tag from its title, kept as pzc draw wrote it.
+      const gap = whole.slice(tag.length, whole.lastIndexOf('<title>'));
+      this.parts.push({ orbit, position: +p, slot: +k, tag, gap });
       this.solved[`${orbit}/${p}/${k}`] = { fill: attr(tag, 'fill'), face: attr(tag, 'data-face') };
       this.names[`${orbit}/${p}`] = title.slice(0, title.indexOf(' sticker '));
       last = m.index + whole.length;
@@ -72,7 +79,7 @@ class StickerPicture {
         tag = setAttr(tag, 'fill', look.fill);
         const title = `${this.names[`${part.orbit}/${part.position}`]} sticker ${part.slot}: piece ` +
           `${this.names[`${part.orbit}/${piece}`]}${n > 1 ? `, its sticker ${own}` : ''} (face ${look.face})`;
-        return `${tag}<title>${title}</title>`;
+        return `${tag}${part.gap}<title>${title}</title>`;
       })
       .join('');
   }
