@@ -24,7 +24,7 @@ for (const c of cases) {
   const picture = await Picture.load(manifest, pathToFileURL(`${dir}/`));
   const puzzle = { info };
   const sequences = [scramble, '', ...info.moves];
-  let checked = 0;
+  let checked = 0, equal = 0;
   for (const moves of sequences) {
     const position = call('pzw_position', 'scramble', moves);
     if (!position.ok) throw new Error(`${id}: ${moves}: ${position.error}`);
@@ -34,11 +34,15 @@ for (const c of cases) {
     // The title names the position pzc draw was given; the page's picture keeps the solved one's.
     const body = (svg) => svg.replace(/<title>[^<]*<\/title>\n/, '');
     if (body(mine) !== body(theirs)) {
-      console.log(`FAIL ${id} "${moves}": the page's picture differs from pzc draw's`);
+      const a = body(mine).split('\n'), b = body(theirs).split('\n');
+      const at = a.findIndex((line, i) => line !== b[i]);
+      console.log(`FAIL ${id} "${moves}": the page's picture differs from pzc draw's at line ${at + 1}:\n  page: ${a[at]}\n  pzc:  ${b[at]}`);
       failures++;
+    } else {
+      equal++;
     }
     checked++;
   }
-  console.log(`${id}: ${checked} pictures equal to pzc draw's (the scramble "${scramble}", solved, each of ${info.moves.length} moves)`);
+  console.log(`${id}: ${equal} of ${checked} pictures equal to pzc draw's (the scramble "${scramble}", solved, each of ${info.moves.length} moves)`);
 }
 process.exit(failures ? 1 : 0);

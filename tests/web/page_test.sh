@@ -19,7 +19,8 @@ rm -rf "$site"
 mkdir -p "$site"
 cp "$root"/web/index.html "$root"/web/app.mjs "$root"/web/style.css "$site"/
 PZC=$pzc PZC_WEB_OUT=$site/puzzles "$root"/scripts/build-web.sh cube3 slide4 anima
-node "$here/draw_test.mjs" "$pzc" "$site" "cube3=$root/puzzles/cube3.pz=R U F' L2 D B R' U2 F" \
-  "slide4=$root/puzzles/slide4.pz=R1 C2x3 R3 C4"
+# From the root: the packages name their definitions as build-web.sh gave them.
+(cd "$root" && node "$here/draw_test.mjs" "$pzc" "$site" "cube3=puzzles/cube3.pz=R U F' L2 D B R' U2 F" \
+  "slide4=puzzles/slide4.pz=R1 C2x3 R3 C4")
 exec node "$here/browser.mjs" --pzc "$pzc" --root "$site" --check "$here/checks/page.mjs" \
   --screenshot "$build/web-artefacts/page.png" --timeout 120000

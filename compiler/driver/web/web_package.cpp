@@ -129,6 +129,12 @@ std::string tablesJson(const std::vector<std::string>& solvers, const std::vecto
 int buildWebPackage(pipeline::CompilationUnit& unit, const WebPackageRequest& request) {
     const ir::Puzzle& puzzle = unit.puzzle();
     const bool perm = puzzle.kind == ir::Puzzle::Kind::Permutation;
+    if (puzzle.kind == ir::Puzzle::Kind::Blocks) {
+        std::cerr << "pzc build: error: --target wasm: " << puzzle.name << " is a " << backendFor(unit).family()
+                  << "; the WebAssembly target builds on the solver library (pzc generate), which has no back end "
+                     "for that family yet\n";
+        return 1;
+    }
     // The solvers: as named, else the default one.
     std::vector<std::string> solvers = request.solvers;
     if (solvers.empty()) solvers.push_back(perm ? defaultSolverName(puzzle) : "");
