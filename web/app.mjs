@@ -143,7 +143,9 @@ async function openEntry(entry) {
   showError('');
   $('picture').innerHTML = '<p class="small">loading…</p>';
   const { openPuzzle } = await import(`./puzzles/${entry.id}/pzc.mjs`);
+  performance.mark('pzc:imported');
   page.puzzle = await openPuzzle(new URL(`puzzles/${entry.id}/`, location.href), { solver: entry.solver || '' });
+  performance.mark('pzc:opened');
   page.entry = entry;
   const grid = page.puzzle.info.family === 'grid-actor';
   $('level-field').hidden = !grid;
@@ -217,11 +219,13 @@ async function main() {
     return;
   }
   page.entries = await response.json();
+  performance.mark('pzc:listed');
   for (const e of page.entries) $('puzzle').append(new Option(e.title, e.id));
   const wanted = new URLSearchParams(location.search).get('puzzle');
   const entry = page.entries.find((e) => e.id === wanted) || page.entries[0];
   $('puzzle').value = entry.id;
   await openEntry(entry);
+  performance.mark('pzc:ready');  // the first puzzle drawn and interactive (bench/web)
   document.body.dataset.ready = 'true';
 }
 

@@ -35,8 +35,11 @@ export async function openPuzzle(base, { solver = '' } = {}) {
   base = new URL(base, typeof location === 'undefined' ? undefined : location.href);
   if (!base.pathname.endsWith('/')) base = new URL(base.pathname + '/', base);
   const manifest = await (await fetch(new URL('puzzle.json', base))).json();
-  const module = await createSolverModule({ locateFile: (file) => new URL(file, base).href });
-  const picture = await Picture.load(manifest, base);
+  // The module (compiled while it streams in) and the picture arrive together.
+  const [module, picture] = await Promise.all([
+    createSolverModule({ locateFile: (file) => new URL(file, base).href }),
+    Picture.load(manifest, base),
+  ]);
   return new Puzzle(manifest, module, base, solver || manifest.defaultSolver || '', picture);
 }
 
