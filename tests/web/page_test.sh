@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The solver page in headless Chromium (tests/web/checks/page.mjs): a site
 # made of web/ and the puzzles scripts/build-web.sh builds (cube3, slide4,
-# anima) in BUILD/web-site; its screenshot goes to BUILD/web-artefacts/page.png.
+# pyraminx, anima) in BUILD/web-site; its screenshot goes to BUILD/web-artefacts/page.png.
 # First draw_test.mjs: the page's pictures against pzc draw's, in node.
 # Usage: page_test.sh PZC BUILD_DIR. Exit 77 (skipped) without Emscripten,
 # node or Chromium (scripts/install-deps.sh installs them).
@@ -18,9 +18,9 @@ site=$build/web-site
 rm -rf "$site"
 mkdir -p "$site"
 cp "$root"/web/index.html "$root"/web/app.mjs "$root"/web/style.css "$site"/
-PZC=$pzc PZC_WEB_OUT=$site/puzzles "$root"/scripts/build-web.sh cube3 slide4 anima
+PZC=$pzc PZC_WEB_OUT=$site/puzzles "$root"/scripts/build-web.sh cube3 slide4 pyraminx anima
 # From the root: the packages name their definitions as build-web.sh gave them.
 (cd "$root" && node "$here/draw_test.mjs" "$pzc" "$site" "cube3=puzzles/cube3.pz=R U F' L2 D B R' U2 F" \
-  "slide4=puzzles/slide4.pz=R1 C2x3 R3 C4")
+  "slide4=puzzles/slide4.pz=R1 C2x3 R3 C4" "pyraminx=puzzles/pyraminx.pz=R U L' B")
 exec node "$here/browser.mjs" --pzc "$pzc" --root "$site" --check "$here/checks/page.mjs" \
   --screenshot "$build/web-artefacts/page.png" --timeout 120000

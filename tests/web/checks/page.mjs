@@ -1,20 +1,31 @@
 // The checks of the solver page, web/ (run by tests/web/browser.mjs over
 // the puzzles scripts/build-web.sh built): load it, solve a cube3 scramble
-// (two-phase) and a slide4 scramble (optimal) in the worker, replay each
-// solution in the page's own module and compare the last picture with the
-// solved one, solve an Anima level, and see a bad scramble's inline error.
+// (two-phase) and a slide4 scramble (optimal, after cancelling its first
+// try) in the worker, replay each solution in the page's own module and
+// compare the last picture with the solved one, solve pyraminx with its
+// table built in the page, solve an Anima level, and see a bad scramble's
+// inline error.
 
 async function pick(page, id) {
   await page.selectOption('#puzzle', id);
   await page.waitForFunction((want) => window.pzcPage.entry && window.pzcPage.entry.id === want, id);
 }
 
-async function solveScramble(page, expect, id, scramble) {
+async function solveScramble(page, expect, id, scramble, { cancelFirst = false } = {}) {
   await pick(page, id);
   await page.fill('#scramble', scramble);
   await page.click('#apply');
   const before = await page.evaluate(() => window.pzcPage.start.solved);
   expect(before === false, `${id}: the scramble "${scramble}" leaves it unsolved`);
+  if (cancelFirst) {
+    // Cancel while the tables download: an inline "cancelled", the page usable.
+    await page.click('#solve');
+    await page.click('#cancel');
+    await page.waitForSelector('#error:not([hidden])');
+    const error = await page.textContent('#error');
+    expect(error === 'cancelled', `${id}: Cancel stops the table download ("${error}")`);
+    expect(await page.isEnabled('#solve'), `${id}: Solve is enabled again after the cancel`);
+  }
   const started = Date.now();
   await page.click('#solve');
   await page.waitForSelector('#solution-box:not([hidden])', { timeout: 120000 });
@@ -51,8 +62,17 @@ export default async function check({ page, expect }) {
 
   // slide4's optimal solver: the known optimal length of this scramble's
   // position is at most the scramble's 4 moves, and proved.
-  const slide = await solveScramble(page, expect, 'slide4', 'R1 C2x3 R3 C4');
+  const slide = await solveScramble(page, expect, 'slide4', 'R1 C2x3 R3 C4', { cancelFirst: true });
   expect(slide.optimal && slide.length <= 4, `slide4: optimal, at most 4 moves (${slide.length})`);
+
+  // pyraminx ships no table files: its table is built in the page.
+  const pyra = await solveScramble(page, expect, 'pyraminx', "R U L' B");
+  expect(pyra.optimal && pyra.length <= 4, `pyraminx: optimal, at most 4 moves (${pyra.length})`);
+  expect(await page.evaluate(() => {
+    const p = window.pzcPage.puzzle;
+    return Array.isArray(p.manifest.tables[p.solverName]) && p.manifest.tables[p.solverName].length === 0;
+  }),
+    'pyraminx: no table files were fetched (its table was built in the page)');
 
   // Anima: a level solved from its start, stepped to the end.
   await pick(page, 'anima');
