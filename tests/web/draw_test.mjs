@@ -3,7 +3,11 @@
 // by the WebAssembly module itself, run here in node) must be byte for
 // byte what `pzc draw --scramble` writes, for the solved state and for
 // every single move too.
-// Usage: node draw_test.mjs PZC SITE ID=DEFINITION=SCRAMBLE...
+// A grid-actor case (ID=DEFINITION=SCRAMBLE=LEVEL) does the same from the
+// level's start (`pzc draw --level FILE --scramble`), which checks the
+// module's positions (directions pressed, actors), and solves the position
+// the scramble leads to: the solution must replay to solved.
+// Usage: node draw_test.mjs PZC SITE ID=DEFINITION=SCRAMBLE[=LEVEL]...
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -11,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 const [pzc, site, ...cases] = process.argv.slice(2);
 let failures = 0;
 for (const c of cases) {
-  const [id, definition, scramble] = c.split('=');
+  const [id, definition, scramble, level] = c.split('=');
   const dir = `${site}/puzzles/${id}`;
   const { default: create } = await import(pathToFileURL(`${dir}/solver.mjs`).href);
   const { Picture } = await import(pathToFileURL(`${dir}/pzc-draw.mjs`).href);
@@ -25,11 +29,13 @@ for (const c of cases) {
   const puzzle = { info };
   const sequences = [scramble, '', ...info.moves];
   let checked = 0, equal = 0;
+  if (level) await picture.loadLevel(level);
+  const levelFile = level && `${definition.replace(/\.pz$/, '')}/levels/${level}.txt`;
   for (const moves of sequences) {
-    const position = call('pzw_position', 'scramble', moves);
+    const position = level ? call('pzw_apply', level, moves) : call('pzw_position', 'scramble', moves);
     if (!position.ok) throw new Error(`${id}: ${moves}: ${position.error}`);
     const mine = picture.draw(puzzle, position);
-    const args = ['draw', definition, ...(moves ? ['--scramble', moves] : [])];
+    const args = ['draw', definition, ...(level ? ['--level', levelFile] : []), ...(moves ? ['--scramble', moves] : [])];
     const theirs = execFileSync(pzc, args, { encoding: 'utf8' });
     // The title names the position pzc draw was given; the page's picture keeps the solved one's.
     const body = (svg) => svg.replace(/<title>[^<]*<\/title>\n/, '');
@@ -42,6 +48,18 @@ for (const c of cases) {
       equal++;
     }
     checked++;
+  }
+  if (level) {
+    // Solved from where the scramble leads, replayed by the module.
+    const from = call('pzw_apply', level, scramble);
+    const solution = call('pzw_solve', from.position, 0, -1, 0, 0);
+    const end = solution.ok && call('pzw_apply', from.position, solution.names.join(' '));
+    if (!end || !end.ok || !end.solved || from.solved) {
+      console.log(`FAIL ${id} ${level} after "${scramble}": ${JSON.stringify(solution)}`);
+      failures++;
+    } else {
+      console.log(`${id} ${level} after "${scramble}": solved from there in ${solution.length} moves (${solution.names.join(' ')})`);
+    }
   }
   console.log(`${id}: ${equal} of ${checked} pictures equal to pzc draw's (the scramble "${scramble}", solved, each of ${info.moves.length} moves)`);
 }

@@ -21,6 +21,7 @@ cp "$root"/web/index.html "$root"/web/app.mjs "$root"/web/style.css "$site"/
 PZC=$pzc PZC_WEB_OUT=$site/puzzles "$root"/scripts/build-web.sh cube3 slide4 pyraminx anima
 # From the root: the packages name their definitions as build-web.sh gave them.
 (cd "$root" && node "$here/draw_test.mjs" "$pzc" "$site" "cube3=puzzles/cube3.pz=R U F' L2 D B R' U2 F" \
-  "slide4=puzzles/slide4.pz=R1 C2x3 R3 C4" "pyraminx=puzzles/pyraminx.pz=R U L' B")
+  "slide4=puzzles/slide4.pz=R1 C2x3 R3 C4" "pyraminx=puzzles/pyraminx.pz=R U L' B" \
+  "anima=puzzles/anima.pz=up left=2.1-single_file" "anima=puzzles/anima.pz=right up=3.10-box_step")
 exec node "$here/browser.mjs" --pzc "$pzc" --root "$site" --check "$here/checks/page.mjs" \
   --screenshot "$build/web-artefacts/page.png" --timeout 120000
