@@ -65,8 +65,10 @@ struct TableFile {
 
 // Leaves in DIR/tables exactly the files solver `index` loads, by running
 // its native binary (`--tables`) on that folder. The user's cached tables
-// are hard-linked in first (no copy, no rebuild); those the solver did not
-// use (no .used sidecar, pz/tables/prune.hpp noteTableUse) are removed.
+// are hard-linked in first (no copy, no rebuild), or symbolically linked
+// where the cache is on another file system; those the solver did not use
+// (no .used sidecar, pz/tables/prune.hpp noteTableUse) are removed, and a
+// symbolic link it used becomes a copy (pruneTables).
 bool nativeTables(pipeline::CompilationUnit& unit, int index, const std::string& name, const fs::path& dir,
                   std::vector<TableFile>& out) {
     std::error_code ec;
@@ -75,8 +77,9 @@ bool nativeTables(pipeline::CompilationUnit& unit, int index, const std::string&
     const std::string prefix = unit.puzzle().name + "-";
     for (const auto& e : fs::directory_iterator(fs::path(cacheDirectory()) / "tables", ec)) {
         const std::string f = e.path().filename().string();
-        if (f.rfind(prefix, 0) == 0 && e.path().extension() == ".pzt" && !fs::exists(tables / f))
-            fs::create_hard_link(e.path(), tables / f, ec);  // another file system: the solver builds it
+        if (f.rfind(prefix, 0) != 0 || e.path().extension() != ".pzt" || fs::exists(tables / f)) continue;
+        fs::create_hard_link(e.path(), tables / f, ec);
+        if (ec) fs::create_symlink(fs::absolute(e.path()), tables / f, ec);  // else the solver builds it
     }
     auto bin = compileSolver(unit, index);
     if (!bin) return false;
@@ -98,15 +101,28 @@ bool nativeTables(pipeline::CompilationUnit& unit, int index, const std::string&
     return true;
 }
 
-// Removes the sidecars and the linked files no solver used.
-void pruneTables(const fs::path& dir, const std::vector<TableFile>& kept) {
+// Removes the sidecars and the linked files no solver used; a symbolic
+// link kept becomes a copy (the folder must stand alone).
+bool pruneTables(const fs::path& dir, const std::vector<TableFile>& kept) {
     std::error_code ec;
     std::set<std::string> keep;
     for (const auto& t : kept) keep.insert(t.file);
-    std::vector<fs::path> gone;
-    for (const auto& e : fs::directory_iterator(dir / "tables", ec))
+    std::vector<fs::path> gone, linked;
+    for (const auto& e : fs::directory_iterator(dir / "tables", ec)) {
         if (!keep.count(e.path().filename().string())) gone.push_back(e.path());
+        else if (fs::is_symlink(e.symlink_status(ec))) linked.push_back(e.path());
+    }
     for (const auto& p : gone) fs::remove(p, ec);
+    for (const auto& p : linked) {
+        const fs::path tmp = p.string() + ".copy";
+        fs::copy_file(p, tmp, fs::copy_options::overwrite_existing, ec);
+        if (!ec) fs::rename(tmp, p, ec);
+        if (ec) {
+            std::cerr << "pzc build: error: cannot copy the table " << p.string() << ": " << ec.message() << "\n";
+            return false;
+        }
+    }
+    return true;
 }
 
 std::string tablesJson(const std::vector<std::string>& solvers, const std::vector<TableFile>& tables) {
@@ -227,7 +243,7 @@ int buildWebPackage(pipeline::CompilationUnit& unit, const WebPackageRequest& re
     if (request.tables) {
         for (size_t i = 0; i < indices.size(); ++i)
             if (!nativeTables(unit, indices[i], solvers[i], dir, tables)) return 1;
-        pruneTables(dir, tables);
+        if (!pruneTables(dir, tables)) return 1;
         uint64_t total = 0;
         for (const auto& t : tables) total += t.bytes;
         if (total > kWasmTableBudget) {

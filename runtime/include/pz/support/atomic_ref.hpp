@@ -12,7 +12,9 @@
 
 namespace pz {
 
-#if defined(__cpp_lib_atomic_ref)
+// PZ_ATOMIC_REF_BUILTINS forces the builtins (runtime/tests/atomic_ref_test.cpp
+// tests that path natively).
+#if defined(__cpp_lib_atomic_ref) && !defined(PZ_ATOMIC_REF_BUILTINS)
 
 template <class T>
 using AtomicRef = std::atomic_ref<T>;
