@@ -5,8 +5,8 @@
 #   scripts/build-web.sh                 every puzzle below
 #   scripts/build-web.sh cube3 anima     those only
 # Needs Emscripten (scripts/install-deps.sh installs it). The table files
-# of cube3 and slide4 are built natively once (then cached) and shipped;
-# pyraminx's are built in the page.
+# of cube3, slide4, rotate4o and skewb are built natively once (then
+# cached) and shipped; pyraminx's and cube2's are built in the page.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PZC=${PZC:-build/compiler/driver/pzc}
@@ -19,17 +19,27 @@ PUZZLES=(
   "anima|puzzles/anima.pz||Anima, 23 levels, optimal|"
   "pyraminx|puzzles/pyraminx.pz||Pyraminx without tips, optimal (tables built in the page)|R U L' B"
   "rotate4o|puzzles/rotate4o.pz|--solver via_square --tables|rotate4o via the square|"
+  "cube2|puzzles/cube2.pz||2×2×2 cube, optimal (tables built in the page)|R U F' R2"
+  "skewb|puzzles/skewb.pz|--tables|Skewb, optimal|R U L' B"
 )
 
 wanted=("$@")
+for w in "${wanted[@]}"; do
+  printf '%s\n' "${PUZZLES[@]}" | grep -q "^$w|" || { echo "build-web.sh: no puzzle '$w' (see PUZZLES in $0)" >&2; exit 2; }
+done
 mkdir -p "$OUT"
-index="["
 for entry in "${PUZZLES[@]}"; do
   IFS='|' read -r id def opts title example <<<"$entry"
   if ((${#wanted[@]})) && [[ ! " ${wanted[*]} " =~ " $id " ]]; then continue; fi
   echo "== $id"
   # shellcheck disable=SC2086  # opts is a word list
   "$PZC" build "$def" --target wasm -o "$OUT/$id" $opts
+done
+# The index: every puzzle of the list built here, now or before.
+index="["
+for entry in "${PUZZLES[@]}"; do
+  IFS='|' read -r id def opts title example <<<"$entry"
+  [ -f "$OUT/$id/puzzle.json" ] || continue
   solver=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["defaultSolver"])' "$OUT/$id/puzzle.json")
   index+=$([ "$index" = "[" ] || echo ",")
   index+=$(python3 -c 'import json,sys; print(json.dumps(dict(id=sys.argv[1], title=sys.argv[2], solver=sys.argv[3], example=sys.argv[4]), ensure_ascii=False))' \
