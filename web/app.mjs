@@ -207,6 +207,18 @@ function wire() {
       showStep(page.step + 1);
     }, 400);
   });
+  // Arrow keys press the directions of a grid-actor puzzle (Anima).
+  document.addEventListener('keydown', (event) => {
+    const name = { ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right' }[event.key];
+    if (!name || page.busy || !page.puzzle || event.target.closest('input, select, textarea')) return;
+    if (!page.puzzle.info.moves.includes(name)) return;
+    event.preventDefault();
+    try {
+      setPosition(page.puzzle.apply(current(), name));
+    } catch (e) {
+      showError(e.message);
+    }
+  });
   $('puzzle').addEventListener('change', () => openEntry(page.entries.find((e) => e.id === $('puzzle').value)).catch((e) => showError(e.message)));
   $('level').addEventListener('change', () => openLevel($('level').value).catch((e) => showError(e.message)));
 }

@@ -78,6 +78,12 @@ export default async function check({ page, expect }) {
   await pick(page, 'anima');
   await page.selectOption('#level', '2.1-single_file');
   await page.waitForFunction(() => window.pzcPage.start && window.pzcPage.start.level === '2.1-single_file');
+  // An arrow key presses a direction: the actors move, the picture with them.
+  const before = await page.evaluate(() => window.pzcPage.currentSvg);
+  await page.keyboard.press('ArrowDown');
+  const pressed = await page.evaluate(() => ({ text: window.pzcPage.start.text, svg: window.pzcPage.currentSvg }));
+  expect(pressed.text === '2.1-single_file: down' && pressed.svg !== before,
+    `anima: ArrowDown presses down and the picture changes (${pressed.text})`);
   await page.click('#solve');
   await page.waitForSelector('#solution-box:not([hidden])');
   const anima = await page.evaluate(() => {
