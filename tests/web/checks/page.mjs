@@ -60,6 +60,26 @@ export default async function check({ page, expect }) {
   const cube = await solveScramble(page, expect, 'cube3', "R U F' L2 D B R' U2 F");
   expect(cube.length <= 30, `cube3: two-phase answers in at most 30 moves (${cube.length})`);
 
+  // A uniformly random state, solved; then that state typed back as numbers.
+  await page.click('#random');
+  const random = await page.evaluate(() => window.pzcPage.start);
+  expect(!random.solved, 'cube3: a random state is not solved');
+  await page.click('#solve');
+  await page.waitForSelector('#solution-box:not([hidden])');
+  expect(await page.evaluate(() => window.pzcPage.frames.at(-1).solved), 'cube3: the random state is solved');
+  await page.check('input[name=input-kind][value=state]');
+  await page.fill('#scramble', random.position);
+  await page.click('#apply');
+  expect(await page.evaluate((want) => window.pzcPage.start.position === want && window.pzcPage.currentSvg ===
+      window.pzcPage.puzzle.draw(window.pzcPage.start), random.position),
+    'cube3: the random state typed as numbers gives the same position and picture');
+  await page.fill('#scramble', '0 1 2');
+  await page.click('#apply');
+  await page.waitForSelector('#error:not([hidden])');
+  const badState = await page.textContent('#error');
+  expect(/^bad state/.test(badState), `cube3: a bad state's error is shown inline: "${badState}"`);
+  await page.check('input[name=input-kind][value=scramble]');
+
   // slide4's optimal solver: the known optimal length of this scramble's
   // position is at most the scramble's 4 moves, and proved.
   const slide = await solveScramble(page, expect, 'slide4', 'R1 C2x3 R3 C4', { cancelFirst: true });
