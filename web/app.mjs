@@ -25,7 +25,7 @@ function showError(message) {
 
 function render(position) {
   page.currentSvg = page.puzzle.picture.available ? page.puzzle.draw(position) : '';
-  $('picture').innerHTML = page.currentSvg || '<p class="small">(this puzzle has no picture: its definition has no layout)</p>';
+  $('picture').innerHTML = page.currentSvg || '<p class="small">(no picture of this puzzle in its build)</p>';
   $('picture').classList.toggle('solved', position.solved);
   $('position-text').textContent = (position.solved ? 'solved · ' : '') + (position.text || position.position);
 }

@@ -85,6 +85,88 @@ class StickerPicture {
   }
 }
 
+// A permutation puzzle without a layout: the schematic (one cell a
+// position, render/schematic.cpp). The solved picture gives each
+// position's cell (its place and name) and each piece's look (fill, text
+// colour, label); a position's cell is rebuilt from the piece now there,
+// as pzc draw builds it: its twist badge, and the thick border of a piece
+// home and untwisted.
+const CELL = /( *)<g id="([^"]*)-l(\d+)-o0" class="cell solved"[^>]*>\n[\s\S]*?\n *<\/g>/g;
+
+class SchematicPicture {
+  constructor(svg) {
+    this.parts = [];
+    this.cells = {};  // "orbit/position" -> {indent, transform, name, fill, ink, shown}
+    let last = 0;
+    for (const m of svg.matchAll(CELL)) {
+      const [whole, indent, orbit, p] = m;
+      const head = whole.slice(indent.length, whole.indexOf('>') + 1);
+      const rect = whole.match(/<rect [^>]*>/)[0];
+      const texts = [...whole.matchAll(/<text [^>]*>([^<]*)<\/text>/g)];
+      this.cells[`${orbit}/${p}`] = {
+        indent, transform: attr(head, 'transform'), shown: attr(head, 'data-piece'), fill: attr(rect, 'fill'),
+        ink: attr(texts[0][0], 'fill'), name: texts[texts.length - 1][1],
+      };
+      this.parts.push(svg.slice(last, m.index), { orbit, position: +p });
+      last = m.index + whole.length;
+    }
+    this.parts.push(svg.slice(last));
+  }
+
+  cell(info, orbits, part) {
+    const o = orbits[part.orbit];
+    const orbit = info.orbits.find((x) => x.name === part.orbit);
+    const p = part.position, piece = o.perm[p], ori = o.ori[p];
+    const same = this.identical(part.orbit);
+    // An orbit of identical pieces gives labels (0, 1, ... in order of first
+    // appearance in the solved state), not pieces: the label's first cell looks the part.
+    const here = this.cells[`${part.orbit}/${p}`];
+    const look = same ? this.labelCells(part.orbit)[piece] : this.cells[`${part.orbit}/${piece}`];
+    const home = (same ? look.shown === here.shown : piece === p) && ori === 0;
+    const i = here.indent, j = `${i}  `;
+    const tip = `${here.name}: ${same ? `label ${look.shown}` : `piece ${look.name}`}` +
+      (orbit.orientations > 1 ? `, orientation ${ori}` : '');
+    let out = `${i}<g id="${part.orbit}-l${p}-o${ori}" class="${home ? 'cell solved' : 'cell'}" data-orbit="${part.orbit}" ` +
+      `data-position="${p}" data-piece="${look.shown}" data-orientation="${ori}" data-solved="${home}" transform="${here.transform}">\n` +
+      `${j}<title>${tip}</title>\n` +
+      `${j}<rect width="28" height="28" rx="3" fill="${look.fill}" stroke="${home ? '#111111' : '#666666'}" stroke-width="${home ? 3 : 1}"/>\n` +
+      `${j}<text x="14" y="18" text-anchor="middle" font-size="11" fill="${look.ink}">${look.shown}</text>\n`;
+    if (ori !== 0)
+      out += `${j}<circle class="twist" cx="25" cy="3" r="6" fill="#ffffff" stroke="#111111"/>\n` +
+        `${j}<text x="25" y="6" text-anchor="middle" font-size="8">${ori}</text>\n`;
+    return `${out}${j}<text x="14" y="38" text-anchor="middle" font-size="7" fill="#777777">${here.name}</text>\n${i}</g>`;
+  }
+
+  // An orbit of identical pieces: two positions show one label when solved.
+  identical(orbit) {
+    if (!this.same) this.same = {};
+    if (!(orbit in this.same)) {
+      const labels = Object.entries(this.cells).filter(([k]) => k.startsWith(`${orbit}/`)).map(([, c]) => c.shown);
+      this.same[orbit] = new Set(labels).size !== labels.length;
+    }
+    return this.same[orbit];
+  }
+
+  // The first cell of each label of an orbit, in order of first appearance.
+  labelCells(orbit) {
+    if (!this.byLabel) this.byLabel = {};
+    if (!this.byLabel[orbit]) {
+      const seen = new Set();
+      this.byLabel[orbit] = [];
+      for (let p = 0; this.cells[`${orbit}/${p}`]; p++) {
+        const c = this.cells[`${orbit}/${p}`];
+        if (!seen.has(c.shown)) seen.add(c.shown), this.byLabel[orbit].push(c);
+      }
+    }
+    return this.byLabel[orbit];
+  }
+
+  draw(puzzle, position) {
+    const orbits = splitState(puzzle.info, position.numbers);
+    return this.parts.map((part) => (typeof part === 'string' ? part : this.cell(puzzle.info, orbits, part))).join('');
+  }
+}
+
 // A grid-actor level (the picture of its start, one per level): each
 // actor-N circle moves to the N-th actor of the position (by colour, then
 // cell, as `pzc draw` numbers them), centred on its cell-X-Y.
@@ -114,6 +196,7 @@ export class Picture {
     const spec = manifest.picture;
     const text = async (file) => (await fetch(new URL(file, base))).text();
     if (spec && spec.kind === 'stickers') return new Picture(new StickerPicture(await text(spec.file)));
+    if (spec && spec.kind === 'schematic') return new Picture(new SchematicPicture(await text(spec.file)));
     if (spec && spec.kind === 'levels') return new Picture(null, spec.files, text);
     return new Picture(null);
   }
@@ -141,7 +224,7 @@ export class Picture {
       if (!level) throw new Error(`the picture of level ${position.level} is not loaded (await puzzle.loadLevel first)`);
       return level.draw(puzzle, position);
     }
-    if (!this.impl) throw new Error(`no picture of ${puzzle.info.puzzle} in this build (its definition has no layout)`);
+    if (!this.impl) throw new Error(`no picture of ${puzzle.info.puzzle} in this build`);
     return this.impl.draw(puzzle, position);
   }
 }

@@ -19,9 +19,14 @@ rm -rf "$site"
 mkdir -p "$site"
 cp "$root"/web/index.html "$root"/web/app.mjs "$root"/web/style.css "$site"/
 PZC=$pzc PZC_WEB_OUT=$site/puzzles "$root"/scripts/build-web.sh cube3 slide4 pyraminx anima
+# Two schematics for draw_test (no layout): a .tws import with twists, and
+# identical pieces.
+(cd "$root" && "$pzc" build tests/tws/cube2.tws --target wasm -o "$site/puzzles/tws-cube2" &&
+  "$pzc" build puzzles/slide4_rows.pz --target wasm -o "$site/puzzles/slide4_rows")
 # From the root: the packages name their definitions as build-web.sh gave them.
 (cd "$root" && node "$here/draw_test.mjs" "$pzc" "$site" "cube3=puzzles/cube3.pz=R U F' L2 D B R' U2 F" \
   "slide4=puzzles/slide4.pz=R1 C2x3 R3 C4" "pyraminx=puzzles/pyraminx.pz=R U L' B" \
-  "anima=puzzles/anima.pz=up left=2.1-single_file" "anima=puzzles/anima.pz=right up=3.10-box_step")
+  "anima=puzzles/anima.pz=up left=2.1-single_file" "anima=puzzles/anima.pz=right up=3.10-box_step" \
+  "tws-cube2=tests/tws/cube2.tws=U R F2 U'" "slide4_rows=puzzles/slide4_rows.pz=R1 C2 R3")
 exec node "$here/browser.mjs" --pzc "$pzc" --root "$site" --check "$here/checks/page.mjs" \
   --screenshot "$build/web-artefacts/page.png" --timeout 120000

@@ -207,7 +207,8 @@ int buildWebPackage(pipeline::CompilationUnit& unit, const WebPackageRequest& re
     diags.print(std::cerr);
     if (!built) return 1;
 
-    // The picture of the solved state, when the puzzle has stickers to recolour.
+    // The picture of the solved state: stickers to recolour (a layout), or
+    // the schematic's cells to rebuild (pzc-draw.mjs).
     std::string picture = "null";
     if (perm) {
         std::string svg;
@@ -215,10 +216,9 @@ int buildWebPackage(pipeline::CompilationUnit& unit, const WebPackageRequest& re
         draw.file = request.file;
         draw.svg = &svg;
         if (int rc = backendFor(unit).draw(unit, draw)) return rc;
-        if (svg.find("class=\"sticker\"") != std::string::npos) {
-            if (!writeText(dir / "solved.svg", svg)) return 1;
-            picture = json::Line().field("kind", "stickers").field("file", "solved.svg").str();
-        }
+        if (!writeText(dir / "solved.svg", svg)) return 1;
+        const bool stickers = svg.find("class=\"sticker\"") != std::string::npos;
+        picture = json::Line().field("kind", stickers ? "stickers" : "schematic").field("file", "solved.svg").str();
     }
 
     if (puzzle.kind == ir::Puzzle::Kind::Grid && !levelFiles.empty()) {
