@@ -199,8 +199,7 @@ static bool writeStamp(const fs::path& bin, const fs::path& stamp, const std::st
     return digest && replaceStamp(stamp, stampText(size, *digest), tag);
 }
 
-// The first line of a compiler log that says "error", shortened.
-static std::string firstCompilerError(const fs::path& log) {
+std::string firstCompilerError(const std::filesystem::path& log) {
     std::ifstream in(log);
     for (std::string line; std::getline(in, line);) {
         if (line.find("error") == std::string::npos) continue;

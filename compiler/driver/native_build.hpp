@@ -6,6 +6,7 @@
 // build never leaves a half-written file under the final name.
 #pragma once
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,6 +50,10 @@ std::optional<std::string> runtimeIncludeDir(std::string* searched = nullptr);
 
 // A digest of every file under runtimeIncludeDir(): part of every cache key.
 std::string runtimeHeadersDigest();
+
+// The first line of a compiler's log that says "error", shortened (for a
+// one-line internal error; the log keeps the rest).
+std::string firstCompilerError(const std::filesystem::path& log);
 
 // The C++ compiler generated code is built with ($CXX, else c++).
 std::string nativeCompiler();

@@ -111,17 +111,28 @@ class SchematicPicture {
       last = m.index + whole.length;
     }
     this.parts.push(svg.slice(last));
+    // Per orbit: whether its pieces are identical (two positions show one
+    // label when solved), and the first cell of each label, in order of
+    // first appearance (the labels a state's numbers give).
+    this.same = {};
+    this.byLabel = {};
+    for (const [key, c] of Object.entries(this.cells)) {
+      const orbit = key.slice(0, key.lastIndexOf('/'));
+      const labels = (this.byLabel[orbit] ||= []);
+      if (labels.some((l) => l.shown === c.shown)) this.same[orbit] = true;
+      else labels.push(c);
+    }
   }
 
   cell(info, orbits, part) {
     const o = orbits[part.orbit];
     const orbit = info.orbits.find((x) => x.name === part.orbit);
     const p = part.position, piece = o.perm[p], ori = o.ori[p];
-    const same = this.identical(part.orbit);
-    // An orbit of identical pieces gives labels (0, 1, ... in order of first
-    // appearance in the solved state), not pieces: the label's first cell looks the part.
+    const same = !!this.same[part.orbit];
+    // An orbit of identical pieces gives labels, not pieces: the label's
+    // first cell looks the part.
     const here = this.cells[`${part.orbit}/${p}`];
-    const look = same ? this.labelCells(part.orbit)[piece] : this.cells[`${part.orbit}/${piece}`];
+    const look = same ? this.byLabel[part.orbit][piece] : this.cells[`${part.orbit}/${piece}`];
     const home = (same ? look.shown === here.shown : piece === p) && ori === 0;
     const i = here.indent, j = `${i}  `;
     const tip = `${here.name}: ${same ? `label ${look.shown}` : `piece ${look.name}`}` +
@@ -135,30 +146,6 @@ class SchematicPicture {
       out += `${j}<circle class="twist" cx="25" cy="3" r="6" fill="#ffffff" stroke="#111111"/>\n` +
         `${j}<text x="25" y="6" text-anchor="middle" font-size="8">${ori}</text>\n`;
     return `${out}${j}<text x="14" y="38" text-anchor="middle" font-size="7" fill="#777777">${here.name}</text>\n${i}</g>`;
-  }
-
-  // An orbit of identical pieces: two positions show one label when solved.
-  identical(orbit) {
-    if (!this.same) this.same = {};
-    if (!(orbit in this.same)) {
-      const labels = Object.entries(this.cells).filter(([k]) => k.startsWith(`${orbit}/`)).map(([, c]) => c.shown);
-      this.same[orbit] = new Set(labels).size !== labels.length;
-    }
-    return this.same[orbit];
-  }
-
-  // The first cell of each label of an orbit, in order of first appearance.
-  labelCells(orbit) {
-    if (!this.byLabel) this.byLabel = {};
-    if (!this.byLabel[orbit]) {
-      const seen = new Set();
-      this.byLabel[orbit] = [];
-      for (let p = 0; this.cells[`${orbit}/${p}`]; p++) {
-        const c = this.cells[`${orbit}/${p}`];
-        if (!seen.has(c.shown)) seen.add(c.shown), this.byLabel[orbit].push(c);
-      }
-    }
-    return this.byLabel[orbit];
   }
 
   draw(puzzle, position) {

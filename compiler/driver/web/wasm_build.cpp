@@ -132,13 +132,7 @@ bool buildWasm(const std::string& source, const std::string& dir, DiagnosticEngi
             dieOfSignal(rc.interrupted);
         }
         if (!rc.exited() || rc.exitCode() != 0 || !complete(work)) {
-            std::ifstream in(log);
-            std::string line, first;
-            while (std::getline(in, line))
-                if (line.find("error") != std::string::npos) {
-                    first = line;
-                    break;
-                }
+            const std::string first = firstCompilerError(log);
             diags.error(entry.string(), {},
                         "internal error: Emscripten (" + *emxx + ") " +
                             (rc.started ? rc.describe() : "could not be run: " + rc.startError) +

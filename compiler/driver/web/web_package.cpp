@@ -125,6 +125,12 @@ bool pruneTables(const fs::path& dir, const std::vector<TableFile>& kept) {
     return true;
 }
 
+uint64_t total(const std::vector<TableFile>& tables) {
+    uint64_t bytes = 0;
+    for (const auto& t : tables) bytes += t.bytes;
+    return bytes;
+}
+
 std::string tablesJson(const std::vector<std::string>& solvers, const std::vector<TableFile>& tables) {
     std::string out = "{";
     for (size_t i = 0; i < solvers.size(); ++i) {
@@ -244,10 +250,8 @@ int buildWebPackage(pipeline::CompilationUnit& unit, const WebPackageRequest& re
         for (size_t i = 0; i < indices.size(); ++i)
             if (!nativeTables(unit, indices[i], solvers[i], dir, tables)) return 1;
         if (!pruneTables(dir, tables)) return 1;
-        uint64_t total = 0;
-        for (const auto& t : tables) total += t.bytes;
-        if (total > kWasmTableBudget) {
-            std::cerr << "pzc build: error: the tables need " << formatBytes(total)
+        if (total(tables) > kWasmTableBudget) {
+            std::cerr << "pzc build: error: the tables need " << formatBytes(total(tables))
                       << ", more than a WebAssembly module holds (" << formatBytes(kWasmTableBudget) << ")\n";
             return 1;
         }
@@ -267,10 +271,8 @@ int buildWebPackage(pipeline::CompilationUnit& unit, const WebPackageRequest& re
                                      .raw("picture", picture)
                                      .str();
     if (!writeText(dir / "puzzle.json", manifest + "\n")) return 1;
-    uint64_t total = 0;
-    for (const auto& t : tables) total += t.bytes;
     std::cout << "wrote " << dir.string() << "/ (solver.mjs, solver.wasm, pzc.mjs"
-              << (tables.empty() ? "" : ", " + std::to_string(tables.size()) + " table files of " + formatBytes(total))
+              << (tables.empty() ? "" : ", " + std::to_string(tables.size()) + " table files of " + formatBytes(total(tables)))
               << ")\n";
     return 0;
 }

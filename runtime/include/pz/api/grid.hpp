@@ -174,9 +174,7 @@ private:
     }
     template <class Space>
     static bool replays(const Space& space, const std::vector<int>& moves) {
-        auto s = space.initial();
-        for (int m : moves) s = space.move(s, m);
-        return space.solved(s);
+        return space.solved(replay(space, moves));
     }
     template <class Space>
     Result<Solution> solveLevel(const Space& space, const SearchLimits& l, const Limits& limits) const {

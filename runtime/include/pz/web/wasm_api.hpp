@@ -21,7 +21,6 @@
 #error "define PZ_WEB_LIBRARY as the generated library's namespace before including pz/web/wasm_api.hpp"
 #endif
 
-#include <cmath>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -54,8 +53,6 @@ using api::Solver;
 struct Instance {
     std::unique_ptr<Solver> solver;
     std::shared_ptr<api::CancelToken> cancel = std::make_shared<api::CancelToken>();
-    std::string tableDir = "/tables";
-    bool cacheTables = true;
     std::string answer;  // the last call's JSON, returned by pointer
 };
 
@@ -178,12 +175,10 @@ inline bool opened() { return instance().solver != nullptr; }
 PZ_WEB_EXPORT const char* pzw_open(const char* solver, const char* tableDir, int cacheTables) {
     using namespace pz::web;
     Instance& in = instance();
-    in.tableDir = tableDir && *tableDir ? tableDir : "/tables";
-    in.cacheTables = cacheTables != 0;
     pz::api::SolverOptions options;
     options.threads = 1;  // no threads in this module
-    options.tableDir = in.tableDir;
-    options.cacheTables = in.cacheTables;
+    options.tableDir = tableDir && *tableDir ? tableDir : "/tables";
+    options.cacheTables = cacheTables != 0;
     // The budget the 32-bit memory allows beside the search (2 GiB at most).
     options.memoryBytes = uint64_t{1792} << 20;
     options.cancel = in.cancel;
