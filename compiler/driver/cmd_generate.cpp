@@ -95,7 +95,7 @@ int runGenerate(const Args& args) {
     GenerateRequest request;
     OptionParser options("generate",
                          "usage: pzc generate FILE -o DIR --name NAME [--namespace NS] [--solver NAME]...\n"
-                         "                    [--level FILE | --levels DIR]...   (grid-actor puzzles)\n"
+                         "                    [--level FILE | --levels DIR]...   (grid-actor puzzles; sliding-block boards: --level)\n"
                          "                    [--depfile FILE]   (make-style dependencies: the files read)\n"
                          "Writes DIR/NAME.hpp (the library's API: NS::makeSolver, docs/library.md), DIR/NAME.cpp and DIR/NAME_c.h (its C entry).\n");
     options.positionals(files, 1, 1, "FILE")

@@ -3,7 +3,8 @@
 // pz/plugin.hpp) with dlopen and wraps their pz::api::Solver.
 //
 // Positions cross to Python as plain values: a permutation puzzle's state
-// numbers (a list of ints), a grid-actor puzzle's level name. Every value
+// numbers (a list of ints), a level's name, or a level with moves made as
+// the pair (name, numbers). Every value
 // coming in goes through the solver's own parser, so its errors are the
 // command line's. Failures raise _pzc.Error (.code: pz::api::ErrorCode's
 // number, .kind: its name). prepare() and solve() release the GIL, and
@@ -108,8 +109,12 @@ auto interruptible(api::CancelToken& token, F&& work) -> decltype(work()) {
     }
 }
 
+// A level alone is its name; a level with moves made (grid-actor: the
+// directions pressed) or pieces moved (sliding-block boards: the anchors)
+// is the pair (name, numbers); any other position is its numbers.
 py::object fromPosition(const api::Position& p) {
-    if (!p.level.empty()) return py::str(p.level);
+    if (!p.level.empty() && p.numbers.empty()) return py::str(p.level);
+    if (!p.level.empty()) return py::make_tuple(p.level, p.numbers);
     return py::cast(p.numbers);
 }
 
@@ -145,12 +150,18 @@ public:
         if (!st) fail(st.error());
     }
 
-    // A position from Python: a level name (grid-actor), state text or
-    // numbers, or the Position of parse_scramble and friends.
+    // A position from Python: a level name (puzzles with levels), state
+    // text or numbers, or what parse_scramble and friends return (a
+    // (level, numbers) pair: the solver checks the numbers).
     api::Position position(const py::handle& value) const {
         if (py::isinstance<py::str>(value)) {
             const auto text = value.cast<std::string>();
-            return take(info().family == "grid-actor" ? solver_->parseLevel(text) : solver_->parseState(text));
+            return take(info().levels.empty() ? solver_->parseState(text) : solver_->parseLevel(text));
+        }
+        if (py::isinstance<py::tuple>(value) && py::len(value) == 2 && py::isinstance<py::str>(value[py::int_(0)])) {
+            api::Position p{info().name, {}, value[py::int_(0)].cast<std::string>()};
+            for (const auto& n : value[py::int_(1)]) p.numbers.push_back(n.cast<int>());
+            return p;
         }
         std::string text;
         for (const auto& n : value) {

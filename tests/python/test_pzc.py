@@ -49,6 +49,45 @@ class CubeTest(unittest.TestCase):
         self.assertEqual(cube.solve(state=moved).length, 2)
 
 
+class BlocksTest(unittest.TestCase):
+    """Sliding-block puzzles: the 8-puzzle's positions as cells, Rush Hour's
+    as a level's name, then (name, anchors) once a car has moved."""
+
+    def test_eight(self):
+        eight = pzc.Puzzle(str(ROOT / "puzzles" / "eight.pz"))
+        self.assertEqual(eight.info["family"], "sliding-block")
+        self.assertEqual(eight.solvers, ["pdb", "manhattan"])
+        for seed in (1, 2, 3):
+            state = eight.random_state(seed=seed)
+            sol = eight.solve(state=state)
+            self.assertEqual((sol.length, sol.optimal), cli_solve(str(ROOT / "puzzles" / "eight.pz"), state))
+            self.assertEqual(eight.solve(state=state, solver="manhattan").length, sol.length)
+            self.assertTrue(eight.is_solved(eight.apply(state, sol.moves)))
+        self.assertEqual(eight.solve(scramble="R D R D L").moves, ["R", "U", "L", "U", "L"])
+        self.assertEqual(eight.solve(state="1 2 0 3 4 5 6 7 8").moves, ["L", "L"])
+        with self.assertRaises(pzc.Error) as caught:
+            eight.solve(state="2 1 0 3 4 5 6 7 8")
+        self.assertIn("parity", str(caught.exception))
+
+    def test_rushhour(self):
+        rush = pzc.Puzzle(str(ROOT / "puzzles" / "rushhour.pz"))
+        levels = rush.info["levels"]
+        published = [int(line.split()[0]) for line in open(ROOT / "puzzles" / "rushhour" / "levels.txt")
+                     if line.strip() and not line.startswith("#")]
+        self.assertEqual(len(levels), len(published))
+        sol = rush.solve(state=levels[0])
+        self.assertEqual(sol.length, published[0])
+        moved = rush.apply(levels[0], sol.moves[:3])
+        self.assertIsInstance(moved, tuple)
+        self.assertEqual(moved[0], levels[0])
+        self.assertFalse(rush.is_solved(moved))
+        rest = rush.solve(state=moved)
+        self.assertEqual(rest.length, published[0] - 3)
+        self.assertTrue(rush.is_solved(rush.apply(moved, rest.moves)))
+        with self.assertRaises(pzc.Error):
+            rush.apply(levels[0], "A+9")
+
+
 class PuzzleTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

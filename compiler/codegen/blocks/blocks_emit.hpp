@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/codegen/library.hpp"
 #include "compiler/ir/puzzle.hpp"
 
 namespace pz::codegen {
@@ -47,5 +48,14 @@ std::string boardLevelText(const ir::BlockRules& rules, const BoardTypes& types,
 
 // The n-puzzle engine's traits and main() for one solver.
 std::string emitTilesSolver(const ir::Puzzle& puzzle, const ir::BlockSolver& solver, const BlocksEmitOptions& options);
+
+// The solver libraries (pzc generate; library.cpp): an n-puzzle's, one
+// TilePuzzleSolver per solver (none of them breadth-first), and any other
+// board's, the levels compiled in, one BoardLevelsSolver per solver name.
+LibrarySources emitTilesLibrary(const std::string& name, const std::string& ns, const std::string& source,
+                                const ir::Puzzle& puzzle, const std::vector<ir::BlockSolver>& tileSolvers);
+LibrarySources emitBoardLibrary(const std::string& name, const std::string& ns, const std::string& source,
+                                const ir::Puzzle& puzzle, const std::vector<std::string>& solverNames, const BoardTypes& types,
+                                const std::vector<ir::BlockLayout>& levels);
 
 }  // namespace pz::codegen

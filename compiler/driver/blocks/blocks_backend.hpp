@@ -31,6 +31,8 @@ public:
     int draw(pipeline::CompilationUnit& unit, const DrawRequest& request) const override;
     // pzc enumerate DEF --whole: an n-puzzle's distances (blocks_enumerate.cpp)
     int enumerate(pipeline::CompilationUnit& unit, const EnumerateRequest& request) const override;
+    // pzc generate DEF -o DIR --name NAME [--solver S]... [--level FILE]... (blocks_generate.cpp)
+    int generate(pipeline::CompilationUnit& unit, const GenerateRequest& request) const override;
 };
 
 }  // namespace pz::driver

@@ -23,59 +23,12 @@
 #include <utility>
 #include <vector>
 
+#include "pz/api/prepare.hpp"
 #include "pz/api/solver.hpp"
 #include "pz/search/search.hpp"
 #include "pz/state_text.hpp"
 
 namespace pz::api {
-
-// For the duration of a prepare(): this thread's memory budget, table check
-// level and progress sink are the solver's options (note [no global state]).
-class PrepareScope {
-public:
-    explicit PrepareScope(const SolverOptions& o)
-        : budget_(memoryBudget()), verification_(tableVerification()), progress_(&sink_) {
-        memoryBudget() = o.memoryBytes ? o.memoryBytes : defaultMemoryBudget();
-        tableVerification() = o.verifyTables ? TableVerification::Full : TableVerification::Sampled;
-        sink_.report = o.progress;
-        sink_.cancelled = o.cancel ? o.cancel->flag() : nullptr;
-        // No sink: builds print on stderr (Progress's own behaviour).
-        if (!o.progress && !o.cancel && o.printProgress) progressSink() = nullptr;
-    }
-    ~PrepareScope() {
-        memoryBudget() = budget_;
-        tableVerification() = verification_;
-    }
-    PrepareScope(const PrepareScope&) = delete;
-    PrepareScope& operator=(const PrepareScope&) = delete;
-
-private:
-    uint64_t budget_;
-    TableVerification verification_;
-    ProgressSink sink_;
-    ProgressScope progress_;
-};
-
-// The messages of prepare()'s failures, as the command line words them.
-// `outOfMemory`: the message of a failed allocation ("" for the default).
-template <class F>
-Status preparing(const char* what, F&& build, const std::string& outOfMemory = "") {
-    try {
-        build();
-        return {};
-    } catch (const BuildCancelled&) {
-        return makeError(ErrorCode::Cancelled, std::string(what) + ": cancelled");
-    } catch (const MemoryBudgetError& e) {
-        return makeError(ErrorCode::OutOfMemory, e.what());
-    } catch (const TableCorruptError& e) {
-        return makeError(ErrorCode::CorruptTables, e.what());
-    } catch (const std::bad_alloc&) {
-        return makeError(ErrorCode::OutOfMemory,
-                         outOfMemory.empty() ? std::string("out of memory while building or loading the ") + what : outOfMemory);
-    } catch (const std::exception& e) {
-        return makeError(ErrorCode::Internal, std::string(what) + ": " + e.what());
-    }
-}
 
 // Positions, moves and the description: what both permutation solvers share.
 template <class T>
@@ -188,24 +141,9 @@ public:
     }
     const SolverOptions& options() const { return options_; }
     // The cache directory; "" when the options build tables in memory only.
-    std::string tableDir() const {
-        if (!options_.cacheTables) return "";
-        return options_.tableDir.empty() ? cacheDirectory() + "/tables" : options_.tableDir;
-    }
-    // The cache directory exists (made if need be) and is writable: else an
-    // error before any build, rather than tables built and then not kept.
-    Status checkTableDir() const {
-        const std::string dir = tableDir();
-        if (dir.empty()) return {};
-        std::error_code ec;
-        std::filesystem::create_directories(dir, ec);
-        if (ec || ::access(dir.c_str(), W_OK | X_OK) != 0)
-            return makeError(ErrorCode::TablesUnwritable,
-                             "cannot write the tables directory " + dir + ": " +
-                                 (ec ? ec.message() : std::string(std::strerror(errno))) +
-                                 " (choose another tableDir, or set cacheTables = false to build in memory)");
-        return {};
-    }
+    std::string tableDir() const { return tablesDirectory(options_); }
+    // The cache directory exists and is writable (pz/api/prepare.hpp).
+    Status checkTableDir() const { return checkTablesDirectory(options_); }
 
 protected:
     PermSolverBase(SolverOptions options, SolverInfo solver, std::vector<SolverInfo> all) : options_(std::move(options)) {

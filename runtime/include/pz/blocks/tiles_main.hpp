@@ -51,27 +51,6 @@ inline std::string trim(const std::string& s) {
 }
 }  // namespace main_detail
 
-// The position a scramble (blank directions from the goal) makes; false
-// with `why` at the first illegal move.
-template <class T>
-bool scrambleCells(const std::string& text, Cells<T>& out, std::string& why) {
-    std::vector<int> moves;
-    if (!parseDirections(text, moves, why)) return false;
-    out = goalCells<T>();
-    for (size_t i = 0; i < moves.size(); ++i) {
-        int blank = 0;
-        while (out[blank] != 0) ++blank;
-        if (!moveBlank<T>(out, moves[i])) {
-            static const char* names[4] = {"up", "down", "left", "right"};
-            why = "scramble move " + std::to_string(i + 1) + " (" + kDirNames[moves[i]] + ") is illegal: the blank at row " +
-                  std::to_string(blank / T::kWidth + 1) + ", column " + std::to_string(blank % T::kWidth + 1) +
-                  " cannot move " + names[moves[i]];
-            return false;
-        }
-    }
-    return true;
-}
-
 template <class T>
 int tilesMain(int argc, char** argv) {
     using namespace main_detail;

@@ -19,6 +19,7 @@
 #include <chrono>
 #include <climits>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace pz::blocks {
@@ -38,7 +39,18 @@ public:
         double seconds = 0;           // wall clock
         double cpuSeconds = 0;        // this thread's CPU time (what a loaded machine does not inflate)
         int bound = 0;                // the last iteration's bound
+        bool stopped = false;         // the cancel flag or the deadline ended it
     };
+
+    // What may end a search besides a solution and maxNodes (the library's
+    // Limits, pz/api/blocks.hpp): checked every kCheckNodes nodes, so the
+    // hot path keeps its one comparison against the node limit.
+    struct Stop {
+        const std::atomic<bool>* cancel = nullptr;
+        std::optional<std::chrono::steady_clock::time_point> deadline;
+        int maxLength = INT_MAX;  // no iteration with a bound above this
+    };
+    static constexpr uint64_t kCheckNodes = uint64_t(1) << 16;
 
     // `tables` must be loaded when T::kPatterns > 0 and outlive the solver.
     explicit TileSolver(const TileTables<T>* tables = nullptr) : tables_(tables) {
@@ -52,7 +64,7 @@ public:
         return n.h;
     }
 
-    Result solve(const Cells<T>& start, uint64_t maxNodes = UINT64_MAX) {
+    Result solve(const Cells<T>& start, uint64_t maxNodes = UINT64_MAX, const Stop& stop = {}) {
         const auto t0 = std::chrono::steady_clock::now();
         const double c0 = threadCpuSeconds();
         Result r;
@@ -60,10 +72,13 @@ public:
         init(start, root);
         nodes_ = 0;
         maxNodes_ = maxNodes;
-        aborted_ = false;
+        stop_ = &stop;
+        limit_ = stop.cancel || stop.deadline ? std::min(maxNodes_, kCheckNodes) : maxNodes_;
+        aborted_ = stopped_ = false;
         path_.clear();
         bound_ = root.h;
         for (;;) {
+            if (bound_ > stop.maxLength) break;
             nextBound_ = INT_MAX;
             if (dfs(root, 0, -1)) {
                 r.solved = true;
@@ -75,6 +90,7 @@ public:
         }
         r.nodes = nodes_;
         r.bound = bound_;
+        r.stopped = stopped_;
         r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         r.cpuSeconds = threadCpuSeconds() - c0;
         return r;
@@ -253,6 +269,19 @@ private:
         return true;
     }
 
+    // Past limit_: the node limit, or time to look at the cancel flag and
+    // the deadline (then the next look is kCheckNodes nodes on).
+    bool keepGoing() {
+        if (nodes_ > maxNodes_) return false;
+        if ((stop_->cancel && stop_->cancel->load(std::memory_order_relaxed)) ||
+            (stop_->deadline && std::chrono::steady_clock::now() >= *stop_->deadline)) {
+            stopped_ = true;
+            return false;
+        }
+        limit_ = std::min(maxNodes_, nodes_ + kCheckNodes);
+        return true;
+    }
+
     bool dfs(const Node& n, int g, int prevDir) {
         if (n.h == 0 && isGoal(n)) return true;
         Node kids[4];
@@ -265,7 +294,7 @@ private:
         }
         for (int i = 0; i < m; ++i) finishChild(kids[i]);
         nodes_ += static_cast<uint64_t>(m);
-        if (nodes_ > maxNodes_) {
+        if (nodes_ > limit_ && !keepGoing()) {
             aborted_ = true;
             return false;
         }
@@ -294,8 +323,9 @@ private:
     bool lookahead_ = true;
     const TileTables<T>* tables_;
     const uint8_t* table_[PS] = {};
-    uint64_t nodes_ = 0, maxNodes_ = UINT64_MAX;
-    bool aborted_ = false;
+    uint64_t nodes_ = 0, maxNodes_ = UINT64_MAX, limit_ = UINT64_MAX;
+    const Stop* stop_ = nullptr;
+    bool aborted_ = false, stopped_ = false;
     int bound_ = 0, nextBound_ = INT_MAX;
     std::vector<int> path_;
 };
