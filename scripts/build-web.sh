@@ -5,8 +5,9 @@
 #   scripts/build-web.sh                 every puzzle below
 #   scripts/build-web.sh cube3 anima     those only
 # Needs Emscripten (scripts/install-deps.sh installs it). The table files
-# of cube3, slide4, rotate4o and skewb are built natively once (then
-# cached) and shipped; pyraminx's and cube2's are built in the page.
+# of cube3, slide4, rotate4o, skewb and fifteen are built natively once
+# (then cached) and shipped; pyraminx's, cube2's and eight's are built in
+# the page; Anima, Rush Hour and Klotski need none.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PZC=${PZC:-build/compiler/driver/pzc}
@@ -21,6 +22,10 @@ PUZZLES=(
   "rotate4o|puzzles/rotate4o.pz|--solver via_square --tables|rotate4o via the square|"
   "cube2|puzzles/cube2.pz||2×2×2 cube, optimal (tables built in the page)|R U F' R2"
   "skewb|puzzles/skewb.pz|--tables|Skewb, optimal|R U L' B"
+  "fifteen|puzzles/fifteen.pz|--solver six --tables|15-puzzle, optimal (6-6-3 databases)|R R D L D R R D L L"
+  "eight|puzzles/eight.pz||8-puzzle, optimal (tables built in the page)|R D R D L L U"
+  "rushhour|puzzles/rushhour.pz||Rush Hour, database boards, optimal|"
+  "klotski|puzzles/klotski.pz||Klotski, 81 moves (a move goes anywhere it can reach)|"
 )
 
 wanted=("$@")

@@ -147,11 +147,13 @@ async function openEntry(entry) {
   page.puzzle = await openPuzzle(new URL(`puzzles/${entry.id}/`, location.href), { solver: entry.solver || '' });
   performance.mark('pzc:opened');
   page.entry = entry;
-  const grid = page.puzzle.info.family === 'grid-actor';
-  $('level-field').hidden = !grid;
-  $('scramble-form').hidden = grid;
-  $('random').hidden = grid;
-  if (grid) {
+  // Puzzles solved from levels (Anima, Rush Hour, Klotski) pick a level;
+  // the others take a scramble, a state or a random state.
+  const levels = page.puzzle.info.levels.length > 0;
+  $('level-field').hidden = !levels;
+  $('scramble-form').hidden = levels;
+  $('random').hidden = levels;
+  if (levels) {
     const select = $('level');
     select.textContent = '';
     for (const name of page.puzzle.info.levels) select.append(new Option(name, name));
@@ -189,7 +191,7 @@ function wire() {
     }
   });
   $('reset').addEventListener('click', async () => {
-    if (page.puzzle.info.family === 'grid-actor') await openLevel($('level').value);
+    if (page.puzzle.info.levels.length) await openLevel($('level').value);
     else setPosition(page.puzzle.solved());
   });
   $('solve').addEventListener('click', solve);
@@ -207,11 +209,13 @@ function wire() {
       showStep(page.step + 1);
     }, 400);
   });
-  // Arrow keys press the directions of a grid-actor puzzle (Anima).
+  // Arrow keys press the directions of a grid-actor puzzle (Anima) and
+  // move an n-puzzle's blank (U D L R).
   document.addEventListener('keydown', (event) => {
-    const name = { ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right' }[event.key];
-    if (!name || page.busy || !page.puzzle || event.target.closest('input, select, textarea')) return;
-    if (!page.puzzle.info.moves.includes(name)) return;
+    const names = { ArrowUp: ['up', 'U'], ArrowDown: ['down', 'D'], ArrowLeft: ['left', 'L'], ArrowRight: ['right', 'R'] }[event.key];
+    if (!names || page.busy || !page.puzzle || event.target.closest('input, select, textarea')) return;
+    const name = names.find((n) => page.puzzle.info.moves.includes(n));
+    if (!name) return;
     event.preventDefault();
     try {
       setPosition(page.puzzle.apply(current(), name));

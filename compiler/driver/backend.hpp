@@ -40,6 +40,8 @@ struct GenerateRequest {
     std::vector<std::string> solvers;  // declared solvers to hold; empty: every one
     std::vector<std::string> levelFiles, levelDirs;  // grid-actor puzzles: --level / --levels
     std::vector<std::string>* inputs = nullptr;      // out: the files read besides the definition
+    std::vector<std::string>* held = nullptr;        // out (if set): the solvers the library holds, default first
+    std::string command = "generate";                // the command messages name (pzc build: --shared, --target wasm)
     // Set: the sources are stored here instead of written (pzc build --shared).
     codegen::LibrarySources* capture = nullptr;
 };

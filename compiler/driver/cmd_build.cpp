@@ -75,6 +75,7 @@ int buildShared(pipeline::CompilationUnit& unit, const std::string& output, Gene
     codegen::LibrarySources sources;
     request.name = request.ns = kLibraryName;
     request.capture = &sources;
+    request.command = "build";
     if (int rc = backendFor(unit).generate(unit, request)) return rc;
     NativeBuild build;
     build.source = codegen::libraryTranslationUnit(sources, kLibraryName) + kPluginEntry;

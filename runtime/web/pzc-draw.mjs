@@ -2,7 +2,7 @@
 // them (docs/drawing.md), without the compiler: `pzc build --target wasm`
 // writes the picture of the solved state (or of each level's start), and a
 // position's picture is that document with its stickers recoloured (as
-// cubing.js recolours stickers by id) or its actors moved.
+// cubing.js recolours stickers by id), its actors or its pieces moved.
 //
 // Stickers (a permutation puzzle with a layout): the element with id
 // ORBIT-lP-oK is sticker slot K of position P. The piece there now (its
@@ -178,21 +178,73 @@ class LevelPicture {
   }
 }
 
+// A sliding-block board (render/blocks_picture.cpp; one picture: an
+// n-puzzle's solved board, or a board level's start). Each piece is a group
+// piece-NAME of its cells and its name, placed from its anchor (data-x,
+// data-y); a position moves each group by whole cells. An n-puzzle's
+// numbers are its cells (tile t is the piece `tiles[t - 1]`); a board's are
+// its pieces' anchors (y * width + x) in the order `pieces` names them.
+const PIECE = /<g id="piece-([^"]*)" class="piece"[^>]*>[\s\S]*?<\/g>/g;
+
+class BlocksPicture {
+  constructor(svg, { tiles = null, pieces = null } = {}) {
+    this.svg = svg;
+    this.tiles = tiles;
+    this.pieces = pieces;
+    const cells = [...svg.matchAll(/<rect id="cell-(\d+)-(\d+)"[^>]*>/g)];
+    this.width = Math.max(...cells.map((m) => +m[1])) + 1;
+    this.cell = +attr(cells[0][0], 'width');
+  }
+
+  // name -> [x, y] of every piece the position places.
+  anchors(position) {
+    const at = {};
+    const n = position.numbers;
+    if (this.tiles) {
+      n.forEach((t, c) => { if (t > 0) at[this.tiles[t - 1]] = [c % this.width, Math.floor(c / this.width)]; });
+    } else {
+      this.pieces.forEach((name, i) => { at[name] = [n[i] % this.width, Math.floor(n[i] / this.width)]; });
+    }
+    return at;
+  }
+
+  draw(puzzle, position) {
+    const at = this.anchors(position);
+    const fmt = (v) => String(Math.round(v * 100) / 100);
+    const svg = this.svg.replace(PIECE, (group, name) => {
+      const head = group.slice(0, group.indexOf('>') + 1);
+      const [x, y] = at[name];
+      const dx = (x - attr(head, 'data-x')) * this.cell, dy = (y - attr(head, 'data-y')) * this.cell;
+      const body = group.slice(head.length).replace(/ (x|y)="([-\d.]+)"/g,
+        (whole, axis, v) => ` ${axis}="${fmt(+v + (axis === 'x' ? dx : dy))}"`);
+      return setAttr(setAttr(head, 'data-x', x), 'data-y', y) + body;
+    });
+    return svg.replace(/(<g id="frame"[^>]*) data-solved="[^"]*"/, `$1 data-solved="${position.solved}"`);
+  }
+}
+
 export class Picture {
   static async load(manifest, base) {
     const spec = manifest.picture;
     const text = async (file) => (await fetch(new URL(file, base))).text();
     if (spec && spec.kind === 'stickers') return new Picture(new StickerPicture(await text(spec.file)));
     if (spec && spec.kind === 'schematic') return new Picture(new SchematicPicture(await text(spec.file)));
-    if (spec && spec.kind === 'levels') return new Picture(null, spec.files, text);
+    if (spec && spec.kind === 'levels') return new Picture(null, spec.files, text, (svg) => new LevelPicture(svg));
+    if (spec && spec.kind === 'blocks' && spec.file)
+      return new Picture(new BlocksPicture(await text(spec.file), { tiles: spec.tiles }));
+    if (spec && spec.kind === 'blocks') {
+      const files = Object.fromEntries(Object.entries(spec.levels).map(([name, l]) => [name, l.file]));
+      return new Picture(null, files, text, (svg, name) => new BlocksPicture(svg, { pieces: spec.levels[name].pieces }));
+    }
     return new Picture(null);
   }
 
-  constructor(impl, levelFiles = null, fetchText = null) {
+  constructor(impl, levelFiles = null, fetchText = null, levelPicture = null) {
     this.impl = impl;
     this.levelFiles = levelFiles;  // level name -> its picture's file, fetched when first drawn
     this.levels = {};
     this.fetchText = fetchText;
+    this.levelPicture = levelPicture;  // (svg, name) -> the level's picture
   }
 
   get available() {
@@ -202,7 +254,7 @@ export class Picture {
   // Fetches a level's picture before it is drawn (draw itself is synchronous).
   async loadLevel(name) {
     if (this.levelFiles && !this.levels[name] && this.levelFiles[name])
-      this.levels[name] = new LevelPicture(await this.fetchText(this.levelFiles[name]));
+      this.levels[name] = this.levelPicture(await this.fetchText(this.levelFiles[name]), name);
   }
 
   draw(puzzle, position) {

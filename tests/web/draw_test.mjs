@@ -7,7 +7,11 @@
 // level's start (`pzc draw --level FILE --scramble`), which checks the
 // module's positions (directions pressed, actors), and solves the position
 // the scramble leads to: the solution must replay to solved.
-// Usage: node draw_test.mjs PZC SITE ID=DEFINITION=SCRAMBLE[=LEVEL]...
+// A sliding-block case draws every prefix of the scramble (single moves
+// from the solved board may be illegal): an n-puzzle from its solved board
+// (`pzc draw --scramble`), a board from a level, LEVEL=NAME@FILE (the
+// file's first level, as `pzc draw --level FILE` draws it).
+// Usage: node draw_test.mjs PZC SITE ID=DEFINITION=SCRAMBLE[=LEVEL[@FILE]]...
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -27,12 +31,16 @@ for (const c of cases) {
   globalThis.fetch = async (url) => new Response(readFileSync(new URL(url)));
   const picture = await Picture.load(manifest, pathToFileURL(`${dir}/`));
   const puzzle = { info };
-  const sequences = [scramble, '', ...info.moves];
+  const blocks = info.family === 'sliding-block';
+  const words = scramble.split(' ').filter(Boolean);
+  const prefixes = words.map((_, i) => words.slice(0, i + 1).join(' '));
+  const sequences = [scramble, '', ...(blocks ? prefixes : info.moves)];
   let checked = 0, equal = 0;
-  if (level) await picture.loadLevel(level);
-  const levelFile = level && `${definition.replace(/\.pz$/, '')}/levels/${level}.txt`;
+  const [levelName, levelPath] = (level || '').split('@');
+  if (level) await picture.loadLevel(levelName);
+  const levelFile = level && (levelPath || `${definition.replace(/\.pz$/, '')}/levels/${level}.txt`);
   for (const moves of sequences) {
-    const position = level ? call('pzw_apply', level, moves) : call('pzw_position', 'scramble', moves);
+    const position = level ? call('pzw_apply', levelName, moves) : call('pzw_position', 'scramble', moves);
     if (!position.ok) throw new Error(`${id}: ${moves}: ${position.error}`);
     const mine = picture.draw(puzzle, position);
     const args = ['draw', definition, ...(level ? ['--level', levelFile] : []), ...(moves ? ['--scramble', moves] : [])];
@@ -49,18 +57,21 @@ for (const c of cases) {
     }
     checked++;
   }
-  if (level) {
+  if (level || blocks) {
     // Solved from where the scramble leads, replayed by the module.
-    const from = call('pzw_apply', level, scramble);
+    const from = level ? call('pzw_apply', levelName, scramble) : call('pzw_position', 'scramble', scramble);
+    const prepared = call('pzw_prepare');  // tables built in memory (none for levels)
+    if (!prepared.ok) throw new Error(`${id}: prepare: ${prepared.error}`);
     const solution = call('pzw_solve', from.position, 0, -1, 0, 0);
     const end = solution.ok && call('pzw_apply', from.position, solution.names.join(' '));
     if (!end || !end.ok || !end.solved || from.solved) {
-      console.log(`FAIL ${id} ${level} after "${scramble}": ${JSON.stringify(solution)}`);
+      console.log(`FAIL ${id} ${level || ''} after "${scramble}": ${JSON.stringify(solution)}`);
       failures++;
     } else {
-      console.log(`${id} ${level} after "${scramble}": solved from there in ${solution.length} moves (${solution.names.join(' ')})`);
+      console.log(`${id} ${levelName || 'solved'} after "${scramble}": solved from there in ${solution.length} moves (${solution.names.join(' ')})`);
     }
   }
-  console.log(`${id}: ${equal} of ${checked} pictures equal to pzc draw's (the scramble "${scramble}", solved, each of ${info.moves.length} moves)`);
+  console.log(`${id}: ${equal} of ${checked} pictures equal to pzc draw's (the scramble "${scramble}", solved, ` +
+    (blocks ? `each of its ${prefixes.length} prefixes)` : `each of ${info.moves.length} moves)`));
 }
 process.exit(failures ? 1 : 0);

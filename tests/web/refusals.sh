@@ -20,7 +20,9 @@ expect() {  # expect CODE PATTERN -- ARGS...
   fi
 }
 expect 1 "need 3.5 GiB, more than a WebAssembly module holds" -- build "$root/puzzles/rotate4o.pz" --target wasm -o "$out/r" --solver optimal_big
-expect 1 "sliding-block puzzle; the WebAssembly target builds on the solver library" -- build "$root/puzzles/fifteen.pz" --target wasm -o "$out/f"
+expect 2 "a sliding-block puzzle other than an n-puzzle has no tables" -- build "$root/puzzles/rushhour.pz" --target wasm --tables -o "$out/h"
+expect 2 "a breadth-first solver of an n-puzzle solves levels" -- build "$root/puzzles/eight.pz" --target wasm -o "$out/e" --solver bfs
+expect 2 "declares no solver 'nosuch'" -- build "$root/puzzles/fifteen.pz" --target wasm -o "$out/f" --solver nosuch
 expect 2 "a grid-actor puzzle has no tables" -- build "$root/puzzles/anima.pz" --target wasm --tables -o "$out/a"
 expect 2 "runs inside pzc solve only" -- build "$root/puzzles/megaminx.pz" --target wasm -o "$out/m" --solver quick
 expect 2 "target is native or wasm, not 'js'" -- build "$root/puzzles/cube3.pz" --target js -o "$out/c"

@@ -11,6 +11,8 @@
 // engines are specialised with: compiler/codegen/blocks/.
 #pragma once
 
+#include <filesystem>
+
 #include "compiler/driver/backend.hpp"
 
 namespace pz::driver {
@@ -34,5 +36,17 @@ public:
     // pzc generate DEF -o DIR --name NAME [--solver S]... [--level FILE]... (blocks_generate.cpp)
     int generate(pipeline::CompilationUnit& unit, const GenerateRequest& request) const override;
 };
+
+// The pictures of a web package (pzc build --target wasm; blocks_web.cpp):
+// solved.svg (n-puzzles) or levels/NAME.svg (other boards: the levels of
+// `levelFiles`, else the definition's) in `dir`; `picture` gets the
+// manifest's "picture" entry. Returns an exit code.
+int writeBlocksWebPictures(pipeline::CompilationUnit& unit, const std::string& file, const std::vector<std::string>& levelFiles,
+                           const std::filesystem::path& dir, std::string& picture);
+// The bytes of a declared solver's pattern databases (0: none), and the
+// tables it reads built (or loaded) natively into `tablesDir` (web
+// packages' --tables); false after printing why.
+uint64_t blocksTableBytes(const ir::Puzzle& puzzle, const std::string& solver);
+bool blocksNativeTables(pipeline::CompilationUnit& unit, const std::string& solver, const std::string& tablesDir);
 
 }  // namespace pz::driver

@@ -30,17 +30,17 @@ int BlocksBackend::generate(pipeline::CompilationUnit& unit, const GenerateReque
     const std::string source = std::filesystem::path(puzzle.file).filename().string();
     const bool tiles = analysis::isTilePuzzle(rules);
     if (!request.levelDirs.empty()) {
-        std::cerr << "pzc generate: error: --levels is for grid-actor puzzles; give a sliding-block puzzle's level files with --level\n";
+        std::cerr << "pzc " << request.command << ": error: --levels is for grid-actor puzzles; give a sliding-block puzzle's level files with --level\n";
         return 2;
     }
     // The solvers: those asked for, else every declared one the library can
     // hold, else the built-in default.
     std::vector<ir::BlockSolver> chosen;
     for (const auto& name : request.solvers) {
-        auto solver = chooseBlockSolver(rules, name, "generate");
+        auto solver = chooseBlockSolver(rules, name, request.command);
         if (!solver) return 2;
         if (auto why = notInLibrary(rules, *solver); !why.empty()) {
-            std::cerr << "pzc generate: error: solver " << name << ": " << why << "\n";
+            std::cerr << "pzc " << request.command << ": error: solver " << name << ": " << why << "\n";
             return 2;
         }
         chosen.push_back(*solver);
@@ -49,7 +49,7 @@ int BlocksBackend::generate(pipeline::CompilationUnit& unit, const GenerateReque
         for (const auto& s : rules.solvers)
             if (notInLibrary(rules, s).empty()) chosen.push_back(s);
         if (chosen.empty()) {
-            auto fallback = chooseBlockSolver(rules, "", "generate");
+            auto fallback = chooseBlockSolver(rules, "", request.command);
             fallback->name.clear();
             if (tiles && fallback->heuristic == ir::BlockSolver::Heuristic::Bfs) {
                 fallback->heuristic = ir::BlockSolver::Heuristic::Manhattan;
@@ -58,9 +58,11 @@ int BlocksBackend::generate(pipeline::CompilationUnit& unit, const GenerateReque
             chosen.push_back(*fallback);
         }
     }
+    if (request.held)
+        for (const auto& s : chosen) request.held->push_back(s.name);
     if (tiles) {
         if (!request.levelFiles.empty()) {
-            std::cerr << "pzc generate: error: " << puzzle.name
+            std::cerr << "pzc " << request.command << ": error: " << puzzle.name
                       << " is an n-puzzle: its library takes any position (parseState, parseScramble), no --level\n";
             return 2;
         }
@@ -72,14 +74,14 @@ int BlocksBackend::generate(pipeline::CompilationUnit& unit, const GenerateReque
     diags.print(std::cerr);
     if (diags.hasErrors()) return 1;
     if (levels.empty()) {
-        std::cerr << "pzc generate: error: " << puzzle.name << " lists no levels: give --level FILE\n";
+        std::cerr << "pzc " << request.command << ": error: " << puzzle.name << " lists no levels: give --level FILE\n";
         return 2;
     }
     if (request.inputs)
         for (const auto& f : request.levelFiles.empty() ? rules.levelPaths : request.levelFiles) request.inputs->push_back(f);
     auto types = codegen::boardTypes(rules, levels);
     if (!types.error.empty()) {
-        std::cerr << "pzc generate: error: " << types.error << "\n";
+        std::cerr << "pzc " << request.command << ": error: " << types.error << "\n";
         return 1;
     }
     std::vector<std::string> names;

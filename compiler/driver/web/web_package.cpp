@@ -7,7 +7,9 @@
 
 #include "compiler/analysis/perm/puzzle_summary.hpp"
 #include "compiler/codegen/library.hpp"
+#include "compiler/analysis/blocks/blocks_analysis.hpp"
 #include "compiler/driver/backend.hpp"
+#include "compiler/driver/blocks/blocks_backend.hpp"
 #include "compiler/driver/native_build.hpp"
 #include "compiler/driver/perm/perm_build.hpp"
 #include "compiler/driver/subprocess.hpp"
@@ -35,7 +37,8 @@ namespace fs = std::filesystem;
 //   puzzle.json               the manifest: puzzle, solvers, tables, picture
 //   solved.svg                `pzc draw`'s picture of the solved state (a
 //                             puzzle with a layout), which pzc-draw.mjs recolours
-//   levels/NAME.svg           grid-actor puzzles: each level's start
+//   levels/NAME.svg           grid-actor puzzles and sliding-block boards: each
+//                             level's start (an n-puzzle: solved.svg)
 //   tables/*.pzt              with --tables: the solvers' table files, built
 //                             natively (a browser builds them ~2-3x slower,
 //                             on one thread); without, the page builds them.
@@ -63,14 +66,16 @@ struct TableFile {
     uint64_t bytes = 0;
 };
 
-// Leaves in DIR/tables exactly the files solver `index` loads, by running
-// its native binary (`--tables`) on that folder. The user's cached tables
+// Leaves in DIR/tables exactly the files solver `name` loads, by running
+// its native binary on that folder (`prepare`). The user's cached tables
 // are hard-linked in first (no copy, no rebuild), or symbolically linked
 // where the cache is on another file system; those the solver did not use
 // (no .used sidecar, pz/tables/prune.hpp noteTableUse) are removed, and a
 // symbolic link it used becomes a copy (pruneTables).
-bool nativeTables(pipeline::CompilationUnit& unit, int index, const std::string& name, const fs::path& dir,
-                  std::vector<TableFile>& out) {
+// `prepare` runs the solver on a folder of tables (false after printing why).
+template <class Prepare>
+bool nativeTables(pipeline::CompilationUnit& unit, const std::string& name, const fs::path& dir, std::vector<TableFile>& out,
+                  Prepare&& prepare) {
     std::error_code ec;
     const fs::path tables = dir / "tables";
     fs::create_directories(tables, ec);
@@ -81,22 +86,28 @@ bool nativeTables(pipeline::CompilationUnit& unit, int index, const std::string&
         fs::create_hard_link(e.path(), tables / f, ec);
         if (ec) fs::create_symlink(fs::absolute(e.path()), tables / f, ec);  // else the solver builds it
     }
-    auto bin = compileSolver(unit, index);
-    if (!bin) return false;
-    ChildRun run;
-    run.argv = {*bin, "--tables", "--table-dir", tables.string()};
-    run.onLine = [](const std::string&) {};
-    ChildStatus rc = runChildOrDie(run);
-    if (!rc.exited() || rc.exitCode() != 0) {
-        std::cerr << "pzc build: error: preparing the tables of solver '" << name << "' " << rc.describe() << "\n";
-        return false;
-    }
+    if (!prepare(tables.string())) return false;
     std::set<std::string> mine;
     for (const auto& t : out) mine.insert(t.file);
     for (const auto& e : fs::directory_iterator(tables, ec)) {
         const fs::path p = e.path();
         if (p.extension() != ".pzt" || mine.count(p.filename().string())) continue;
         if (fs::exists(p.string() + ".used")) out.push_back({name, p.filename().string(), fs::file_size(p, ec)});
+    }
+    return true;
+}
+
+// A permutation solver's preparer: its binary with `--tables`.
+bool permTables(pipeline::CompilationUnit& unit, int index, const std::string& name, const std::string& tables) {
+    auto bin = compileSolver(unit, index);
+    if (!bin) return false;
+    ChildRun run;
+    run.argv = {*bin, "--tables", "--table-dir", tables};
+    run.onLine = [](const std::string&) {};
+    ChildStatus rc = runChildOrDie(run);
+    if (!rc.exited() || rc.exitCode() != 0) {
+        std::cerr << "pzc build: error: preparing the tables of solver '" << name << "' " << rc.describe() << "\n";
+        return false;
     }
     return true;
 }
@@ -151,15 +162,10 @@ std::string tablesJson(const std::vector<std::string>& solvers, const std::vecto
 int buildWebPackage(pipeline::CompilationUnit& unit, const WebPackageRequest& request) {
     const ir::Puzzle& puzzle = unit.puzzle();
     const bool perm = puzzle.kind == ir::Puzzle::Kind::Permutation;
-    if (puzzle.kind == ir::Puzzle::Kind::Blocks) {
-        std::cerr << "pzc build: error: --target wasm: " << puzzle.name << " is a " << backendFor(unit).family()
-                  << "; the WebAssembly target builds on the solver library (pzc generate), which has no back end "
-                     "for that family yet\n";
-        return 1;
-    }
+    const bool blocks = puzzle.kind == ir::Puzzle::Kind::Blocks;
     // The solvers: as named, else the default one.
     std::vector<std::string> solvers = request.solvers;
-    if (solvers.empty()) solvers.push_back(perm ? defaultSolverName(puzzle) : "");
+    if (solvers.empty() && !blocks) solvers.push_back(perm ? defaultSolverName(puzzle) : "");
     std::vector<int> indices;
     if (perm) {
         for (const auto& s : solvers) {
@@ -171,8 +177,9 @@ int buildWebPackage(pipeline::CompilationUnit& unit, const WebPackageRequest& re
             }
             indices.push_back(*index);
         }
-    } else if (request.tables) {
-        std::cerr << "pzc build: error: --tables: a " << backendFor(unit).family() << " has no tables\n";
+    } else if (request.tables && !(blocks && analysis::isTilePuzzle(puzzle.blocks))) {
+        std::cerr << "pzc build: error: --tables: a " << backendFor(unit).family()
+                  << (blocks ? " other than an n-puzzle" : "") << " has no tables\n";
         return 2;
     }
     // Tables past the module's memory are refused before anything is compiled.
@@ -186,13 +193,13 @@ int buildWebPackage(pipeline::CompilationUnit& unit, const WebPackageRequest& re
             return 1;
         }
     }
-
-    std::error_code ec;
-    const fs::path dir = request.outputDir;
-    fs::create_directories(dir, ec);
-    if (ec) {
-        std::cerr << "pzc build: error: cannot create '" << dir.string() << "': " << ec.message() << "\n";
-        return 1;
+    for (const auto& name : blocks ? solvers : std::vector<std::string>{}) {
+        const uint64_t bytes = blocksTableBytes(puzzle, name);
+        if (bytes > kWasmTableBudget) {
+            std::cerr << "pzc build: error: the tables of solver '" << name << "' need " << formatBytes(bytes)
+                      << ", more than a WebAssembly module holds (" << formatBytes(kWasmTableBudget) << " of its 2 GiB memory)\n";
+            return 1;
+        }
     }
 
     // The module: the library (as `pzc generate` writes it) and its exports.
@@ -200,12 +207,24 @@ int buildWebPackage(pipeline::CompilationUnit& unit, const WebPackageRequest& re
     GenerateRequest generate;
     generate.name = generate.ns = kLibraryName;
     generate.capture = &sources;
+    generate.command = "build";
     generate.levelFiles = request.levelFiles;
     generate.levelDirs = request.levelDirs;
     std::vector<std::string> levelFiles;  // the levels compiled in (grid-actor puzzles)
     generate.inputs = &levelFiles;
-    if (perm) generate.solvers = solvers;
+    std::vector<std::string> held;  // the solvers the library holds (sliding-block puzzles)
+    if (perm || blocks) generate.solvers = solvers;
+    if (blocks) generate.held = &held;
     if (int rc = backendFor(unit).generate(unit, generate)) return rc;
+    if (blocks) solvers = held;
+    // Nothing is written before the library is generated (its solvers checked).
+    std::error_code ec;
+    const fs::path dir = request.outputDir;
+    fs::create_directories(dir, ec);
+    if (ec) {
+        std::cerr << "pzc build: error: cannot create '" << dir.string() << "': " << ec.message() << "\n";
+        return 1;
+    }
     const std::string source = codegen::libraryTranslationUnit(sources, kLibraryName) + "\n#define PZ_WEB_LIBRARY " +
                                kLibraryName + "\n#include \"pz/web/wasm_api.hpp\"\n";
     DiagnosticEngine diags;
@@ -227,6 +246,9 @@ int buildWebPackage(pipeline::CompilationUnit& unit, const WebPackageRequest& re
         picture = json::Line().field("kind", stickers ? "stickers" : "schematic").field("file", "solved.svg").str();
     }
 
+    if (blocks)
+        if (int rc = writeBlocksWebPictures(unit, request.file, request.levelFiles, dir, picture)) return rc;
+
     if (puzzle.kind == ir::Puzzle::Kind::Grid && !levelFiles.empty()) {
         // Each level's start, named as the library names the level (its file's stem).
         fs::create_directories(dir / "levels", ec);
@@ -247,8 +269,14 @@ int buildWebPackage(pipeline::CompilationUnit& unit, const WebPackageRequest& re
 
     std::vector<TableFile> tables;
     if (request.tables) {
-        for (size_t i = 0; i < indices.size(); ++i)
-            if (!nativeTables(unit, indices[i], solvers[i], dir, tables)) return 1;
+        for (size_t i = 0; i < solvers.size(); ++i) {
+            const std::string& name = solvers[i];
+            const bool ok = blocks ? nativeTables(unit, name, dir, tables,
+                                                  [&](const std::string& t) { return blocksNativeTables(unit, name, t); })
+                                   : nativeTables(unit, name, dir, tables,
+                                                  [&](const std::string& t) { return permTables(unit, indices[i], name, t); });
+            if (!ok) return 1;
+        }
         if (!pruneTables(dir, tables)) return 1;
         if (total(tables) > kWasmTableBudget) {
             std::cerr << "pzc build: error: the tables need " << formatBytes(total(tables))

@@ -3,8 +3,8 @@
 // (two-phase) and a slide4 scramble (optimal, after cancelling its first
 // try) in the worker, replay each solution in the page's own module and
 // compare the last picture with the solved one, solve pyraminx with its
-// table built in the page, solve an Anima level, and see a bad scramble's
-// inline error.
+// table built in the page, solve an Anima level, the 15-puzzle and a Rush
+// Hour board, and see a bad scramble's inline error.
 
 async function pick(page, id) {
   await page.selectOption('#puzzle', id);
@@ -114,6 +114,38 @@ export default async function check({ page, expect }) {
   });
   expect(anima.optimal && anima.solved && anima.frame === 'true',
     `anima 2.1-single_file: optimal, ends solved, its picture says so (${JSON.stringify(anima)})`);
+
+  // The 15-puzzle: its 6-6-3 tables fetched, an optimal solution; the
+  // arrow keys move the blank; a position of the wrong parity is refused.
+  const fifteen = await solveScramble(page, expect, 'fifteen', 'R R D L D R R D L L');
+  expect(fifteen.optimal && fifteen.length <= 10 && fifteen.length % 2 === 0,
+    `fifteen: optimal, at most the scramble's 10 moves, even (${fifteen.length})`);
+  await page.click('#reset');
+  await page.keyboard.press('ArrowRight');
+  expect(await page.evaluate(() => window.pzcPage.start.position === '1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15'),
+    'fifteen: ArrowRight moves the blank right');
+  await page.check('input[name=input-kind][value=state]');
+  await page.fill('#scramble', '0 2 1 3 4 5 6 7 8 9 10 11 12 13 14 15');
+  await page.click('#apply');
+  await page.waitForSelector('#error:not([hidden])');
+  const parity = await page.textContent('#error');
+  expect(/wrong parity/.test(parity), `fifteen: an unsolvable state is refused inline: "${parity}"`);
+  await page.check('input[name=input-kind][value=scramble]');
+
+  // Rush Hour: the database's hardest board, 60 moves breadth first.
+  await pick(page, 'rushhour');
+  await page.selectOption('#level', 'levels:1');
+  await page.waitForFunction(() => window.pzcPage.start && window.pzcPage.start.level === 'levels:1');
+  await page.click('#solve');
+  await page.waitForSelector('#solution-box:not([hidden])');
+  const rush = await page.evaluate(() => {
+    const p = window.pzcPage;
+    document.getElementById('last').click();
+    return { length: p.solution.length, first: p.solution.names[0], solved: p.frames[p.frames.length - 1].solved,
+      frame: document.querySelector('#picture svg #frame').getAttribute('data-solved') };
+  });
+  expect(rush.length === 60 && rush.solved && rush.frame === 'true',
+    `rushhour levels:1: 60 moves (the database's), ends solved, its picture says so (${JSON.stringify(rush)})`);
 
   // A bad scramble: an inline error, the picture still there.
   await pick(page, 'cube3');

@@ -9,9 +9,11 @@
 // "code": N, "codeName": "bad input", "error": "bad scramble: ..."} (codes
 // are pz::api::ErrorCode's). JavaScript (pzc.mjs) wraps them in a class.
 //
-// A position crosses the boundary as its text: a permutation state's
-// numbers (Solver::format, which parseState reads back), or a grid level's
-// name then the indices of the moves pressed since its start.
+// A position crosses the boundary as its text: a state's numbers
+// (Solver::format, which parseState reads back: permutation puzzles,
+// n-puzzles), or a level's name then its numbers (a grid level: the
+// indices of the moves pressed since its start; a sliding-block board: its
+// pieces' anchors).
 //
 // One solver per module instance; everything runs on the calling thread
 // (the module is built without threads: a page runs it in a Web Worker).
@@ -123,17 +125,20 @@ inline std::string positionText(const Position& p) {
 
 inline api::Result<Position> positionFrom(std::string_view text) {
     Solver& s = *instance().solver;
-    if (s.info().family == "permutation") return s.parseState(text);
-    // A level's name (no spaces in level names) then move indices.
+    if (s.info().levels.empty()) return s.parseState(text);
+    // A level's name (no spaces in level names) then its numbers: the moves
+    // pressed (grid-actor) or the pieces' anchors (sliding-block boards),
+    // which the solver checks (isSolved, in positionAnswer, replays them).
     std::istringstream in{std::string(text)};
     std::string level;
     in >> level;
     auto p = s.parseLevel(level);
     if (!p) return p;
-    std::vector<int> moves;
-    for (int m; in >> m;) moves.push_back(m);
+    std::vector<int> numbers;
+    for (int m; in >> m;) numbers.push_back(m);
     if (!in.eof()) return api::makeError(ErrorCode::BadInput, "bad position: '" + std::string(text) + "'");
-    return moves.empty() ? p : s.applyMoves(*p, moves);
+    if (!numbers.empty()) p->numbers = std::move(numbers);
+    return p;
 }
 
 inline const char* positionAnswer(const api::Result<Position>& p) {
