@@ -77,6 +77,13 @@ fifteen)
     got=$(lengths < "$tmp/out" | tr '\n' ' ')
     want=$(grep -v '^#' tests/blocks/korf100.txt | head -10 | awk '{printf "%s ", $2}')
     [ "$got" = "$want" ] || fail "lengths $got, published $want"
+    # --max-nodes: instance 1 (57 moves) given up early, with the bound proved.
+    "$pzc" solve tests/puzzles/fifteen_555.pz --state "$(head -1 "$tmp/states")" --max-nodes 1000 --json > "$tmp/out" 2> "$tmp/err" &&
+        fail "a solve stopped by --max-nodes exits 0"
+    grep -q '"outcome": "limit"' "$tmp/out" || fail "--max-nodes: $(cat "$tmp/out")"
+    bound=$(sed -n 's/.*"lower-bound": \([0-9]*\).*/\1/p' "$tmp/out")
+    [ -n "$bound" ] && [ "$bound" -le 57 ] && [ "$bound" -ge 41 ] || fail "--max-nodes: lower bound '$bound' not in 41..57"
+    grep -q "no solution shorter than $bound moves" "$tmp/err" || fail "--max-nodes message: $(cat "$tmp/err")"
     ;;
 bad-input)
     expect() {  # expect MESSAGE -- COMMAND...: fails with MESSAGE on stderr

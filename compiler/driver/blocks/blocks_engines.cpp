@@ -70,6 +70,7 @@ std::optional<std::vector<BlockAnswer>> solveTiles(const EngineRun& r, const std
     ChildRun run;
     run.argv = {"--machine", "--table-dir", cacheDirectory() + "/tables", "--memory", std::to_string(pz::memoryBudget())};
     if (r.threads) run.argv.insert(run.argv.end(), {"--threads", std::to_string(r.threads)});
+    if (r.maxNodes) run.argv.insert(run.argv.end(), {"--max-nodes", std::to_string(r.maxNodes)});
     for (const auto& p : r.positions) run.input += tileNumbers(rules, p) + "\n";
     std::vector<BlockAnswer> answers(r.positions.size());
     std::string protocolError;
@@ -86,6 +87,7 @@ std::optional<std::vector<BlockAnswer>> solveTiles(const EngineRun& r, const std
             return;
         }
         a.outcome = result->kind == PositionResult::Kind::Solution ? "solved" : "limit";
+        if (result->kind == PositionResult::Kind::NoSolution) a.bound = result->depthLimit;
         a.nodes = result->nodes;
         a.seconds = result->seconds;
         // Blank moves U D L R: the engine's 0..3.
@@ -193,7 +195,7 @@ std::optional<std::vector<BlockAnswer>> solveWithEngine(const EngineRun& r) {
         const std::vector<ir::BlockLayout> group(r.positions.begin() + first, r.positions.begin() + end);
         auto binary = buildEngine(codegen::emitBoardSolver(r.puzzle, types, emit), "blocks-" + r.puzzle.name);
         if (!binary) return std::nullopt;
-        EngineRun part{r.puzzle, r.solver, group, r.threads, r.maxStates, r.count};
+        EngineRun part{r.puzzle, r.solver, group, r.threads, r.maxStates, r.count, r.maxNodes};
         auto groupAnswers = solveBoards(part, *binary, types);
         if (!groupAnswers) return std::nullopt;
         answers.insert(answers.end(), groupAnswers->begin(), groupAnswers->end());

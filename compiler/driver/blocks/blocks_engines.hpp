@@ -18,6 +18,7 @@ struct BlockAnswer {
     std::vector<std::string> moves;   // move names (note [blocks move names])
     uint64_t nodes = 0;               // nodes generated (IDA*) or states stored (BFS)
     std::optional<uint64_t> reachable;  // BFS over the whole cluster: its size
+    int bound = 0;                      // IDA* stopped by --max-nodes: no solution is shorter
     double seconds = 0;
 };
 
@@ -27,6 +28,7 @@ struct EngineRun {
     const std::vector<ir::BlockLayout>& positions;
     unsigned long long threads = 0, maxStates = 0;
     bool count = false;  // board engine: count the whole cluster
+    unsigned long long maxNodes = 0;  // n-puzzle engine: give up beyond about this many nodes
 };
 
 // nullopt after printing the error (a failed compile, a solver that died).

@@ -30,11 +30,12 @@ const char* kBlocksUsage =
     "  --interp        search with the reference interpreter (breadth-first; no compile)\n"
     "  --memory SIZE   budget for tables and searches (512M, 2G, ...)\n"
     "  --threads N     threads for table builds\n"
-    "  --max-states N  give up a breadth-first search beyond N states\n";
+    "  --max-states N  give up a breadth-first search beyond N states\n"
+    "  --max-nodes N   give up an n-puzzle's IDA* beyond about N nodes (its answer: the bound it proved)\n";
 
 struct BlocksSolveOptions {
     std::vector<std::string> states, scrambles, levelFiles;
-    unsigned long long random = 0, seed = 1, threads = 0, maxStates = 0;
+    unsigned long long random = 0, seed = 1, threads = 0, maxStates = 0, maxNodes = 0;
     std::string solver, memoryText, statesFile;
     bool json = false, interp = false;
 };
@@ -51,6 +52,7 @@ std::optional<int> parseSolveOptions(const Args& args, BlocksSolveOptions& o) {
         .number("--seed", o.seed, 0, UINT64_MAX)
         .number("--threads", o.threads, 0, 1024)
         .number("--max-states", o.maxStates, 1, UINT64_MAX)
+        .number("--max-nodes", o.maxNodes, 1, UINT64_MAX)
         .value("--solver", o.solver)
         .value("--memory", o.memoryText)
         .flag("--json", o.json)
@@ -157,6 +159,7 @@ int BlocksBackend::solve(pipeline::CompilationUnit& unit, const Args& args) cons
         answers = solveInterpreted(rules, positions, o.maxStates);
     } else {
         EngineRun run{puzzle, *solver, positions, o.threads, o.maxStates};
+        run.maxNodes = o.maxNodes;
         answers = solveWithEngine(run);
         if (!answers) return 1;
     }
@@ -184,6 +187,9 @@ int BlocksBackend::solve(pipeline::CompilationUnit& unit, const Args& args) cons
         if (a.outcome == "unsolvable")
             std::cerr << "pzc solve: error: " << label << ": no solution: every one of the " << a.nodes
                       << " reachable states was searched\n";
+        else if (a.outcome == "limit" && a.bound)
+            std::cerr << "pzc solve: error: " << label << ": gave up after " << a.nodes << " nodes: no solution shorter than "
+                      << a.bound << " moves (raise --max-nodes)\n";
         else if (a.outcome == "limit")
             std::cerr << "pzc solve: error: " << label << ": gave up after " << a.nodes
                       << " states (raise --max-states or --memory)\n";
@@ -195,6 +201,7 @@ int BlocksBackend::solve(pipeline::CompilationUnit& unit, const Args& args) cons
             line.field(analysis::isTilePuzzle(rules) ? "position" : "level", label).field("outcome", a.outcome);
             if (a.outcome == "solved")
                 line.field("solution", text).field("length", a.moves.size()).field("optimal", true);
+            if (a.outcome == "limit" && a.bound) line.field("lower-bound", a.bound);
             if (!solver->name.empty()) line.field("solver", solver->name);
             line.field("nodes", a.nodes).field("seconds", a.seconds, 9);
             std::cout << line.str() << "\n";
