@@ -94,7 +94,27 @@ struct EightMixed : Grid<3, 3> {
     static constexpr auto kPatternOf = consecutive({3, 6});
     static constexpr auto kReflectCell = diagonal(), kReflectTile = diagonal();
 };
-// 15-puzzle, 5-5-5, reflected (tables of 3 x 524,160 bytes).
+// 8-puzzle, 1-3 / 4-6, tiles 7 and 8 by Manhattan only, reflected: the
+// reflected lookup's Manhattan part covers tiles outside the patterns.
+struct EightPartial : Grid<3, 3> {
+    static constexpr const char* kName = "eight-33r";
+    static constexpr const char* kTableKey = "eight-33r";
+    static constexpr bool kLinearConflicts = false, kReflection = true;
+    static constexpr int kPatterns = 2;
+    static constexpr auto kPatternOf = consecutive({3, 6});
+    static constexpr auto kReflectCell = diagonal(), kReflectTile = diagonal();
+};
+// 3 rows of 4 (the 11-puzzle), 1-5 / 6-9, tiles 10 and 11 by Manhattan, not
+// reflected (95,040 and 11,880 placements).
+struct ElevenPdb : Grid<4, 3> {
+    static constexpr const char* kName = "eleven-54";
+    static constexpr const char* kTableKey = "eleven-54";
+    static constexpr bool kLinearConflicts = false, kReflection = false;
+    static constexpr int kPatterns = 2;
+    static constexpr auto kPatternOf = consecutive({5, 9});
+    static constexpr auto kReflectCell = identity(), kReflectTile = identity();
+};
+// 15-puzzle, 5-5-5, reflected (3 x 524,160 entries).
 struct Fifteen555 : Grid<4, 4> {
     static constexpr const char* kName = "fifteen-555r";
     static constexpr const char* kTableKey = "fifteen-555r";
@@ -103,7 +123,7 @@ struct Fifteen555 : Grid<4, 4> {
     static constexpr auto kPatternOf = consecutive({5, 10, 15});
     static constexpr auto kReflectCell = diagonal(), kReflectTile = diagonal();
 };
-// 15-puzzle, Korf & Felner's 7-8 (1-7, 8-15), reflected: 550 MiB of tables.
+// 15-puzzle, Korf & Felner's 7-8 (1-7, 8-15), reflected: 275 MiB of tables.
 struct Fifteen78 : Grid<4, 4> {
     static constexpr const char* kName = "fifteen-78r";
     static constexpr const char* kTableKey = "fifteen-78r";

@@ -2,8 +2,10 @@
 // space by BFS (181,440 states, max 31 with 2 positions) as the oracle for
 // IDA* with every kind of heuristic and for the admissibility of the
 // heuristics on every state; a small 15-puzzle partition (5-5-5 +
-// reflection) on Korf's instances; the table cache (a corrupt file is
-// reported and rebuilt); the memory budget; parsing and parity.
+// reflection) on Korf's instances; the 4-bit entries against the one-byte
+// databases, entry by entry and h by h; the table cache (a corrupt or
+// byte-format file is reported and rebuilt); the memory budget; parsing and
+// parity.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -191,7 +193,8 @@ TEST_CASE("tiles: 15-puzzle with 5-5-5 tables + reflection solves Korf's instanc
     TileTables<Fifteen555> tables;
     tables.loadOrBuild(dir, 2);
     REQUIRE_FALSE(tables.loadedFromCache());
-    REQUIRE(tables.bytes() == 3 * 524160);  // 16!/11! each (a multiple of 64)
+    REQUIRE(tables.bytes() == 64 + 3 * 262080);  // the directory + 16!/11! nibbles each (a multiple of 64)
+    for (int p = 0; p < 3; ++p) REQUIRE(tables.bitsPerEntry(p) == 4);
     // Pattern 1-5's distribution: one goal placement, the rest reachable.
     const auto counts = tables.depthCounts(0);
     REQUIRE(counts[0] == 1);
@@ -216,7 +219,170 @@ TEST_CASE("tiles: 15-puzzle with 5-5-5 tables + reflection solves Korf's instanc
     TileTables<Fifteen555> again;
     again.loadOrBuild(dir, 2);
     REQUIRE(again.loadedFromCache());
-    REQUIRE(std::memcmp(again.table(0), tables.table(0), tables.bytes()) == 0);
+    REQUIRE(again.bytes() == tables.bytes());
+    REQUIRE(std::memcmp(again.data(), tables.data(), tables.bytes()) == 0);
+    std::filesystem::remove_all(dir);
+}
+
+namespace {
+// Every entry of every pattern decodes to the one-byte database's value
+// (TileTables::byteTable, the builder writing plain values); the number of
+// entries that differ.
+template <class T>
+uint64_t entriesDifferingFromBytes(const TileTables<T>& tables) {
+    uint64_t differ = 0;
+    for (int p = 0; p < T::kPatterns; ++p) {
+        const std::vector<uint8_t> bytes = TileTables<T>::byteTable(p, 2);
+        REQUIRE(bytes.size() == Board<T>::patterns[p].entries);
+        TileTables<T>::forEachPlacement(p, [&](uint64_t i, unsigned md) {
+            differ += md + 2 * tables.halfExcess(p, i) != bytes[i];
+        });
+        // value() (unranking) agrees with the enumeration.
+        for (uint64_t i = 0; i < bytes.size(); i += 97) differ += tables.value(p, i) != bytes[i];
+    }
+    return differ;
+}
+// h from the one-byte databases: the patterns' values + Manhattan of the
+// tiles in no pattern, the max with the reflected lookup (no conflicts).
+template <class T>
+struct ByteHeuristic {
+    std::vector<uint8_t> bytes[T::kPatterns];
+    ByteHeuristic() {
+        for (int p = 0; p < T::kPatterns; ++p) bytes[p] = TileTables<T>::byteTable(p, 1);
+    }
+    int operator()(const Cells<T>& cells) const {
+        static_assert(!T::kLinearConflicts);
+        using B = Board<T>;
+        uint8_t pos[B::N];
+        for (int c = 0; c < B::N; ++c) pos[cells[c]] = static_cast<uint8_t>(c);
+        int a = 0, b = 0;
+        for (int t = 1; t < B::N; ++t) {
+            if (T::kPatternOf[t] < 0) a += T::kManhattan[t][pos[t]];
+            const int rt = T::kReflectTile[t];
+            if (T::kPatternOf[rt] < 0) b += T::kManhattan[rt][T::kReflectCell[pos[t]]];
+        }
+        for (int p = 0; p < T::kPatterns; ++p) {
+            a += bytes[p][B::patternIndex(p, pos)];
+            b += bytes[p][B::reflectedPatternIndex(p, pos)];
+        }
+        return T::kReflection ? std::max(a, b) : a;
+    }
+};
+}  // namespace
+
+TEST_CASE("tiles: 4-bit entries (value - Manhattan) / 2 decode to the one-byte databases, entry by entry") {
+    TileTables<EightPdb> a;
+    a.loadOrBuild("", 2);
+    TileTables<EightMixed> b;
+    b.loadOrBuild("", 2);
+    TileTables<EightPartial> c;
+    c.loadOrBuild("", 1);
+    TileTables<ElevenPdb> d;
+    d.loadOrBuild("", 2);
+    TileTables<Fifteen555> e;
+    e.loadOrBuild("", 2);
+    for (int p = 0; p < 2; ++p) {
+        REQUIRE(a.bitsPerEntry(p) == 4);
+        REQUIRE(b.bitsPerEntry(p) == 4);
+        REQUIRE(c.bitsPerEntry(p) == 4);
+        REQUIRE(d.bitsPerEntry(p) == 4);
+    }
+    REQUIRE(entriesDifferingFromBytes(a) == 0);
+    REQUIRE(entriesDifferingFromBytes(b) == 0);
+    REQUIRE(entriesDifferingFromBytes(c) == 0);
+    REQUIRE(entriesDifferingFromBytes(d) == 0);
+    REQUIRE(entriesDifferingFromBytes(e) == 0);  // 3 x 524,160 entries
+    // The tables are half the bytes (the directory, each pattern from 64 bytes).
+    REQUIRE(d.bytes() == 64 + (95040 / 2 + 63) / 64 * 64 + (11880 / 2 + 63) / 64 * 64);
+}
+
+TEST_CASE("tiles: h from 4-bit entries equals h from the one-byte databases on every 8-puzzle state and 20,000 11-puzzle states") {
+    {
+        TileTables<EightPdb> tables;
+        tables.loadOrBuild("", 2);
+        TileSolver<EightPdb> solver(&tables);
+        const ByteHeuristic<EightPdb> ref;
+        long differ = 0;
+        for (const auto& s : allEightStates<EightPdb>()) differ += solver.heuristic(s) != ref(s);
+        REQUIRE(differ == 0);
+    }
+    {
+        TileTables<EightPartial> tables;
+        tables.loadOrBuild("", 2);
+        TileSolver<EightPartial> solver(&tables);
+        const ByteHeuristic<EightPartial> ref;
+        long differ = 0;
+        for (const auto& s : allEightStates<EightPartial>()) differ += solver.heuristic(s) != ref(s);
+        REQUIRE(differ == 0);
+        checkAdmissibleEverywhere<EightPartial>(&tables);
+    }
+    {
+        TileTables<ElevenPdb> tables;
+        tables.loadOrBuild("", 2);
+        TileSolver<ElevenPdb> solver(&tables);
+        const ByteHeuristic<ElevenPdb> ref;
+        std::mt19937_64 rng(5);
+        long differ = 0;
+        for (int i = 0; i < 20000; ++i) {
+            const auto s = randomCells<ElevenPdb>(rng);
+            differ += solver.heuristic(s) != ref(s);
+        }
+        REQUIRE(differ == 0);
+    }
+}
+
+TEST_CASE("tiles: a pattern whose entries do not fit keeps a byte per entry, with the same values, h and file round trip") {
+    // The largest (value - Manhattan) / 2 of each 11-puzzle pattern.
+    TileTables<ElevenPdb> nibbles;
+    nibbles.loadOrBuild("", 2);
+    unsigned most[2] = {0, 0};
+    for (int p = 0; p < 2; ++p)
+        for (uint64_t i = 0; i < Board<ElevenPdb>::patterns[p].entries; ++i)
+            most[p] = std::max(most[p], nibbles.halfExcess(p, i));
+    INFO("largest entries " << most[0] << ", " << most[1]);
+    REQUIRE(most[0] != most[1]);
+    REQUIRE(most[0] <= 15);
+    // A limit between the two: one pattern packed, the other in bytes.
+    const unsigned limit = std::min(most[0], most[1]);
+    const std::string dir = tempDir("wide");
+    TileTables<ElevenPdb> mixed;
+    mixed.setNibbleLimit(limit);
+    mixed.loadOrBuild(dir, 2);
+    REQUIRE_FALSE(mixed.loadedFromCache());
+    const int wide = most[0] > limit ? 0 : 1;
+    REQUIRE(mixed.bitsPerEntry(wide) == 8);
+    REQUIRE(mixed.bitsPerEntry(1 - wide) == 4);
+    REQUIRE(mixed.bytes() == 64 + TileTables<ElevenPdb>::patternBytes(wide, 8) + TileTables<ElevenPdb>::patternBytes(1 - wide, 4));
+    REQUIRE(entriesDifferingFromBytes(mixed) == 0);
+    // Every pattern in bytes.
+    TileTables<ElevenPdb> bytes;
+    bytes.setNibbleLimit(0);
+    bytes.loadOrBuild("", 2);
+    REQUIRE(bytes.bitsPerEntry(0) == 8);
+    REQUIRE(bytes.bitsPerEntry(1) == 8);
+    REQUIRE(entriesDifferingFromBytes(bytes) == 0);
+    // Loaded from the file: its directory says which pattern is which.
+    TileTables<ElevenPdb> loaded;
+    loaded.loadOrBuild(dir, 2);
+    REQUIRE(loaded.loadedFromCache());
+    REQUIRE(loaded.bitsPerEntry(wide) == 8);
+    REQUIRE(loaded.bytes() == mixed.bytes());
+    REQUIRE(std::memcmp(loaded.data(), mixed.data(), mixed.bytes()) == 0);
+    // The same h and the same searches whatever the format.
+    TileSolver<ElevenPdb> a(&nibbles), b(&loaded), c(&bytes);
+    std::mt19937_64 rng(11);
+    for (int i = 0; i < 2000; ++i) {
+        const auto s = randomCells<ElevenPdb>(rng);
+        REQUIRE(a.heuristic(s) == b.heuristic(s));
+        REQUIRE(a.heuristic(s) == c.heuristic(s));
+        if (i < 20) {
+            const auto ra = a.solve(s), rb = b.solve(s), rc = c.solve(s);
+            REQUIRE(ra.solved);
+            REQUIRE(ra.nodes == rb.nodes);
+            REQUIRE(ra.nodes == rc.nodes);
+            REQUIRE(ra.moves == rb.moves);
+        }
+    }
     std::filesystem::remove_all(dir);
 }
 
@@ -241,7 +407,7 @@ TEST_CASE("tiles: a corrupt or truncated table file is reported and rebuilt, nev
     TileTables<EightPdb> second;
     second.loadOrBuild(dir, 2);
     REQUIRE_FALSE(second.loadedFromCache());
-    REQUIRE(std::memcmp(second.table(0), built.table(0), built.bytes()) == 0);
+    REQUIRE(std::memcmp(second.data(), built.data(), built.bytes()) == 0);
     TileTables<EightPdb> third;
     third.loadOrBuild(dir, 2);
     REQUIRE(third.loadedFromCache());
@@ -260,13 +426,23 @@ TEST_CASE("tiles: a corrupt or truncated table file is reported and rebuilt, nev
     TileTables<EightMixed> mixed2;
     mixed2.loadOrBuild(dir, 2);
     REQUIRE_FALSE(mixed2.loadedFromCache());
-    REQUIRE(std::memcmp(mixed2.table(0), mixed.table(0), mixed.bytes()) == 0);
+    REQUIRE(std::memcmp(mixed2.data(), mixed.data(), mixed.bytes()) == 0);
+    // A file of the byte format (key "tiles1-") under this name: refused, rebuilt.
+    {
+        const std::vector<uint64_t> old(9 * 8 * 7 * 6 / 8 * 2 + 16, 0x0101010101010101ULL);
+        std::string why;
+        REQUIRE(pz::saveTableBlob(path, "tiles1-" + TileTables<EightPdb>::layoutHash(), old.data(), old.size() * 8, why));
+        TileTables<EightPdb> fifth;
+        fifth.loadOrBuild(dir, 2);
+        REQUIRE_FALSE(fifth.loadedFromCache());
+        REQUIRE(std::memcmp(fifth.data(), built.data(), built.bytes()) == 0);
+    }
     std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("tiles: tables over the memory budget are refused before allocating, naming both sizes") {
     const uint64_t saved = pz::memoryBudget();
-    pz::memoryBudget() = 100000;  // the 7-8 tables need 550 MiB + 990 MiB of build work
+    pz::memoryBudget() = 100000;  // the 7-8 tables need 275 MiB + 990 MiB of build work
     TileTables<Fifteen78> tables;
     try {
         tables.loadOrBuild("", 2);
@@ -274,7 +450,8 @@ TEST_CASE("tiles: tables over the memory budget are refused before allocating, n
     } catch (const pz::MemoryBudgetError& e) {
         const std::string m = e.what();
         INFO(m);
-        REQUIRE(m.find("549.9 MiB of tables") != std::string::npos);
+        REQUIRE(m.find("274.9 MiB of tables") != std::string::npos);
+        REQUIRE(m.find("989.8 MiB of build work") != std::string::npos);
         REQUIRE(m.find("97.7 KiB") != std::string::npos);
     }
     pz::memoryBudget() = saved;

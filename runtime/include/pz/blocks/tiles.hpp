@@ -46,9 +46,12 @@
 // puts tile kReflectTile[t] at cell kReflectCell[c] when t is at c.
 //
 // Heuristic (note [tiles heuristic]): h(s) = sum over patterns of the
-// pattern's table at the rank of its tiles' cells + Manhattan distance of the
-// tiles in no pattern (+ 2 per linear conflict among those tiles when
-// kLinearConflicts). Each pattern table counts only the moves of its own tiles
+// pattern's database value at the rank of its tiles' cells + Manhattan
+// distance of the tiles in no pattern (+ 2 per linear conflict among those
+// tiles when kLinearConflicts). The tables store each value less the
+// Manhattan sum of its pattern's tiles, halved (note [tiles pattern
+// databases]), so h is computed as the Manhattan distance of every tile + 2 x
+// the sum of the entries (+ conflicts): the same number. Each pattern table counts only the moves of its own tiles
 // (Korf & Felner's disjoint additive databases), Manhattan and conflicts only
 // moves of the other tiles, so the sum is admissible. With kReflection, h is
 // the max of that sum at the state and at its reflection.
@@ -100,14 +103,12 @@ struct Board {
         std::array<uint8_t, kMaxTileCells> tiles{};
         std::array<uint8_t, kMaxTileCells> rsrc{};
         uint64_t entries = 1;  // N! / (N - size)!
-        uint64_t offset = 0;   // in the concatenated table bytes (64-byte aligned)
     };
     static constexpr int P = T::kPatterns;
     static constexpr std::array<Pattern, (P > 0 ? P : 1)> patterns = [] {
         std::array<Pattern, (P > 0 ? P : 1)> ps{};
         std::array<uint8_t, N> invTile{};
         for (int t = 0; t < N; ++t) invTile[T::kReflectTile[t]] = static_cast<uint8_t>(t);
-        uint64_t offset = 0;
         for (int p = 0; p < P; ++p) {
             Pattern& x = ps[p];
             for (int t = 1; t < N; ++t)
@@ -116,15 +117,8 @@ struct Board {
                     x.tiles[x.size++] = static_cast<uint8_t>(t);
                 }
             for (int j = 0; j < x.size; ++j) x.entries *= static_cast<uint64_t>(N - j);
-            x.offset = offset;
-            offset += (x.entries + 63) / 64 * 64;
         }
         return ps;
-    }();
-    static constexpr uint64_t tableBytes = [] {
-        uint64_t b = 0;
-        for (int p = 0; p < P; ++p) b += (patterns[p].entries + 63) / 64 * 64;
-        return b;
     }();
 
     static constexpr bool checkTraits() {

@@ -3,12 +3,26 @@
 //
 // note [tiles pattern databases]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// One byte per placement of a pattern's k tiles on the N cells, indexed by
+// One entry per placement of a pattern's k tiles on the N cells, indexed by
 // the partial-permutation rank of their cells (Board::rankCells: mixed radix
-// N, N-1, ..., N-k+1; N!/(N-k)! entries). The entry is the least number of
+// N, N-1, ..., N-k+1; N!/(N-k)! entries). The value is the least number of
 // moves OF THE PATTERN'S TILES that bring them home, the other tiles being
 // indistinguishable and their moves free (Korf & Felner's disjoint additive
 // databases: the sum over disjoint patterns is admissible).
+//
+// Entries are 4 bits where they fit. The value is at least md, the Manhattan
+// sum of the pattern's tiles at that placement, and value - md is even (each
+// move of a pattern tile changes its Manhattan distance by 1, so both change
+// parity together). A pattern's entry is (value - md) / 2, two entries a
+// byte (entry i in the low nibble of byte i/2 when i is even, the high one
+// when odd), when every one of its placements has (value - md) / 2 <= 15;
+// else the pattern keeps one byte per entry holding the same (value - md) / 2
+// (never seen on the 15- and 24-puzzle partitions; the table file says which
+// per pattern). The search keeps the Manhattan sum of ALL tiles incrementally
+// (note [tiles search]): the Manhattan sums of the patterns' tiles plus that
+// of the tiles in no pattern is that total, so h = Manhattan + 2 x the sum of
+// the entries, bit for bit the byte tables' h. The 15-puzzle's 7-8 tables
+// are 275 MiB (550 MiB a byte an entry).
 //
 // Build: a breadth-first search over (placement, blank cell) in which a
 // blank move into a non-pattern cell costs 0 and one that moves a pattern
@@ -22,17 +36,26 @@
 // component is the flood of the tile's old cell; children are ranked and
 // their words prefetched before the compare-and-swap that marks them (the
 // words are far bigger than the caches). A placement seen for the first
-// time gets its byte = the level (the minimum over blank positions). After
-// a level, one pass turns 01 into 11 and 10 into 01. Threads share the scan
-// in chunks; marks are atomic, so the table does not depend on the thread
-// count. Build memory: the byte table + the words (2 bytes a placement for
-// at most 8 free cells, 4 for 16, 8 for 24) of the pattern being built.
+// time gets its entry from the level (the minimum over blank positions) and
+// its Manhattan sum (carried with the child: the parent's +- 1), written
+// straight into the packed table (an atomic OR of the nibble: neighbours
+// share a byte). An entry over 15 stops nothing but marks the pattern: it
+// is then built again a byte per entry, the layout of the later patterns
+// moved. After a level, one pass turns 01 into 11 and 10 into 01. Threads
+// share the scan in chunks; marks are atomic, so the table does not depend
+// on the thread count. Build memory: the tables + the words (2 bytes a
+// placement for at most 8 free cells, 4 for 16, 8 for 24) of the pattern
+// being built.
 //
-// Cache: all patterns' bytes in one table blob (pz/tables/table_blob.hpp,
-// the format of note [table integrity]) at <dir>/<kTableKey>-<layout>.pzt,
-// keyed by a hash of the board, goal and patterns; a loaded file is copied
-// into 2 MiB pages with every block's hash checked (readResident); a file
-// that fails any check is reported on stderr and rebuilt, never used.
+// Cache: one table blob (pz/tables/table_blob.hpp, the format of note
+// [table integrity]) at <dir>/<kTableKey>-<layout>.pzt, keyed "tiles2-" + a
+// hash of the board, goal and patterns ("tiles1-" files held a byte per
+// entry and are rebuilt, never read as these). The blob is a 64-byte
+// directory (byte p: 4 or 8, the bits per entry of pattern p; the rest 0)
+// and then each pattern's entries from a 64-byte boundary. A loaded file
+// is copied into 2 MiB pages with every block's hash checked
+// (readResident); a file that fails any check is reported on stderr and
+// rebuilt, never used.
 #pragma once
 
 #include <sys/mman.h>
@@ -92,36 +115,66 @@ class TileTables {
 public:
     using B = Board<T>;
     static constexpr int P = T::kPatterns;
+    static constexpr uint64_t kDirectoryBytes = 64;  // byte p: bits per entry of pattern p
+    static_assert(P <= static_cast<int>(kDirectoryBytes));
 
-    const uint8_t* table(int p) const { return data_ + B::patterns[p].offset; }
-    uint64_t bytes() const { return B::tableBytes; }
+    // Pattern p's entries: (value - Manhattan sum of its tiles) / 2, 4 or 8
+    // bits each (note [tiles pattern databases]).
+    const uint8_t* table(int p) const { return data_ + offset_[p]; }
+    int bitsPerEntry(int p) const { return bits_[p]; }
+    // The whole blob (directory + entries), bytes() long.
+    const uint8_t* data() const { return data_; }
+    uint64_t bytes() const { return bytes_; }
     bool loadedFromCache() const { return loaded_; }
     double buildSeconds() const { return buildSeconds_; }
     double loadSeconds() const { return loadSeconds_; }
-    // Entries per depth of pattern p (after a build or a load).
+
+    // Entry `index` of pattern p as stored: (value - Manhattan) / 2.
+    unsigned halfExcess(int p, uint64_t index) const {
+        const uint8_t* t = table(p);
+        return bits_[p] == 8 ? t[index] : (t[index >> 1] >> ((index & 1) * 4)) & 15u;
+    }
+    // The database value of placement `index` of pattern p (the moves of its tiles).
+    unsigned value(int p, uint64_t index) const {
+        uint8_t cells[kMaxTileCells];
+        B::unrankCells(index, B::patterns[p].size, cells);
+        return manhattanOf(p, cells) + 2 * halfExcess(p, index);
+    }
+    // Entries per value of pattern p (after a build or a load).
     std::vector<uint64_t> depthCounts(int p) const {
         std::vector<uint64_t> counts;
-        const uint8_t* t = table(p);
-        for (uint64_t i = 0; i < B::patterns[p].entries; ++i) {
-            if (t[i] >= counts.size()) counts.resize(t[i] + 1u);
-            ++counts[t[i]];
-        }
+        forEachPlacement(p, [&](uint64_t index, unsigned md) {
+            const unsigned v = md + 2 * halfExcess(p, index);
+            if (v >= counts.size()) counts.resize(v + 1u);
+            ++counts[v];
+        });
         return counts;
     }
 
+    // Bytes of pattern p's entries at `bits` per entry (from a 64-byte boundary).
+    static uint64_t patternBytes(int p, int bits) {
+        const uint64_t e = B::patterns[p].entries;
+        return ((bits == 4 ? (e + 1) / 2 : e) + 63) / 64 * 64;
+    }
+    // The tables when every pattern's entries fit 4 bits (the budget's figure).
+    static uint64_t packedBytes() {
+        uint64_t b = kDirectoryBytes;
+        for (int p = 0; p < P; ++p) b += patternBytes(p, 4);
+        return b;
+    }
     // Bytes of the 2-bit word per placement while pattern p is built.
     static uint64_t wordBytes(int p) {
         const int freeCells = B::N - B::patterns[p].size;
         return freeCells <= 8 ? 2 : freeCells <= 16 ? 4 : 8;
     }
-    // The most memory a build holds at once: every table + one pattern's words.
+    // The most memory a build holds besides the tables: one pattern's words.
     static uint64_t buildWorkBytes() {
         uint64_t most = 0;
         for (int p = 0; p < P; ++p) most = std::max(most, B::patterns[p].entries * wordBytes(p));
         return most;
     }
 
-    // A hash of what the bytes encode: board, goal, patterns, format.
+    // A hash of what the entries encode: board, goal, patterns.
     static std::string layoutHash() {
         uint64_t h = 0xcbf29ce484222325ULL;
         auto mix = [&](uint64_t v) { h = (h ^ v) * 0x100000001b3ULL; };
@@ -132,32 +185,46 @@ public:
         std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
         return buf;
     }
+    // The file name is the byte tables' (a stale file is replaced, not left
+    // beside); the key inside says the format.
     static std::string fileName() { return std::string(T::kTableKey) + "-" + layoutHash() + ".pzt"; }
-    static std::string blobKey() { return "tiles1-" + layoutHash(); }
+    static std::string blobKey() { return "tiles2-" + layoutHash(); }
+
+    // Tests: entries above `most` (at most 15) count as not fitting 4 bits,
+    // so the byte fallback can be exercised on small boards.
+    void setNibbleLimit(unsigned most) { nibbleLimit_ = std::min(most, 15u); }
 
     // Loads the tables from `dir` (verified), else builds and caches them
     // there; "" = build in memory only. Throws MemoryBudgetError before
     // allocating or mapping anything that does not fit memoryBudget().
     void loadOrBuild(const std::string& dir, int threads = 0) {
         if constexpr (P == 0) return;
-        checkBudget(dir.empty());
+        checkBudget(dir.empty(), packedBytes());
         if (dir.empty()) return build(threads);
         const std::string path = (std::filesystem::path(dir) / fileName()).string();
         MappedFile mapping;
         const double t0 = pdb_detail::now();
         loaded_ = loadOrBuildBlob(
             path, blobKey(), std::string("tiles tables of ") + T::kName, mapping,
-            [&](const uint64_t*, uint64_t words, std::string& why) {
-                if (words * 8 != B::tableBytes) return (why = "wrong size", false);
+            [&](const uint64_t* words, uint64_t count, std::string& why) {
+                const auto* dir8 = reinterpret_cast<const uint8_t*>(words);
+                int bits[P > 0 ? P : 1];
+                if (count * 8 < kDirectoryBytes) return (why = "wrong size", false);
+                for (uint64_t i = 0; i < kDirectoryBytes; ++i) {
+                    const int b = dir8[i];
+                    if (static_cast<int>(i) < P ? (b != 4 && b != 8) : b != 0) return (why = "bad directory", false);
+                    if (static_cast<int>(i) < P) bits[i] = b;
+                }
+                if (count * 8 != layOut(bits)) return (why = "wrong size", false);
                 HugeBuffer copy;
-                if (!readResident(residentSourceOf(mapping, B::tableBytes), copy, why)) return false;
+                if (!readResident(residentSourceOf(mapping, count * 8), copy, why)) return false;
                 buffer_ = std::move(copy);
                 data_ = reinterpret_cast<const uint8_t*>(buffer_.data);
                 return true;
             },
             [&] {
                 build(threads);
-                return std::pair<const uint64_t*, uint64_t>(buffer_.data, B::tableBytes);
+                return std::pair<const uint64_t*, uint64_t>(buffer_.data, bytes_);
             });
         if (loaded_) loadSeconds_ = pdb_detail::now() - t0;
     }
@@ -165,37 +232,117 @@ public:
     void build(int threads = 0) {
         if constexpr (P == 0) return;
         if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-        checkBudget(true);
+        checkBudget(true, packedBytes());
         const double t0 = pdb_detail::now();
-        buffer_ = HugeBuffer(B::tableBytes);
-        std::memset(buffer_.data, 0xFF, buffer_.bytes);
+        int bits[P > 0 ? P : 1];
+        for (int p = 0; p < P; ++p) bits[p] = 4;
+        layOut(bits);
+        buffer_ = HugeBuffer(bytes_);
+        std::memset(buffer_.data, 0, buffer_.bytes);
         auto* out = reinterpret_cast<uint8_t*>(buffer_.data);
         for (int p = 0; p < P; ++p) {
-            const uint64_t w = wordBytes(p);
-            if (w == 2) buildPattern<uint16_t>(p, out + B::patterns[p].offset, threads, t0);
-            else if (w == 4) buildPattern<uint32_t>(p, out + B::patterns[p].offset, threads, t0);
-            else buildPattern<uint64_t>(p, out + B::patterns[p].offset, threads, t0);
+            if (buildPatternInto(p, out + offset_[p], 4, threads, t0)) continue;
+            // An entry over the nibble limit: this pattern a byte per entry,
+            // the later ones moved (the earlier ones copied as they are).
+            std::fprintf(stderr, "pz: tiles table %s pattern %d/%d: an entry does not fit 4 bits; building it a byte per entry\n",
+                         T::kName, p + 1, P);
+            const uint64_t oldBytes = bytes_, doneBytes = offset_[p];
+            bits[p] = 8;
+            layOut(bits);
+            checkBudget(true, oldBytes + bytes_);
+            HugeBuffer wider(bytes_);
+            std::memset(wider.data, 0, wider.bytes);
+            std::memcpy(wider.data, buffer_.data, doneBytes);
+            buffer_ = std::move(wider);
+            out = reinterpret_cast<uint8_t*>(buffer_.data);
+            buildPatternInto(p, out + offset_[p], 8, threads, t0);
         }
+        for (int p = 0; p < P; ++p) out[p] = static_cast<uint8_t>(bits[p]);
         data_ = out;
         buildSeconds_ = pdb_detail::now() - t0;
         if (buildSeconds_ >= 1.0)
-            std::fprintf(stderr, "pz: tiles tables of %s: %s built in %.1f s on %d threads\n", T::kName,
-                         formatBytes(B::tableBytes).c_str(), buildSeconds_, threads);
+            std::fprintf(stderr, "pz: tiles tables of %s: %s (%s) built in %.1f s on %d threads\n", T::kName,
+                         formatBytes(bytes_).c_str(), formatDescription().c_str(), buildSeconds_, threads);
+    }
+
+    // "4-bit entries over Manhattan" or which patterns keep bytes.
+    std::string formatDescription() const {
+        int wide = 0;
+        for (int p = 0; p < P; ++p) wide += bits_[p] == 8;
+        if (wide == 0) return "4-bit differences over Manhattan";
+        std::string s = "4-bit differences over Manhattan, a byte each for pattern";
+        for (int p = 0; p < P; ++p)
+            if (bits_[p] == 8) s += " " + std::to_string(p + 1);
+        return s;
+    }
+
+    // The one-byte database of pattern p (its values, not differences), as
+    // the builder makes it: the reference the tests compare the entries with.
+    static std::vector<uint8_t> byteTable(int p, int threads = 1) {
+        TileTables t;
+        std::vector<uint8_t> out(B::patterns[p].entries);
+        t.buildPatternInto(p, out.data(), 0, threads, pdb_detail::now());
+        return out;
+    }
+
+    // Calls f(index, Manhattan sum of the pattern's tiles) for every
+    // placement of pattern p, in rank order.
+    template <class F>
+    static void forEachPlacement(int p, F&& f) {
+        const auto& pat = B::patterns[p];
+        const int k = pat.size;
+        auto rec = [&](auto&& self, int j, uint32_t used, unsigned md, uint64_t index) -> void {
+            if (j == k) return f(index, md);
+            uint32_t freeCells = B::kFull & ~used;
+            for (uint64_t digit = 0; freeCells; ++digit, freeCells &= freeCells - 1) {
+                const int c = std::countr_zero(freeCells);
+                self(self, j + 1, used | (1u << c), md + T::kManhattan[pat.tiles[j]][c],
+                     index * static_cast<uint64_t>(B::N - j) + digit);
+            }
+        };
+        rec(rec, 0, 0, 0, 0);
     }
 
 private:
-    void checkBudget(bool building) const {
-        const uint64_t need = B::tableBytes + (building ? buildWorkBytes() : 0);
+    static unsigned manhattanOf(int p, const uint8_t* cells) {
+        unsigned md = 0;
+        for (int j = 0; j < B::patterns[p].size; ++j) md += T::kManhattan[B::patterns[p].tiles[j]][cells[j]];
+        return md;
+    }
+
+    // Sets bits_, offset_ and bytes_ for these bits per entry; the bytes.
+    uint64_t layOut(const int* bits) {
+        uint64_t at = kDirectoryBytes;
+        for (int p = 0; p < P; ++p) {
+            bits_[p] = bits[p];
+            offset_[p] = at;
+            at += patternBytes(p, bits[p]);
+        }
+        return bytes_ = at;
+    }
+
+    void checkBudget(bool building, uint64_t tables) const {
+        const uint64_t need = tables + (building ? buildWorkBytes() : 0);
         if (need > memoryBudget()) {
             std::string what = building ? "building the tiles tables of " + std::string(T::kName) + " needs "
                                         : "the tiles tables of " + std::string(T::kName) + " need ";
             throw MemoryBudgetError(what + formatBytes(need) +
-                                    (building ? " (" + formatBytes(B::tableBytes) + " of tables + " +
+                                    (building ? " (" + formatBytes(tables) + " of tables + " +
                                                     formatBytes(buildWorkBytes()) + " of build work)"
                                               : std::string()) +
                                     ", more than the memory budget of " + formatBytes(memoryBudget()) +
                                     " (--memory)");
         }
+    }
+
+    // Builds pattern p into `out`: bits 4 or 8 = (value - Manhattan) / 2 a
+    // nibble or a byte per entry, 0 = the value a byte per entry. False when
+    // bits is 4 and an entry is over the nibble limit.
+    bool buildPatternInto(int p, uint8_t* out, int bits, int threads, double t0) {
+        const uint64_t w = wordBytes(p);
+        if (w == 2) return buildPattern<uint16_t>(p, out, bits, threads, t0);
+        if (w == 4) return buildPattern<uint32_t>(p, out, bits, threads, t0);
+        return buildPattern<uint64_t>(p, out, bits, threads, t0);
     }
 
     // The cells a blank at `seed` reaches through `freeCells` (grid bitboards).
@@ -221,7 +368,7 @@ private:
     }
 
     template <class Word>
-    void buildPattern(int p, uint8_t* out, int threads, double t0) {
+    bool buildPattern(int p, uint8_t* out, int bits, int threads, double t0) {
         using namespace pdb_detail;
         const auto& pat = B::patterns[p];
         const int k = pat.size;
@@ -232,7 +379,29 @@ private:
         Word* words = reinterpret_cast<Word*>(wordBuffer.data);
         const std::string what = std::string("pz: building tiles table ") + T::kName + " pattern " +
                                  std::to_string(p + 1) + "/" + std::to_string(P) + " (" + std::to_string(k) + " tiles, " +
-                                 withCommas(entries) + " entries)";
+                                 withCommas(entries) + " entries" +
+                                 (bits ? std::string(", ") + (bits == 4 ? "4-bit: " : "a byte each: ") +
+                                             formatBytes(patternBytes(p, bits))
+                                       : std::string()) +
+                                 ")";
+        // The entry of a placement first reached at `depth` whose tiles'
+        // Manhattan sum is md (note [tiles pattern databases]).
+        const unsigned limit = bits == 4 ? nibbleLimit_ : 255;
+        const int shift = bits == 4 ? 1 : 0;
+        std::atomic<bool> over{false}, odd{false};
+        auto put = [&](uint64_t index, unsigned depth, unsigned md) {
+            if (bits == 0) return pz::AtomicRef<uint8_t>(out[index]).store(static_cast<uint8_t>(depth), std::memory_order_relaxed);
+            auto flag = [](std::atomic<bool>& f) {
+                if (!f.load(std::memory_order_relaxed)) f.store(true, std::memory_order_relaxed);
+            };
+            if (depth < md || ((depth - md) & 1)) return flag(odd);
+            const unsigned v = (depth - md) >> 1;
+            if (v > limit) return flag(over);
+            if (bits == 8) return pz::AtomicRef<uint8_t>(out[index]).store(static_cast<uint8_t>(v), std::memory_order_relaxed);
+            if (v)
+                pz::AtomicRef<uint8_t>(out[index >> 1])
+                    .fetch_or(static_cast<uint8_t>(v << ((index & 1) * 4)), std::memory_order_relaxed);
+        };
         // The goal: its placement, the blank's component.
         uint8_t a[kMaxTileCells];
         uint32_t occ = 0;
@@ -240,7 +409,7 @@ private:
         const uint32_t free0 = B::kFull & ~occ;
         const uint64_t i0 = B::rankCells(a, k);
         words[i0] = static_cast<Word>(pdep(pext(flood(1u << B::kBlankGoal, free0), free0), kLow));
-        out[i0] = 0;
+        put(i0, 0, 0);
         uint64_t reached = 1;
         double lastPrint = now();
         std::mutex printLock;
@@ -262,7 +431,7 @@ private:
                 struct Child {
                     uint64_t index;
                     uint32_t freeCells;
-                    uint8_t blank;
+                    uint8_t blank, md;
                 };
                 constexpr unsigned kRing = 64, kLag = 40;
                 Child ring[kRing];
@@ -278,7 +447,7 @@ private:
                     while (!(old & lane)) {
                         if (ref.compare_exchange_weak(old, static_cast<Word>(old | bits), std::memory_order_relaxed)) {
                             if (old == 0) {
-                                pz::AtomicRef<uint8_t>(out[c.index]).store(static_cast<uint8_t>(d + 1), std::memory_order_relaxed);
+                                put(c.index, d + 1, c.md);
                                 ++local;
                             }
                             pz::AtomicRef<uint8_t>(marked[c.index / kChunk]).store(1, std::memory_order_relaxed);
@@ -337,8 +506,10 @@ private:
                         }
                         const uint32_t freeCells = B::kFull & ~o;
                         const uint32_t blankCells = static_cast<uint32_t>(pdep(pext(cur, kLow), freeCells));
+                        const unsigned md = manhattanOf(p, cells);
                         for (int j = 0; j < k; ++j) {
                             const uint8_t from = cells[j];
+                            const auto& manhattan = T::kManhattan[pat.tiles[j]];
                             for (int dir = 0; dir < 4; ++dir) {
                                 const int q = T::kNeighbours[from][dir];
                                 if (q < 0 || !((blankCells >> q) & 1)) continue;
@@ -348,8 +519,9 @@ private:
                                 cells[j] = from;
                                 c.freeCells = freeCells ^ (1u << q) ^ (1u << from);
                                 c.blank = from;
+                                c.md = static_cast<uint8_t>(md - manhattan[from] + manhattan[q]);
                                 pz::prefetchForWrite(words + c.index);
-                                pz::prefetchForWrite(out + c.index);
+                                pz::prefetchForWrite(out + (c.index >> shift));
                                 if (head - tail > kLag) mark(ring[tail++ % kRing]);
                             }
                         }
@@ -419,10 +591,18 @@ private:
             throw std::runtime_error(std::string("tiles pattern database of ") + T::kName + ": " +
                                      std::to_string(reached) + " of " + std::to_string(entries) +
                                      " placements reached (internal error)");
+        if (odd.load())
+            throw std::runtime_error(std::string("tiles pattern database of ") + T::kName +
+                                     ": a value below its Manhattan sum or of the other parity (internal error)");
+        return !over.load();
     }
 
     HugeBuffer buffer_;
     const uint8_t* data_ = nullptr;
+    uint64_t bytes_ = 0;
+    uint64_t offset_[P > 0 ? P : 1] = {};
+    int bits_[P > 0 ? P : 1] = {};
+    unsigned nibbleLimit_ = 15;
     bool loaded_ = false;
     double buildSeconds_ = 0, loadSeconds_ = 0;
 };

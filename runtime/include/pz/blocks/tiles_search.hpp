@@ -4,13 +4,18 @@
 // note [tiles search]
 // ~~~~~~~~~~~~~~~~~~~
 // A node holds cell -> tile and tile -> cell bytes, the blank's cell, every
-// pattern's rank and table value (direct and reflected) and the Manhattan
-// sums of the tiles in no pattern: a move changes one tile, so only that
-// tile's pattern is re-ranked (and the pattern its reflection belongs to),
-// and only their two table bytes are read. A node's children (never the
-// inverse of the move that made it) are all made and their table lines
-// prefetched before any is read, then searched in U D L R order. Nodes
-// counted = children generated (the figure Korf's papers report).
+// pattern's rank and table entry (direct and reflected) and the Manhattan
+// distance of all tiles: a move changes one tile, so only that tile's
+// pattern is re-ranked (and the pattern its reflection belongs to), and
+// only their two entries are read. An entry is the pattern's value less its
+// tiles' Manhattan sum, halved (note [tiles pattern databases]), so the sum
+// is Manhattan + 2 x the entries; the reflected lookup adds the same
+// Manhattan distance (the reflection is a symmetry of the grid fixing the
+// goal: tile t at c is as far from home as its image at the image of c).
+// A node's children (never the inverse of the move that made it) are all
+// made and their table lines prefetched before any is read, then searched
+// in U D L R order. Nodes counted = children generated (the figure Korf's
+// papers report).
 #pragma once
 
 #include <time.h>
@@ -54,7 +59,11 @@ public:
 
     // `tables` must be loaded when T::kPatterns > 0 and outlive the solver.
     explicit TileSolver(const TileTables<T>* tables = nullptr) : tables_(tables) {
-        for (int p = 0; p < P; ++p) table_[p] = tables_->table(p);
+        for (int p = 0; p < P; ++p) {
+            table_[p] = tables_->table(p);
+            shift_[p] = tables_->bitsPerEntry(p) == 4 ? 1 : 0;
+            mask_[p] = tables_->bitsPerEntry(p) == 4 ? 15 : 255;
+        }
     }
 
     // The heuristic of a position (tests: never above its distance).
@@ -107,12 +116,18 @@ private:
         uint8_t cell[N];
         uint8_t pos[N];
         uint8_t blank, moved;
-        uint8_t val[PS], rval[PS];
+        uint8_t val[PS], rval[PS];  // the patterns' entries (direct, reflected)
         uint64_t idx[PS], ridx[PS];
-        int md, mdR;    // Manhattan of the tiles in no pattern (direct, reflected)
-        int sum, sumR;  // md + table values
+        int md;         // Manhattan distance of every tile
+        int sum, sumR;  // md + 2 x the entries (direct, reflected)
         int h;
     };
+
+    // Pattern p's entry at rank i, and the byte that holds it.
+    unsigned entry(int p, uint64_t i) const {
+        return (table_[p][i >> shift_[p]] >> ((i & shift_[p]) << 2)) & mask_[p];
+    }
+    const uint8_t* entryByte(int p, uint64_t i) const { return table_[p] + (i >> shift_[p]); }
 
     static int lis(const int* v, int n) {
         int best[kMaxTileCells], most = 0;
@@ -164,29 +179,23 @@ private:
     }
 
     void init(const Cells<T>& cells, Node& n) const {
-        n.md = n.mdR = 0;
+        n.md = 0;
         for (int c = 0; c < N; ++c) {
             n.cell[c] = cells[c];
             n.pos[cells[c]] = static_cast<uint8_t>(c);
         }
         n.blank = n.pos[0];
         n.moved = 0;
-        for (int t = 1; t < N; ++t) {
-            if (T::kPatternOf[t] < 0) n.md += T::kManhattan[t][n.pos[t]];
-            if constexpr (T::kReflection) {
-                const int rt = T::kReflectTile[t];
-                if (T::kPatternOf[rt] < 0) n.mdR += T::kManhattan[rt][T::kReflectCell[n.pos[t]]];
-            }
-        }
-        n.sum = n.md, n.sumR = n.mdR;
+        for (int t = 1; t < N; ++t) n.md += T::kManhattan[t][n.pos[t]];
+        n.sum = n.sumR = n.md;
         for (int p = 0; p < P; ++p) {
             n.idx[p] = B::patternIndex(p, n.pos);
-            n.val[p] = table_[p][n.idx[p]];
-            n.sum += n.val[p];
+            n.val[p] = static_cast<uint8_t>(entry(p, n.idx[p]));
+            n.sum += 2 * n.val[p];
             if constexpr (T::kReflection) {
                 n.ridx[p] = B::reflectedPatternIndex(p, n.pos);
-                n.rval[p] = table_[p][n.ridx[p]];
-                n.sumR += n.rval[p];
+                n.rval[p] = static_cast<uint8_t>(entry(p, n.ridx[p]));
+                n.sumR += 2 * n.rval[p];
             }
         }
         computeH(n);
@@ -204,22 +213,18 @@ private:
         c.pos[0] = static_cast<uint8_t>(q);
         c.blank = static_cast<uint8_t>(q);
         c.moved = static_cast<uint8_t>(t);
+        const int delta = T::kManhattan[t][b] - T::kManhattan[t][q];
+        c.md += delta, c.sum += delta, c.sumR += delta;
         const int p = T::kPatternOf[t];
         if (p >= 0) {
             c.idx[p] = B::patternIndex(p, c.pos);
-            pz::prefetch(table_[p] + c.idx[p]);
-        } else {
-            const int delta = T::kManhattan[t][b] - T::kManhattan[t][q];
-            c.md += delta, c.sum += delta;
+            pz::prefetch(entryByte(p, c.idx[p]));
         }
         if constexpr (T::kReflection) {
-            const int rt = T::kReflectTile[t], rp = T::kPatternOf[rt];
+            const int rp = T::kPatternOf[T::kReflectTile[t]];
             if (rp >= 0) {
                 c.ridx[rp] = B::reflectedPatternIndex(rp, c.pos);
-                pz::prefetch(table_[rp] + c.ridx[rp]);
-            } else {
-                const int delta = T::kManhattan[rt][T::kReflectCell[b]] - T::kManhattan[rt][T::kReflectCell[q]];
-                c.mdR += delta, c.sumR += delta;
+                pz::prefetch(entryByte(rp, c.ridx[rp]));
             }
         }
     }
@@ -227,16 +232,16 @@ private:
         const int t = c.moved;
         const int p = T::kPatternOf[t];
         if (p >= 0) {
-            const uint8_t v = table_[p][c.idx[p]];
-            c.sum += int(v) - int(c.val[p]);
-            c.val[p] = v;
+            const unsigned v = entry(p, c.idx[p]);
+            c.sum += 2 * (int(v) - int(c.val[p]));
+            c.val[p] = static_cast<uint8_t>(v);
         }
         if constexpr (T::kReflection) {
             const int rp = T::kPatternOf[T::kReflectTile[t]];
             if (rp >= 0) {
-                const uint8_t v = table_[rp][c.ridx[rp]];
-                c.sumR += int(v) - int(c.rval[rp]);
-                c.rval[rp] = v;
+                const unsigned v = entry(rp, c.ridx[rp]);
+                c.sumR += 2 * (int(v) - int(c.rval[rp]));
+                c.rval[rp] = static_cast<uint8_t>(v);
             }
         }
         computeH(c);
@@ -254,10 +259,10 @@ private:
             const int t = n.cell[q];
             pos[t] = n.blank;
             const int p = T::kPatternOf[t];
-            if (p >= 0) pz::prefetch(table_[p] + B::patternIndex(p, pos));
+            if (p >= 0) pz::prefetch(entryByte(p, B::patternIndex(p, pos)));
             if constexpr (T::kReflection) {
                 const int rp = T::kPatternOf[T::kReflectTile[t]];
-                if (rp >= 0) pz::prefetch(table_[rp] + B::reflectedPatternIndex(rp, pos));
+                if (rp >= 0) pz::prefetch(entryByte(rp, B::reflectedPatternIndex(rp, pos)));
             }
             pos[t] = static_cast<uint8_t>(q);
         }
@@ -323,6 +328,7 @@ private:
     bool lookahead_ = true;
     const TileTables<T>* tables_;
     const uint8_t* table_[PS] = {};
+    unsigned shift_[PS] = {}, mask_[PS] = {};  // 1, 15: 4-bit entries; 0, 255: bytes
     uint64_t nodes_ = 0, maxNodes_ = UINT64_MAX, limit_ = UINT64_MAX;
     const Stop* stop_ = nullptr;
     bool aborted_ = false, stopped_ = false;
