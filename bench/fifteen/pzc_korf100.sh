@@ -4,7 +4,7 @@
 # compared with the published one. Prints nodes and search time per instance
 # (the solver's own "seconds"), their mean and max, and the whole command's
 # wall time (compile and table load included; the first run also builds the
-# 550 MiB of tables).
+# 275 MiB of tables).
 #   bench/fifteen/pzc_korf100.sh [PZC] [FIRST_N]
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -2,8 +2,8 @@
 # Korf's 100 15-puzzle instances with the 7-8 tables + reflection (and
 # Manhattan only on the easy ones), on this machine; not a test.
 #   bench/fifteen/run.sh [BUILD_DIR] [-- bench_fifteen options]
-# The 550 MiB of tables are built on the first run (minutes on 2 threads,
-# ~1.6 GiB while building) and cached in the table directory (default
+# The 275 MiB of tables (4 bits an entry) are built on the first run (minutes
+# on 2 threads, ~1.3 GiB while building) and cached in the table directory (default
 # $PZC_CACHE_DIR/tables or ~/.cache/pzc/tables); later runs load and verify them.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -9,6 +9,7 @@
 #include "compiler/driver/blocks/blocks_engines.hpp"
 #include "compiler/driver/native_build.hpp"
 #include "compiler/codegen/blocks/blocks_emit.hpp"
+#include "pz/support/memory.hpp"
 
 namespace pz::driver {
 
@@ -78,6 +79,21 @@ int BlocksBackend::inspect(pipeline::CompilationUnit& unit, const InspectRequest
         if (solver->heuristic == ir::BlockSolver::Heuristic::Additive)
             std::cout << ", one pattern rank per pattern (a move changes the rank of the moved tile's pattern only)";
         std::cout << "\nnever undoes its previous move (the blank never steps straight back)\n";
+        if (solver->heuristic == ir::BlockSolver::Heuristic::Additive) {
+            // The layout of pz/blocks/tiles_pdb.hpp (note [tiles pattern databases]).
+            const unsigned long long cells = static_cast<unsigned long long>(rules.width * rules.height);
+            unsigned long long bytes = 64;
+            for (int p : solver->patterns) {
+                unsigned long long entries = 1;
+                for (size_t k = 0; k < rules.patterns[p].pieces.size(); ++k) entries *= cells - k;
+                bytes += ((entries + 1) / 2 + 63) / 64 * 64;
+            }
+            std::cout << "tables: 4-bit differences over Manhattan where they fit: an entry is (the pattern's value - "
+                         "its tiles' Manhattan sum) / 2, two a byte ("
+                      << bytes << " bytes, " << formatBytes(bytes)
+                      << "); a pattern with an entry over 15 keeps a byte per entry; h = the Manhattan distance of "
+                         "every tile (kept per move) + 2 x the entries\n";
+        }
     } else {
         auto types = codegen::boardTypes(rules, levels);
         std::cout << "engine: pz/blocks/board.hpp (breadth-first), " << types.types.size()
