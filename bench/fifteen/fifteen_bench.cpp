@@ -78,7 +78,10 @@ int main(int argc, char** argv) {
         const auto counts = tables.depthCounts(p);
         double sum = 0, n = 0;
         for (size_t d = 0; d < counts.size(); ++d) sum += double(d) * double(counts[d]), n += double(counts[d]);
-        std::printf("  pattern %d: max %zu, mean %.3f\n", p + 1, counts.size() - 1, sum / n);
+        unsigned largest = 0;
+        for (uint64_t i = 0; i < pz::blocks::Board<T>::patterns[p].entries; ++i) largest = std::max(largest, tables.halfExcess(p, i));
+        std::printf("  pattern %d: max %zu, mean %.3f; %d-bit entries (value - Manhattan) / 2, the largest %u\n", p + 1,
+                    counts.size() - 1, sum / n, tables.bitsPerEntry(p), largest);
     }
 
     TileSolver<T> solver(&tables);
