@@ -252,11 +252,14 @@ public:
             const uint64_t oldBytes = bytes_, doneBytes = offset_[p];
             bits[p] = 8;
             layOut(bits);
-            checkBudget(true, oldBytes + bytes_);
-            HugeBuffer wider(bytes_);
-            std::memset(wider.data, 0, wider.bytes);
-            std::memcpy(wider.data, buffer_.data, doneBytes);
-            buffer_ = std::move(wider);
+            checkBudget(false, oldBytes + bytes_);  // both while copying
+            checkBudget(true, bytes_);               // the wider tables + the words
+            {
+                HugeBuffer wider(bytes_);
+                std::memset(wider.data, 0, wider.bytes);
+                std::memcpy(wider.data, buffer_.data, doneBytes);
+                std::swap(buffer_, wider);
+            }  // the narrower tables freed before the words are allocated
             out = reinterpret_cast<uint8_t*>(buffer_.data);
             buildPatternInto(p, out + offset_[p], 8, threads, t0);
         }
