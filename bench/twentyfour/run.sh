@@ -5,7 +5,7 @@
 # is compared with the published optimal one (every answer is replayed by
 # pzc); an unfinished one reports the lower bound its search proved. Prints
 # nodes, time and nodes/s per instance, and the whole command's wall time
-# (the first run also builds the 486 MiB of databases: minutes on 2 cores).
+# (the first run also builds the 243 MiB of databases: minutes on 2 cores).
 #   bench/twentyfour/run.sh [PZC] [FIRST_N] [MAX_NODES]
 #   e.g. bench/twentyfour/run.sh build/compiler/driver/pzc 10 1000000000
 set -euo pipefail
