@@ -99,6 +99,48 @@ TEST_CASE("blocks API: the 8-puzzle's solvers are optimal against BFS", "[blocks
     CHECK(again->solve(hardest[0])->length == 31);
 }
 
+TEST_CASE("blocks API: pattern-database builds report progress and can be cancelled", "[blocks][api]") {
+    TempDir dir;
+    api::SolverOptions o;
+    o.tableDir = dir.path.string();
+    o.threads = 1;
+    o.cancel = std::make_shared<api::CancelToken>();
+    std::vector<api::BuildProgress> seen;
+    bool stopAtThree = true;
+    o.progress = [&](const api::BuildProgress& p) {
+        seen.push_back(p);
+        if (stopAtThree && p.levelDone && p.depth == 3) o.cancel->cancel();  // the first build stops after level 3
+    };
+    auto s = make(eight::makeSolver(o));
+    auto st = s->prepare();
+    REQUIRE_FALSE(st);
+    CHECK(st.error().code == api::ErrorCode::Cancelled);
+    CHECK(std::filesystem::directory_iterator(dir.path) == std::filesystem::directory_iterator());  // nothing cached
+    REQUIRE_FALSE(seen.empty());
+    CHECK(seen.back().levelDone);
+    CHECK(seen.back().depth == 3);
+    CHECK(seen.back().table.find("tiles table eight") != std::string::npos);
+
+    // Again, not cancelled: every level reported in order, then the end.
+    o.cancel->reset();
+    seen.clear();
+    stopAtThree = false;
+    auto again = make(eight::makeSolver(o));
+    REQUIRE(again->prepare());
+    int last = 0;
+    bool done = false;
+    for (const auto& p : seen) {
+        if (p.levelDone) {
+            CHECK(p.depth >= 1);
+            last = p.depth;
+        }
+        done |= p.tableDone;
+    }
+    CHECK(last > 3);
+    CHECK(done);
+    CHECK(again->solve(*again->parseState("1 2 0 3 4 5 6 7 8"))->length == 2);
+}
+
 TEST_CASE("blocks API: n-puzzle positions, limits and errors", "[blocks][api]") {
     api::SolverOptions o;
     o.cacheTables = false;

@@ -247,8 +247,9 @@ public:
             if (buildPatternInto(p, out + offset_[p], 4, threads, t0)) continue;
             // An entry over the nibble limit: this pattern a byte per entry,
             // the later ones moved (the earlier ones copied as they are).
-            std::fprintf(stderr, "pz: tiles table %s pattern %d/%d: an entry does not fit 4 bits; building it a byte per entry\n",
-                         T::kName, p + 1, P);
+            if (!progressSink())
+                std::fprintf(stderr, "pz: tiles table %s pattern %d/%d: an entry does not fit 4 bits; building it a byte per entry\n",
+                             T::kName, p + 1, P);
             const uint64_t oldBytes = bytes_, doneBytes = offset_[p];
             bits[p] = 8;
             layOut(bits);
@@ -266,9 +267,17 @@ public:
         for (int p = 0; p < P; ++p) out[p] = static_cast<uint8_t>(bits[p]);
         data_ = out;
         buildSeconds_ = pdb_detail::now() - t0;
-        if (buildSeconds_ >= 1.0)
+        if (const ProgressSink* sink = progressSink()) {
+            if (sink->report) {
+                BuildProgress done;
+                done.table = std::string("tiles tables of ") + T::kName;
+                done.fraction = 1.0, done.elapsed = buildSeconds_, done.tableDone = true;
+                sink->report(done);
+            }
+        } else if (buildSeconds_ >= 1.0) {
             std::fprintf(stderr, "pz: tiles tables of %s: %s (%s) built in %.1f s on %d threads\n", T::kName,
                          formatBytes(bytes_).c_str(), formatDescription().c_str(), buildSeconds_, threads);
+        }
     }
 
     // "4-bit entries over Manhattan" or which patterns keep bytes.
@@ -420,6 +429,17 @@ private:
         double lastPrint = now();
         std::mutex printLock;
         const bool tty = ::isatty(2);
+        // A library's progress sink (pz/tables/prune.hpp), installed in this
+        // thread: reports go there instead of stderr, and a cancel stops the
+        // build at the end of a level (BuildCancelled, nothing cached).
+        const ProgressSink* sink = progressSink();
+        auto report = [&](unsigned depth, double fraction, uint64_t levelEntries, bool levelDone) {
+            BuildProgress r;
+            r.table = what.substr(4);  // without "pz: "
+            r.depth = static_cast<int>(depth);
+            r.fraction = fraction, r.elapsed = now() - t0, r.entries = levelEntries, r.levelDone = levelDone;
+            sink->report(r);
+        };
         constexpr uint64_t kChunk = uint64_t{1} << 14;  // placements; a multiple of the words in 8 bytes
         const uint64_t chunks = (entries + kChunk - 1) / kChunk;
         // Chunks holding 01 lanes (this level) and 10 lanes (marked by it):
@@ -532,7 +552,14 @@ private:
                             }
                         }
                     }
-                    if (reporter) {
+                    if (reporter && sink) {
+                        const double t = now();
+                        if (sink->report && t - lastPrint >= 0.1) {
+                            std::lock_guard<std::mutex> hold(printLock);
+                            lastPrint = t;
+                            report(d + 1, double(end) / double(entries), 0, false);
+                        }
+                    } else if (reporter) {
                         const double t = now();
                         if (t - lastPrint >= (tty ? 0.5 : 10.0) && t - t0 >= 1.0) {
                             std::lock_guard<std::mutex> hold(printLock);
@@ -582,7 +609,10 @@ private:
             relabel();
             for (auto& t : pool) t.join();
             const double t = now();
-            if (t - t0 >= 1.0) {
+            if (sink) {
+                if (sink->report) report(d + 1, 1.0, found.load(), true);
+                if (sink->cancelled && sink->cancelled->load(std::memory_order_relaxed)) throw BuildCancelled();
+            } else if (t - t0 >= 1.0) {
                 const double spent = t - t0;
                 const double eta = reached < entries ? spent * double(entries - reached) / double(reached) : 0;
                 std::fprintf(stderr, "%s%s: depth %u: %s new, %s/%s reached (%.1f%%), %.1f s, ETA %.0f s\n",
