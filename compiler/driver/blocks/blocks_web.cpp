@@ -4,14 +4,15 @@
 // number (tile t is the solved board's piece t - 1, as the library numbers
 // them). Any other board: each compiled-in level's start, and its pieces'
 // names in the order of the library's anchors (pz/api/blocks.hpp).
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 
 #include "compiler/analysis/blocks/blocks_analysis.hpp"
+#include "compiler/codegen/blocks/blocks_emit.hpp"
 #include "compiler/driver/blocks/blocks_backend.hpp"
 #include "compiler/driver/blocks/blocks_common.hpp"
-#include "compiler/codegen/blocks/blocks_emit.hpp"
 #include "compiler/driver/native_build.hpp"
 #include "compiler/driver/subprocess.hpp"
 #include "compiler/render/drawing.hpp"
