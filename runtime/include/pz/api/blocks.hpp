@@ -45,8 +45,10 @@ inline std::optional<Error> wrongPuzzle(const Position& p, const std::string& na
         return makeError(ErrorCode::WrongPuzzle, "the position is of puzzle '" + p.puzzle + "', not " + name);
     return std::nullopt;
 }
-inline double secondsSince(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+inline std::string numbersText(const std::vector<int>& numbers) {
+    std::string out;
+    for (size_t i = 0; i < numbers.size(); ++i) out += (i ? " " : "") + std::to_string(numbers[i]);
+    return out;
 }
 }  // namespace blocks_detail
 
@@ -135,11 +137,7 @@ public:
         return makeError(ErrorCode::Unsupported,
                          info_.name + " is an n-puzzle: its positions have no inverse (a scramble is a solution read backwards)");
     }
-    std::string format(const Position& p) const override {
-        std::string out;
-        for (size_t i = 0; i < p.numbers.size(); ++i) out += (i ? " " : "") + std::to_string(p.numbers[i]);
-        return out;
-    }
+    std::string format(const Position& p) const override { return blocks_detail::numbersText(p.numbers); }
 
     // Optimal (IDA* with an admissible heuristic) whatever the goal asks.
     Result<Solution> solve(const Position& p, const Limits& limits = {}) override {
@@ -185,11 +183,9 @@ private:
     Result<Cells> toCells(const Position& p) const {
         if (auto e = blocks_detail::wrongPuzzle(p, info_.name)) return *e;
         if (!p.level.empty()) return makeError(ErrorCode::BadInput, "an n-puzzle's position has no level");
-        std::string text;
-        for (size_t i = 0; i < p.numbers.size(); ++i) text += (i ? " " : "") + std::to_string(p.numbers[i]);
         Cells c;
         std::string why;
-        if (!blocks::parseCells<T>(text, c, why)) return makeError(ErrorCode::BadInput, "bad state: " + why);
+        if (!blocks::parseCells<T>(blocks_detail::numbersText(p.numbers), c, why)) return makeError(ErrorCode::BadInput, "bad state: " + why);
         return c;
     }
     Position toPosition(const Cells& c) const {
@@ -251,21 +247,21 @@ public:
     Result<Position> apply(const Position& p, std::string_view moves) const override {
         auto at = toPieces(p);
         if (!at) return at.error();
-        std::vector<int> codes;
-        auto pieces = at->second;
+        Level board{"", at->second};
         std::istringstream in{std::string(moves)};
+        int index = 0;
         for (std::string word; in >> word;) {
+            ++index;
             std::optional<blocks::Move> found;
-            forEachMove(pieces, [&](const blocks::Move& m) {
-                if (!found && blocks::moveName<T>(Level{"", pieces}, m) == word) found = m;
+            forEachMove(board.pieces, [&](const blocks::Move& m) {
+                if (!found && blocks::moveName<T>(board, m) == word) found = m;
             });
             if (!found)
                 return makeError(ErrorCode::BadInput, "bad moves: '" + word + "' is not a legal move here (move " +
-                                                          std::to_string(codes.size() + 1) + ")");
-            codes.push_back(found->piece * 64 + found->to);
-            pieces[found->piece].anchor = found->to;
+                                                          std::to_string(index) + ")");
+            board.pieces[found->piece].anchor = found->to;
         }
-        return applyMoves(p, codes);
+        return toPosition(at->first, board.pieces);
     }
     // Move codes: piece * 64 + destination anchor; each checked legal.
     Result<Position> applyMoves(const Position& p, const std::vector<int>& moves) const override {
@@ -275,7 +271,7 @@ public:
         for (size_t i = 0; i < moves.size(); ++i) {
             const int code = moves[i];
             bool legal = false;
-            forEachMove(pieces, [&](const blocks::Move& m) { legal |= m.piece * 64 + m.to == code; });
+            forEachMove(pieces, [&](const blocks::Move& m) { legal |= moveCode(m) == code; });
             if (!legal)
                 return makeError(ErrorCode::BadInput, "bad moves: move " + std::to_string(i + 1) + " (code " + std::to_string(code) +
                                                           ") is not a legal move there");
@@ -317,7 +313,7 @@ public:
                                                         std::to_string(r.moves.size()) + ")");
         Solution s;
         for (const auto& m : r.moves) {
-            s.moves.push_back(m.piece * 64 + m.to);
+            s.moves.push_back(moveCode(m));
             s.names.push_back(blocks::moveName<T>(start, m));
         }
         s.length = static_cast<int>(r.moves.size());
@@ -329,6 +325,7 @@ public:
 
 private:
     using Level = blocks::Level;
+    static int moveCode(const blocks::Move& m) { return m.piece * 64 + m.to; }
     Error noStates() const {
         return makeError(ErrorCode::Unsupported, info_.name + " is solved from its levels: give a level's name (compiled in: " +
                                                      std::to_string(levels_.size()) + ")");

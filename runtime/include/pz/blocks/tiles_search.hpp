@@ -44,7 +44,6 @@ public:
         double seconds = 0;           // wall clock
         double cpuSeconds = 0;        // this thread's CPU time (what a loaded machine does not inflate)
         int bound = 0;                // the last iteration's bound
-        bool stopped = false;         // the cancel flag or the deadline ended it
     };
 
     // What may end a search besides a solution and maxNodes (the library's
@@ -83,7 +82,7 @@ public:
         maxNodes_ = maxNodes;
         stop_ = &stop;
         limit_ = stop.cancel || stop.deadline ? std::min(maxNodes_, kCheckNodes) : maxNodes_;
-        aborted_ = stopped_ = false;
+        aborted_ = false;
         path_.clear();
         bound_ = root.h;
         for (;;) {
@@ -99,7 +98,6 @@ public:
         }
         r.nodes = nodes_;
         r.bound = bound_;
-        r.stopped = stopped_;
         r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         r.cpuSeconds = threadCpuSeconds() - c0;
         return r;
@@ -118,8 +116,7 @@ private:
         uint8_t blank, moved;
         uint8_t val[PS], rval[PS];  // the patterns' entries (direct, reflected)
         uint64_t idx[PS], ridx[PS];
-        int md;         // Manhattan distance of every tile
-        int sum, sumR;  // md + 2 x the entries (direct, reflected)
+        int sum, sumR;  // Manhattan distance of every tile + 2 x the entries (direct, reflected)
         int h;
     };
 
@@ -179,15 +176,15 @@ private:
     }
 
     void init(const Cells<T>& cells, Node& n) const {
-        n.md = 0;
         for (int c = 0; c < N; ++c) {
             n.cell[c] = cells[c];
             n.pos[cells[c]] = static_cast<uint8_t>(c);
         }
         n.blank = n.pos[0];
         n.moved = 0;
-        for (int t = 1; t < N; ++t) n.md += T::kManhattan[t][n.pos[t]];
-        n.sum = n.sumR = n.md;
+        int md = 0;
+        for (int t = 1; t < N; ++t) md += T::kManhattan[t][n.pos[t]];
+        n.sum = n.sumR = md;
         for (int p = 0; p < P; ++p) {
             n.idx[p] = B::patternIndex(p, n.pos);
             n.val[p] = static_cast<uint8_t>(entry(p, n.idx[p]));
@@ -214,7 +211,8 @@ private:
         c.blank = static_cast<uint8_t>(q);
         c.moved = static_cast<uint8_t>(t);
         const int delta = T::kManhattan[t][b] - T::kManhattan[t][q];
-        c.md += delta, c.sum += delta, c.sumR += delta;
+        c.sum += delta;
+        if constexpr (T::kReflection) c.sumR += delta;
         const int p = T::kPatternOf[t];
         if (p >= 0) {
             c.idx[p] = B::patternIndex(p, c.pos);
@@ -279,10 +277,8 @@ private:
     bool keepGoing() {
         if (nodes_ > maxNodes_) return false;
         if ((stop_->cancel && stop_->cancel->load(std::memory_order_relaxed)) ||
-            (stop_->deadline && std::chrono::steady_clock::now() >= *stop_->deadline)) {
-            stopped_ = true;
+            (stop_->deadline && std::chrono::steady_clock::now() >= *stop_->deadline))
             return false;
-        }
         limit_ = std::min(maxNodes_, nodes_ + kCheckNodes);
         return true;
     }
@@ -331,7 +327,7 @@ private:
     unsigned shift_[PS] = {}, mask_[PS] = {};  // 1, 15: 4-bit entries; 0, 255: bytes
     uint64_t nodes_ = 0, maxNodes_ = UINT64_MAX, limit_ = UINT64_MAX;
     const Stop* stop_ = nullptr;
-    bool aborted_ = false, stopped_ = false;
+    bool aborted_ = false;
     int bound_ = 0, nextBound_ = INT_MAX;
     std::vector<int> path_;
 };
