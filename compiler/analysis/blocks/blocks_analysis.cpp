@@ -162,6 +162,20 @@ std::optional<TileReflection> tileReflection(const ir::BlockRules& rules, const 
     return r;
 }
 
+uint64_t tilePatternEntries(const ir::BlockRules& rules, const ir::BlockPattern& pattern) {
+    const uint64_t cells = static_cast<uint64_t>(rules.width) * rules.height;
+    uint64_t entries = 1;
+    for (size_t k = 0; k < pattern.pieces.size(); ++k) entries *= cells - k;
+    return entries;
+}
+
+uint64_t tileTableBytes(const ir::BlockRules& rules, const ir::BlockSolver& solver) {
+    if (solver.heuristic != ir::BlockSolver::Heuristic::Additive) return 0;
+    uint64_t bytes = 64;
+    for (int p : solver.patterns) bytes += ((tilePatternEntries(rules, rules.patterns[p]) + 1) / 2 + 63) / 64 * 64;
+    return bytes;
+}
+
 std::string solverProblem(const ir::BlockRules& rules, const ir::BlockSolver& solver) {
     using H = ir::BlockSolver::Heuristic;
     if (solver.heuristic == H::Bfs) return "";

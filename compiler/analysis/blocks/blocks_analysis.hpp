@@ -48,4 +48,11 @@ std::optional<TileReflection> tileReflection(const ir::BlockRules& rules, const 
 // is buildable, else the reason (a located error at the solver).
 std::string solverProblem(const ir::BlockRules& rules, const ir::BlockSolver& solver);
 
+// A pattern's placements on the board: N!/(N-k)!, one database entry each.
+uint64_t tilePatternEntries(const ir::BlockRules& rules, const ir::BlockPattern& pattern);
+// The bytes of a solver's additive databases when every entry fits 4 bits,
+// as pz/blocks/tiles_pdb.hpp lays them out (a 64-byte directory, each
+// pattern from a 64-byte boundary); 0 for other heuristics.
+uint64_t tileTableBytes(const ir::BlockRules& rules, const ir::BlockSolver& solver);
+
 }  // namespace pz::analysis

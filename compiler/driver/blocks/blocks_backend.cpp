@@ -81,13 +81,7 @@ int BlocksBackend::inspect(pipeline::CompilationUnit& unit, const InspectRequest
         std::cout << "\nnever undoes its previous move (the blank never steps straight back)\n";
         if (solver->heuristic == ir::BlockSolver::Heuristic::Additive) {
             // The layout of pz/blocks/tiles_pdb.hpp (note [tiles pattern databases]).
-            const unsigned long long cells = static_cast<unsigned long long>(rules.width * rules.height);
-            unsigned long long bytes = 64;
-            for (int p : solver->patterns) {
-                unsigned long long entries = 1;
-                for (size_t k = 0; k < rules.patterns[p].pieces.size(); ++k) entries *= cells - k;
-                bytes += ((entries + 1) / 2 + 63) / 64 * 64;
-            }
+            const uint64_t bytes = analysis::tileTableBytes(rules, *solver);
             std::cout << "tables: 4-bit differences over Manhattan where they fit: an entry is (the pattern's value - "
                          "its tiles' Manhattan sum) / 2, two a byte ("
                       << bytes << " bytes, " << formatBytes(bytes)

@@ -43,10 +43,5 @@ public:
 // manifest's "picture" entry. Returns an exit code.
 int writeBlocksWebPictures(pipeline::CompilationUnit& unit, const std::string& file, const std::vector<std::string>& levelFiles,
                            const std::filesystem::path& dir, std::string& picture);
-// The bytes of a declared solver's pattern databases (0: none), and the
-// tables it reads built (or loaded) natively into `tablesDir` (web
-// packages' --tables); false after printing why.
-uint64_t blocksTableBytes(const ir::Puzzle& puzzle, const std::string& solver);
-bool blocksNativeTables(pipeline::CompilationUnit& unit, const std::string& solver, const std::string& tablesDir);
 
 }  // namespace pz::driver

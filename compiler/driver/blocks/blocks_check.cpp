@@ -50,13 +50,10 @@ std::string describeBlockSolver(const ir::BlockRules& rules, const ir::BlockSolv
             break;
         case H::Additive: {
             text = "IDA*, additive pattern databases";
-            const int cells = rules.width * rules.height;
             for (int p : solver.patterns) {
                 const auto& pattern = rules.patterns[p];
-                unsigned long long entries = 1;
-                for (size_t k = 0; k < pattern.pieces.size(); ++k) entries *= cells - k;
                 text += " " + pattern.name + " (" + std::to_string(pattern.pieces.size()) + " tiles, " +
-                        std::to_string(entries) + " entries)";
+                        std::to_string(analysis::tilePatternEntries(rules, pattern)) + " entries)";
             }
             break;
         }

@@ -6,6 +6,7 @@
 
 #include "compiler/analysis/blocks/blocks_analysis.hpp"
 #include "compiler/codegen/blocks/blocks_emit.hpp"
+#include "compiler/driver/blocks/blocks_common.hpp"
 #include "compiler/driver/native_build.hpp"
 #include "compiler/driver/result_protocol.hpp"
 #include "compiler/driver/subprocess.hpp"
@@ -202,6 +203,35 @@ std::optional<std::vector<BlockAnswer>> solveWithEngine(const EngineRun& r) {
         first = end;
     }
     return answers;
+}
+
+uint64_t blocksTableBytes(const ir::Puzzle& puzzle, const std::string& solverName) {
+    for (const auto& solver : puzzle.blocks.solvers)
+        if (solver.name == solverName) return analysis::tileTableBytes(puzzle.blocks, solver);
+    return 0;  // the built-in default: Manhattan distance
+}
+
+bool blocksNativeTables(pipeline::CompilationUnit& unit, const std::string& solverName, const std::string& tablesDir) {
+    const ir::Puzzle& puzzle = unit.puzzle();
+    auto solver = chooseBlockSolver(puzzle.blocks, solverName, "build");
+    if (!solver) return false;
+    if (solver->heuristic != ir::BlockSolver::Heuristic::Additive) return true;  // no tables
+    codegen::BlocksEmitOptions emit;
+    emit.source = sourceName(puzzle);
+    auto binary = buildEngine(codegen::emitTilesSolver(puzzle, *solver, emit), "tiles-" + puzzle.name);
+    if (!binary) return false;
+    // Solving the goal loads (or builds) every table the solver reads.
+    ChildRun run;
+    run.argv = {"--state", tileNumbers(puzzle.blocks, *puzzle.blocks.board), "--table-dir", tablesDir, "--memory",
+                std::to_string(pz::memoryBudget())};
+    run.argv.insert(run.argv.begin(), *binary);
+    run.onLine = [](const std::string&) {};
+    ChildStatus rc = runChildOrDie(run);
+    if (!rc.exited() || rc.exitCode() != 0) {
+        std::cerr << "pzc build: error: preparing the tables of solver '" << solverName << "' " << rc.describe() << "\n";
+        return false;
+    }
+    return true;
 }
 
 }  // namespace pz::driver

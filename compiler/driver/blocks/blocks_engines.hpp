@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "compiler/ir/puzzle.hpp"
+#include "compiler/pipeline/compilation_unit.hpp"
 
 namespace pz::driver {
 
@@ -37,5 +38,12 @@ std::optional<std::vector<BlockAnswer>> solveWithEngine(const EngineRun& run);
 // The generated source of a solver (pzc inspect --header, pzc build).
 std::optional<std::string> engineSource(const ir::Puzzle& puzzle, const ir::BlockSolver& solver,
                                         const std::vector<ir::BlockLayout>& levels, std::string& why);
+
+// Web packages (compiler/driver/web/web_package.cpp): the bytes of a
+// declared solver's pattern databases at 4 bits an entry (0: none), and the
+// tables it reads built (or loaded) natively into `tablesDir` by its engine
+// (--tables); false after printing why.
+uint64_t blocksTableBytes(const ir::Puzzle& puzzle, const std::string& solver);
+bool blocksNativeTables(pipeline::CompilationUnit& unit, const std::string& solver, const std::string& tablesDir);
 
 }  // namespace pz::driver

@@ -10,13 +10,9 @@
 #include <iostream>
 
 #include "compiler/analysis/blocks/blocks_analysis.hpp"
-#include "compiler/codegen/blocks/blocks_emit.hpp"
 #include "compiler/driver/blocks/blocks_backend.hpp"
 #include "compiler/driver/blocks/blocks_common.hpp"
-#include "compiler/driver/native_build.hpp"
-#include "compiler/driver/subprocess.hpp"
 #include "compiler/render/drawing.hpp"
-#include "pz/support/memory.hpp"
 #include "pz/support/result_json.hpp"
 
 namespace pz::driver {
@@ -78,52 +74,6 @@ int writeBlocksWebPictures(pipeline::CompilationUnit& unit, const std::string& f
     }
     picture = json::Line().field("kind", "blocks").raw("levels", entries + "}").str();
     return 0;
-}
-
-uint64_t blocksTableBytes(const ir::Puzzle& puzzle, const std::string& solverName) {
-    const ir::BlockRules& rules = puzzle.blocks;
-    uint64_t bytes = 0;
-    for (const auto& solver : rules.solvers) {
-        if (solver.name != solverName || solver.heuristic != ir::BlockSolver::Heuristic::Additive) continue;
-        const uint64_t cells = static_cast<uint64_t>(rules.width) * rules.height;
-        for (int p : solver.patterns) {
-            uint64_t entries = 1;
-            for (size_t k = 0; k < rules.patterns[p].pieces.size(); ++k) entries *= cells - k;
-            bytes += entries;
-        }
-    }
-    return bytes;
-}
-
-bool blocksNativeTables(pipeline::CompilationUnit& unit, const std::string& solverName, const std::string& tablesDir) {
-    const ir::Puzzle& puzzle = unit.puzzle();
-    auto solver = chooseBlockSolver(puzzle.blocks, solverName, "build");
-    if (!solver) return false;
-    if (solver->heuristic != ir::BlockSolver::Heuristic::Additive) return true;  // no tables
-    codegen::BlocksEmitOptions emit;
-    emit.source = std::filesystem::path(puzzle.file).filename().string();
-    NativeBuild build;
-    build.source = codegen::emitTilesSolver(puzzle, *solver, emit);
-    build.stem = "tiles-" + puzzle.name;
-    DiagnosticEngine diags;
-    auto binary = buildNative(build, diags);
-    diags.print(std::cerr);
-    if (!binary) return false;
-    // Solving the goal loads (or builds) every table the solver reads.
-    std::string goal;
-    const auto& pieces = puzzle.blocks.board->pieces;
-    std::vector<int> cells(static_cast<size_t>(puzzle.blocks.width) * puzzle.blocks.height, 0);
-    for (size_t t = 0; t < pieces.size(); ++t) cells[pieces[t].anchor.y * puzzle.blocks.width + pieces[t].anchor.x] = static_cast<int>(t) + 1;
-    for (size_t c = 0; c < cells.size(); ++c) goal += (c ? " " : "") + std::to_string(cells[c]);
-    ChildRun run;
-    run.argv = {*binary, "--state", goal, "--table-dir", tablesDir, "--memory", std::to_string(pz::memoryBudget())};
-    run.onLine = [](const std::string&) {};
-    ChildStatus rc = runChildOrDie(run);
-    if (!rc.exited() || rc.exitCode() != 0) {
-        std::cerr << "pzc build: error: preparing the tables of solver '" << solverName << "' " << rc.describe() << "\n";
-        return false;
-    }
-    return true;
 }
 
 }  // namespace pz::driver

@@ -5,11 +5,12 @@
 #include <iostream>
 #include <set>
 
+#include "compiler/analysis/blocks/blocks_analysis.hpp"
 #include "compiler/analysis/perm/puzzle_summary.hpp"
 #include "compiler/codegen/library.hpp"
-#include "compiler/analysis/blocks/blocks_analysis.hpp"
 #include "compiler/driver/backend.hpp"
 #include "compiler/driver/blocks/blocks_backend.hpp"
+#include "compiler/driver/blocks/blocks_engines.hpp"
 #include "compiler/driver/native_build.hpp"
 #include "compiler/driver/perm/perm_build.hpp"
 #include "compiler/driver/subprocess.hpp"
@@ -193,14 +194,6 @@ int buildWebPackage(pipeline::CompilationUnit& unit, const WebPackageRequest& re
             return 1;
         }
     }
-    for (const auto& name : blocks ? solvers : std::vector<std::string>{}) {
-        const uint64_t bytes = blocksTableBytes(puzzle, name);
-        if (bytes > kWasmTableBudget) {
-            std::cerr << "pzc build: error: the tables of solver '" << name << "' need " << formatBytes(bytes)
-                      << ", more than a WebAssembly module holds (" << formatBytes(kWasmTableBudget) << " of its 2 GiB memory)\n";
-            return 1;
-        }
-    }
 
     // The module: the library (as `pzc generate` writes it) and its exports.
     codegen::LibrarySources sources;
@@ -217,6 +210,16 @@ int buildWebPackage(pipeline::CompilationUnit& unit, const WebPackageRequest& re
     if (blocks) generate.held = &held;
     if (int rc = backendFor(unit).generate(unit, generate)) return rc;
     if (blocks) solvers = held;
+    // A sliding-block library's solvers are known once generated (the
+    // default included); still nothing is compiled.
+    for (const auto& name : blocks ? solvers : std::vector<std::string>{}) {
+        const uint64_t bytes = blocksTableBytes(puzzle, name);
+        if (bytes > kWasmTableBudget) {
+            std::cerr << "pzc build: error: the tables of solver '" << name << "' need " << formatBytes(bytes)
+                      << ", more than a WebAssembly module holds (" << formatBytes(kWasmTableBudget) << " of its 2 GiB memory)\n";
+            return 1;
+        }
+    }
     // Nothing is written before the library is generated (its solvers checked).
     std::error_code ec;
     const fs::path dir = request.outputDir;
