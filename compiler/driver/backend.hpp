@@ -65,7 +65,7 @@ struct InspectRequest {
 struct EnumerateRequest {
     bool whole = false;       // --whole: every piece (note [enumeration spaces])
     std::string pattern;      // --pattern P
-    std::string coset;        // --coset H (not built: refused)
+    std::string coset;        // --coset H: a subgroup's cosets
     bool mpi = false, table = false, json = false, progress = false, resume = false;
     unsigned long long threads = 0, farthest = 0;
     std::optional<unsigned long long> maxDepth;

@@ -1,4 +1,4 @@
-// pzc enumerate FILE (--whole | --pattern P) [--mpi] [options]
+// pzc enumerate FILE (--whole | --pattern P | --coset H) [--mpi] [options]
 // The distance distribution of a space, by a breadth-first enumeration in a
 // generated program (runtime pz/enumerate/; docs/distributed.md): on one
 // process, or across MPI ranks when started by mpirun with --mpi.
@@ -12,11 +12,12 @@ namespace pz::driver {
 namespace {
 
 const char* kEnumerateUsage =
-    "usage: pzc enumerate FILE (--whole | --pattern P) [--mpi] [--threads N] [--memory SIZE]\n"
+    "usage: pzc enumerate FILE (--whole | --pattern P | --coset H) [--mpi] [--threads N] [--memory SIZE]\n"
     "                     [--checkpoint DIR [--resume]] [--farthest N] [--max-depth D]\n"
     "                     [--table [--table-dir DIR]] [--json] [--progress]\n"
-    "  counts the states at each distance from solved, of the whole puzzle (--whole: every piece)\n"
-    "  or of a declared pattern's space (--pattern)\n"
+    "  counts the states at each distance from solved, of the whole puzzle (--whole: every piece),\n"
+    "  of a declared pattern's space (--pattern), or of a declared subgroup's cosets (--coset: a coset's\n"
+    "  distance is the fewest moves that bring its states into the subgroup)\n"
     "  --mpi: across the ranks of mpirun (or srun); each rank holds a slice of the space\n"
     "  --threads: per rank (default: the CPUs shared by the ranks on a machine)\n"
     "  --memory: the budget per rank (default: a quarter of RAM)\n"
@@ -24,8 +25,7 @@ const char* kEnumerateUsage =
     "  --farthest N: print up to N states at the greatest distance\n"
     "  --max-depth D: stop after depth D (with --checkpoint, --resume goes on from there)\n"
     "  --table: write the pattern's pruning table (distances up to 14), byte for byte the table\n"
-    "           a solver builds, into the cache (or --table-dir DIR)\n"
-    "  --coset H is not built yet\n";
+    "           a solver builds, into the cache (or --table-dir DIR)\n";
 
 }  // namespace
 
@@ -52,10 +52,8 @@ int runEnumerate(const Args& args) {
         .exclusive({"--whole", "--pattern", "--coset"});
     if (auto rc = options.parse(args)) return *rc;
     if (!request.whole && !options.given("--pattern") && !options.given("--coset"))
-        return options.fail("say which space: --whole or --pattern P");
+        return options.fail("say which space: --whole, --pattern P or --coset H");
     if (options.given("--max-depth")) request.maxDepth = maxDepth;
-    if (options.given("--coset"))
-        return options.fail("--coset is not built yet: enumerate the whole puzzle (--whole) or a pattern (--pattern)");
     if (request.resume && request.checkpoint.empty()) return options.fail("--resume needs --checkpoint DIR");
     if (request.table && !options.given("--pattern")) return options.fail("--table needs --pattern P (a solver's table)");
     if (options.given("--table-dir") && !request.table) return options.fail("--table-dir needs --table");

@@ -137,6 +137,23 @@ int CompilationUnit::addWholePattern() {
     return static_cast<int>(puzzle_->patterns.size() - 1);
 }
 
+int CompilationUnit::addCosetPattern(int subgroup) {
+    // A declared plain coset pattern of the subgroup is the same space (and
+    // the same compiled enumerator).
+    for (size_t p = 0; p < puzzle_->patterns.size(); ++p)
+        if (puzzle_->patterns[p].cosetSubgroup == subgroup && puzzle_->patterns[p].parts.empty()) return static_cast<int>(p);
+    ir::Pattern coset;
+    coset.name = "coset_" + puzzle_->subgroups.at(subgroup).name;
+    for (bool taken = true; taken;) {
+        taken = false;
+        for (const auto& p : puzzle_->patterns) taken = taken || p.name == coset.name;
+        if (taken) coset.name += "_";
+    }
+    coset.cosetSubgroup = subgroup;
+    puzzle_->patterns.push_back(std::move(coset));
+    return static_cast<int>(puzzle_->patterns.size() - 1);
+}
+
 int CompilationUnit::addEnumerationSolver(int pattern) {
     ir::Solver s;
     s.name = "enumerate_" + puzzle_->patterns.at(pattern).name;

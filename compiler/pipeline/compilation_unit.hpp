@@ -108,6 +108,9 @@ public:
     // loads). The whole puzzle is the pattern of every piece (addWholePattern).
     // Both are called before any analysis is built; they return the new index.
     int addWholePattern();
+    // A coset pattern of subgroup `subgroup` (pzc enumerate --coset): a
+    // declared one without parts, else a new one.
+    int addCosetPattern(int subgroup);
     int addEnumerationSolver(int pattern);
     // The enumerator's translation unit (needs solverModel(diags, solver)).
     std::string enumeratorSource(int solver) const;

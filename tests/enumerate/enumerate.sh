@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# enumerate.sh CASE PZC CACHEDIR MPIRUN — one case of pzc enumerate; see CMakeLists.txt.
+# enumerate.sh CASE PZC CACHEDIR MPIRUN PHASE_BFS — one case of pzc enumerate; see CMakeLists.txt.
 set -uo pipefail
-case_name=$1 pzc=$2 cache=$3 mpirun=$4
+case_name=$1 pzc=$2 cache=$3 mpirun=$4 phase_bfs=$5
 export PZC_CACHE_DIR=$cache
 mkdir -p "$cache"
 tmp=$(mktemp -d)
@@ -86,6 +86,47 @@ eight)
     ranks 3 puzzles/eight.pz --whole > "$tmp/three" || fail "3 ranks: exit $?"
     [ "$(counts_of "$tmp/one")" = "$(counts_of "$tmp/three")" ] || fail "3 ranks: $(counts_of "$tmp/three")"
     ;;
+coset)
+    # A subgroup's cosets (note [coset spaces] in pz/enumerate/coset_space.hpp)
+    # against phase_bfs, a breadth-first search over group elements keyed by
+    # cosets (no coordinates, move tables or ranks): the 2x2x2 corners' tetrads,
+    # by --coset and as a coset pattern's space (--pattern).
+    puzzle=tests/puzzles/cube2_tetrads.pz
+    "$pzc" enumerate $puzzle --coset tetrads --farthest 3 > "$tmp/tetrads" 2> "$tmp/err" || fail "exit $?: $(cat "$tmp/err")"
+    grep -q "^cube2_tetrads cosets of tetrads: 153090 values" "$tmp/tetrads" || fail "$(head -1 "$tmp/tetrads")"
+    grep -qx "states: 153090 (as the analysis predicts)" "$tmp/tetrads" || fail "$(cat "$tmp/tetrads")"
+    "$phase_bfs" $puzzle tetrad_coset | sed 's/^phase 1: //; s/[0-9]*://g' > "$tmp/want" || fail "phase_bfs"
+    [ "$(counts_of "$tmp/tetrads")" = "$(cat "$tmp/want")" ] || fail "tetrads: $(counts_of "$tmp/tetrads"), want $(cat "$tmp/want")"
+    "$pzc" enumerate $puzzle --pattern tetrad_coset > "$tmp/pattern" || fail "pattern: exit $?"
+    [ "$(counts_of "$tmp/pattern")" = "$(cat "$tmp/want")" ] || fail "tetrad_coset: $(counts_of "$tmp/pattern")"
+    # A state of each farthest coset (9 moves from the subgroup) is a state
+    # pzc reads, at least 9 moves from solved.
+    [ "$(grep -c '^farthest: ' "$tmp/tetrads")" = 3 ] || fail "$(cat "$tmp/tetrads")"
+    grep '^farthest: ' "$tmp/tetrads" | sed -E 's/^farthest: index [0-9]+: //' > "$tmp/states"
+    while read -r state; do
+        "$pzc" solve $puzzle --state "$state" --json > "$tmp/sol" || fail "solve '$state': exit $?"
+        length=$(sed -n 's/.*"length": \([0-9]*\).*/\1/p' "$tmp/sol")
+        [ "${length:-0}" -ge 9 ] || fail "state '$state' of a farthest coset is $length moves from solved"
+    done < "$tmp/states"
+    # Kociemba's phase-1 coordinate two ways: the edges' domino cosets
+    # (--coset) and the flip x slice pattern give the same counts.
+    "$pzc" enumerate tests/puzzles/cube_edges.pz --coset domino > "$tmp/domino" || fail "domino: exit $?"
+    "$pzc" enumerate tests/puzzles/cube_edges.pz --pattern flipslice > "$tmp/flipslice" || fail "flipslice: exit $?"
+    [ "$(counts_of "$tmp/domino")" = "1 4 50 532 4804 41832 238263 555636 172314 324" ] || fail "domino: $(counts_of "$tmp/domino")"
+    [ "$(counts_of "$tmp/domino")" = "$(counts_of "$tmp/flipslice")" ] || fail "flipslice: $(counts_of "$tmp/flipslice")"
+    ;;
+coset-ranks)
+    need_mpi
+    # 1 process, 3 ranks, and 2 ranks stopped and resumed, over the domino cosets.
+    "$pzc" enumerate tests/puzzles/cube_edges.pz --coset domino > "$tmp/one" || fail "one process: exit $?"
+    ranks 3 tests/puzzles/cube_edges.pz --coset domino > "$tmp/three" 2> "$tmp/err" || fail "3 ranks: exit $?: $(cat "$tmp/err")"
+    [ "$(counts_of "$tmp/one")" = "$(counts_of "$tmp/three")" ] || fail "3 ranks: $(counts_of "$tmp/three")"
+    grep -qx "states: 1013760 (as the analysis predicts)" "$tmp/three" || fail "$(cat "$tmp/three")"
+    ranks 2 tests/puzzles/cube_edges.pz --coset domino --checkpoint "$tmp/ck" --max-depth 6 > /dev/null || fail "part: exit $?"
+    ranks 2 tests/puzzles/cube_edges.pz --coset domino --checkpoint "$tmp/ck" --resume > "$tmp/rest" || fail "resume: exit $?"
+    grep -q "resumed after depth 6" "$tmp/rest" || fail "$(head -1 "$tmp/rest")"
+    [ "$(counts_of "$tmp/one")" = "$(counts_of "$tmp/rest")" ] || fail "resumed: $(counts_of "$tmp/rest")"
+    ;;
 farthest)
     # The states printed at the greatest distance are solved back in exactly that many moves.
     "$pzc" enumerate puzzles/cube2.pz --whole --farthest 3 > "$tmp/out" || fail "exit $?"
@@ -169,7 +210,12 @@ bad-input)
     expect_error 2 "say which space" puzzles/cube2.pz
     expect_error 2 "declares no pattern 'nope' (declared: top, bottom)" puzzles/cube2.pz --pattern nope
     expect_error 2 "--whole and --pattern cannot be used together" puzzles/cube2.pz --whole --pattern top
-    expect_error 2 "--coset is not built yet" puzzles/cube2.pz --coset h
+    expect_error 2 "cube2 declares no subgroup 'h' (declared: none)" puzzles/cube2.pz --coset h
+    expect_error 2 "declares no subgroup 'G2' (declared: tetrads, layers)" tests/puzzles/cube2_tetrads.pz --coset G2
+    expect_error 2 "'tetrad_proj' is a projected coset pattern .* --coset tetrads" tests/puzzles/cube2_tetrads.pz --pattern tetrad_proj
+    expect_error 2 "a coset pattern's table ('tetrad_coset') is built by its solver" tests/puzzles/cube2_tetrads.pz --pattern tetrad_coset --table
+    expect_error 2 "--table needs --pattern" tests/puzzles/cube2_tetrads.pz --coset tetrads --table
+    expect_error 2 "--whole and --coset cannot be used together" puzzles/cube2.pz --whole --coset h
     expect_error 2 "--table needs --pattern" puzzles/cube2.pz --whole --table
     expect_error 2 "--resume needs --checkpoint" puzzles/cube2.pz --whole --resume
     expect_error 1 "needs 21.0 MiB per rank with 1 rank(s), more than the memory budget of 1.0 MiB" \

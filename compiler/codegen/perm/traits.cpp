@@ -248,7 +248,10 @@ std::string emitEnumeratorMain(const SolverModel& m, const std::string& source) 
     w.line("// pzc enumerate: the distance distribution of the model's one pattern (docs/distributed.md).");
     w.line("int main(int argc, char** argv) {");
     w.line("    using Traits = pzgen::{{NS}}::Traits;");
-    w.line("    return pz::enumerate::enumerateMain<Traits, std::tuple_element_t<0, Traits::Patterns>>(argc, argv);");
+    if (m.cosetPatterns.empty())
+        w.line("    return pz::enumerate::enumerateMain<Traits, std::tuple_element_t<0, Traits::Patterns>>(argc, argv);");
+    else  // note [coset spaces] in runtime/include/pz/enumerate/coset_space.hpp
+        w.line("    return pz::enumerate::enumerateCosetMain<Traits>(argc, argv);");
     w.line("}");
     return w.str();
 }

@@ -33,8 +33,24 @@ std::optional<uint64_t> predictedStates(pipeline::CompilationUnit& unit) {
 int PermutationBackend::enumerate(pipeline::CompilationUnit& unit, const EnumerateRequest& request) const {
     const ir::Puzzle& puzzle = unit.puzzle();
     int pattern = -1;
+    std::string expect;
     if (request.whole) {
         pattern = unit.addWholePattern();
+    } else if (!request.coset.empty()) {
+        int subgroup = -1;
+        std::string names;
+        for (size_t g = 0; g < puzzle.subgroups.size(); ++g) {
+            if (puzzle.subgroups[g].name == request.coset) subgroup = static_cast<int>(g);
+            names += (g ? ", " : "") + puzzle.subgroups[g].name;
+        }
+        if (subgroup < 0) {
+            std::cerr << "pzc enumerate: error: " << puzzle.name << " declares no subgroup '" << request.coset
+                      << "' (declared: " << (names.empty() ? "none" : names) << ")\n";
+            return 2;
+        }
+        // note [coset spaces] in runtime/include/pz/enumerate/coset_space.hpp:
+        // the coordinate of a coset pattern of H, its cosets counted.
+        pattern = unit.addCosetPattern(subgroup);
     } else {
         std::string names;
         for (size_t p = 0; p < puzzle.patterns.size(); ++p) {
@@ -46,19 +62,35 @@ int PermutationBackend::enumerate(pipeline::CompilationUnit& unit, const Enumera
                       << "' (declared: " << (names.empty() ? "none" : names) << ")\n";
             return 2;
         }
-        if (puzzle.patterns[pattern].cosetSubgroup >= 0) {
+        // A coset pattern's space is its subgroup's cosets; a projected one
+        // keeps orientations beside them, a space the enumerator does not walk.
+        if (puzzle.patterns[pattern].cosetSubgroup >= 0 && !puzzle.patterns[pattern].parts.empty()) {
             std::cerr << "pzc enumerate: error: pattern '" << request.pattern
-                      << "' is a coset pattern; enumerating coset spaces is not built yet\n";
+                      << "' is a projected coset pattern (orientations kept beside the coset); enumerating its space "
+                         "is not built: enumerate the subgroup's cosets with --coset "
+                      << puzzle.subgroups[puzzle.patterns[pattern].cosetSubgroup].name << "\n";
             return 2;
         }
     }
+    if (request.table && puzzle.patterns[pattern].cosetSubgroup >= 0) {
+        std::cerr << "pzc enumerate: error: --table writes a pattern's table; a coset pattern's table ('"
+                  << request.pattern << "') is built by its solver, by symmetry classes\n";
+        return 2;
+    }
     const int solver = unit.addEnumerationSolver(pattern);
     if (!planSolver(unit, solver)) return 1;
-    std::string expect;
     if (request.whole)
         if (auto states = predictedStates(unit)) expect = std::to_string(*states);
-    return runEnumerator(unit.enumeratorSource(solver), unit.solverStem(solver), request,
-                         request.whole ? std::string("whole puzzle") : "pattern " + request.pattern, expect);
+    const int subgroup = puzzle.patterns[pattern].cosetSubgroup;
+    if (subgroup >= 0 && !analysis::hasIdenticalPieces(puzzle)) {
+        // Every coset is reached (the moves generate the group): the index.
+        const mpz_class index = unit.analysis().subgroup(subgroup).index;
+        if (index.fits_ulong_p()) expect = index.get_str();
+    }
+    const std::string space = request.whole            ? std::string("whole puzzle")
+                              : !request.coset.empty() ? "cosets of " + request.coset
+                                                       : "pattern " + request.pattern;
+    return runEnumerator(unit.enumeratorSource(solver), unit.solverStem(solver), request, space, expect);
 }
 
 }  // namespace pz::driver

@@ -29,6 +29,7 @@
 
 #include "pz/enumerate/bfs.hpp"
 #include "pz/enumerate/checkpoint.hpp"
+#include "pz/enumerate/coset_space.hpp"
 #include "pz/enumerate/transport.hpp"
 #include "pz/state_text.hpp"
 #include "pz/support/memory.hpp"
@@ -93,14 +94,20 @@ int enumerateWith(Transport& net, const EnumerateOptions& o, const char* program
     Partition part(P::kSize, net.ranks(), net.rank());
     const uint64_t slice = (part.localEntries() * Store::kBits + 63) / 64 * 8;
     const uint64_t tableBytes = o.table && root ? (P::kSize + 15) / 16 * 8 : 0;
-    if (slice + tableBytes > memoryBudget()) {
+    // A coset space's move tables (note [coset spaces] in coset_space.hpp).
+    uint64_t extraBytes = 0;
+    if constexpr (requires { P::extraBytes(); }) extraBytes = P::extraBytes();
+    if (slice + tableBytes + extraBytes > memoryBudget()) {
         if (root)
             fail(1, "the space " + o.space + " (" + std::to_string(P::kSize) + " values) needs " +
-                        formatBytes(slice + tableBytes) + " per rank" + (o.table ? " (rank 0 holds the whole table)" : "") +
-                        " with " + std::to_string(net.ranks()) + " rank(s), more than the memory budget of " +
+                        formatBytes(slice + tableBytes + extraBytes) + " per rank" +
+                        (o.table ? " (rank 0 holds the whole table)" : "") +
+                        (extraBytes ? " (" + formatBytes(extraBytes) + " of move tables)" : "") + " with " +
+                        std::to_string(net.ranks()) + " rank(s), more than the memory budget of " +
                         formatBytes(memoryBudget()) + " (--memory; or use more ranks)");
         return 1;
     }
+    if constexpr (requires { P::build(); }) P::build();
     const std::string key = std::string(T::kName) + "-" + P::kName + "-" + P::kHash + (o.table ? "-table" : "");
     std::optional<Progress> progress;
     if (root && o.progress) progress.emplace(std::string(program) + ": " + o.space);
@@ -269,7 +276,14 @@ int enumerateRun(Transport& net, int argc, char** argv) {
         std::filesystem::create_directories(o.checkpointDir, ec);
         if (ec) return bad("cannot create " + o.checkpointDir + ": " + ec.message());
     }
-    return o.table ? enumerateWith<T, P, DepthNibbles>(net, o, argv[0]) : enumerateWith<T, P, LevelBits>(net, o, argv[0]);
+    if constexpr (requires { P::build(); }) {
+        // A coset space's table is the coset pattern's own (symmetry classes,
+        // built by the solver), not a pattern table's nibbles.
+        if (o.table) return bad("--table writes a pattern's table, not a coset space's");
+        return enumerateWith<T, P, LevelBits>(net, o, argv[0]);
+    } else {
+        return o.table ? enumerateWith<T, P, DepthNibbles>(net, o, argv[0]) : enumerateWith<T, P, LevelBits>(net, o, argv[0]);
+    }
 }
 
 template <class T, class P>
@@ -285,6 +299,19 @@ int enumerateMain(int argc, char** argv) {
         std::cerr << argv[0] << ": error: " << e.what() << "\n";
         net.abortAll(1);
     }
+}
+
+// The coset space of traits T's one coset pattern (pzc enumerate --coset H;
+// note [coset spaces] in coset_space.hpp).
+template <class T>
+int enumerateCosetMain(int argc, char** argv) {
+    const std::vector<CosetPatternSpec> patterns = T::cosetPatterns();
+    if (patterns.size() != 1) {
+        std::cerr << argv[0] << ": internal error: a coset enumerator needs one coset pattern, not " << patterns.size() << "\n";
+        return 3;
+    }
+    CosetCoordinate<T>::describe(patterns[0]);
+    return enumerateMain<CosetMoves<T>, CosetCoordinate<T>>(argc, argv);
 }
 
 }  // namespace pz::enumerate
