@@ -72,17 +72,13 @@ int PermutationBackend::enumerate(pipeline::CompilationUnit& unit, const Enumera
             return 2;
         }
     }
-    if (request.table && puzzle.patterns[pattern].cosetSubgroup >= 0) {
-        std::cerr << "pzc enumerate: error: --table writes a pattern's table; a coset pattern's table ('"
-                  << request.pattern << "') is built by its solver, by symmetry classes\n";
-        return 2;
-    }
     const int solver = unit.addEnumerationSolver(pattern);
     if (!planSolver(unit, solver)) return 1;
     if (request.whole)
         if (auto states = predictedStates(unit)) expect = std::to_string(*states);
     const int subgroup = puzzle.patterns[pattern].cosetSubgroup;
-    if (subgroup >= 0 && !analysis::hasIdenticalPieces(puzzle)) {
+    // (--table enumerates a coset pattern's classes, not its cosets.)
+    if (subgroup >= 0 && !request.table && !analysis::hasIdenticalPieces(puzzle)) {
         // Every coset is reached (the moves generate the group): the index.
         const mpz_class index = unit.analysis().subgroup(subgroup).index;
         if (index.fits_ulong_p()) expect = index.get_str();

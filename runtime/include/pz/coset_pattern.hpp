@@ -74,6 +74,9 @@ public:
         tables_.loadOrBuild(path, spec_.hash + "-c1", threads);
         if (!tables_.hasOneTable(0)) throw std::logic_error("coset pattern " + spec_.name + ": not one table");
     }
+    // note [entries from elsewhere] in pz/search/phased.hpp: the next build
+    // takes its entries from `source` (a table stored by classes, not projected).
+    void setEntrySource(typename PhasedSearch<T>::EntrySource source) { tables_.setEntrySource(std::move(source)); }
     bool makeResident(std::string& why) { return projected_ ? projected_->makeResident(why) : tables_.makeResident(why); }
     ResidentSource residentSource() const { return projected_ ? projected_->residentSource() : tables_.residentSource(); }
     bool adoptResident(HugeBuffer&& b, std::string& why) {

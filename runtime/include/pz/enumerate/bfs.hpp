@@ -32,9 +32,11 @@
 #include <functional>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "pz/enumerate/slices.hpp"
+#include "pz/enumerate/transport.hpp"
 
 namespace pz::enumerate {
 
@@ -84,9 +86,12 @@ public:
     // Runs from solved, or from a restored level (counts() and store() set).
     void run() {
         if (counts_.empty()) {
-            const uint64_t start = P::rank(T::solved());
-            if (part_.owner(start) == part_.rank) store_.setStart(part_.local(start));
-            counts_.push_back(1);
+            // Solved, or every value P names as solved (note [coset class spaces]).
+            std::vector<uint64_t> starts{P::rank(T::solved())};
+            if constexpr (requires { P::starts(); }) starts = P::starts();
+            for (uint64_t start : starts)
+                if (part_.owner(start) == part_.rank) store_.setStart(part_.local(start));
+            counts_.push_back(starts.size());
         }
         const bool wide = part_.localEntries() > (uint64_t{1} << 32);
         const unsigned deepest = std::min(Store::kMaxDepth, options_.maxDepth);
@@ -127,6 +132,13 @@ public:
     }
 
 private:
+    // Values a child stands for: itself, or with its images when P has
+    // them (a coset pattern's entries: note [coset class spaces] in
+    // coset_classes.hpp), claimed at the child's depth together.
+    static constexpr int kImages = [] {
+        if constexpr (requires { P::kMaxImages; }) return P::kMaxImages;
+        else return 1;
+    }();
     static constexpr double kRoundChildren = 1 << 23;  // per rank: 32 MiB of 4-byte children
     // Local values per round (a power of two from 2^16 to 2^26) where a
     // `share` of the values each yield `perValue` children or queries.
@@ -151,9 +163,16 @@ private:
         const uint64_t local = part_.localEntries();
         const uint64_t kRoundEntries = roundEntries(double(counts_[d]) / double(P::kSize), T::kMoves);
         const uint64_t rounds = (local + kRoundEntries - 1) / kRoundEntries;
-        std::vector<std::vector<std::vector<W>>> outbox(threads, std::vector<std::vector<W>>(ranks));
-        std::vector<std::vector<W>> send(ranks);
-        std::vector<W> received;
+        // Kept from level to level (note [exchange buffers] in transport.hpp).
+        Outboxes<W>& outbox = buffers<W>().outbox;
+        Received<W>& received = buffers<W>().received;
+        outbox.resize(threads);
+        for (auto& box : outbox) {
+            box.resize(ranks);
+            // Room for a round's share at once: no copies as they grow.
+            for (int r = 0; r < ranks && ranks > 1; ++r)
+                if (r != me) box[r].reserve(static_cast<size_t>(kRoundChildren) / threads / ranks);
+        }
         uint64_t found = 0;
         for (uint64_t round = 0; round < rounds; ++round) {
             const uint64_t begin = round * kRoundEntries, end = std::min(local, begin + kRoundEntries);
@@ -161,37 +180,39 @@ private:
             found += parallelSum(threads, [&](int t) {
                 uint64_t mine = 0;
                 auto& box = outbox[t];
-                uint64_t child[T::kMoves];
-                int owner[T::kMoves];
+                uint64_t child[T::kMoves * kImages];
+                int owner[T::kMoves * kImages];
                 for (;;) {
                     const uint64_t b = next.fetch_add(kChunk);
                     if (b >= end) break;
                     store_.forEachFrontier(b, std::min(end, b + kChunk), d, [&](uint64_t l) {
                         const State s = P::unrank(part_.global(l));
                         // Ranked and prefetched first: each claim is a cache miss.
+                        int n = 0;
                         for (int m = 0; m < T::kMoves; ++m) {
                             const uint64_t c = P::rank(T::applyInverseMove(s, m));
-                            owner[m] = part_.owner(c);
-                            child[m] = part_.local(c);
-                            if (owner[m] == me) store_.prefetch(child[m]);
-                        }
-                        for (int m = 0; m < T::kMoves; ++m) {
-                            if (owner[m] == me)
-                                mine += claimAny(child[m], d);
+                            if constexpr (kImages > 1)
+                                n += P::images(c, child + n);  // note [coset class spaces]
                             else
-                                box[owner[m]].push_back(static_cast<W>(child[m]));
+                                child[n++] = c;
+                        }
+                        for (int k = 0; k < n; ++k) {
+                            owner[k] = part_.owner(child[k]);
+                            child[k] = part_.local(child[k]);
+                            if (owner[k] == me) store_.prefetch(child[k]);
+                        }
+                        for (int k = 0; k < n; ++k) {
+                            if (owner[k] == me)
+                                mine += claimAny(child[k], d);
+                            else
+                                box[owner[k]].push_back(static_cast<W>(child[k]));
                         }
                     });
                 }
                 return mine;
             });
             if (ranks > 1) {
-                for (int r = 0; r < ranks; ++r)
-                    for (int t = 0; t < threads; ++t) {
-                        send[r].insert(send[r].end(), outbox[t][r].begin(), outbox[t][r].end());
-                        outbox[t][r].clear();
-                    }
-                net_.exchange(send, received);
+                net_.exchange(outbox, received);
                 found += claimReceived(received, d);
             }
             if (options_.progress) options_.progress->update(static_cast<int>(d + 1), double(end) / double(local));
@@ -200,7 +221,7 @@ private:
     }
 
     template <class W>
-    uint64_t claimReceived(const std::vector<W>& in, unsigned d) {
+    uint64_t claimReceived(const Received<W>& in, unsigned d) {
         const int threads = std::max(1, options_.threads);
         const size_t n = in.size(), per = (n + threads - 1) / threads;
         return parallelSum(threads, [&](int t) {
@@ -266,13 +287,13 @@ private:
         std::vector<uint64_t> pending;
         std::vector<State> states;
         std::vector<uint8_t> hit;
-        std::vector<std::vector<std::vector<W>>> threadQueries(threads, std::vector<std::vector<W>>(ranks));
+        Outboxes<W> threadQueries(threads, typename Outboxes<W>::value_type(ranks));
         std::vector<std::vector<std::vector<uint32_t>>> threadAskers(threads, std::vector<std::vector<uint32_t>>(ranks));
-        std::vector<std::vector<W>> queries(ranks);
         std::vector<std::vector<uint32_t>> askers(ranks);
-        std::vector<std::vector<uint8_t>> answers(ranks);
-        std::vector<W> received;
-        std::vector<uint8_t> flat, answered;
+        Outboxes<uint8_t> answers(1, Outboxes<uint8_t>::value_type(ranks));
+        Received<W> received;
+        Received<uint8_t> answered;
+        std::vector<uint8_t> flat;
         std::vector<int> receivedCounts;
         uint64_t found = 0;
         for (uint64_t round = 0; round < rounds; ++round) {
@@ -319,13 +340,11 @@ private:
                 });
                 for (int r = 0; r < ranks; ++r)
                     for (int t = 0; t < threads; ++t) {
-                        queries[r].insert(queries[r].end(), threadQueries[t][r].begin(), threadQueries[t][r].end());
+                        // In the order the exchange sends the queries: by rank, then thread.
                         askers[r].insert(askers[r].end(), threadAskers[t][r].begin(), threadAskers[t][r].end());
-                        threadQueries[t][r].clear();
                         threadAskers[t][r].clear();
                     }
-                net_.exchange(queries, received, &receivedCounts);
-                for (auto& q : queries) q.clear();
+                net_.exchange(threadQueries, received, &receivedCounts);
                 // The answers, in the order asked, split by asking rank.
                 flat.resize(received.size());
                 const size_t qn = received.size(), qper = (qn + threads - 1) / threads;
@@ -339,7 +358,7 @@ private:
                     return uint64_t{0};
                 });
                 for (size_t r = 0, at = 0; r < static_cast<size_t>(ranks); at += receivedCounts[r], ++r)
-                    answers[r].assign(flat.begin() + at, flat.begin() + at + receivedCounts[r]);
+                    answers[0][r].assign(flat.begin() + at, flat.begin() + at + receivedCounts[r]);
                 net_.exchange(answers, answered);
                 for (size_t r = 0, at = 0; r < static_cast<size_t>(ranks); at += askers[r].size(), askers[r].clear(), ++r)
                     for (size_t i = 0; i < askers[r].size(); ++i)
@@ -357,6 +376,21 @@ private:
             if (options_.progress) options_.progress->update(static_cast<int>(d + 1), double(end) / double(local));
         }
         return found;
+    }
+
+    // A forward level's outboxes and received values, by index width, kept
+    // between levels (note [exchange buffers] in transport.hpp).
+    template <class W>
+    struct Buffers {
+        Outboxes<W> outbox;
+        Received<W> received;
+    };
+    Buffers<uint32_t> narrow_;
+    Buffers<uint64_t> wide_;
+    template <class W>
+    Buffers<W>& buffers() {
+        if constexpr (std::is_same_v<W, uint32_t>) return narrow_;
+        else return wide_;
     }
 
     Transport& net_;

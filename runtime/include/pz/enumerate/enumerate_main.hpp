@@ -29,6 +29,7 @@
 
 #include "pz/enumerate/bfs.hpp"
 #include "pz/enumerate/checkpoint.hpp"
+#include "pz/enumerate/coset_classes.hpp"
 #include "pz/enumerate/coset_space.hpp"
 #include "pz/enumerate/transport.hpp"
 #include "pz/state_text.hpp"
@@ -45,10 +46,11 @@ struct EnumerateOptions {
     std::optional<uint64_t> expect;
 };
 
-// Rank 0 writes the gathered 4-bit slices as the pattern's table file.
+// Rank 0 writes the gathered 4-bit slices as the pattern's table file (a
+// coset pattern's: note [coset class spaces] in coset_classes.hpp).
 template <class T, class P, class Transport>
 bool writeGatheredTable(Transport& net, SpaceBfs<T, P, DepthNibbles, Transport>& bfs, const std::string& dir,
-                        std::string& path, std::string& why) {
+                        int threads, std::string& path, std::string& why) {
     const Partition& part = bfs.partition();
     constexpr uint64_t kBlockWords = Partition::kBlock / 16;
     const uint64_t words = (P::kSize + 15) / 16;
@@ -70,6 +72,11 @@ bool writeGatheredTable(Transport& net, SpaceBfs<T, P, DepthNibbles, Transport>&
     }
     net.gatherSlices(mine, sliceWords, place);
     if (net.rank() != 0) return true;
+    if constexpr (requires { P::saveTable; }) {
+        std::vector<uint64_t> entries(table.data, table.data + words);
+        table = HugeBuffer();
+        return P::saveTable(std::move(entries), bfs.counts(), dir, threads, path, why);
+    }
     std::array<uint64_t, 16> counts{};
     for (size_t d = 0; d < bfs.counts().size() && d < 16; ++d) counts[d] = bfs.counts()[d];
     PruneTable<T, P> built;
@@ -156,7 +163,7 @@ int enumerateWith(Transport& net, const EnumerateOptions& o, const char* program
     const std::vector<uint64_t> farthest = bfs.farthest(o.farthest);
     std::string tablePath, why;
     if constexpr (std::is_same_v<Store, DepthNibbles>)
-        if (!writeGatheredTable(net, bfs, o.tableDir, tablePath, why)) return fail(1, "cannot write the table: " + why);
+        if (!writeGatheredTable(net, bfs, o.tableDir, threads, tablePath, why)) return fail(1, "cannot write the table: " + why);
     if (!root) return 0;
 
     const auto& counts = bfs.counts();
@@ -276,9 +283,13 @@ int enumerateRun(Transport& net, int argc, char** argv) {
         std::filesystem::create_directories(o.checkpointDir, ec);
         if (ec) return bad("cannot create " + o.checkpointDir + ": " + ec.message());
     }
-    if constexpr (requires { P::build(); }) {
-        // A coset space's table is the coset pattern's own (symmetry classes,
-        // built by the solver), not a pattern table's nibbles.
+    if constexpr (requires { P::saveTable; }) {
+        // A coset pattern's classes: enumerated to build its table only.
+        if (!o.table) return bad("a coset pattern's classes are enumerated for its --table only");
+        return enumerateWith<T, P, DepthNibbles>(net, o, argv[0]);
+    } else if constexpr (requires { P::build(); }) {
+        // A coset space's table is the coset pattern's own (symmetry classes:
+        // CosetClasses), not a pattern table's nibbles.
         if (o.table) return bad("--table writes a pattern's table, not a coset space's");
         return enumerateWith<T, P, LevelBits>(net, o, argv[0]);
     } else {
@@ -302,7 +313,9 @@ int enumerateMain(int argc, char** argv) {
 }
 
 // The coset space of traits T's one coset pattern (pzc enumerate --coset H;
-// note [coset spaces] in coset_space.hpp).
+// note [coset spaces] in coset_space.hpp), or with --table its symmetry
+// classes, whose distances are the pattern's table (note [coset class
+// spaces] in coset_classes.hpp).
 template <class T>
 int enumerateCosetMain(int argc, char** argv) {
     const std::vector<CosetPatternSpec> patterns = T::cosetPatterns();
@@ -310,7 +323,18 @@ int enumerateCosetMain(int argc, char** argv) {
         std::cerr << argv[0] << ": internal error: a coset enumerator needs one coset pattern, not " << patterns.size() << "\n";
         return 3;
     }
-    CosetCoordinate<T>::describe(patterns[0]);
+    bool table = false;
+    for (int i = 1; i < argc; ++i) table = table || std::string(argv[i]) == "--table";
+    try {
+        if (table) {
+            CosetClasses<T>::describe(patterns[0]);
+            return enumerateMain<CosetClassMoves<T>, CosetClasses<T>>(argc, argv);
+        }
+        CosetCoordinate<T>::describe(patterns[0]);
+    } catch (const std::exception& e) {
+        std::cerr << argv[0] << ": error: " << e.what() << "\n";
+        return 1;
+    }
     return enumerateMain<CosetMoves<T>, CosetCoordinate<T>>(argc, argv);
 }
 

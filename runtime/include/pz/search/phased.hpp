@@ -31,6 +31,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <random>
 #include <stdexcept>
@@ -799,6 +800,68 @@ public:
     // What the build's progress lines call the table (default: "symmetry-
     // reduced phase K table of PUZZLE").
     void setTableLabel(std::string label) { tableLabel_ = std::move(label); }
+
+    // note [entries from elsewhere]
+    // A symmetry-reduced table's entries can come from another build (the
+    // distributed one of pz/enumerate/coset_classes.hpp): set a source, and
+    // build() takes phase k's entry words from it in place of its own
+    // breadth-first search; everything else in the blob (move tables,
+    // classes, conjugations, depth counts) is built as always, so the file
+    // is byte for byte the one the search would write when the entries are.
+    using EntrySource = std::function<void(size_t k, std::vector<uint64_t>& words)>;
+    void setEntrySource(EntrySource source) { entrySource_ = std::move(source); }
+
+    // Phase k's move tables: per part, [value * moves + i] -> the value after move i.
+    std::vector<std::vector<uint32_t>> moveTables(size_t k) const {
+        const PhaseSpec& spec = spec_[k];
+        const int n = static_cast<int>(spec.moves.size());
+        std::vector<std::vector<uint32_t>> moveTable;
+        for (const auto& part : spec.parts) {
+            std::vector<uint32_t> table(part.size * n);
+            for (uint64_t v = 0; v < part.size; ++v) {
+                const State s = unrankPart<T>(part, v);
+                for (int i = 0; i < n; ++i)
+                    table[v * n + i] = static_cast<uint32_t>(rankPart<T>(part, T::applyMove(s, spec.moves[i])));
+            }
+            moveTable.push_back(std::move(table));
+        }
+        return moveTable;
+    }
+    // What a symmetry-reduced table of phase k is indexed by (note
+    // [symmetry classes]): the reduced parts' classes, and the other parts'
+    // conjugation tables. Entry (class c, b) is the coordinate whose reduced
+    // parts are c's representative and whose other parts are b (mixed radix).
+    struct SymSpace {
+        SymClasses classes;
+        std::vector<std::vector<uint32_t>> conjB;  // per rest part: [value * symmetries + s]
+        uint64_t rawA = 1, bSize = 1;
+    };
+    SymSpace symSpace(size_t k) const {
+        const PhaseSpec& spec = spec_[k];
+        const int nS = static_cast<int>(spec.symmetries.size());
+        if (nS > kMaxSymmetries || spec.symInverse.size() != spec.symmetries.size())
+            throw std::logic_error("phased tables: bad symmetry list");
+        SymSpace space;
+        space.rawA = product(spec, spec.reduced);
+        space.bSize = product(spec, spec.rest);
+        std::vector<uint64_t> values(spec.reduced.size() + 1);
+        space.classes = computeSymClasses(
+            space.rawA, nS, spec.symInverse,
+            [&](uint64_t a) {
+                split(spec, spec.reduced, a, values.data());
+                return unrankParts<T>(spec.parts, spec.reduced, values.data());
+            },
+            [&](const State& x) { return rankParts(spec, spec.reduced, x); },
+            [&](const State& x, int s) { return T::conjugate(x, spec.symmetries[s]); }, "phased tables");
+        for (int j : spec.rest) {
+            const auto& part = spec.parts[j];
+            space.conjB.push_back(conjugationTable(
+                part.size, nS, [&](uint64_t v) { return unrankPart<T>(part, v); },
+                [&](const State& x) { return rankPart<T>(part, x); },
+                [&](const State& x, int s) { return T::conjugate(x, spec.symmetries[s]); }));
+        }
+        return space;
+    }
     // How budget errors name the tables: "the phased tables need", or for a
     // coset pattern "the coset pattern table cube3/h48 needs".
     std::string tablesNeed() const {
@@ -1093,16 +1156,7 @@ private:
     void buildPhase(size_t k, int threads, std::vector<Section>& out) {
         const PhaseSpec& spec = spec_[k];
         const int n = static_cast<int>(spec.moves.size());
-        std::vector<std::vector<uint32_t>> moveTable;
-        for (const auto& part : spec.parts) {
-            std::vector<uint32_t> table(part.size * n);
-            for (uint64_t v = 0; v < part.size; ++v) {
-                const State s = unrankPart<T>(part, v);
-                for (int i = 0; i < n; ++i)
-                    table[v * n + i] = static_cast<uint32_t>(rankPart<T>(part, T::applyMove(s, spec.moves[i])));
-            }
-            moveTable.push_back(std::move(table));
-        }
+        std::vector<std::vector<uint32_t>> moveTable = moveTables(k);
         std::vector<Section> tables;
         std::vector<uint64_t> info;
         for (const auto& [a, b] : spec.tables) {
@@ -1192,35 +1246,17 @@ private:
         const PhaseSpec& spec = spec_[k];
         const int n = static_cast<int>(spec.moves.size());
         const int nS = static_cast<int>(spec.symmetries.size());
-        if (nS > kMaxSymmetries || spec.symInverse.size() != spec.symmetries.size())
-            throw std::logic_error("phased tables: bad symmetry list");
-        const uint64_t rawA = product(spec, spec.reduced), bSize = product(spec, spec.rest);
         Progress progress(tableLabel_.empty() ? std::string("pz: building symmetry-reduced phase ") +
                                                     std::to_string(k + 1) + " table of " + T::kName
                                               : "pz: building " + tableLabel_);
-        // Classes of A.
-        std::vector<uint64_t> values(spec.reduced.size() + 1);
-        SymClasses sc = computeSymClasses(
-            rawA, nS, spec.symInverse,
-            [&](uint64_t a) {
-                split(spec, spec.reduced, a, values.data());
-                return unrankParts<T>(spec.parts, spec.reduced, values.data());
-            },
-            [&](const State& x) { return rankParts(spec, spec.reduced, x); },
-            [&](const State& x, int s) { return T::conjugate(x, spec.symmetries[s]); }, "phased tables");
-        std::vector<uint32_t>& classOf = sc.classOf;
-        const std::vector<uint32_t>& reps = sc.reps;
-        const std::vector<uint64_t>& stab = sc.stab;
+        // Classes of A, and the conjugation of the other parts value by value.
+        SymSpace space = symSpace(k);
+        const uint64_t rawA = space.rawA, bSize = space.bSize;
+        std::vector<uint32_t>& classOf = space.classes.classOf;
+        const std::vector<uint32_t>& reps = space.classes.reps;
+        const std::vector<uint64_t>& stab = space.classes.stab;
         const uint64_t classes = reps.size();
-        // Conjugation of the other parts, value by value.
-        std::vector<std::vector<uint32_t>> conjB;
-        for (int j : spec.rest) {
-            const auto& part = spec.parts[j];
-            conjB.push_back(conjugationTable(
-                part.size, nS, [&](uint64_t v) { return unrankPart<T>(part, v); },
-                [&](const State& x) { return rankPart<T>(part, x); },
-                [&](const State& x, int s) { return T::conjugate(x, spec.symmetries[s]); }));
-        }
+        const std::vector<std::vector<uint32_t>>& conjB = space.conjB;
         // Point a Phase at them for symIndex (the table words come later).
         Phase& ph = phases_[k];
         ph.nS = nS;
@@ -1298,7 +1334,15 @@ private:
                 if (f(static_cast<uint64_t>(e >> 6) * bSize + nb)) return;
             }
         };
-        for (unsigned d = 0; d + 1 < 15; ++d) {
+        if (entrySource_) {
+            // note [entries from elsewhere]: their depths counted as the search counts them.
+            entrySource_(k, words);
+            if (words.size() != (entries + 15) / 16) throw std::logic_error("phased tables: entries of the wrong size");
+            counts = {};
+            for (uint64_t i = 0; i < entries; ++i) ++counts[get(i)];
+            reached = entries - counts[15];
+        }
+        for (unsigned d = 0; d + 1 < 15 && !entrySource_; ++d) {
             const uint64_t frontier = counts[d];
             if (frontier == 0 || reached == entries) break;
             const bool backward = closed && entries - reached < frontier;
@@ -1807,6 +1851,7 @@ private:
     bool loaded_ = false;
     double buildSeconds_ = 0;
     std::string tableLabel_;
+    EntrySource entrySource_;
     // The search (note [phased threads]).
     int threads_ = 1;
     std::vector<Worker> workers_ = std::vector<Worker>(1);
