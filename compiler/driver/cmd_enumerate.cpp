@@ -57,6 +57,9 @@ int runEnumerate(const Args& args) {
     if (request.resume && request.checkpoint.empty()) return options.fail("--resume needs --checkpoint DIR");
     if (request.table && !options.given("--pattern")) return options.fail("--table needs --pattern P (a solver's table)");
     if (options.given("--table-dir") && !request.table) return options.fail("--table-dir needs --table");
+    // A table cut short would read as 15 beyond the cut: an over-estimate.
+    if (request.table && request.maxDepth)
+        return options.fail("--table builds the whole table: --max-depth would leave it unfinished");
     pipeline::CompilationUnit unit(words[0]);
     if (!loadUnit(unit)) return 1;
     return backendFor(unit).enumerate(unit, request);

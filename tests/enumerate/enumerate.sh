@@ -241,6 +241,7 @@ bad-input)
     expect_error 2 "--whole and --coset cannot be used together" puzzles/cube2.pz --whole --coset h
     expect_error 2 "--table needs --pattern" puzzles/cube2.pz --whole --table
     expect_error 2 "--resume needs --checkpoint" puzzles/cube2.pz --whole --resume
+    expect_error 2 "--max-depth would leave it unfinished" puzzles/cube2.pz --pattern top --table --max-depth 3
     expect_error 1 "needs 21.0 MiB per rank with 1 rank(s), more than the memory budget of 1.0 MiB" \
         puzzles/cube2.pz --whole --memory 1M
     expect_error 1 "is a grid-actor puzzle" puzzles/anima.pz --whole

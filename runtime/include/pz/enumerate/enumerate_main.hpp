@@ -162,8 +162,11 @@ int enumerateWith(Transport& net, const EnumerateOptions& o, const char* program
     const uint64_t exchanged = net.sum(net.bytesSent());
     const std::vector<uint64_t> farthest = bfs.farthest(o.farthest);
     std::string tablePath, why;
+    // A table stopped by --max-depth is not written: farther entries would
+    // read as 15, over-estimates.
     if constexpr (std::is_same_v<Store, DepthNibbles>)
-        if (!writeGatheredTable(net, bfs, o.tableDir, threads, tablePath, why)) return fail(1, "cannot write the table: " + why);
+        if (o.maxDepth == ~0u && !writeGatheredTable(net, bfs, o.tableDir, threads, tablePath, why))
+            return fail(1, "cannot write the table: " + why);
     if (!root) return 0;
 
     const auto& counts = bfs.counts();
@@ -217,7 +220,7 @@ int enumerateWith(Transport& net, const EnumerateOptions& o, const char* program
                       seconds, rate, rate / net.ranks(), formatBytes(exchanged).c_str(),
                       newStates ? double(exchanged) / double(newStates) : 0.0);
         out << line;
-        if (o.table) out << "table: " << tablePath << "\n";
+        if (o.table) out << "table: " << (tablePath.empty() ? "not written (stopped by --max-depth)" : tablePath) << "\n";
     }
     std::cout << out.str() << std::flush;
     if (o.expect && !cut && *o.expect != states)
