@@ -89,32 +89,53 @@ struct CosetClassTables {
     }
 };
 
-// The traits the enumeration runs on: a state is an entry (class, b).
+// The traits the enumeration runs on: a state is an entry (class, b). The
+// entries the search expands (unrank, solved) carry their parts' values, so
+// its 18-odd moves do not each divide them out again; children carry only
+// (class, b), all ranking needs.
 template <class T>
 struct CosetClassMoves {
     struct State {
         uint64_t cls = 0, b = 0;
+        bool split = false;  // av, bv hold the representative's and b's part values
+        uint32_t av[kMaxPhaseParts], bv[kMaxPhaseParts];
     };
     using Tables = CosetClassTables<T>;
     static constexpr int kMoves = T::kMoves;
     static constexpr bool kInverseLookups = true;  // describe() checked the inverses
     static constexpr const char* kName = T::kName;
 
-    static State applyMove(const State& x, int m) {
+    // x with its part values.
+    static State withParts(uint64_t cls, uint64_t b) {
+        const PhaseSpec& spec = Tables::pattern.phase;
+        State x;
+        x.cls = cls;
+        x.b = b;
+        x.split = true;
+        uint64_t v[kMaxPhaseParts];
+        Tables::split(spec.reduced, Tables::space.classes.reps[cls], v);
+        for (size_t q = 0; q < spec.reduced.size(); ++q) x.av[q] = static_cast<uint32_t>(v[q]);
+        Tables::split(spec.rest, b, v);
+        for (size_t q = 0; q < spec.rest.size(); ++q) x.bv[q] = static_cast<uint32_t>(v[q]);
+        return x;
+    }
+    static State applyMove(const State& x0, int m) {
+        const State& x = x0.split ? x0 : withParts(x0.cls, x0.b);
         const PhaseSpec& spec = Tables::pattern.phase;
         const auto& space = Tables::space;
-        uint64_t av[kMaxPhaseParts], bv[kMaxPhaseParts];
-        Tables::split(spec.reduced, space.classes.reps[x.cls], av);
-        Tables::split(spec.rest, x.b, bv);
         uint64_t na = 0;
         for (size_t q = 0; q < spec.reduced.size(); ++q) {
             const int j = spec.reduced[q];
-            na = na * spec.parts[j].size + Tables::moveTable[j][av[q] * kMoves + m];
+            na = na * spec.parts[j].size + Tables::moveTable[j][static_cast<uint64_t>(x.av[q]) * kMoves + m];
         }
         const uint32_t e = space.classes.classOf[na];
         uint64_t moved[kMaxPhaseParts];
-        for (size_t q = 0; q < spec.rest.size(); ++q) moved[q] = Tables::moveTable[spec.rest[q]][bv[q] * kMoves + m];
-        return State{e >> 6, Tables::conjugateRest(moved, static_cast<int>(e & 63))};
+        for (size_t q = 0; q < spec.rest.size(); ++q)
+            moved[q] = Tables::moveTable[spec.rest[q]][static_cast<uint64_t>(x.bv[q]) * kMoves + m];
+        State child;
+        child.cls = e >> 6;
+        child.b = Tables::conjugateRest(moved, static_cast<int>(e & 63));
+        return child;
     }
     static State applyInverseMove(const State& x, int m) { return applyMove(x, T::kMoveInverse[m]); }
 
@@ -125,7 +146,7 @@ struct CosetClassMoves {
         for (int j : spec.reduced) a = a * spec.parts[j].size + spec.parts[j].goal;
         for (size_t q = 0; q < spec.rest.size(); ++q) goals[q] = spec.parts[spec.rest[q]].goal;
         const uint32_t e = Tables::space.classes.classOf[a];
-        return State{e >> 6, Tables::conjugateRest(goals, static_cast<int>(e & 63))};
+        return withParts(e >> 6, Tables::conjugateRest(goals, static_cast<int>(e & 63)));
     }
 
     // A state of the entry's coset, in the puzzle's text (pzc solve --state).
@@ -167,7 +188,9 @@ struct CosetClasses {
     }
     static uint64_t extraBytes() { return Tables::tableBytes(); }
     static uint64_t rank(const State& x) { return x.cls * Tables::space.bSize + x.b; }
-    static State unrank(uint64_t i) { return State{i / Tables::space.bSize, i % Tables::space.bSize}; }
+    static State unrank(uint64_t i) {
+        return CosetClassMoves<T>::withParts(i / Tables::space.bSize, i % Tables::space.bSize);
+    }
 
     // Entry i and its distinct images under its class's self-symmetries
     // (note [coset class spaces]), written to out; returns how many.
