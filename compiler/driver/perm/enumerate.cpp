@@ -28,6 +28,17 @@ std::optional<uint64_t> predictedStates(pipeline::CompilationUnit& unit) {
     return count.get_ui();
 }
 
+// The index of the item called `name` (-1: none); `declared` gets every name.
+template <class Named>
+int findNamed(const std::vector<Named>& items, const std::string& name, std::string& declared) {
+    int found = -1;
+    for (size_t i = 0; i < items.size(); ++i) {
+        if (items[i].name == name) found = static_cast<int>(i);
+        declared += (i ? ", " : "") + items[i].name;
+    }
+    return found;
+}
+
 }  // namespace
 
 int PermutationBackend::enumerate(pipeline::CompilationUnit& unit, const EnumerateRequest& request) const {
@@ -37,12 +48,8 @@ int PermutationBackend::enumerate(pipeline::CompilationUnit& unit, const Enumera
     if (request.whole) {
         pattern = unit.addWholePattern();
     } else if (!request.coset.empty()) {
-        int subgroup = -1;
         std::string names;
-        for (size_t g = 0; g < puzzle.subgroups.size(); ++g) {
-            if (puzzle.subgroups[g].name == request.coset) subgroup = static_cast<int>(g);
-            names += (g ? ", " : "") + puzzle.subgroups[g].name;
-        }
+        const int subgroup = findNamed(puzzle.subgroups, request.coset, names);
         if (subgroup < 0) {
             std::cerr << "pzc enumerate: error: " << puzzle.name << " declares no subgroup '" << request.coset
                       << "' (declared: " << (names.empty() ? "none" : names) << ")\n";
@@ -53,10 +60,7 @@ int PermutationBackend::enumerate(pipeline::CompilationUnit& unit, const Enumera
         pattern = unit.addCosetPattern(subgroup);
     } else {
         std::string names;
-        for (size_t p = 0; p < puzzle.patterns.size(); ++p) {
-            if (puzzle.patterns[p].name == request.pattern) pattern = static_cast<int>(p);
-            names += (p ? ", " : "") + puzzle.patterns[p].name;
-        }
+        pattern = findNamed(puzzle.patterns, request.pattern, names);
         if (pattern < 0) {
             std::cerr << "pzc enumerate: error: " << puzzle.name << " declares no pattern '" << request.pattern
                       << "' (declared: " << (names.empty() ? "none" : names) << ")\n";

@@ -33,8 +33,8 @@
 #include <vector>
 
 #include "pz/coset_pattern.hpp"
+#include "pz/enumerate/coset_space.hpp"
 #include "pz/search/phased.hpp"
-#include "pz/state_text.hpp"
 #include "pz/support/memory.hpp"
 
 namespace pz::enumerate {
@@ -158,16 +158,7 @@ struct CosetClassMoves {
         Tables::split(spec.rest, x.b, bv);
         for (size_t q = 0; q < spec.reduced.size(); ++q) values[spec.reduced[q]] = av[q];
         for (size_t q = 0; q < spec.rest.size(); ++q) values[spec.rest[q]] = bv[q];
-        std::vector<int> all(spec.parts.size());
-        for (size_t j = 0; j < all.size(); ++j) all[j] = static_cast<int>(j);
-        const typename T::State rep = unrankParts<T>(spec.parts, all, values.data());
-        if constexpr (requires { T::stateText(rep); }) {
-            return T::stateText(rep);
-        } else {
-            std::string out;
-            for (long n : stateNumbers<T>(rep)) out += (out.empty() ? "" : " ") + std::to_string(n);
-            return out;
-        }
+        return partsStateText<T>(spec.parts, values);
     }
 };
 

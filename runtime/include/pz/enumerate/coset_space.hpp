@@ -33,6 +33,22 @@
 
 namespace pz::enumerate {
 
+// A state whose coordinate parts (every one of `parts`) have `values`, in
+// the puzzle's text (what pzc solve --state reads): --farthest of a coset space.
+template <class T>
+std::string partsStateText(const std::vector<PhasePartSpec>& parts, const std::vector<uint64_t>& values) {
+    std::vector<int> all(parts.size());
+    for (size_t j = 0; j < all.size(); ++j) all[j] = static_cast<int>(j);
+    const typename T::State rep = unrankParts<T>(parts, all, values.data());
+    if constexpr (requires { T::stateText(rep); }) {
+        return T::stateText(rep);
+    } else {
+        std::string out;
+        for (long n : stateNumbers<T>(rep)) out += (out.empty() ? "" : " ") + std::to_string(n);
+        return out;
+    }
+}
+
 template <class T>
 struct CosetTables {
     static inline std::vector<PhasePartSpec> parts;
@@ -109,17 +125,7 @@ struct CosetMoves {
     // A state of the coset, in the puzzle's text (what pzc solve --state reads).
     static std::string stateText(const State& s) {
         const auto& parts = CosetTables<T>::parts;
-        std::vector<int> all(parts.size());
-        std::vector<uint64_t> values(parts.size());
-        for (size_t j = 0; j < parts.size(); ++j) all[j] = static_cast<int>(j), values[j] = s.v[j];
-        const typename T::State rep = unrankParts<T>(parts, all, values.data());
-        if constexpr (requires { T::stateText(rep); }) {
-            return T::stateText(rep);
-        } else {
-            std::string out;
-            for (long n : stateNumbers<T>(rep)) out += (out.empty() ? "" : " ") + std::to_string(n);
-            return out;
-        }
+        return partsStateText<T>(parts, std::vector<uint64_t>(s.v.begin(), s.v.begin() + parts.size()));
     }
 
 private:
