@@ -150,6 +150,7 @@ int CompilationUnit::addCosetPattern(int subgroup) {
         if (taken) coset.name += "_";
     }
     coset.cosetSubgroup = subgroup;
+    coset.where = puzzle_->subgroups.at(subgroup).where;  // its diagnostics point at the subgroup
     puzzle_->patterns.push_back(std::move(coset));
     return static_cast<int>(puzzle_->patterns.size() - 1);
 }

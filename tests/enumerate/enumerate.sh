@@ -239,6 +239,10 @@ bad-input)
     expect_error 2 "'tetrad_proj' is a projected coset pattern .* --coset tetrads" tests/puzzles/cube2_tetrads.pz --pattern tetrad_proj
     expect_error 2 "--table needs --pattern" tests/puzzles/cube2_tetrads.pz --coset tetrads --table
     expect_error 2 "--whole and --coset cannot be used together" puzzles/cube2.pz --whole --coset h
+    # A subgroup without an exact coset coordinate: refused at its declaration.
+    sed 's/^}$/  subgroup two_gen = <R, U>;\n}/' puzzles/cube2.pz > "$tmp/two_gen.pz"
+    line=$(grep -n "subgroup two_gen" "$tmp/two_gen.pz" | cut -d: -f1)
+    expect_error 1 "two_gen.pz:$line:3: error: .*no coset coordinate for subgroup 'two_gen'" "$tmp/two_gen.pz" --coset two_gen
     expect_error 2 "--table needs --pattern" puzzles/cube2.pz --whole --table
     expect_error 2 "--resume needs --checkpoint" puzzles/cube2.pz --whole --resume
     expect_error 2 "--max-depth would leave it unfinished" puzzles/cube2.pz --pattern top --table --max-depth 3
