@@ -100,7 +100,10 @@ int enumerateWith(Transport& net, const EnumerateOptions& o, const char* program
                                                         std::max(1, net.localRanks()));
     Partition part(P::kSize, net.ranks(), net.rank());
     const uint64_t slice = (part.localEntries() * Store::kBits + 63) / 64 * 8;
-    const uint64_t tableBytes = o.table && root ? (P::kSize + 15) / 16 * 8 : 0;
+    uint64_t tableBytes = o.table && root ? (P::kSize + 15) / 16 * 8 : 0;
+    // A coset pattern's gathered entries are copied into the solver's build,
+    // which then lays out its blob: three copies at the peak.
+    if constexpr (requires { P::saveTable; }) tableBytes *= 3;
     // A coset space's move tables (note [coset spaces] in coset_space.hpp).
     uint64_t extraBytes = 0;
     if constexpr (requires { P::extraBytes(); }) extraBytes = P::extraBytes();
