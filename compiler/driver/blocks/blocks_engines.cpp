@@ -10,6 +10,7 @@
 #include "compiler/driver/native_build.hpp"
 #include "compiler/driver/result_protocol.hpp"
 #include "compiler/driver/subprocess.hpp"
+#include "compiler/driver/web/web_package.hpp"
 #include "compiler/interp/blocks_interp.hpp"
 #include "pz/support/memory.hpp"
 
@@ -221,17 +222,9 @@ bool blocksNativeTables(pipeline::CompilationUnit& unit, const std::string& solv
     auto binary = buildEngine(codegen::emitTilesSolver(puzzle, *solver, emit), "tiles-" + puzzle.name);
     if (!binary) return false;
     // Solving the goal loads (or builds) every table the solver reads.
-    ChildRun run;
-    run.argv = {"--state", tileNumbers(puzzle.blocks, *puzzle.blocks.board), "--table-dir", tablesDir, "--memory",
-                std::to_string(pz::memoryBudget())};
-    run.argv.insert(run.argv.begin(), *binary);
-    run.onLine = [](const std::string&) {};
-    ChildStatus rc = runChildOrDie(run);
-    if (!rc.exited() || rc.exitCode() != 0) {
-        std::cerr << "pzc build: error: preparing the tables of solver '" << solverName << "' " << rc.describe() << "\n";
-        return false;
-    }
-    return true;
+    return runTablePreparer({*binary, "--state", tileNumbers(puzzle.blocks, *puzzle.blocks.board), "--table-dir",
+                             tablesDir, "--memory", std::to_string(pz::memoryBudget())},
+                            solverName);
 }
 
 }  // namespace pz::driver

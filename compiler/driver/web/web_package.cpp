@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iostream>
 #include <set>
+#include <utility>
 
 #include "compiler/analysis/blocks/blocks_analysis.hpp"
 #include "compiler/analysis/perm/puzzle_summary.hpp"
@@ -19,6 +20,18 @@
 #include "pz/support/result_json.hpp"
 
 namespace pz::driver {
+
+bool runTablePreparer(std::vector<std::string> argv, const std::string& solverName) {
+    ChildRun run;
+    run.argv = std::move(argv);
+    run.onLine = [](const std::string&) {};
+    ChildStatus rc = runChildOrDie(run);
+    if (!rc.exited() || rc.exitCode() != 0) {
+        std::cerr << "pzc build: error: preparing the tables of solver '" << solverName << "' " << rc.describe() << "\n";
+        return false;
+    }
+    return true;
+}
 
 struct EmbeddedFile {
     const char* name;
@@ -101,16 +114,7 @@ bool nativeTables(pipeline::CompilationUnit& unit, const std::string& name, cons
 // A permutation solver's preparer: its binary with `--tables`.
 bool permTables(pipeline::CompilationUnit& unit, int index, const std::string& name, const std::string& tables) {
     auto bin = compileSolver(unit, index);
-    if (!bin) return false;
-    ChildRun run;
-    run.argv = {*bin, "--tables", "--table-dir", tables};
-    run.onLine = [](const std::string&) {};
-    ChildStatus rc = runChildOrDie(run);
-    if (!rc.exited() || rc.exitCode() != 0) {
-        std::cerr << "pzc build: error: preparing the tables of solver '" << name << "' " << rc.describe() << "\n";
-        return false;
-    }
-    return true;
+    return bin && runTablePreparer({*bin, "--tables", "--table-dir", tables}, name);
 }
 
 // Removes the sidecars and the linked files no solver used; a symbolic

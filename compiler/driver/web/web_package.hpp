@@ -16,6 +16,10 @@ struct WebPackageRequest {
     std::vector<std::string> levelFiles, levelDirs;  // grid-actor puzzles: the levels compiled in
 };
 
+// Runs a solver binary (argv[0]) that prepares solver `solverName`'s tables
+// for a web package, its output discarded; false after an error on stderr.
+bool runTablePreparer(std::vector<std::string> argv, const std::string& solverName);
+
 // Writes the folder; 0, or the exit code after an error on stderr.
 int buildWebPackage(pipeline::CompilationUnit& unit, const WebPackageRequest& request);
 

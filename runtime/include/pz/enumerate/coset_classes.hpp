@@ -120,7 +120,10 @@ struct CosetClassMoves {
         return x;
     }
     static State applyMove(const State& x0, int m) {
-        const State& x = x0.split ? x0 : withParts(x0.cls, x0.b);
+        // (A child, never expanded by the search, is split here; no copy of x0.)
+        State splitHere;
+        if (!x0.split) splitHere = withParts(x0.cls, x0.b);
+        const State& x = x0.split ? x0 : splitHere;
         const PhaseSpec& spec = Tables::pattern.phase;
         const auto& space = Tables::space;
         uint64_t na = 0;
