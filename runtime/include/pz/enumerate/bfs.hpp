@@ -10,7 +10,8 @@
 // next round of values for the level's states (threads take chunks), applies
 // each move, keeps the children it owns (claimed at once) and buckets the
 // others by owner; then the ranks exchange the buckets (one all-to-all) and
-// claim what they received. A round bounds the buffers: its length is set
+// claim what they received, the exchange running while the next round
+// expands (note [overlapped rounds] in transport.hpp). A round bounds the buffers: its length is set
 // from the level's density (the counts every rank knows) so that about
 // kRoundChildren children are in flight per rank, and every rank runs the
 // same number of rounds, so the collective calls always match. Children are
@@ -174,6 +175,11 @@ private:
                 if (r != me) box[r].reserve(static_cast<size_t>(kRoundChildren) / threads / ranks);
         }
         uint64_t found = 0;
+        // The previous round's exchange is in flight while this round
+        // expands (note [overlapped rounds] in transport.hpp): its children
+        // are claimed after, which changes nothing, as this level's
+        // expansion reads depth d and claims write d + 1.
+        bool inFlight = false;
         for (uint64_t round = 0; round < rounds; ++round) {
             const uint64_t begin = round * kRoundEntries, end = std::min(local, begin + kRoundEntries);
             std::atomic<uint64_t> next{begin};
@@ -182,10 +188,21 @@ private:
                 auto& box = outbox[t];
                 uint64_t child[T::kMoves * kImages];
                 int owner[T::kMoves * kImages];
+                // Polled from the main thread (MPI's only caller) every
+                // kPollStates expanded states or kPollChunks chunks: often
+                // enough to keep the exchange moving, rarely enough to cost
+                // nothing in a sparse level's empty chunks.
+                constexpr uint64_t kPollStates = 4096, kPollChunks = 64;
+                uint64_t sincePoll = 0;
                 for (;;) {
+                    if (t == 0 && inFlight && (sincePoll += kPollStates / kPollChunks) >= kPollStates) {
+                        net_.poll();
+                        sincePoll = 0;
+                    }
                     const uint64_t b = next.fetch_add(kChunk);
                     if (b >= end) break;
                     store_.forEachFrontier(b, std::min(end, b + kChunk), d, [&](uint64_t l) {
+                        ++sincePoll;
                         const State s = P::unrank(part_.global(l));
                         // Ranked and prefetched first: each claim is a cache miss.
                         int n = 0;
@@ -211,11 +228,19 @@ private:
                 }
                 return mine;
             });
-            if (ranks > 1) {
-                net_.exchange(outbox, received);
+            if (inFlight) {
+                net_.wait();
                 found += claimReceived(received, d);
             }
+            if (ranks > 1) {
+                net_.post(outbox, received);
+                inFlight = true;
+            }
             if (options_.progress) options_.progress->update(static_cast<int>(d + 1), double(end) / double(local));
+        }
+        if (inFlight) {
+            net_.wait();
+            found += claimReceived(received, d);
         }
         return found;
     }

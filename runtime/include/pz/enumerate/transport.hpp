@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <new>
 #include <string>
@@ -80,6 +81,11 @@ public:
         in.clear();
         if (inCounts) inCounts->assign(1, 0);
     }
+    // The same in flight (note [overlapped rounds]): nothing to send.
+    template <class W>
+    void post(Outboxes<W>&, Received<W>& in) { in.clear(); }
+    void poll() {}
+    void wait() {}
     uint64_t sum(uint64_t v) { return v; }
     uint64_t min(uint64_t v) { return v; }
     // Rank 0 receives every rank's `mine` (in rank order).
@@ -130,7 +136,28 @@ public:
     // emptied, keeping their capacity (note [exchange buffers]).
     template <class W>
     void exchange(Outboxes<W>& out, Received<W>& in, std::vector<int>* inCounts = nullptr) {
-        std::vector<int> sendCount(ranks_), recvCount(ranks_), sendAt(ranks_), recvAt(ranks_);
+        post(out, in);
+        wait();
+        if (inCounts) *inCounts = flight_.recvCount;
+    }
+
+    // note [overlapped rounds]
+    // The same exchange in three calls, so that a rank computes while it is
+    // in flight: post() copies the outboxes out (they are free at once) and
+    // starts the counts' all-to-all; poll(), called often from the main
+    // thread while the workers expand the next round, moves it on (Open MPI
+    // progresses a non-blocking collective only inside MPI calls) and starts
+    // the values' all-to-all once the counts are in; wait() finishes it,
+    // after which `in` holds the values. One exchange is in flight at a time
+    // and `in` is not touched between post() and wait(). Every rank posts
+    // the same exchanges in the same order, as collectives need.
+    template <class W>
+    void post(Outboxes<W>& out, Received<W>& in) {
+        Flight& f = flight_;
+        f.sendCount.assign(ranks_, 0);
+        f.recvCount.assign(ranks_, 0);
+        f.sendAt.assign(ranks_, 0);
+        f.recvAt.assign(ranks_, 0);
         size_t total = 0;
         for (const auto& box : out)
             for (const auto& v : box) total += v.size();
@@ -138,22 +165,35 @@ public:
         W* send = reinterpret_cast<W*>(send_.data());
         size_t at = 0;
         for (int r = 0; r < ranks_; ++r) {
-            sendAt[r] = static_cast<int>(at);
+            f.sendAt[r] = static_cast<int>(at);
             for (auto& box : out) {
                 std::copy(box[r].begin(), box[r].end(), send + at);
                 at += box[r].size();
                 box[r].clear();
             }
-            sendCount[r] = static_cast<int>(at) - sendAt[r];
+            f.sendCount[r] = static_cast<int>(at) - f.sendAt[r];
         }
         sent_ += at * sizeof(W);
-        MPI_Alltoall(sendCount.data(), 1, MPI_INT, recvCount.data(), 1, MPI_INT, MPI_COMM_WORLD);
-        int received = 0;
-        for (int r = 0; r < ranks_; ++r) recvAt[r] = received, received += recvCount[r];
-        in.resize(static_cast<size_t>(received));
-        MPI_Alltoallv(send, sendCount.data(), sendAt.data(), mpiTypeOf<W>(), in.data(), recvCount.data(),
-                      recvAt.data(), mpiTypeOf<W>(), MPI_COMM_WORLD);
-        if (inCounts) *inCounts = recvCount;
+        f.type = mpiTypeOf<W>();
+        f.receive = [&in](size_t n) -> void* {
+            in.resize(n);
+            return in.data();
+        };
+        f.stage = Flight::kCounts;
+        MPI_Ialltoall(f.sendCount.data(), 1, MPI_INT, f.recvCount.data(), 1, MPI_INT, MPI_COMM_WORLD, &f.request);
+    }
+    void poll() {
+        Flight& f = flight_;
+        if (f.stage == Flight::kIdle) return;
+        int done = 0;
+        MPI_Test(&f.request, &done, MPI_STATUS_IGNORE);
+        if (done) advance();
+    }
+    void wait() {
+        while (flight_.stage != Flight::kIdle) {
+            MPI_Wait(&flight_.request, MPI_STATUS_IGNORE);
+            advance();
+        }
     }
     uint64_t sum(uint64_t v) { return reduce(v, MPI_SUM); }
     uint64_t min(uint64_t v) { return reduce(v, MPI_MIN); }
@@ -203,6 +243,30 @@ public:
 
 private:
     static constexpr int kSliceTag = 7;
+    // The exchange in flight (note [overlapped rounds]).
+    struct Flight {
+        enum Stage { kIdle, kCounts, kValues } stage = kIdle;
+        std::vector<int> sendCount, recvCount, sendAt, recvAt;
+        MPI_Datatype type = MPI_DATATYPE_NULL;
+        std::function<void*(size_t)> receive;  // sizes `in`, returns where the values go
+        MPI_Request request = MPI_REQUEST_NULL;
+    };
+    // The request just completed: the counts start the values; the values end it.
+    void advance() {
+        Flight& f = flight_;
+        if (f.stage == Flight::kValues) {
+            f.stage = Flight::kIdle;
+            f.receive = nullptr;
+            return;
+        }
+        int received = 0;
+        for (int r = 0; r < ranks_; ++r) f.recvAt[r] = received, received += f.recvCount[r];
+        void* in = f.receive(static_cast<size_t>(received));
+        f.stage = Flight::kValues;
+        MPI_Ialltoallv(send_.data(), f.sendCount.data(), f.sendAt.data(), f.type, in, f.recvCount.data(),
+                       f.recvAt.data(), f.type, MPI_COMM_WORLD, &f.request);
+    }
+    Flight flight_;
     uint64_t reduce(uint64_t v, MPI_Op op) {
         uint64_t r = 0;
         MPI_Allreduce(&v, &r, 1, MPI_UINT64_T, op, MPI_COMM_WORLD);
