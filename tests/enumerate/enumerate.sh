@@ -181,21 +181,31 @@ table)
     ;;
 backward)
     need_mpi
-    # A dense space (every value a state) of 8 blocks: its last levels run
+    # A dense space (every value a state) of 88 blocks: its last levels run
     # backwards, across ranks by queries (backwardAcross). Its table against
-    # the solver's build, and its counts on 1 process, 2 and 3 ranks.
-    sed 's/^  solver optimal { optimal top_rows; }/&\n  pattern corner5 { tiles {0 1 2 4 5}: positions; }\n  solver small { optimal corner5; }/' \
+    # the solver's build, and its counts on 1 process, 2 and 3 ranks. The
+    # table is gathered in 4 windows of 8 local blocks (note [streamed
+    # tables]), the last one cut at the table's end, and rank 0 never holds
+    # it whole: 2 MiB per rank is enough for a 2.75 MiB table (slice 960 KiB,
+    # windows 768 KiB).
+    sed 's/^  solver optimal { optimal top_rows; }/&\n  pattern six { tiles {0 1 2 4 5 6}: positions; }\n  solver small { optimal six; }/' \
         puzzles/slide4.pz > "$tmp/slide4s.pz"
     grep -q "solver small" "$tmp/slide4s.pz" || fail "could not derive the definition"
     "$pzc" solve "$tmp/slide4s.pz" --solver small --scramble "R1 C2" > /dev/null || fail "solve: exit $?"
-    built=$(ls "$cache"/tables/slide4-corner5-*.pzt) || fail "no cached table"
-    ranks 3 "$tmp/slide4s.pz" --pattern corner5 --table --table-dir "$tmp/tables" --threads 2 > "$tmp/out" \
+    built=$(ls "$cache"/tables/slide4-six-*.pzt) || fail "no cached table"
+    ranks 3 "$tmp/slide4s.pz" --pattern six --table --table-dir "$tmp/tables" --threads 2 --memory 2M > "$tmp/out" \
         || fail "table: exit $?"
     cmp "$built" "$tmp/tables/$(basename "$built")" || fail "the table built by queries differs from the solver's"
-    "$pzc" enumerate "$tmp/slide4s.pz" --pattern corner5 > "$tmp/one" || fail "one process: exit $?"
-    grep -qx "states: 524160" "$tmp/one" || fail "$(cat "$tmp/one")"
+    # Rank 0 alone over its budget (its windows on top of its slice): every
+    # rank stops, none waits for it.
+    ranks 3 "$tmp/slide4s.pz" --pattern six --table --table-dir "$tmp/tables2" --memory 1600K > "$tmp/out" 2> "$tmp/err"
+    [ $? = 1 ] || fail "rank 0 over its budget: expected exit 1: $(cat "$tmp/err")"
+    grep -q "needs 1.7 MiB on rank 0 (768.0 KiB of it to gather the table) with 3 rank(s), more than the memory budget of 1.6 MiB" "$tmp/err" \
+        || fail "rank 0 over its budget: $(cat "$tmp/err")"
+    "$pzc" enumerate "$tmp/slide4s.pz" --pattern six > "$tmp/one" || fail "one process: exit $?"
+    grep -qx "states: 5765760" "$tmp/one" || fail "$(cat "$tmp/one")"
     for n in 2 3; do
-        ranks $n "$tmp/slide4s.pz" --pattern corner5 > "$tmp/out$n" || fail "$n ranks: exit $?"
+        ranks $n "$tmp/slide4s.pz" --pattern six > "$tmp/out$n" || fail "$n ranks: exit $?"
         [ "$(counts_of "$tmp/one")" = "$(counts_of "$tmp/out$n")" ] || fail "$n ranks: $(counts_of "$tmp/out$n")"
     done
     ;;

@@ -46,45 +46,68 @@ struct EnumerateOptions {
     std::optional<uint64_t> expect;
 };
 
-// Rank 0 writes the gathered 4-bit slices as the pattern's table file (a
-// coset pattern's: note [coset class spaces] in coset_classes.hpp).
+// note [streamed tables]
+// Rank 0 writes the table file from every rank's 4-bit slice, gathered a
+// window at a time (kWindowWords words of each slice: ranks x 256 KiB on rank
+// 0) and written as it comes (TableFileWriter in pz/tables/prune.hpp), so no
+// rank ever holds the whole table: the memory a table build needs per rank
+// is its slice, whatever the table's size. Local block j of rank r is global
+// block j * ranks + r (note [rank slices]), so a window of local words
+// [first, first + n) on every rank is global words [first * ranks, (first +
+// n) * ranks): each window is interleaved block by block and appended. A
+// coset pattern's table (note [coset class spaces] in coset_classes.hpp) is
+// made by the solver's own build from every entry at once, so its entries
+// are gathered in full.
+inline constexpr uint64_t kWindowWords = uint64_t{1} << 15;
+
 template <class T, class P, class Transport>
 bool writeGatheredTable(Transport& net, SpaceBfs<T, P, DepthNibbles, Transport>& bfs, const std::string& dir,
                         int threads, std::string& path, std::string& why) {
     const Partition& part = bfs.partition();
     constexpr uint64_t kBlockWords = Partition::kBlock / 16;
+    static_assert(kWindowWords % kBlockWords == 0);
     const uint64_t words = (P::kSize + 15) / 16;
-    const uint64_t* mine = bfs.store().data();
-    const uint64_t sliceWords = bfs.store().words();
-    HugeBuffer table(net.rank() == 0 ? words * 8 : 0);
-    // Word w of rank r's slice: local block w / kBlockWords, the global block
-    // (that * ranks + r) (note [rank slices]).
-    auto place = [&](int r, uint64_t first, const uint64_t* data, uint64_t n) {
-        for (uint64_t w = first; w < first + n; w += kBlockWords) {
-            const uint64_t global = ((w / kBlockWords) * part.ranks + r) * kBlockWords;
-            if (global >= words) continue;
-            std::memcpy(table.data + global, data + (w - first), std::min(kBlockWords, words - global) * 8);
-        }
+    const bool root = net.rank() == 0;
+    const uint64_t ranks = static_cast<uint64_t>(part.ranks);
+    std::vector<uint64_t> window(root ? static_cast<size_t>(kWindowWords * ranks) : 0);
+    // Hands take(global first word, words, n) each window of the table in order.
+    auto gather = [&](auto&& take) {
+        net.gatherWindows(bfs.store().data(), bfs.store().words(), kWindowWords,
+                          [&](uint64_t first, const uint64_t* parts, uint64_t n) {
+                              for (uint64_t j = 0; j < n / kBlockWords; ++j)
+                                  for (uint64_t r = 0; r < ranks; ++r)
+                                      std::memcpy(window.data() + (j * ranks + r) * kBlockWords,
+                                                  parts + r * n + j * kBlockWords, kBlockWords * 8);
+                              const uint64_t at = first * ranks;
+                              if (at < words) take(at, window.data(), std::min(n * ranks, words - at));
+                          });
     };
-    if (net.rank() == 0) {
-        std::memset(table.data, 0xFF, table.bytes);
-        place(0, 0, mine, sliceWords);
-    }
-    net.gatherSlices(mine, sliceWords, place);
-    if (net.rank() != 0) return true;
     if constexpr (requires { P::saveTable; }) {
-        std::vector<uint64_t> entries(table.data, table.data + words);
-        table = HugeBuffer();
+        std::vector<uint64_t> entries(root ? words : 0);
+        gather([&](uint64_t at, const uint64_t* w, uint64_t n) { std::copy(w, w + n, entries.begin() + at); });
+        if (!root) return true;
         return P::saveTable(std::move(entries), bfs.counts(), dir, threads, path, why);
+    } else {
+        std::array<uint64_t, 16> counts{};
+        for (size_t d = 0; d < bfs.counts().size() && d < 16; ++d) counts[d] = bfs.counts()[d];
+        TableFileWriter out;
+        bool ok = true;
+        if (root) {
+            std::error_code ec;
+            std::filesystem::create_directories(dir, ec);
+            path = dir + "/" + PruneTable<T, P>::fileName();
+            ok = out.open(path, why);
+        }
+        // Every rank gathers every window, even after rank 0 failed to write one.
+        gather([&](uint64_t, const uint64_t* w, uint64_t n) { ok = ok && out.append(w, n * 8, why); });
+        if (!root) return true;
+        if (ok && out.bytes() != PruneTable<T, P>::bytes())
+            return (why = "internal: " + std::to_string(out.bytes()) + " bytes gathered for a table of " +
+                          std::to_string(PruneTable<T, P>::bytes()),
+                    false);
+        return ok && out.finish([&](const std::vector<uint64_t>& hashes) { return PruneTable<T, P>::headerPage(counts, hashes); },
+                                why);
     }
-    std::array<uint64_t, 16> counts{};
-    for (size_t d = 0; d < bfs.counts().size() && d < 16; ++d) counts[d] = bfs.counts()[d];
-    PruneTable<T, P> built;
-    built.adoptBuilt(std::move(table), counts);
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    path = dir + "/" + PruneTable<T, P>::fileName();
-    return built.save(path, why);
 }
 
 template <class T, class P, class Store, class Transport>
@@ -100,18 +123,28 @@ int enumerateWith(Transport& net, const EnumerateOptions& o, const char* program
                                                         std::max(1, net.localRanks()));
     Partition part(P::kSize, net.ranks(), net.rank());
     const uint64_t slice = (part.localEntries() * Store::kBits + 63) / 64 * 8;
-    uint64_t tableBytes = o.table && root ? (P::kSize + 15) / 16 * 8 : 0;
-    // A coset pattern's gathered entries are copied into the solver's build,
-    // which then lays out its blob: three copies at the peak.
-    if constexpr (requires { P::saveTable; }) tableBytes *= 3;
+    // Rank 0's window of the gathered table (note [streamed tables]); a
+    // coset pattern's entries in full, copied into the solver's build, which
+    // then lays out its blob: three copies at the peak.
+    uint64_t tableBytes = o.table && root ? kWindowWords * 8 * static_cast<uint64_t>(net.ranks()) : 0;
+    if constexpr (requires { P::saveTable; }) tableBytes = o.table && root ? (P::kSize + 15) / 16 * 8 * 3 : 0;
     // A coset space's move tables (note [coset spaces] in coset_space.hpp).
     uint64_t extraBytes = 0;
     if constexpr (requires { P::extraBytes(); }) extraBytes = P::extraBytes();
-    if (slice + tableBytes + extraBytes > memoryBudget()) {
-        if (root)
-            fail(1, "the space " + o.space + " (" + std::to_string(P::kSize) + " values) needs " +
-                        formatBytes(slice + tableBytes + extraBytes) + " per rank" +
-                        (o.table ? " (rank 0 holds the whole table)" : "") +
+    // The ranks decide together: rank 0 needs more than the others with
+    // --table, and machines' default budgets differ; a rank that stopped
+    // alone would leave the rest waiting in their first collective. The
+    // lowest rank over its budget says why.
+    const uint64_t need = slice + tableBytes + extraBytes;
+    const bool over = need > memoryBudget();
+    const uint64_t firstOver = net.min(over ? static_cast<uint64_t>(net.rank()) : UINT64_MAX);
+    if (firstOver != UINT64_MAX) {
+        if (firstOver == static_cast<uint64_t>(net.rank()))
+            fail(1, "the space " + o.space + " (" + std::to_string(P::kSize) + " values) needs " + formatBytes(need) +
+                        (root && tableBytes ? " on rank 0" : " per rank") +
+                        (root && tableBytes ? (requires { P::saveTable; } ? " (it holds the whole table)"
+                                                                           : " (" + formatBytes(tableBytes) + " of it to gather the table)")
+                                            : "") +
                         (extraBytes ? " (" + formatBytes(extraBytes) + " of move tables)" : "") + " with " +
                         std::to_string(net.ranks()) + " rank(s), more than the memory budget of " +
                         formatBytes(memoryBudget()) + " (--memory; or use more ranks)");

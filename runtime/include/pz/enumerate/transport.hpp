@@ -91,9 +91,13 @@ public:
     // Rank 0 receives every rank's `mine` (in rank order).
     template <class W>
     std::vector<std::vector<W>> gather(const std::vector<W>& mine) { return {mine}; }
-    // Rank 0 receives rank r's `bytes` at `out` + offsetOf(r, chunk) (see bfs.hpp).
-    template <class Place>
-    void gatherSlices(const uint64_t*, uint64_t, Place&&) {}
+    // Rank 0 receives every rank's slice a window at a time (note [streamed
+    // tables] in enumerate_main.hpp): take(first, parts, n), parts holding
+    // rank r's words [first, first + n) at parts + r * n.
+    template <class Take>
+    void gatherWindows(const uint64_t* slice, uint64_t words, uint64_t window, Take&& take) {
+        for (uint64_t w = 0; w < words; w += window) take(w, slice + w, std::min(window, words - w));
+    }
     uint64_t bytesSent() const { return 0; }
     [[noreturn]] void abortAll(int code) { std::exit(code); }
 };
@@ -212,25 +216,19 @@ public:
             for (int r = 0; r < ranks_; ++r) out.emplace_back(all.begin() + at[r], all.begin() + at[r] + counts[r]);
         return out;
     }
-    // Rank 0 receives every other rank's `words` words of slice data, in
-    // chunks of kChunkWords, and hands each to place(rank, firstWord, data, n).
-    template <class Place>
-    void gatherSlices(const uint64_t* slice, uint64_t words, Place&& place) {
-        constexpr uint64_t kChunkWords = uint64_t{1} << 24;  // 128 MiB: well inside an int count
-        if (rank_ != 0) {
-            for (uint64_t w = 0; w < words; w += kChunkWords)
-                MPI_Send(slice + w, static_cast<int>(std::min(kChunkWords, words - w)), MPI_UINT64_T, 0, kSliceTag,
-                         MPI_COMM_WORLD);
-            return;
+    // Rank 0 receives every rank's slice a window at a time (note [streamed
+    // tables] in enumerate_main.hpp): take(first, parts, n), parts holding
+    // rank r's words [first, first + n) at parts + r * n. Every rank's slice
+    // has the same length (note [rank slices]), so the gathers match.
+    template <class Take>
+    void gatherWindows(const uint64_t* slice, uint64_t words, uint64_t window, Take&& take) {
+        std::vector<uint64_t> parts(rank_ == 0 ? static_cast<size_t>(std::min(window, words) * ranks_) : 0);
+        for (uint64_t w = 0; w < words; w += window) {
+            const uint64_t n = std::min(window, words - w);  // a window's count fits an int
+            MPI_Gather(slice + w, static_cast<int>(n), MPI_UINT64_T, parts.data(), static_cast<int>(n), MPI_UINT64_T, 0,
+                       MPI_COMM_WORLD);
+            if (rank_ == 0) take(w, parts.data(), n);
         }
-        std::vector<uint64_t> chunk(std::min(kChunkWords, words));
-        for (int r = 1; r < ranks_; ++r)
-            for (uint64_t w = 0; w < words; w += kChunkWords) {
-                const uint64_t n = std::min(kChunkWords, words - w);
-                MPI_Recv(chunk.data(), static_cast<int>(n), MPI_UINT64_T, r, kSliceTag, MPI_COMM_WORLD,
-                         MPI_STATUS_IGNORE);
-                place(r, w, chunk.data(), n);
-            }
     }
     uint64_t bytesSent() const { return sent_; }
     // Ends the whole job (every rank) with `code`.
@@ -242,7 +240,6 @@ public:
     }
 
 private:
-    static constexpr int kSliceTag = 7;
     // The exchange in flight (note [overlapped rounds]).
     struct Flight {
         enum Stage { kIdle, kCounts, kValues } stage = kIdle;

@@ -320,65 +320,136 @@ inline bool writeAllAt(int fd, const void* p, size_t n, uint64_t offset) {
     return true;
 }
 
-// Writes a table file (note [table integrity]): the header page, `bytes` of
-// data and the block hashes go to an unnamed O_TMPFILE in path's directory
-// (or a named "<path>.tmp.<pid>" where unsupported), are synced and read back
-// against the page and the hashes, then linked as <path>.tmp.<pid> and
-// renamed over <path>. Pruning tables and phase-table blobs share it.
-inline bool writeTableFile(const std::string& path, const std::vector<char>& page, const void* data, uint64_t bytes,
-                           const std::vector<uint64_t>& hashes, std::string& why) {
-    std::string dir = std::filesystem::path(path).parent_path().string();
-    if (dir.empty()) dir = ".";
-    std::string tmp = path + ".tmp." + std::to_string(::getpid());
-    bool named = false;
-    int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
-    if (fd < 0) {  // a file system without O_TMPFILE: a named temporary file
-        fd = ::open(tmp.c_str(), O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0644);
-        if (fd < 0) return (why = std::string("cannot create ") + tmp + ": " + std::strerror(errno), false);
-        named = true;
+// Writes a table file (note [table integrity]) whose data arrives in order,
+// a piece at a time: append() writes each piece and hashes every 64 KiB
+// block as it completes; finish() writes the block hashes and the header
+// page (made from the hashes), syncs, reads the whole file back against
+// them, then links it as <path>.tmp.<pid> and renames it over <path>. The
+// file is an unnamed O_TMPFILE in path's directory (a named
+// "<path>.tmp.<pid>" where unsupported) until then, so a writer that stops
+// early leaves nothing behind. Pruning tables, phase-table blobs and tables
+// gathered from several ranks (pzc enumerate --table, note [streamed
+// tables] in pz/enumerate/enumerate_main.hpp) share it; the last need never
+// hold the whole table.
+class TableFileWriter {
+public:
+    TableFileWriter() = default;
+    TableFileWriter(const TableFileWriter&) = delete;
+    TableFileWriter& operator=(const TableFileWriter&) = delete;
+    ~TableFileWriter() { abandon(); }
+
+    bool open(const std::string& path, std::string& why) {
+        path_ = path;
+        std::string dir = std::filesystem::path(path).parent_path().string();
+        if (dir.empty()) dir = ".";
+        tmp_ = path + ".tmp." + std::to_string(::getpid());
+        fd_ = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+        if (fd_ < 0) {  // a file system without O_TMPFILE: a named temporary file
+            fd_ = ::open(tmp_.c_str(), O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0644);
+            if (fd_ < 0) return (why = std::string("cannot create ") + tmp_ + ": " + std::strerror(errno), false);
+            named_ = true;
+        }
+        return true;
     }
-    auto fail = [&](std::string what) {
-        why = std::move(what);
-        ::close(fd);
-        if (named) ::unlink(tmp.c_str());
-        return false;
-    };
-    if (!writeAllAt(fd, page.data(), page.size(), 0) || !writeAllAt(fd, data, bytes, kTablePage) ||
-        !writeAllAt(fd, hashes.data(), hashes.size() * 8, kTablePage + bytes))
-        return fail(std::string("write failed: ") + std::strerror(errno));
-    if (::fsync(fd) != 0) return fail(std::string("fsync failed: ") + std::strerror(errno));
-    {
-        // Read back a chunk at a time with pread, not through a mapping: the
-        // mapped pages would count as the process's memory beside the table
-        // just written (rotate4o's 3.4 GiB diag7 peaked at 7.2 GB resident).
+    // The next n bytes of the data section (a multiple of 8 in all but the last piece).
+    bool append(const void* p, uint64_t n, std::string& why) {
+        if (!writeAllAt(fd_, p, n, kTablePage + bytes_)) return fail(std::string("write failed: ") + std::strerror(errno), why);
+        const char* c = static_cast<const char*>(p);
+        bytes_ += n;
+        if (!carry_.empty()) {  // complete the block a previous piece began
+            const uint64_t take = std::min<uint64_t>(n, kTableBlockBytes - carry_.size());
+            carry_.insert(carry_.end(), c, c + take);
+            c += take, n -= take;
+            if (carry_.size() < kTableBlockBytes) return true;
+            hashCarry();
+        }
+        for (; n >= kTableBlockBytes; c += kTableBlockBytes, n -= kTableBlockBytes) {
+            uint64_t block[kTableBlockBytes / 8];
+            std::memcpy(block, c, kTableBlockBytes);  // the piece need not be 8-aligned
+            hashes_.push_back(tableBlockHashOf(block, kTableBlockBytes, hashes_.size()));
+        }
+        carry_.assign(c, c + n);
+        return true;
+    }
+    uint64_t bytes() const { return bytes_; }
+    // Ends the file; page(hashes) is its header page (kTablePage bytes).
+    template <class Page>
+    bool finish(Page&& pageOf, std::string& why) {
+        if (!carry_.empty()) hashCarry();
+        const std::vector<char> page = pageOf(hashes_);
+        if (!writeAllAt(fd_, hashes_.data(), hashes_.size() * 8, kTablePage + bytes_) ||
+            !writeAllAt(fd_, page.data(), page.size(), 0))
+            return fail(std::string("write failed: ") + std::strerror(errno), why);
+        if (::fsync(fd_) != 0) return fail(std::string("fsync failed: ") + std::strerror(errno), why);
+        if (!readBack(page, why)) return fail(why, why);
+        if (!named_) {
+            std::string proc = "/proc/self/fd/" + std::to_string(fd_);
+            ::unlink(tmp_.c_str());  // a leftover of a dead process with our pid
+            if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, tmp_.c_str(), AT_SYMLINK_FOLLOW) != 0)
+                return fail(std::string("cannot link ") + tmp_ + ": " + std::strerror(errno), why);
+            named_ = true;
+        }
+        if (::rename(tmp_.c_str(), path_.c_str()) != 0) return fail(std::string("cannot rename: ") + std::strerror(errno), why);
+        named_ = false;
+        ::close(fd_);
+        fd_ = -1;
+        return true;
+    }
+
+private:
+    void hashCarry() {
+        std::vector<uint64_t> block((carry_.size() + 7) / 8, 0);
+        std::memcpy(block.data(), carry_.data(), carry_.size());
+        hashes_.push_back(tableBlockHashOf(block.data(), carry_.size(), hashes_.size()));
+        carry_.clear();
+    }
+    // Read back a chunk at a time with pread, not through a mapping: the
+    // mapped pages would count as the process's memory beside the table
+    // just written (rotate4o's 3.4 GiB diag7 peaked at 7.2 GB resident).
+    bool readBack(const std::vector<char>& page, std::string& why) const {
         constexpr size_t kChunkBlocks = 16;
         std::vector<uint64_t> chunk(kChunkBlocks * kTableBlockBytes / 8);
-        if (int e = readAllAt(fd, chunk.data(), page.size(), 0))
-            return fail(std::string("cannot read the written file back: ") + std::strerror(e));
-        if (std::memcmp(chunk.data(), page.data(), page.size()) != 0) return fail("the written header reads back differently");
-        for (uint64_t first = 0; first < hashes.size(); first += kChunkBlocks) {
+        if (int e = readAllAt(fd_, chunk.data(), page.size(), 0))
+            return (why = std::string("cannot read the written file back: ") + std::strerror(e), false);
+        if (std::memcmp(chunk.data(), page.data(), page.size()) != 0) return (why = "the written header reads back differently", false);
+        for (uint64_t first = 0; first < hashes_.size(); first += kChunkBlocks) {
             const uint64_t begin = first * kTableBlockBytes;
-            const size_t len = static_cast<size_t>(std::min<uint64_t>(kChunkBlocks * kTableBlockBytes, bytes - begin));
-            if (int e = readAllAt(fd, chunk.data(), len, kTablePage + begin))
-                return fail(std::string("cannot read the written file back: ") + std::strerror(e));
-            for (uint64_t b = first; b < std::min<uint64_t>(hashes.size(), first + kChunkBlocks); ++b) {
+            const size_t len = static_cast<size_t>(std::min<uint64_t>(kChunkBlocks * kTableBlockBytes, bytes_ - begin));
+            if (int e = readAllAt(fd_, chunk.data(), len, kTablePage + begin))
+                return (why = std::string("cannot read the written file back: ") + std::strerror(e), false);
+            for (uint64_t b = first; b < std::min<uint64_t>(hashes_.size(), first + kChunkBlocks); ++b) {
                 const size_t at = static_cast<size_t>((b - first) * kTableBlockBytes);
                 const size_t blockBytes = std::min<size_t>(kTableBlockBytes, len - at);
-                if (tableBlockHashOf(chunk.data() + at / 8, blockBytes, b) != hashes[b])
-                    return fail("the written data reads back differently");
+                if (tableBlockHashOf(chunk.data() + at / 8, blockBytes, b) != hashes_[b])
+                    return (why = "the written data reads back differently", false);
             }
         }
+        return true;
     }
-    if (!named) {
-        std::string proc = "/proc/self/fd/" + std::to_string(fd);
-        ::unlink(tmp.c_str());  // a leftover of a dead process with our pid
-        if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, tmp.c_str(), AT_SYMLINK_FOLLOW) != 0)
-            return fail(std::string("cannot link ") + tmp + ": " + std::strerror(errno));
-        named = true;
+    bool fail(std::string what, std::string& why) {
+        why = std::move(what);
+        abandon();
+        return false;
     }
-    if (::rename(tmp.c_str(), path.c_str()) != 0) return fail(std::string("cannot rename: ") + std::strerror(errno));
-    ::close(fd);
-    return true;
+    void abandon() {
+        if (fd_ < 0) return;
+        ::close(fd_);
+        fd_ = -1;
+        if (named_) ::unlink(tmp_.c_str());
+    }
+    std::string path_, tmp_;
+    int fd_ = -1;
+    bool named_ = false;
+    uint64_t bytes_ = 0;
+    std::vector<uint64_t> hashes_;
+    std::vector<char> carry_;  // the start of a block not yet complete
+};
+
+// A table file of `bytes` of data at `data`, in one piece; page(hashes) is its header page.
+template <class Page>
+bool writeTableFile(const std::string& path, const void* data, uint64_t bytes, Page&& pageOf, std::string& why) {
+    TableFileWriter out;
+    return out.open(path, why) && out.append(data, bytes, why) && out.finish(pageOf, why);
 }
 
 // Records a use of the table file `path` (loaded or built) in its sidecar
@@ -554,7 +625,7 @@ public:
     static constexpr unsigned kUnreached = 0xF;
 
     uint64_t entries() const { return P::kSize; }
-    size_t bytes() const { return words() * 8; }
+    static size_t bytes() { return words() * 8; }
     const std::array<uint64_t, 16>& depthCount() const { return depthCount_; }
     double buildSeconds() const { return buildSeconds_; }
     // Whether the BFS ran to the end, so that 0xF means "no move sequence
@@ -667,10 +738,29 @@ public:
     // temporary file in the same directory, fsync'd and read back in full,
     // then linked as <path>.tmp.<pid> and renamed over <path>.
     bool save(const std::string& path, std::string& why) const {
-        std::vector<uint64_t> hashes(blocks());
-        for (uint64_t b = 0; b < blocks(); ++b) hashes[b] = tableBlockHash(data_, bytes(), b);
-        std::vector<char> page = headerPage(hashes);
-        return writeTableFile(path, page, data_, bytes(), hashes, why);
+        return writeTableFile(path, data_, bytes(), [&](const std::vector<uint64_t>& hashes) { return headerPage(depthCount_, hashes); }, why);
+    }
+    // The header page of a table file with these depth counts and block
+    // hashes (one written a piece at a time: note [streamed tables]).
+    static std::vector<char> headerPage(const std::array<uint64_t, 16>& depthCount, const std::vector<uint64_t>& hashes) {
+        TableFileHeader h{};
+        std::memcpy(h.magic, kTableMagic, 8);
+        h.version = kTableVersion;
+        h.bitsPerEntry = 4;
+        h.entries = P::kSize;
+        std::strncpy(h.definitionHash, P::kHash, sizeof h.definitionHash - 1);
+        for (int i = 0; i < 16; ++i) h.depthCount[i] = depthCount[i];
+        h.dataOffset = kTablePage;
+        h.dataBytes = bytes();
+        h.blockBytes = kTableBlockBytes;
+        h.blocks = blocks();
+        h.hashesOffset = kTablePage + bytes();
+        h.hashesChecksum = checksumWords(hashes.data(), hashes.size());
+        std::vector<char> page(kTablePage, 0);
+        std::memcpy(page.data(), &h, sizeof h);
+        h.headerChecksum = checksumWords(reinterpret_cast<const uint64_t*>(page.data()), kTablePage / 8);
+        std::memcpy(page.data(), &h, sizeof h);
+        return page;
     }
 
     // Note [table residency]
@@ -779,29 +869,9 @@ public:
     }
 
 private:
-    size_t words() const { return (P::kSize + 15) / 16; }
-    uint64_t blocks() const { return (bytes() + kTableBlockBytes - 1) / kTableBlockBytes; }
+    static size_t words() { return (P::kSize + 15) / 16; }
+    static uint64_t blocks() { return (bytes() + kTableBlockBytes - 1) / kTableBlockBytes; }
     uint64_t fileBytes() const { return kTablePage + bytes() + blocks() * 8; }
-    std::vector<char> headerPage(const std::vector<uint64_t>& hashes) const {
-        TableFileHeader h{};
-        std::memcpy(h.magic, kTableMagic, 8);
-        h.version = kTableVersion;
-        h.bitsPerEntry = 4;
-        h.entries = P::kSize;
-        std::strncpy(h.definitionHash, P::kHash, sizeof h.definitionHash - 1);
-        for (int i = 0; i < 16; ++i) h.depthCount[i] = depthCount_[i];
-        h.dataOffset = kTablePage;
-        h.dataBytes = bytes();
-        h.blockBytes = kTableBlockBytes;
-        h.blocks = blocks();
-        h.hashesOffset = kTablePage + bytes();
-        h.hashesChecksum = checksumWords(hashes.data(), hashes.size());
-        std::vector<char> page(kTablePage, 0);
-        std::memcpy(page.data(), &h, sizeof h);
-        h.headerChecksum = checksumWords(reinterpret_cast<const uint64_t*>(page.data()), kTablePage / 8);
-        std::memcpy(page.data(), &h, sizeof h);
-        return page;
-    }
     pz::AtomicRef<uint64_t> word(uint64_t i) const { return pz::AtomicRef<uint64_t>(data_[i >> 4]); }
     unsigned getAtomic(uint64_t i) const {
         return (word(i).load(std::memory_order_relaxed) >> ((i & 15) * 4)) & 0xF;

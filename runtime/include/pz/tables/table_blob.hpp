@@ -27,26 +27,25 @@ inline uint64_t fileBytesOf(uint64_t bytes) { return kTablePage + bytes + blocks
 inline bool saveTableBlob(const std::string& path, const std::string& hash, const uint64_t* data, uint64_t bytes,
                           std::string& why) {
     using namespace blob_detail;
-    const uint64_t blocks = blocksOf(bytes);
-    std::vector<uint64_t> hashes(blocks);
-    for (uint64_t b = 0; b < blocks; ++b) hashes[b] = tableBlockHash(data, bytes, b);
-    TableFileHeader h{};
-    std::memcpy(h.magic, kTableMagic, 8);
-    h.version = kTableVersion;
-    h.bitsPerEntry = 8;
-    h.entries = bytes;
-    std::strncpy(h.definitionHash, hash.c_str(), sizeof h.definitionHash - 1);
-    h.dataOffset = kTablePage;
-    h.dataBytes = bytes;
-    h.blockBytes = kTableBlockBytes;
-    h.blocks = blocks;
-    h.hashesOffset = kTablePage + bytes;
-    h.hashesChecksum = checksumWords(hashes.data(), hashes.size());
-    std::vector<char> page(kTablePage, 0);
-    std::memcpy(page.data(), &h, sizeof h);
-    h.headerChecksum = checksumWords(reinterpret_cast<const uint64_t*>(page.data()), kTablePage / 8);
-    std::memcpy(page.data(), &h, sizeof h);
-    return writeTableFile(path, page, data, bytes, hashes, why);
+    return writeTableFile(path, data, bytes, [&](const std::vector<uint64_t>& hashes) {
+        TableFileHeader h{};
+        std::memcpy(h.magic, kTableMagic, 8);
+        h.version = kTableVersion;
+        h.bitsPerEntry = 8;
+        h.entries = bytes;
+        std::strncpy(h.definitionHash, hash.c_str(), sizeof h.definitionHash - 1);
+        h.dataOffset = kTablePage;
+        h.dataBytes = bytes;
+        h.blockBytes = kTableBlockBytes;
+        h.blocks = hashes.size();
+        h.hashesOffset = kTablePage + bytes;
+        h.hashesChecksum = checksumWords(hashes.data(), hashes.size());
+        std::vector<char> page(kTablePage, 0);
+        std::memcpy(page.data(), &h, sizeof h);
+        h.headerChecksum = checksumWords(reinterpret_cast<const uint64_t*>(page.data()), kTablePage / 8);
+        std::memcpy(page.data(), &h, sizeof h);
+        return page;
+    }, why);
 }
 
 // Maps the blob at `path` after the checks above; its data starts at
