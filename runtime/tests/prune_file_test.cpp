@@ -12,11 +12,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -346,4 +349,45 @@ TEST_CASE("a save reads the written file back without mapping it", "[prune]") {
     const uint64_t peak = statusKiB("VmHWM:");
     // The hashes and a 1 MiB chunk, not 96 MiB of mapped file.
     CHECK(peak < before + (uint64_t{16} << 10));
+}
+
+TEST_CASE("a table written a piece at a time is the same file as one written whole", "[prune]") {
+    // TableFileWriter (note [streamed tables] in pz/enumerate/enumerate_main.hpp):
+    // pieces that end inside a 64 KiB block and start at odd addresses
+    // hash the blocks as the whole-table save does, and the header comes last.
+    Fixture f;
+    std::ifstream in(f.path, std::ios::binary);
+    std::vector<char> whole((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const uint64_t dataBytes = CyclePattern::kSize / 2;
+    REQUIRE(whole.size() == pz::kTablePage + dataBytes + kBlocks * 8);
+    std::vector<char> shifted(dataBytes + 1);  // the data one byte off alignment
+    std::memcpy(shifted.data() + 1, whole.data() + pz::kTablePage, dataBytes);
+    const std::array<uint64_t, 16> counts = f.built.depthCount();
+    TempDir other;
+    const std::string path = other.path + "/" + Table::fileName();
+    pz::TableFileWriter out;
+    std::string why;
+    REQUIRE(out.open(path, why));
+    const uint64_t pieces[] = {1000, 70000, pz::kTableBlockBytes, 3 * pz::kTableBlockBytes + 8, 24};
+    uint64_t at = 0;
+    for (int k = 0; at < dataBytes; k = (k + 1) % 5) {
+        const uint64_t n = std::min(pieces[k], dataBytes - at);
+        REQUIRE(out.append(shifted.data() + 1 + at, n, why));
+        at += n;
+    }
+    REQUIRE(out.bytes() == dataBytes);
+    REQUIRE(out.finish([&](const std::vector<uint64_t>& hashes) { return Table::headerPage(counts, hashes); }, why));
+    std::ifstream back(path, std::ios::binary);
+    std::vector<char> streamed((std::istreambuf_iterator<char>(back)), std::istreambuf_iterator<char>());
+    REQUIRE(streamed == whole);
+    REQUIRE(loadWhy(path) == "ok");
+    // A writer dropped before finish() leaves no file and no temporary.
+    {
+        pz::TableFileWriter dropped;
+        REQUIRE(dropped.open(other.path + "/dropped.pzt", why));
+        REQUIRE(dropped.append(whole.data() + pz::kTablePage, 4096, why));
+    }
+    int files = 0;
+    for (auto it = std::filesystem::directory_iterator(other.path); it != std::filesystem::directory_iterator(); ++it) ++files;
+    REQUIRE(files == 1);  // the table alone
 }

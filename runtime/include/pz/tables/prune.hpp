@@ -149,6 +149,32 @@ inline constexpr size_t kTablePage = 4096;
 inline constexpr size_t kTableBlockBytes = size_t{64} << 10;
 static_assert(sizeof(TableFileHeader) <= kTablePage);
 
+// The header page of a table file: `entries` of `bitsPerEntry` bits in
+// `dataBytes` bytes, keyed by `hash`, with its block hashes (and, for a
+// pruning table, its depth counts).
+inline std::vector<char> tableHeaderPage(uint32_t bitsPerEntry, uint64_t entries, const char* hash, uint64_t dataBytes,
+                                         const std::vector<uint64_t>& hashes, const uint64_t* depthCount = nullptr) {
+    TableFileHeader h{};
+    std::memcpy(h.magic, kTableMagic, 8);
+    h.version = kTableVersion;
+    h.bitsPerEntry = bitsPerEntry;
+    h.entries = entries;
+    std::strncpy(h.definitionHash, hash, sizeof h.definitionHash - 1);
+    if (depthCount)
+        for (int i = 0; i < 16; ++i) h.depthCount[i] = depthCount[i];
+    h.dataOffset = kTablePage;
+    h.dataBytes = dataBytes;
+    h.blockBytes = kTableBlockBytes;
+    h.blocks = hashes.size();
+    h.hashesOffset = kTablePage + dataBytes;
+    h.hashesChecksum = checksumWords(hashes.data(), hashes.size());
+    std::vector<char> page(kTablePage, 0);
+    std::memcpy(page.data(), &h, sizeof h);
+    h.headerChecksum = checksumWords(reinterpret_cast<const uint64_t*>(page.data()), kTablePage / 8);
+    std::memcpy(page.data(), &h, sizeof h);
+    return page;
+}
+
 // Block b's hash, of its blockBytes at `block`: seeded by b, so blocks that
 // trade places do not match.
 inline uint64_t tableBlockHashOf(const uint64_t* block, size_t blockBytes, uint64_t b) {
@@ -364,9 +390,13 @@ public:
             hashCarry();
         }
         for (; n >= kTableBlockBytes; c += kTableBlockBytes, n -= kTableBlockBytes) {
-            uint64_t block[kTableBlockBytes / 8];
-            std::memcpy(block, c, kTableBlockBytes);  // the piece need not be 8-aligned
-            hashes_.push_back(tableBlockHashOf(block, kTableBlockBytes, hashes_.size()));
+            if (reinterpret_cast<uintptr_t>(c) % alignof(uint64_t) == 0) {
+                hashes_.push_back(tableBlockHashOf(reinterpret_cast<const uint64_t*>(c), kTableBlockBytes, hashes_.size()));
+                continue;
+            }
+            std::vector<uint64_t> block(kTableBlockBytes / 8);  // a piece that is not 8-aligned
+            std::memcpy(block.data(), c, kTableBlockBytes);
+            hashes_.push_back(tableBlockHashOf(block.data(), kTableBlockBytes, hashes_.size()));
         }
         carry_.assign(c, c + n);
         return true;
@@ -743,24 +773,7 @@ public:
     // The header page of a table file with these depth counts and block
     // hashes (one written a piece at a time: note [streamed tables]).
     static std::vector<char> headerPage(const std::array<uint64_t, 16>& depthCount, const std::vector<uint64_t>& hashes) {
-        TableFileHeader h{};
-        std::memcpy(h.magic, kTableMagic, 8);
-        h.version = kTableVersion;
-        h.bitsPerEntry = 4;
-        h.entries = P::kSize;
-        std::strncpy(h.definitionHash, P::kHash, sizeof h.definitionHash - 1);
-        for (int i = 0; i < 16; ++i) h.depthCount[i] = depthCount[i];
-        h.dataOffset = kTablePage;
-        h.dataBytes = bytes();
-        h.blockBytes = kTableBlockBytes;
-        h.blocks = blocks();
-        h.hashesOffset = kTablePage + bytes();
-        h.hashesChecksum = checksumWords(hashes.data(), hashes.size());
-        std::vector<char> page(kTablePage, 0);
-        std::memcpy(page.data(), &h, sizeof h);
-        h.headerChecksum = checksumWords(reinterpret_cast<const uint64_t*>(page.data()), kTablePage / 8);
-        std::memcpy(page.data(), &h, sizeof h);
-        return page;
+        return tableHeaderPage(4, P::kSize, P::kHash, bytes(), hashes, depthCount.data());
     }
 
     // Note [table residency]

@@ -26,25 +26,8 @@ inline uint64_t fileBytesOf(uint64_t bytes) { return kTablePage + bytes + blocks
 // Writes `bytes` bytes (a multiple of 8) at `data` to `path`, keyed by `hash`.
 inline bool saveTableBlob(const std::string& path, const std::string& hash, const uint64_t* data, uint64_t bytes,
                           std::string& why) {
-    using namespace blob_detail;
     return writeTableFile(path, data, bytes, [&](const std::vector<uint64_t>& hashes) {
-        TableFileHeader h{};
-        std::memcpy(h.magic, kTableMagic, 8);
-        h.version = kTableVersion;
-        h.bitsPerEntry = 8;
-        h.entries = bytes;
-        std::strncpy(h.definitionHash, hash.c_str(), sizeof h.definitionHash - 1);
-        h.dataOffset = kTablePage;
-        h.dataBytes = bytes;
-        h.blockBytes = kTableBlockBytes;
-        h.blocks = hashes.size();
-        h.hashesOffset = kTablePage + bytes;
-        h.hashesChecksum = checksumWords(hashes.data(), hashes.size());
-        std::vector<char> page(kTablePage, 0);
-        std::memcpy(page.data(), &h, sizeof h);
-        h.headerChecksum = checksumWords(reinterpret_cast<const uint64_t*>(page.data()), kTablePage / 8);
-        std::memcpy(page.data(), &h, sizeof h);
-        return page;
+        return tableHeaderPage(8, bytes, hash.c_str(), bytes, hashes);
     }, why);
 }
 
