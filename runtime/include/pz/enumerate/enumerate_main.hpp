@@ -139,13 +139,15 @@ int enumerateWith(Transport& net, const EnumerateOptions& o, const char* program
     const bool over = need > memoryBudget();
     const uint64_t firstOver = net.min(over ? static_cast<uint64_t>(net.rank()) : UINT64_MAX);
     if (firstOver != UINT64_MAX) {
+        std::string where = " per rank";
+        if (root && tableBytes) {
+            where = " on rank 0 (";
+            if constexpr (requires { P::saveTable; }) where += "it holds the whole table)";
+            else where += formatBytes(tableBytes) + " of it to gather the table)";
+        }
         if (firstOver == static_cast<uint64_t>(net.rank()))
             fail(1, "the space " + o.space + " (" + std::to_string(P::kSize) + " values) needs " + formatBytes(need) +
-                        (root && tableBytes ? " on rank 0" : " per rank") +
-                        (root && tableBytes ? (requires { P::saveTable; } ? " (it holds the whole table)"
-                                                                           : " (" + formatBytes(tableBytes) + " of it to gather the table)")
-                                            : "") +
-                        (extraBytes ? " (" + formatBytes(extraBytes) + " of move tables)" : "") + " with " +
+                        where + (extraBytes ? " (" + formatBytes(extraBytes) + " of move tables)" : "") + " with " +
                         std::to_string(net.ranks()) + " rank(s), more than the memory budget of " +
                         formatBytes(memoryBudget()) + " (--memory; or use more ranks)");
         return 1;

@@ -754,16 +754,6 @@ public:
         buildSeconds_ = progress.elapsed();
     }
 
-    // A table built elsewhere (pzc enumerate --table: pz/enumerate/) taken as
-    // if build() had run: `data` holds the 4-bit entries, `counts` how many
-    // are at each depth. save() then writes the file build() would.
-    void adoptBuilt(HugeBuffer&& data, const std::array<uint64_t, 16>& counts) {
-        mapping_ = MappedFile();
-        buffer_ = std::move(data);
-        data_ = buffer_.data;
-        depthCount_ = counts;
-    }
-
     // Writes the table to `path` (note [table integrity]): an unnamed
     // temporary file in the same directory, fsync'd and read back in full,
     // then linked as <path>.tmp.<pid> and renamed over <path>.
