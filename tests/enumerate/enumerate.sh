@@ -151,6 +151,41 @@ coset-table)
         cmp "$f" "$cache/tables/$(basename "$f")" || fail "$(basename "$f") differs from the solver's"
     done
     ;;
+projected-table)
+    need_mpi
+    # A projected coset pattern's table (note [projected tables across ranks]
+    # in pz/tables/projected_coset.hpp): one process and 3 ranks write the
+    # solver's own file byte for byte. The test knobs force the depth-first
+    # step (the ranks split its roots; entries beyond it are cut); without
+    # them the breadth-first step reaches every key.
+    sed 's/optimal tetrad_coset, top;/optimal tetrad_proj;/' tests/puzzles/cube2_tetrads.pz > "$tmp/proj.pz"
+    grep -q "optimal tetrad_proj;" "$tmp/proj.pz" || fail "projected variant"
+    "$pzc" build "$tmp/proj.pz" -o "$tmp/solver" > /dev/null || fail "build: exit $?"
+    for knobs in "PZ_PROJECTED_BFS_CANDIDATES=60 PZ_PROJECTED_DFS_NODES=300" ""; do
+        rm -rf "$tmp/solver-tables" "$tmp/one" "$tmp/three"
+        env $knobs "$tmp/solver" --tables --table-dir "$tmp/solver-tables" > "$tmp/tables.txt" || fail "--tables ($knobs)"
+        want=$(ls "$tmp"/solver-tables/*tetrad_proj*.pzt) || fail "the solver wrote no table"
+        env $knobs "$pzc" enumerate "$tmp/proj.pz" --pattern tetrad_proj --table --table-dir "$tmp/one" > "$tmp/out1" 2> "$tmp/err" ||
+            fail "one process ($knobs): exit $?: $(cat "$tmp/err")"
+        env $knobs "$mpirun" --oversubscribe -np 3 "$pzc" enumerate "$tmp/proj.pz" --pattern tetrad_proj --table --mpi --threads 1 \
+            --table-dir "$tmp/three" > "$tmp/out3" 2> "$tmp/err" || fail "3 ranks ($knobs): exit $?: $(cat "$tmp/err")"
+        for dir in one three; do
+            cmp "$tmp/$dir/$(basename "$want")" "$want" || fail "$dir: not the solver's table ($knobs): $(ls "$tmp/$dir")"
+        done
+        grep -q "1 rank(s)" "$tmp/out1" && grep -q "3 rank(s) x 1 thread(s)" "$tmp/out3" || fail "$(head -1 "$tmp/out3")"
+        [ "$(depths "$tmp/out1")" = "$(depths "$tmp/out3")" ] || fail "depths differ: $(depths "$tmp/out3")"
+        grep -q "exchanged 0 bytes" "$tmp/out3" && fail "3 ranks exchanged nothing"
+        grep -q "^cube2_tetrads pattern tetrad_proj (projected coset table): [0-9]* entries" "$tmp/out3" || fail "$(head -1 "$tmp/out3")"
+        if [ -n "$knobs" ]; then
+            grep -q "^exact up to depth [0-9]*: [1-9][0-9]* entries farther, read as" "$tmp/out3" || fail "cut: $(cat "$tmp/out3")"
+        else
+            grep -qx "every entry exact" "$tmp/out3" || fail "complete: $(cat "$tmp/out3")"
+        fi
+    done
+    # The entries per distance are the table's: their sum is its entry count.
+    total=$(depths "$tmp/out3" | awk '{ n += $3 } END { print n }')
+    grep -qx "entries: $total" "$tmp/out3" || fail "entries: $total: $(cat "$tmp/out3")"
+    ;;
 farthest)
     # The states printed at the greatest distance are solved back in exactly that many moves.
     "$pzc" enumerate puzzles/cube2.pz --whole --farthest 3 > "$tmp/out" || fail "exit $?"
@@ -248,6 +283,7 @@ bad-input)
     expect_error 2 "declares no subgroup 'G2' (declared: tetrads, layers)" tests/puzzles/cube2_tetrads.pz --coset G2
     expect_error 2 "'tetrad_proj' is a projected coset pattern .* --coset tetrads" tests/puzzles/cube2_tetrads.pz --pattern tetrad_proj
     expect_error 2 "--table needs --pattern" tests/puzzles/cube2_tetrads.pz --coset tetrads --table
+    expect_error 2 "not built level by level: --checkpoint" tests/puzzles/cube2_tetrads.pz --pattern tetrad_proj --table --farthest 2
     expect_error 2 "--whole and --coset cannot be used together" puzzles/cube2.pz --whole --coset h
     # A subgroup without an exact coset coordinate: refused at its declaration.
     sed 's/^}$/  subgroup two_gen = <R, U>;\n}/' puzzles/cube2.pz > "$tmp/two_gen.pz"

@@ -67,13 +67,24 @@ int PermutationBackend::enumerate(pipeline::CompilationUnit& unit, const Enumera
             return 2;
         }
         // A coset pattern's space is its subgroup's cosets; a projected one
-        // keeps orientations beside them, a space the enumerator does not walk.
+        // keeps orientations beside them, a space the enumerator does not
+        // walk: its table is built as the solver builds it (note [projected
+        // tables across ranks] in runtime/include/pz/tables/projected_coset.hpp).
         if (puzzle.patterns[pattern].cosetSubgroup >= 0 && !puzzle.patterns[pattern].parts.empty()) {
-            std::cerr << "pzc enumerate: error: pattern '" << request.pattern
-                      << "' is a projected coset pattern (orientations kept beside the coset); enumerating its space "
-                         "is not built: enumerate the subgroup's cosets with --coset "
-                      << puzzle.subgroups[puzzle.patterns[pattern].cosetSubgroup].name << "\n";
-            return 2;
+            const std::string subgroup = puzzle.subgroups[puzzle.patterns[pattern].cosetSubgroup].name;
+            if (!request.table) {
+                std::cerr << "pzc enumerate: error: pattern '" << request.pattern
+                          << "' is a projected coset pattern (orientations kept beside the coset): its space is not "
+                             "walked; build its table with --table, or enumerate the subgroup's cosets with --coset "
+                          << subgroup << "\n";
+                return 2;
+            }
+            if (!request.checkpoint.empty() || request.resume || request.farthest || request.maxDepth) {
+                std::cerr << "pzc enumerate: error: the table of projected coset pattern '" << request.pattern
+                          << "' is not built level by level: --checkpoint, --resume, --farthest and --max-depth do "
+                             "not apply\n";
+                return 2;
+            }
         }
     }
     const int solver = unit.addEnumerationSolver(pattern);

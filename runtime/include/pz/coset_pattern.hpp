@@ -74,6 +74,15 @@ public:
         tables_.loadOrBuild(path, spec_.hash + "-c1", threads);
         if (!tables_.hasOneTable(0)) throw std::logic_error("coset pattern " + spec_.name + ": not one table");
     }
+    // A projected table built across ranks (note [projected tables across
+    // ranks] in pz/tables/projected_coset.hpp): rank 0 writes it into `dir`
+    // (its file name in `path`), replacing what is there.
+    bool buildAcrossRanks(const std::string& dir, int threads, const ProjectedShare& share, std::string& path,
+                          std::string& why) {
+        if (!projected_) throw std::logic_error("coset pattern " + spec_.name + " is not projected");
+        path = dir + "/" + fileName();
+        return projected_->buildAcrossRanks(path, spec_.hash + "-p4", threads, share, why);
+    }
     // note [entries from elsewhere] in pz/search/phased.hpp: the next build
     // takes its entries from `source` (a table stored by classes, not projected).
     void setEntrySource(typename PhasedSearch<T>::EntrySource source) { tables_.setEntrySource(std::move(source)); }

@@ -18,8 +18,12 @@
 //   --expect N       the states the analysis predicts: a different count is
 //                    an internal error (exit 3)
 //   --space LABEL    how the output names the space; --json; --progress
+// A projected coset pattern's space is not walked: with --table its table is
+// built as the solver builds it, the ranks sharing the work
+// (projectedTableRun).
 #pragma once
 
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -45,6 +49,70 @@ struct EnumerateOptions {
     std::string checkpointDir, tableDir, space;
     std::optional<uint64_t> expect;
 };
+
+// Parses the enumerators' options (every rank alike) into `o`: an exit
+// code when they are wrong, with a message from rank 0.
+inline std::optional<int> parseEnumerateOptions(int argc, char** argv, bool root, EnumerateOptions& o) {
+    auto usage = [&] {
+        if (root)
+            std::cerr << "usage: " << argv[0]
+                      << " [--threads N] [--memory SIZE] [--checkpoint DIR [--resume]] [--farthest N] [--max-depth D]"
+                         " [--table] [--table-dir DIR] [--expect N] [--space LABEL] [--json] [--progress]\n";
+        return 2;
+    };
+    auto bad = [&](const std::string& msg) {
+        if (root) std::cerr << argv[0] << ": error: " << msg << "\n";
+        return 2;
+    };
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        const char* v = i + 1 < argc ? argv[i + 1] : nullptr;
+        if (a == "--json") o.json = true;
+        else if (a == "--progress") o.progress = true;
+        else if (a == "--table") o.table = true;
+        else if (a == "--resume") o.resume = true;
+        else if (a == "--mpi") {  // pzc's flag, passed through
+        } else if (!v) return usage();
+        else if (++i; a == "--threads") {
+            auto n = parseWholeNumber(v, 0, 1024);
+            if (!n) return bad("--threads needs a whole number from 0 to 1024, not '" + std::string(v) + "'");
+            o.threads = static_cast<int>(*n);
+        } else if (a == "--farthest") {
+            auto n = parseWholeNumber(v, 0, 1000000);
+            if (!n) return bad("--farthest needs a whole number from 0 to 1000000, not '" + std::string(v) + "'");
+            o.farthest = static_cast<size_t>(*n);
+        } else if (a == "--max-depth") {
+            auto n = parseWholeNumber(v, 0, 100000);
+            if (!n) return bad("--max-depth needs a whole number from 0 to 100000, not '" + std::string(v) + "'");
+            o.maxDepth = static_cast<unsigned>(*n);
+        } else if (a == "--expect") {
+            auto n = parseWholeNumber(v, 1, INT64_MAX);
+            if (!n) return bad("--expect needs a whole number, not '" + std::string(v) + "'");
+            o.expect = static_cast<uint64_t>(*n);
+        } else if (a == "--memory") {
+            auto bytes = parseMemorySize(v);
+            if (!bytes || *bytes == 0) return bad(std::string("bad --memory '") + v + "': expected a size such as 512M or 2G");
+            memoryBudget() = *bytes;
+        } else if (a == "--checkpoint") o.checkpointDir = v;
+        else if (a == "--table-dir") o.tableDir = v;
+        else if (a == "--space") o.space = v;
+        else return usage();
+    }
+    if (o.resume && o.checkpointDir.empty()) return bad("--resume needs --checkpoint DIR");
+    if (!o.checkpointDir.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(o.checkpointDir, ec);
+        if (ec) return bad("cannot create " + o.checkpointDir + ": " + ec.message());
+    }
+    return std::nullopt;
+}
+
+// The threads per rank: --threads, or the CPUs shared by the ranks on this machine.
+template <class Transport>
+int threadsPerRank(const Transport& net, const EnumerateOptions& o) {
+    return o.threads > 0 ? o.threads
+                         : std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / std::max(1, net.localRanks()));
+}
 
 // note [streamed tables]
 // Rank 0 writes the table file from every rank's 4-bit slice, gathered a
@@ -118,9 +186,7 @@ int enumerateWith(Transport& net, const EnumerateOptions& o, const char* program
                   << (root ? "" : " (rank " + std::to_string(net.rank()) + ")") << "\n";
         return code;
     };
-    const int threads = o.threads > 0 ? o.threads
-                                      : std::max(1, static_cast<int>(std::thread::hardware_concurrency()) /
-                                                        std::max(1, net.localRanks()));
+    const int threads = threadsPerRank(net, o);
     Partition part(P::kSize, net.ranks(), net.rank());
     const uint64_t slice = (part.localEntries() * Store::kBits + 63) / 64 * 8;
     // Rank 0's window of the gathered table (note [streamed tables]); a
@@ -273,57 +339,11 @@ int enumerateRun(Transport& net, int argc, char** argv) {
     o.tableDir = cacheDirectory() + "/tables";
     o.space = P::kName;
     const bool root = net.rank() == 0;
-    auto usage = [&] {
-        if (root)
-            std::cerr << "usage: " << argv[0]
-                      << " [--threads N] [--memory SIZE] [--checkpoint DIR [--resume]] [--farthest N] [--max-depth D]"
-                         " [--table] [--table-dir DIR] [--expect N] [--space LABEL] [--json] [--progress]\n";
-        return 2;
-    };
     auto bad = [&](const std::string& msg) {
         if (root) std::cerr << argv[0] << ": error: " << msg << "\n";
         return 2;
     };
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        const char* v = i + 1 < argc ? argv[i + 1] : nullptr;
-        if (a == "--json") o.json = true;
-        else if (a == "--progress") o.progress = true;
-        else if (a == "--table") o.table = true;
-        else if (a == "--resume") o.resume = true;
-        else if (a == "--mpi") {  // pzc's flag, passed through
-        } else if (!v) return usage();
-        else if (++i; a == "--threads") {
-            auto n = parseWholeNumber(v, 0, 1024);
-            if (!n) return bad("--threads needs a whole number from 0 to 1024, not '" + std::string(v) + "'");
-            o.threads = static_cast<int>(*n);
-        } else if (a == "--farthest") {
-            auto n = parseWholeNumber(v, 0, 1000000);
-            if (!n) return bad("--farthest needs a whole number from 0 to 1000000, not '" + std::string(v) + "'");
-            o.farthest = static_cast<size_t>(*n);
-        } else if (a == "--max-depth") {
-            auto n = parseWholeNumber(v, 0, 100000);
-            if (!n) return bad("--max-depth needs a whole number from 0 to 100000, not '" + std::string(v) + "'");
-            o.maxDepth = static_cast<unsigned>(*n);
-        } else if (a == "--expect") {
-            auto n = parseWholeNumber(v, 1, INT64_MAX);
-            if (!n) return bad("--expect needs a whole number, not '" + std::string(v) + "'");
-            o.expect = static_cast<uint64_t>(*n);
-        } else if (a == "--memory") {
-            auto bytes = parseMemorySize(v);
-            if (!bytes || *bytes == 0) return bad(std::string("bad --memory '") + v + "': expected a size such as 512M or 2G");
-            memoryBudget() = *bytes;
-        } else if (a == "--checkpoint") o.checkpointDir = v;
-        else if (a == "--table-dir") o.tableDir = v;
-        else if (a == "--space") o.space = v;
-        else return usage();
-    }
-    if (o.resume && o.checkpointDir.empty()) return bad("--resume needs --checkpoint DIR");
-    if (!o.checkpointDir.empty()) {
-        std::error_code ec;
-        std::filesystem::create_directories(o.checkpointDir, ec);
-        if (ec) return bad("cannot create " + o.checkpointDir + ": " + ec.message());
-    }
+    if (auto code = parseEnumerateOptions(argc, argv, root, o)) return *code;
     if constexpr (requires { P::saveTable; }) {
         // A coset pattern's classes: enumerated to build its table only.
         if (!o.table) return bad("a coset pattern's classes are enumerated for its --table only");
@@ -338,19 +358,95 @@ int enumerateRun(Transport& net, int argc, char** argv) {
     }
 }
 
-template <class T, class P>
-int enumerateMain(int argc, char** argv) {
+// run(net) on this process's transport (MPI_COMM_WORLD, built with
+// PZ_WITH_MPI); an exception on any rank ends every rank.
+template <class Run>
+int onTransport(int argc, char** argv, Run&& run) {
 #ifdef PZ_WITH_MPI
     MpiTransport net(&argc, &argv);
 #else
     LocalTransport net;
 #endif
     try {
-        return enumerateRun<T, P>(net, argc, argv);
+        return run(net, argc, argv);
     } catch (const std::exception& e) {
         std::cerr << argv[0] << ": error: " << e.what() << "\n";
         net.abortAll(1);
     }
+}
+
+template <class T, class P>
+int enumerateMain(int argc, char** argv) {
+    return onTransport(argc, argv, [](auto& net, int n, char** args) { return enumerateRun<T, P>(net, n, args); });
+}
+
+// A projected coset pattern's table (pzc enumerate --pattern P --table;
+// note [projected tables across ranks] in pz/tables/projected_coset.hpp):
+// the space is a projection of a coordinate too big to walk, so the table
+// is built as the solver builds it, the ranks sharing its depth-first step.
+// Rank 0 writes the file the solver loads and prints its entries per distance.
+template <class T, class Transport>
+int projectedTableRun(Transport& net, const CosetPatternSpec& spec, int argc, char** argv) {
+    EnumerateOptions o;
+    o.tableDir = cacheDirectory() + "/tables";
+    o.space = "pattern " + spec.name;
+    const bool root = net.rank() == 0;
+    auto bad = [&](const std::string& msg) {
+        if (root) std::cerr << argv[0] << ": error: " << msg << "\n";
+        return 2;
+    };
+    if (auto code = parseEnumerateOptions(argc, argv, root, o)) return *code;
+    if (!o.table) return bad("'" + spec.name + "' is a projected coset pattern: its space is not walked, its table is built (--table)");
+    if (!o.checkpointDir.empty() || o.farthest || o.maxDepth != ~0u || o.expect)
+        return bad("a projected coset pattern's table is not built level by level: --checkpoint, --resume, --farthest, "
+                   "--max-depth and --expect do not apply");
+    const int threads = threadsPerRank(net, o);
+    // The build's progress on rank 0 with --progress only, as the BFS's.
+    const ProgressSink silent{[](const BuildProgress&) {}, nullptr};
+    std::optional<ProgressScope> quiet;
+    if (!root || !o.progress) quiet.emplace(&silent);
+    CosetPattern<T> pattern(spec);
+    const ProjectedShare share{net.rank(), net.ranks(), [&](uint64_t* w, uint64_t n) { net.reduceMinNibbles(w, n); }};
+    std::string path, why;
+    const auto start = std::chrono::steady_clock::now();
+    const bool written = pattern.buildAcrossRanks(o.tableDir, threads, share, path, why);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const uint64_t exchanged = net.sum(net.bytesSent());
+    if (!root) return 0;
+    if (!written) {
+        std::cerr << argv[0] << ": error: cannot write the table: " << why << "\n";
+        return 1;
+    }
+    const auto sum = pattern.summary();
+    size_t deepest = 0;
+    for (size_t d = 0; d < sum.counts.size(); ++d)
+        if (sum.counts[d]) deepest = d;
+    std::ostringstream out;
+    if (o.json) {
+        out << "{\"puzzle\": \"" << T::kName << "\", \"space\": \"" << o.space << "\", \"entries\": " << sum.entries
+            << ", \"classes\": " << sum.classes << ", \"ranks\": " << net.ranks() << ", \"threads\": " << threads
+            << ", \"depths\": [";
+        for (size_t d = 0; d <= deepest; ++d) out << (d ? ", " : "") << sum.counts[d];
+        out << "], \"exact_depth\": ";
+        if (sum.exactDepth >= 0) out << sum.exactDepth;
+        else out << "null";
+        out << ", \"seconds\": " << seconds << ", \"bytes_exchanged\": " << exchanged << ", \"table\": \"" << path << "\"}\n";
+    } else {
+        out << T::kName << " " << o.space << " (projected coset table): " << sum.entries << " entries (" << sum.classes
+            << " classes), " << net.ranks() << " rank(s) x " << threads << " thread(s)\n";
+        for (size_t d = 0; d <= deepest; ++d) out << "depth " << d << ": " << sum.counts[d] << "\n";
+        out << "entries: " << sum.entries << "\n";
+        if (sum.exactDepth >= 0)
+            out << "exact up to depth " << sum.exactDepth << ": " << sum.counts[static_cast<size_t>(sum.exactDepth) + 1]
+                << " entries farther, read as " << sum.exactDepth + 1 << "\n";
+        else
+            out << "every entry exact\n";
+        char line[160];
+        std::snprintf(line, sizeof line, "time: %.3f s; exchanged %s\n", seconds, formatBytes(exchanged).c_str());
+        out << line << "table: " << path << "\n";
+    }
+    std::cout << out.str() << std::flush;
+    return 0;
 }
 
 // The coset space of traits T's one coset pattern (pzc enumerate --coset H;
@@ -364,6 +460,10 @@ int enumerateCosetMain(int argc, char** argv) {
         std::cerr << argv[0] << ": internal error: a coset enumerator needs one coset pattern, not " << patterns.size() << "\n";
         return 3;
     }
+    if (!patterns[0].kept.empty())
+        return onTransport(argc, argv, [&](auto& net, int n, char** args) {
+            return projectedTableRun<T>(net, patterns[0], n, args);
+        });
     bool table = false;
     for (int i = 1; i < argc; ++i) table = table || std::string(argv[i]) == "--table";
     try {

@@ -35,6 +35,20 @@ namespace pz::enumerate {
 // copying buffers that were freed and allocated again every round.
 // Received values land in a vector whose resize leaves new elements
 // uninitialised (the exchange writes them before anyone reads them).
+// The least of a and b in each of their sixteen 4-bit fields (the entries
+// of a table under construction: pz/tables/projected_coset.hpp). Even and
+// odd fields go to bytes of their own, where (x | 0x80) - y keeps bit 7 of
+// each byte iff x >= y, with no borrow from one byte into the next.
+inline uint64_t minOfNibbles(uint64_t a, uint64_t b) {
+    constexpr uint64_t kLow = 0x0F0F0F0F0F0F0F0FULL, kHigh = 0x8080808080808080ULL;
+    auto half = [](uint64_t x, uint64_t y) {
+        const uint64_t ge = (((x | kHigh) - y) & kHigh) >> 7;  // 1 in each byte where x >= y
+        const uint64_t take = ge * 0xFF;                       // those bytes take y
+        return (y & take) | (x & ~take);
+    };
+    return half(a & kLow, b & kLow) | half(a >> 4 & kLow, b >> 4 & kLow) << 4;
+}
+
 template <class T>
 struct RoundAllocator {
     using value_type = T;
@@ -98,6 +112,9 @@ public:
     void gatherWindows(const uint64_t* slice, uint64_t words, uint64_t window, Take&& take) {
         for (uint64_t w = 0; w < words; w += window) take(w, slice + w, std::min(window, words - w));
     }
+    // Rank 0's `words` become every rank's 4-bit fields' minima
+    // (minOfNibbles; note [projected tables across ranks]): one rank, as they are.
+    void reduceMinNibbles(uint64_t*, uint64_t) {}
     uint64_t bytesSent() const { return 0; }
     [[noreturn]] void abortAll(int code) { std::exit(code); }
 };
@@ -230,6 +247,23 @@ public:
             if (rank_ == 0) take(w, parts.data(), n);
         }
     }
+    // Rank 0's `words` become every rank's 4-bit fields' minima (minOfNibbles;
+    // note [projected tables across ranks]), reduced a window of 8 MiB at a
+    // time: what MPI holds besides the table stays small whatever its size.
+    void reduceMinNibbles(uint64_t* words, uint64_t count) {
+        MPI_Op op;
+        MPI_Op_create(&reduceNibbles, 1, &op);
+        constexpr uint64_t kWindow = uint64_t{1} << 20;
+        for (uint64_t w = 0; w < count; w += kWindow) {
+            const int n = static_cast<int>(std::min(kWindow, count - w));
+            if (rank_ == 0)
+                MPI_Reduce(MPI_IN_PLACE, words + w, n, MPI_UINT64_T, op, 0, MPI_COMM_WORLD);
+            else
+                MPI_Reduce(words + w, nullptr, n, MPI_UINT64_T, op, 0, MPI_COMM_WORLD);
+            sent_ += static_cast<uint64_t>(n) * 8;
+        }
+        MPI_Op_free(&op);
+    }
     uint64_t bytesSent() const { return sent_; }
     // Ends the whole job (every rank) with `code`.
     [[noreturn]] void abortAll(int code) {
@@ -264,6 +298,11 @@ private:
                        f.recvAt.data(), f.type, MPI_COMM_WORLD, &f.request);
     }
     Flight flight_;
+    static void reduceNibbles(void* in, void* inout, int* len, MPI_Datatype*) {
+        const auto* a = static_cast<const uint64_t*>(in);
+        auto* b = static_cast<uint64_t*>(inout);
+        for (int i = 0; i < *len; ++i) b[i] = minOfNibbles(a[i], b[i]);
+    }
     uint64_t reduce(uint64_t v, MPI_Op op) {
         uint64_t r = 0;
         MPI_Allreduce(&v, &r, 1, MPI_UINT64_T, op, MPI_COMM_WORLD);

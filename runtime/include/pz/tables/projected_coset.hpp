@@ -62,6 +62,18 @@
 // on 2 cores; its searches take about two thirds of the time). It is part
 // of the plan, so of the table's cache key; `pzc check` estimates the
 // nodes and the time.
+//
+// Note [projected tables across ranks]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// `pzc enumerate --pattern P --table --mpi` builds a projected table on
+// several ranks (pz/enumerate/enumerate_main.hpp). Every rank computes the
+// symmetry classes and the breadth-first step (the same layers: its sort is
+// by key, whatever the threads), then walks the depth-first step from its
+// share of layer D0, state i on rank i mod N. The marks are minima, so rank
+// 0 takes each entry's least over the ranks (a reduction of the 4-bit
+// entries, a window at a time) and has exactly the table one process
+// builds; it alone packs and writes it. Each rank holds the whole 4-bit
+// table: ranks divide the time of the depth-first step, not the memory.
 #pragma once
 
 #include <algorithm>
@@ -73,6 +85,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -89,6 +102,14 @@
 #include "pz/tables/two_bit_table.hpp"
 
 namespace pz {
+
+// A rank's part in a build across ranks (note [projected tables across
+// ranks]): reduceMin(words, count) makes rank 0's 4-bit entries every
+// rank's least, called by every rank.
+struct ProjectedShare {
+    int rank = 0, ranks = 1;
+    std::function<void(uint64_t*, uint64_t)> reduceMin;
+};
 
 template <class T>
 class ProjectedCosetTable {
@@ -132,6 +153,25 @@ public:
                 return std::make_pair(static_cast<const uint64_t*>(blob_.data), words_ * 8);
             });
         buildSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+
+    // Builds the table with this rank's share of the depth-first step (note
+    // [projected tables across ranks]); rank 0 then has it, and writes it to
+    // `path` keyed by `hash` as loadOrBuild does, replacing what is there.
+    // Other ranks end with nothing to look up. False, with why, when rank 0
+    // cannot write it.
+    bool buildAcrossRanks(const std::string& path, const std::string& hash, int threads, const ProjectedShare& share,
+                          std::string& why) {
+        const auto t0 = std::chrono::steady_clock::now();
+        share_ = &share;
+        build(threads);
+        share_ = nullptr;
+        buildSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (share.rank != 0) return true;
+        std::error_code ec;
+        std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+        std::filesystem::remove(path, ec);
+        return saveTableBlob(path, hash, blob_.data, words_ * 8, why);
     }
 
     // note [table residency] in pz/tables/prune.hpp.
@@ -555,14 +595,26 @@ private:
             progress.beginLevel();
             std::atomic<uint64_t> done{0};
             std::mutex drawing;  // Progress is not thread-safe
-            parallel(layer.size(), [&](uint64_t b, uint64_t e) {
+            // This rank's roots: layer states rank, rank + ranks, ...
+            const uint64_t rank = share_ ? static_cast<uint64_t>(share_->rank) : 0;
+            const uint64_t ranks = share_ ? static_cast<uint64_t>(share_->ranks) : 1;
+            const uint64_t mine = layer.size() > rank ? (layer.size() - rank + ranks - 1) / ranks : 0;
+            parallel(mine, [&](uint64_t b, uint64_t e) {
                 MarkQueue marks;
-                for (uint64_t i = b; i < e; ++i) dfs(dfs, marks, layer[i], spec.canonStart, d, extra);
+                for (uint64_t j = b; j < e; ++j) dfs(dfs, marks, layer[j * ranks + rank], spec.canonStart, d, extra);
                 drain(marks);
                 const uint64_t total = done.fetch_add(e - b) + (e - b);
                 if (std::unique_lock<std::mutex> lock(drawing, std::try_to_lock); lock)
-                    progress.update(static_cast<int>(exact), double(total) / double(layer.size()));
+                    progress.update(static_cast<int>(exact), double(total) / double(mine));
             });
+        }
+        // Across ranks: rank 0 takes every rank's marks, and alone goes on.
+        if (share_ && share_->ranks > 1) {
+            share_->reduceMin(table, tableWords);
+            if (share_->rank != 0) {
+                classOf_ = nullptr, stab_ = nullptr;  // they pointed into this build's classes
+                return;
+            }
         }
         // Unreached entries are farther than `exact` (when the search was cut),
         // and the distribution (the tail of the last word past the entries
@@ -659,6 +711,7 @@ private:
     std::string label_;
     int fixed_ = -1;  // T::cosetRank index (note [fixed ranks]); -1 = none
     int declaredExact_ = 0;  // note [declared exact depth]; 0 = none
+    const ProjectedShare* share_ = nullptr;  // while built across ranks
     uint64_t rawA_ = 0, bFull_ = 1, bSize_ = 1;
     uint64_t maxCandidates_ = kMaxLayerCandidates, maxDfsNodes_ = kMaxDepthFirstNodes;
     HugeBuffer blob_;
