@@ -182,6 +182,11 @@ projected-table)
             grep -qx "every entry exact" "$tmp/out3" || fail "complete: $(cat "$tmp/out3")"
         fi
     done
+    # Over the memory budget: the ranks stop together, one of them says why.
+    ranks 2 "$tmp/proj.pz" --pattern tetrad_proj --table --memory 200 --table-dir "$tmp/none" > "$tmp/out" 2> "$tmp/err" &&
+        fail "a table over --memory was built"
+    [ "$(grep -c "needs 768 bytes (896 bytes while built), more than the memory budget of 200 bytes" "$tmp/err")" = 1 ] ||
+        fail "memory refusal: $(cat "$tmp/err")"
     # The entries per distance are the table's: their sum is its entry count.
     total=$(depths "$tmp/out3" | awk '{ n += $3 } END { print n }')
     grep -qx "entries: $total" "$tmp/out3" || fail "entries: $total: $(cat "$tmp/out3")"

@@ -406,10 +406,23 @@ int projectedTableRun(Transport& net, const CosetPatternSpec& spec, int argc, ch
     std::optional<ProgressScope> quiet;
     if (!root || !o.progress) quiet.emplace(&silent);
     CosetPattern<T> pattern(spec);
-    const ProjectedShare share{net.rank(), net.ranks(), [&](uint64_t* w, uint64_t n) { net.reduceMinNibbles(w, n); }};
+    const ProjectedShare share{net.rank(), net.ranks(), [&](uint64_t* w, uint64_t n) { net.reduceMinNibbles(w, n); },
+                               [&](bool over) {
+                                   const uint64_t first = net.min(over ? static_cast<uint64_t>(net.rank()) : UINT64_MAX);
+                                   return first == UINT64_MAX ? -1 : static_cast<int>(first);
+                               }};
     std::string path, why;
     const auto start = std::chrono::steady_clock::now();
-    const bool written = pattern.buildAcrossRanks(o.tableDir, threads, share, path, why);
+    bool written = false;
+    try {
+        written = pattern.buildAcrossRanks(o.tableDir, threads, share, path, why);
+    } catch (const StoppedByAnotherRank&) {
+        return 1;
+    } catch (const MemoryBudgetError& e) {
+        std::cerr << argv[0] << ": error: " << e.what() << (root ? "" : " (rank " + std::to_string(net.rank()) + ")")
+                  << "\n";
+        return 1;
+    }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const uint64_t exchanged = net.sum(net.bytesSent());
     if (!root) return 0;

@@ -105,10 +105,17 @@ namespace pz {
 
 // A rank's part in a build across ranks (note [projected tables across
 // ranks]): reduceMin(words, count) makes rank 0's 4-bit entries every
-// rank's least, called by every rank.
+// rank's least; firstOver(over) is the lowest rank whose `over` is true
+// (-1: none). Both are called by every rank.
 struct ProjectedShare {
     int rank = 0, ranks = 1;
     std::function<void(uint64_t*, uint64_t)> reduceMin;
+    std::function<int(bool)> firstOver;
+};
+// Thrown on the ranks of a build across ranks that another rank's memory
+// budget stopped: that rank says why (MemoryBudgetError).
+struct StoppedByAnotherRank : std::runtime_error {
+    StoppedByAnotherRank() : std::runtime_error("stopped by another rank") {}
 };
 
 template <class T>
@@ -371,7 +378,11 @@ private:
         // The build fills 4-bit entries, then packs them into 2-bit lines.
         const uint64_t tableWords = (entries + 15) / 16;
         const uint64_t total = Layout::words(rawA_, classes, bSize_);
-        if ((total + tableWords) * 8 > memoryBudget())
+        const bool over = (total + tableWords) * 8 > memoryBudget();
+        // Across ranks they stop together, before any rank waits for the others.
+        if (share_ && share_->ranks > 1)
+            if (const int first = share_->firstOver(over); first >= 0 && first != share_->rank) throw StoppedByAnotherRank();
+        if (over)
             throw MemoryBudgetError("the " + label_ + " needs " + formatBytes(total * 8) + " (" +
                                     formatBytes((total + tableWords) * 8) + " while built), more than the memory budget of " +
                                     formatBytes(memoryBudget()));
