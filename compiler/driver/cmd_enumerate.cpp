@@ -25,7 +25,8 @@ const char* kEnumerateUsage =
     "  --farthest N: print up to N states at the greatest distance\n"
     "  --max-depth D: stop after depth D (with --checkpoint, --resume goes on from there)\n"
     "  --table: write the pattern's pruning table (distances up to 14), byte for byte the table\n"
-    "           a solver builds, into the cache (or --table-dir DIR)\n";
+    "           a solver builds, into the cache (or --table-dir DIR); a projected coset pattern's\n"
+    "           table is built as the solver builds it, the ranks sharing its depth-first step\n";
 
 }  // namespace
 
