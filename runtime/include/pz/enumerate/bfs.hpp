@@ -207,11 +207,11 @@ private:
                         // Ranked and prefetched first: each claim is a cache miss.
                         int n = 0;
                         for (int m = 0; m < T::kMoves; ++m) {
-                            const uint64_t c = P::rank(T::applyInverseMove(s, m));
+                            const State c = T::applyInverseMove(s, m);
                             if constexpr (kImages > 1)
                                 n += P::images(c, child + n);  // note [coset class spaces]
                             else
-                                child[n++] = c;
+                                child[n++] = P::rank(c);
                         }
                         for (int k = 0; k < n; ++k) {
                             owner[k] = part_.owner(child[k]);

@@ -188,15 +188,16 @@ struct CosetClasses {
 
     // Entry i and its distinct images under its class's self-symmetries
     // (note [coset class spaces]), written to out; returns how many.
+    // Taken as the state (class, b): its class needs no division of the index.
     static constexpr int kMaxImages = 64;
-    static int images(uint64_t i, uint64_t* out) {
-        out[0] = i;
-        const uint64_t cls = i / Tables::space.bSize;
+    static int images(const State& x, uint64_t* out) {
+        const uint64_t cls = x.cls;
+        out[0] = rank(x);
         uint64_t mask = Tables::space.classes.stab[cls] & ~uint64_t{1};
         if (!mask) return 1;
         int n = 1;
         uint64_t bv[kMaxPhaseParts];
-        Tables::split(Tables::pattern.phase.rest, i % Tables::space.bSize, bv);
+        Tables::split(Tables::pattern.phase.rest, x.b, bv);
         for (; mask; mask &= mask - 1) {
             const uint64_t image = cls * Tables::space.bSize + Tables::conjugateRest(bv, std::countr_zero(mask));
             if (std::find(out, out + n, image) == out + n) out[n++] = image;
@@ -206,7 +207,7 @@ struct CosetClasses {
     // The solved coset's entries: its own and its images.
     static std::vector<uint64_t> starts() {
         uint64_t out[kMaxImages];
-        std::vector<uint64_t> all(out, out + images(rank(CosetClassMoves<T>::solved()), out));
+        std::vector<uint64_t> all(out, out + images(CosetClassMoves<T>::solved(), out));
         std::sort(all.begin(), all.end());
         return all;
     }
