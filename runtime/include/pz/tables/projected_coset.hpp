@@ -170,9 +170,11 @@ public:
     bool buildAcrossRanks(const std::string& path, const std::string& hash, int threads, const ProjectedShare& share,
                           std::string& why) {
         const auto t0 = std::chrono::steady_clock::now();
-        share_ = &share;
+        struct Sharing {  // share_ is set while build() runs, thrown out of or not
+            const ProjectedShare*& at;
+            ~Sharing() { at = nullptr; }
+        } sharing{share_ = &share};
         build(threads);
-        share_ = nullptr;
         buildSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (share.rank != 0) return true;
         std::error_code ec;
