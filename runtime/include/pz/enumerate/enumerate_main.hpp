@@ -203,15 +203,15 @@ int enumerateWith(Transport& net, const EnumerateOptions& o, const char* program
     // lowest rank over its budget says why.
     const uint64_t need = slice + tableBytes + extraBytes;
     const bool over = need > memoryBudget();
-    const uint64_t firstOver = net.min(over ? static_cast<uint64_t>(net.rank()) : UINT64_MAX);
-    if (firstOver != UINT64_MAX) {
+    const int firstOver = net.firstWhere(over);
+    if (firstOver >= 0) {
         std::string where = " per rank";
         if (root && tableBytes) {
             where = " on rank 0 (";
             if constexpr (requires { P::saveTable; }) where += "it holds the whole table)";
             else where += formatBytes(tableBytes) + " of it to gather the table)";
         }
-        if (firstOver == static_cast<uint64_t>(net.rank()))
+        if (firstOver == net.rank())
             fail(1, "the space " + o.space + " (" + std::to_string(P::kSize) + " values) needs " + formatBytes(need) +
                         where + (extraBytes ? " (" + formatBytes(extraBytes) + " of move tables)" : "") + " with " +
                         std::to_string(net.ranks()) + " rank(s), more than the memory budget of " +
@@ -407,10 +407,7 @@ int projectedTableRun(Transport& net, const CosetPatternSpec& spec, int argc, ch
     if (!root || !o.progress) quiet.emplace(&silent);
     CosetPattern<T> pattern(spec);
     const ProjectedShare share{net.rank(), net.ranks(), [&](uint64_t* w, uint64_t n) { net.reduceMinNibbles(w, n); },
-                               [&](bool over) {
-                                   const uint64_t first = net.min(over ? static_cast<uint64_t>(net.rank()) : UINT64_MAX);
-                                   return first == UINT64_MAX ? -1 : static_cast<int>(first);
-                               }};
+                               [&](bool over) { return net.firstWhere(over); }};
     std::string path, why;
     const auto start = std::chrono::steady_clock::now();
     bool written = false;

@@ -27,14 +27,6 @@
 
 namespace pz::enumerate {
 
-// note [exchange buffers]
-// A round's buffers live as long as the enumeration, are never zeroed, and
-// once large sit in 2 MiB-aligned memory advised for transparent huge
-// pages: on this VM a fresh 4 KiB page costs ~2.3 us to fault in, and a
-// 2-rank cube2 run spent a third of its time faulting in, clearing and
-// copying buffers that were freed and allocated again every round.
-// Received values land in a vector whose resize leaves new elements
-// uninitialised (the exchange writes them before anyone reads them).
 // The least of a and b in each of their sixteen 4-bit fields (the entries
 // of a table under construction: pz/tables/projected_coset.hpp). Even and
 // odd fields go to bytes of their own, where (x | 0x80) - y keeps bit 7 of
@@ -49,6 +41,14 @@ inline uint64_t minOfNibbles(uint64_t a, uint64_t b) {
     return half(a & kLow, b & kLow) | half(a >> 4 & kLow, b >> 4 & kLow) << 4;
 }
 
+// note [exchange buffers]
+// A round's buffers live as long as the enumeration, are never zeroed, and
+// once large sit in 2 MiB-aligned memory advised for transparent huge
+// pages: on this VM a fresh 4 KiB page costs ~2.3 us to fault in, and a
+// 2-rank cube2 run spent a third of its time faulting in, clearing and
+// copying buffers that were freed and allocated again every round.
+// Received values land in a vector whose resize leaves new elements
+// uninitialised (the exchange writes them before anyone reads them).
 template <class T>
 struct RoundAllocator {
     using value_type = T;
@@ -102,6 +102,7 @@ public:
     void wait() {}
     uint64_t sum(uint64_t v) { return v; }
     uint64_t min(uint64_t v) { return v; }
+    int firstWhere(bool b) { return b ? 0 : -1; }
     // Rank 0 receives every rank's `mine` (in rank order).
     template <class W>
     std::vector<std::vector<W>> gather(const std::vector<W>& mine) { return {mine}; }
@@ -218,6 +219,11 @@ public:
     }
     uint64_t sum(uint64_t v) { return reduce(v, MPI_SUM); }
     uint64_t min(uint64_t v) { return reduce(v, MPI_MIN); }
+    // The lowest rank whose `b` is true (-1: none); every rank calls it.
+    int firstWhere(bool b) {
+        const uint64_t first = min(b ? static_cast<uint64_t>(rank_) : UINT64_MAX);
+        return first == UINT64_MAX ? -1 : static_cast<int>(first);
+    }
     template <class W>
     std::vector<std::vector<W>> gather(const std::vector<W>& mine) {
         const int n = static_cast<int>(mine.size());
