@@ -70,6 +70,7 @@ struct EnumerateRequest {
     unsigned long long threads = 0, farthest = 0;
     std::optional<unsigned long long> maxDepth;
     std::string memory, checkpoint, tableDir;
+    std::string layout = "auto";  // --layout (note [replicated spaces] in pz/enumerate/replicated_bfs.hpp)
 };
 
 class Backend {

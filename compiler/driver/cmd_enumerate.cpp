@@ -14,7 +14,7 @@ namespace {
 const char* kEnumerateUsage =
     "usage: pzc enumerate FILE (--whole | --pattern P | --coset H) [--mpi] [--threads N] [--memory SIZE]\n"
     "                     [--checkpoint DIR [--resume]] [--farthest N] [--max-depth D]\n"
-    "                     [--table [--table-dir DIR]] [--json] [--progress]\n"
+    "                     [--table [--table-dir DIR]] [--layout auto|replicated|partitioned] [--json] [--progress]\n"
     "  counts the states at each distance from solved, of the whole puzzle (--whole: every piece),\n"
     "  of a declared pattern's space (--pattern), or of a declared subgroup's cosets (--coset: a coset's\n"
     "  distance is the fewest moves that bring its states into the subgroup)\n"
@@ -26,7 +26,10 @@ const char* kEnumerateUsage =
     "  --max-depth D: stop after depth D (with --checkpoint, --resume goes on from there)\n"
     "  --table: write the pattern's pruning table (distances up to 14), byte for byte the table\n"
     "           a solver builds, into the cache (or --table-dir DIR); a projected coset pattern's\n"
-    "           table is built as the solver builds it, the ranks sharing its depth-first step\n";
+    "           table is built as the solver builds it, the ranks sharing its depth-first step\n"
+    "  --layout: how ranks hold the space: replicated (each the whole space in 3 bits per value,\n"
+    "            exchanging one bitmap per level), partitioned (a slice each, exchanging the children),\n"
+    "            or auto (default: replicated on several ranks when it fits --memory and no --checkpoint)\n";
 
 }  // namespace
 
@@ -48,6 +51,7 @@ int runEnumerate(const Args& args) {
         .number("--max-depth", maxDepth, 0, 100000)
         .flag("--table", request.table)
         .value("--table-dir", request.tableDir)
+        .value("--layout", request.layout)
         .flag("--json", request.json)
         .flag("--progress", request.progress)
         .exclusive({"--whole", "--pattern", "--coset"});
@@ -58,6 +62,10 @@ int runEnumerate(const Args& args) {
     if (request.resume && request.checkpoint.empty()) return options.fail("--resume needs --checkpoint DIR");
     if (request.table && !options.given("--pattern")) return options.fail("--table needs --pattern P (a solver's table)");
     if (options.given("--table-dir") && !request.table) return options.fail("--table-dir needs --table");
+    if (options.given("--layout") && request.layout != "auto" && request.layout != "replicated" && request.layout != "partitioned")
+        return options.fail("--layout is auto, replicated or partitioned, not '" + request.layout + "'");
+    if (request.layout == "replicated" && !request.checkpoint.empty())
+        return options.fail("--layout replicated keeps no checkpoints: use --layout partitioned");
     // A table cut short would read as 15 beyond the cut: an over-estimate.
     if (request.table && request.maxDepth)
         return options.fail("--table builds the whole table: --max-depth would leave it unfinished");

@@ -47,9 +47,23 @@ cube2-ranks)
         grep -q "^cube2 whole puzzle: .* $n rank(s) x 1 thread(s)" "$tmp/out$n" || fail "$n ranks: $(head -1 "$tmp/out$n")"
         grep -qx "states: 3674160 (as the analysis predicts)" "$tmp/out$n" || fail "$n ranks: $(cat "$tmp/out$n")"
     done
-    # Ranks exchange children: some bytes with 2 and 4 ranks, none with 1.
-    grep -q "exchanged 0 bytes" "$tmp/out1" || fail "1 rank exchanged: $(tail -1 "$tmp/out1")"
-    grep -q "exchanged [0-9.]* MiB" "$tmp/out4" || fail "4 ranks: $(tail -1 "$tmp/out4")"
+    # Ranks exchange: some bytes with 2 and 4 ranks, none with 1. Several
+    # ranks hold the space replicated by default (note [replicated spaces]
+    # in pz/enumerate/replicated_bfs.hpp); partitioned, the same counts and
+    # farthest states.
+    grep -q "exchanged 0 bytes" "$tmp/out1" || fail "1 rank exchanged: $(tail -2 "$tmp/out1")"
+    grep -q "exchanged [0-9.]* MiB" "$tmp/out4" || fail "4 ranks: $(tail -2 "$tmp/out4")"
+    grep -qx "layout: replicated" "$tmp/out4" || fail "4 ranks, layout: $(tail -2 "$tmp/out4")"
+    "$pzc" enumerate puzzles/cube2.pz --whole --farthest 4 > "$tmp/one" || fail "one process: exit $?"
+    for n in 2 4; do
+        for layout in partitioned replicated; do
+            ranks $n puzzles/cube2.pz --whole --farthest 4 --layout $layout > "$tmp/$layout$n" 2> "$tmp/err" \
+                || fail "$n ranks $layout: exit $?: $(cat "$tmp/err")"
+            grep -qx "layout: $layout" "$tmp/$layout$n" || fail "$n ranks $layout: $(tail -2 "$tmp/$layout$n")"
+            diff <(grep -E "^(depth|states|maximum|farthest)" "$tmp/one") \
+                <(grep -E "^(depth|states|maximum|farthest)" "$tmp/$layout$n") || fail "$n ranks $layout differ from one process"
+        done
+    done
     ;;
 cube2-qtm)
     "$pzc" enumerate puzzles/cube2_qtm.pz --whole > "$tmp/out" 2> "$tmp/err" || fail "exit $?: $(cat "$tmp/err")"
@@ -122,6 +136,9 @@ coset-ranks)
     ranks 3 tests/puzzles/cube_edges.pz --coset domino > "$tmp/three" 2> "$tmp/err" || fail "3 ranks: exit $?: $(cat "$tmp/err")"
     [ "$(counts_of "$tmp/one")" = "$(counts_of "$tmp/three")" ] || fail "3 ranks: $(counts_of "$tmp/three")"
     grep -qx "states: 1013760 (as the analysis predicts)" "$tmp/three" || fail "$(cat "$tmp/three")"
+    grep -qx "layout: replicated" "$tmp/three" || fail "$(tail -2 "$tmp/three")"
+    ranks 3 tests/puzzles/cube_edges.pz --coset domino --layout partitioned > "$tmp/sliced" || fail "partitioned: exit $?"
+    [ "$(counts_of "$tmp/one")" = "$(counts_of "$tmp/sliced")" ] || fail "partitioned: $(counts_of "$tmp/sliced")"
     ranks 2 tests/puzzles/cube_edges.pz --coset domino --checkpoint "$tmp/ck" --max-depth 6 > /dev/null || fail "part: exit $?"
     ranks 2 tests/puzzles/cube_edges.pz --coset domino --checkpoint "$tmp/ck" --resume > "$tmp/rest" || fail "resume: exit $?"
     grep -q "resumed after depth 6" "$tmp/rest" || fail "$(head -1 "$tmp/rest")"
@@ -210,6 +227,11 @@ table)
         || fail "exit $?: $(cat "$tmp/err")"
     cmp "$built" "$tmp/tables/$(basename "$built")" || fail "the distributed table differs from the solver's"
     grep -q "^table: $tmp/tables/$(basename "$built")" "$tmp/out" || fail "$(cat "$tmp/out")"
+    grep -qx "layout: replicated" "$tmp/out" || fail "$(cat "$tmp/out")"
+    # Partitioned (gathered from the slices: note [streamed tables]), the same bytes.
+    ranks 3 puzzles/cube2.pz --pattern top --table --table-dir "$tmp/sliced" --layout partitioned > "$tmp/out" 2> "$tmp/err" \
+        || fail "partitioned: exit $?: $(cat "$tmp/err")"
+    cmp "$built" "$tmp/sliced/$(basename "$built")" || fail "the partitioned table differs from the solver's"
     # The solver loads it as its own: a cache holding only it, and no rebuild.
     mkdir -p "$tmp/cache/tables" && cp "$tmp/tables"/*.pzt "$tmp/cache/tables/"
     cp -rp "$cache/bin" "$tmp/cache/" 2> /dev/null
@@ -245,9 +267,23 @@ backward)
     "$pzc" enumerate "$tmp/slide4s.pz" --pattern six > "$tmp/one" || fail "one process: exit $?"
     grep -qx "states: 5765760" "$tmp/one" || fail "$(cat "$tmp/one")"
     for n in 2 3; do
-        ranks $n "$tmp/slide4s.pz" --pattern six > "$tmp/out$n" || fail "$n ranks: exit $?"
+        ranks $n "$tmp/slide4s.pz" --pattern six --layout partitioned > "$tmp/out$n" || fail "$n ranks: exit $?"
         [ "$(counts_of "$tmp/one")" = "$(counts_of "$tmp/out$n")" ] || fail "$n ranks: $(counts_of "$tmp/out$n")"
     done
+    # Replicated, the backward levels look their parents up in each rank's
+    # whole frontier: the same counts, and the same table with 2 threads.
+    ranks 3 "$tmp/slide4s.pz" --pattern six > "$tmp/rep" || fail "replicated: exit $?"
+    grep -qx "layout: replicated" "$tmp/rep" || fail "$(tail -2 "$tmp/rep")"
+    [ "$(counts_of "$tmp/one")" = "$(counts_of "$tmp/rep")" ] || fail "replicated: $(counts_of "$tmp/rep")"
+    ranks 2 "$tmp/slide4s.pz" --pattern six --table --table-dir "$tmp/tables3" --threads 2 --layout replicated > /dev/null \
+        || fail "replicated table: exit $?"
+    cmp "$built" "$tmp/tables3/$(basename "$built")" || fail "the replicated table differs from the solver's"
+    # Asked for and over the budget: refused on every rank, not split instead.
+    ranks 2 "$tmp/slide4s.pz" --pattern six --layout replicated --memory 2M > /dev/null 2> "$tmp/err"
+    [ $? = 1 ] || fail "replicated over its budget: expected exit 1: $(cat "$tmp/err")"
+    grep -q "needs 2.1 MiB per rank replicated, more than the memory budget of 2.0 MiB (--memory; or --layout partitioned" "$tmp/err" \
+        || fail "replicated over its budget: $(cat "$tmp/err")"
+    [ "$(grep -c error "$tmp/err")" = 1 ] || fail "one rank says why: $(cat "$tmp/err")"
     ;;
 checkpoint)
     need_mpi
@@ -296,6 +332,12 @@ bad-input)
     expect_error 1 "two_gen.pz:$line:3: error: .*no coset coordinate for subgroup 'two_gen'" "$tmp/two_gen.pz" --coset two_gen
     expect_error 2 "--table needs --pattern" puzzles/cube2.pz --whole --table
     expect_error 2 "--resume needs --checkpoint" puzzles/cube2.pz --whole --resume
+    expect_error 2 "--layout is auto, replicated or partitioned, not 'split'" puzzles/cube2.pz --whole --layout split
+    expect_error 2 "--layout replicated takes a pattern's space, the whole puzzle or a subgroup's cosets, not a coset pattern's classes" tests/puzzles/cube2_tetrads.pz --pattern tetrad_coset --table --layout replicated
+    expect_error 2 "--layout replicated keeps no checkpoints" puzzles/cube2.pz --whole --layout replicated --checkpoint "$tmp/ck"
+    expect_error 2 "--max-depth and --layout do not apply" tests/puzzles/cube2_tetrads.pz --pattern tetrad_proj --table --layout partitioned
+    expect_error 1 "needs 31.5 MiB per rank replicated, more than the memory budget of 1.0 MiB" \
+        puzzles/cube2.pz --whole --memory 1M --layout replicated
     expect_error 2 "--max-depth would leave it unfinished" puzzles/cube2.pz --pattern top --table --max-depth 3
     expect_error 1 "needs 21.0 MiB per rank with 1 rank(s), more than the memory budget of 1.0 MiB" \
         puzzles/cube2.pz --whole --memory 1M

@@ -79,10 +79,11 @@ int PermutationBackend::enumerate(pipeline::CompilationUnit& unit, const Enumera
                           << subgroup << "\n";
                 return 2;
             }
-            if (!request.checkpoint.empty() || request.resume || request.farthest || request.maxDepth) {
+            if (!request.checkpoint.empty() || request.resume || request.farthest || request.maxDepth ||
+                request.layout != "auto") {
                 std::cerr << "pzc enumerate: error: the table of projected coset pattern '" << request.pattern
-                          << "' is not built level by level: --checkpoint, --resume, --farthest and --max-depth do "
-                             "not apply\n";
+                          << "' is not built level by level: --checkpoint, --resume, --farthest, --max-depth and "
+                             "--layout do not apply\n";
                 return 2;
             }
         }

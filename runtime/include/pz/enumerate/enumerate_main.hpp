@@ -15,6 +15,11 @@
 //                    gathers them and writes the pruning table file the
 //                    solvers load (PruneTable's format, byte for byte) into
 //                    --table-dir DIR (default: the cache's tables/)
+//   --layout L       replicated: every rank holds the whole space in bits
+//                    (note [replicated spaces]); partitioned: a slice each
+//                    (note [rank slices]); auto (the default): replicated
+//                    on several ranks when it fits every rank's budget and
+//                    no --checkpoint is asked for
 //   --expect N       the states the analysis predicts: a different count is
 //                    an internal error (exit 3)
 //   --space LABEL    how the output names the space; --json; --progress
@@ -35,6 +40,7 @@
 #include "pz/enumerate/checkpoint.hpp"
 #include "pz/enumerate/coset_classes.hpp"
 #include "pz/enumerate/coset_space.hpp"
+#include "pz/enumerate/replicated_bfs.hpp"
 #include "pz/enumerate/transport.hpp"
 #include "pz/state_text.hpp"
 #include "pz/support/memory.hpp"
@@ -47,6 +53,7 @@ struct EnumerateOptions {
     size_t farthest = 0;
     unsigned maxDepth = ~0u;
     std::string checkpointDir, tableDir, space;
+    std::string layout = "auto";  // auto, replicated or partitioned (note [replicated spaces])
     std::optional<uint64_t> expect;
 };
 
@@ -57,7 +64,8 @@ inline std::optional<int> parseEnumerateOptions(int argc, char** argv, bool root
         if (root)
             std::cerr << "usage: " << argv[0]
                       << " [--threads N] [--memory SIZE] [--checkpoint DIR [--resume]] [--farthest N] [--max-depth D]"
-                         " [--table] [--table-dir DIR] [--expect N] [--space LABEL] [--json] [--progress]\n";
+                         " [--table] [--table-dir DIR] [--layout auto|replicated|partitioned] [--expect N] [--space LABEL]"
+                         " [--json] [--progress]\n";
         return 2;
     };
     auto bad = [&](const std::string& msg) {
@@ -96,7 +104,11 @@ inline std::optional<int> parseEnumerateOptions(int argc, char** argv, bool root
         } else if (a == "--checkpoint") o.checkpointDir = v;
         else if (a == "--table-dir") o.tableDir = v;
         else if (a == "--space") o.space = v;
-        else return usage();
+        else if (a == "--layout") {
+            o.layout = v;
+            if (o.layout != "auto" && o.layout != "replicated" && o.layout != "partitioned")
+                return bad("--layout is auto, replicated or partitioned, not '" + o.layout + "'");
+        } else return usage();
     }
     if (o.resume && o.checkpointDir.empty()) return bad("--resume needs --checkpoint DIR");
     if (!o.checkpointDir.empty()) {
@@ -178,6 +190,99 @@ bool writeGatheredTable(Transport& net, SpaceBfs<T, P, DepthNibbles, Transport>&
     }
 }
 
+// A coset space's move tables (note [coset spaces] in coset_space.hpp), 0 for a pattern.
+template <class P>
+uint64_t extraBytesOf() {
+    if constexpr (requires { P::extraBytes(); }) return P::extraBytes();
+    return 0;
+}
+
+// What an enumeration found, as rank 0 reports it.
+struct Enumerated {
+    std::vector<uint64_t> counts, farthest;
+    uint64_t states = 0, exchanged = 0;
+    double seconds = 0;
+    int threads = 1;
+    unsigned resumedAt = 0;
+    unsigned depthLimit = ~0u;  // the deepest level kept (a 4-bit table's 14), ~0u: none
+    std::string tablePath;
+    const char* layout = "partitioned";  // note [replicated spaces] in replicated_bfs.hpp
+};
+
+// Rank 0 prints the distribution (--json: one object); exit 3 when the
+// count is not the analysis's prediction (--expect).
+template <class T, class P, class Transport>
+int reportEnumeration(Transport& net, const EnumerateOptions& o, const Enumerated& r, const char* program) {
+    auto fail = [&](int code, const std::string& msg) {
+        std::cerr << program << ": " << (code == 3 ? "internal error: " : "error: ") << msg << "\n";
+        return code;
+    };
+    const auto& counts = r.counts;
+    const uint64_t states = r.states, exchanged = r.exchanged;
+    const double seconds = r.seconds;
+    const int threads = r.threads;
+    const unsigned resumedAt = r.resumedAt;
+    const auto& farthest = r.farthest;
+    const std::string& tablePath = r.tablePath;
+    const unsigned maximum = static_cast<unsigned>(counts.size() - 1);
+    // Stopped by --max-depth: the counts so far, no maximum claimed.
+    const bool cut = maximum == o.maxDepth && states < P::kSize;
+    uint64_t newStates = 0;
+    for (size_t d = resumedAt + 1; d < counts.size(); ++d) newStates += counts[d];
+    const double rate = seconds > 0 ? newStates / seconds : 0;
+    // A state as the solver's --state reads it (a puzzle's own text, if it has one).
+    auto stateText = [&](uint64_t i) {
+        if constexpr (requires { T::stateText(P::unrank(i)); }) {
+            return T::stateText(P::unrank(i));
+        } else {
+            std::ostringstream s;
+            const auto nums = stateNumbers<T>(P::unrank(i));
+            for (size_t k = 0; k < nums.size(); ++k) s << (k ? " " : "") << nums[k];
+            return s.str();
+        }
+    };
+    std::ostringstream out;
+    if (o.json) {
+        out << "{\"puzzle\": \"" << T::kName << "\", \"space\": \"" << o.space << "\", \"values\": " << P::kSize
+            << ", \"ranks\": " << net.ranks() << ", \"threads\": " << threads << ", \"depths\": [";
+        for (size_t d = 0; d < counts.size(); ++d) out << (d ? ", " : "") << counts[d];
+        out << "], \"states\": " << states << ", \"maximum\": " << maximum << ", \"complete\": " << (cut ? "false" : "true")
+            << ", \"farthest\": [";
+        for (size_t k = 0; k < farthest.size(); ++k)
+            out << (k ? ", " : "") << "{\"index\": " << farthest[k] << ", \"state\": \"" << stateText(farthest[k]) << "\"}";
+        out << "], \"seconds\": " << seconds << ", \"bytes_exchanged\": " << exchanged << ", \"layout\": \"" << r.layout << "\"";
+        if (o.resume) out << ", \"resumed_at\": " << resumedAt;
+        if (o.table) out << ", \"table\": \"" << tablePath << "\"";
+        out << "}\n";
+    } else {
+        out << T::kName << " " << o.space << ": " << P::kSize << " values, " << net.ranks() << " rank(s) x " << threads
+            << " thread(s)" << (o.resume ? ", resumed after depth " + std::to_string(resumedAt) : "") << "\n";
+        for (size_t d = 0; d < counts.size(); ++d) out << "depth " << d << ": " << counts[d] << "\n";
+        out << "states: " << states;
+        if (o.expect && !cut) out << (*o.expect == states ? " (as the analysis predicts)" : "");
+        if (cut)
+            out << "\nstopped after depth " << maximum << " (--max-depth)";
+        else
+            out << "\nmaximum distance: " << maximum << " (" << counts[maximum] << " states)";
+        if (r.depthLimit != ~0u && maximum == r.depthLimit && states < P::kSize)
+            out << " — the table stops at " << r.depthLimit << "; farther values read as 15";
+        out << "\n";
+        for (uint64_t i : farthest) out << (cut ? "deepest" : "farthest") << ": index " << i << ": " << stateText(i) << "\n";
+        char line[256];
+        std::snprintf(line, sizeof line, "time: %.3f s, %.3g states/s (%.3g per rank); exchanged %s, %.2f bytes per state\n",
+                      seconds, rate, rate / net.ranks(), formatBytes(exchanged).c_str(),
+                      newStates ? double(exchanged) / double(newStates) : 0.0);
+        out << line;
+        if (net.ranks() > 1) out << "layout: " << r.layout << "\n";
+        if (o.table) out << "table: " << (tablePath.empty() ? "not written (stopped by --max-depth)" : tablePath) << "\n";
+    }
+    std::cout << out.str() << std::flush;
+    if (o.expect && !cut && *o.expect != states)
+        return fail(3, "the enumeration reached " + std::to_string(states) + " states; the analysis predicts " +
+                           std::to_string(*o.expect));
+    return 0;
+}
+
 template <class T, class P, class Store, class Transport>
 int enumerateWith(Transport& net, const EnumerateOptions& o, const char* program) {
     const bool root = net.rank() == 0;
@@ -194,9 +299,7 @@ int enumerateWith(Transport& net, const EnumerateOptions& o, const char* program
     // then lays out its blob: three copies at the peak.
     uint64_t tableBytes = o.table && root ? kWindowWords * 8 * static_cast<uint64_t>(net.ranks()) : 0;
     if constexpr (requires { P::saveTable; }) tableBytes = o.table && root ? (P::kSize + 15) / 16 * 8 * 3 : 0;
-    // A coset space's move tables (note [coset spaces] in coset_space.hpp).
-    uint64_t extraBytes = 0;
-    if constexpr (requires { P::extraBytes(); }) extraBytes = P::extraBytes();
+    const uint64_t extraBytes = extraBytesOf<P>();
     // The ranks decide together: rank 0 needs more than the others with
     // --table, and machines' default budgets differ; a rank that stopped
     // alone would leave the rest waiting in their first collective. The
@@ -272,65 +375,94 @@ int enumerateWith(Transport& net, const EnumerateOptions& o, const char* program
         if (o.maxDepth == ~0u && !writeGatheredTable(net, bfs, o.tableDir, threads, tablePath, why))
             return fail(1, "cannot write the table: " + why);
     if (!root) return 0;
+    Enumerated r;
+    r.counts = bfs.counts();
+    r.states = bfs.reached();
+    r.farthest = farthest;
+    r.seconds = seconds;
+    r.exchanged = exchanged;
+    r.threads = threads;
+    r.resumedAt = resumedAt;
+    r.depthLimit = Store::kMaxDepth;
+    r.tablePath = tablePath;
+    r.layout = "partitioned";
+    return reportEnumeration<T, P>(net, o, r, program);
+}
 
-    const auto& counts = bfs.counts();
-    const uint64_t states = bfs.reached();
-    const unsigned maximum = static_cast<unsigned>(counts.size() - 1);
-    // Stopped by --max-depth: the counts so far, no maximum claimed.
-    const bool cut = maximum == o.maxDepth && states < P::kSize;
-    uint64_t newStates = 0;
-    for (size_t d = resumedAt + 1; d < counts.size(); ++d) newStates += counts[d];
-    const double rate = seconds > 0 ? newStates / seconds : 0;
-    // A state as the solver's --state reads it (a puzzle's own text, if it has one).
-    auto stateText = [&](uint64_t i) {
-        if constexpr (requires { T::stateText(P::unrank(i)); }) {
-            return T::stateText(P::unrank(i));
-        } else {
-            std::ostringstream s;
-            const auto nums = stateNumbers<T>(P::unrank(i));
-            for (size_t k = 0; k < nums.size(); ++k) s << (k ? " " : "") << nums[k];
-            return s.str();
-        }
-    };
-    std::ostringstream out;
-    if (o.json) {
-        out << "{\"puzzle\": \"" << T::kName << "\", \"space\": \"" << o.space << "\", \"values\": " << P::kSize
-            << ", \"ranks\": " << net.ranks() << ", \"threads\": " << threads << ", \"depths\": [";
-        for (size_t d = 0; d < counts.size(); ++d) out << (d ? ", " : "") << counts[d];
-        out << "], \"states\": " << states << ", \"maximum\": " << maximum << ", \"complete\": " << (cut ? "false" : "true")
-            << ", \"farthest\": [";
-        for (size_t k = 0; k < farthest.size(); ++k)
-            out << (k ? ", " : "") << "{\"index\": " << farthest[k] << ", \"state\": \"" << stateText(farthest[k]) << "\"}";
-        out << "], \"seconds\": " << seconds << ", \"bytes_exchanged\": " << exchanged;
-        if (o.resume) out << ", \"resumed_at\": " << resumedAt;
-        if (o.table) out << ", \"table\": \"" << tablePath << "\"";
-        out << "}\n";
-    } else {
-        out << T::kName << " " << o.space << ": " << P::kSize << " values, " << net.ranks() << " rank(s) x " << threads
-            << " thread(s)" << (o.resume ? ", resumed after depth " + std::to_string(resumedAt) : "") << "\n";
-        for (size_t d = 0; d < counts.size(); ++d) out << "depth " << d << ": " << counts[d] << "\n";
-        out << "states: " << states;
-        if (o.expect && !cut) out << (*o.expect == states ? " (as the analysis predicts)" : "");
-        if (cut)
-            out << "\nstopped after depth " << maximum << " (--max-depth)";
-        else
-            out << "\nmaximum distance: " << maximum << " (" << counts[maximum] << " states)";
-        if (Store::kMaxDepth != LevelBits::kMaxDepth && maximum == Store::kMaxDepth && states < P::kSize)
-            out << " — the table stops at " << Store::kMaxDepth << "; farther values read as 15";
-        out << "\n";
-        for (uint64_t i : farthest) out << (cut ? "deepest" : "farthest") << ": index " << i << ": " << stateText(i) << "\n";
-        char line[256];
-        std::snprintf(line, sizeof line, "time: %.3f s, %.3g states/s (%.3g per rank); exchanged %s, %.2f bytes per state\n",
-                      seconds, rate, rate / net.ranks(), formatBytes(exchanged).c_str(),
-                      newStates ? double(exchanged) / double(newStates) : 0.0);
-        out << line;
-        if (o.table) out << "table: " << (tablePath.empty() ? "not written (stopped by --max-depth)" : tablePath) << "\n";
+// A pattern's space or a coset space with every rank holding it whole (note
+// [replicated spaces] in replicated_bfs.hpp): the same counts, farthest
+// states and table file as enumerateWith's partitioned run.
+template <class T, class P, class Transport>
+int enumerateReplicated(Transport& net, const EnumerateOptions& o, const char* program) {
+    using Bfs = ReplicatedBfs<T, P, Transport>;
+    const bool root = net.rank() == 0;
+    const uint64_t need = Bfs::bytesNeeded(o.table && root) + extraBytesOf<P>();
+    const int firstOver = net.firstWhere(need > memoryBudget());
+    if (firstOver >= 0) {
+        if (firstOver == net.rank())
+            std::cerr << program << ": error: the space " << o.space << " (" << P::kSize << " values) needs "
+                      << formatBytes(need) << (root && o.table ? " on rank 0 (its table included)" : " per rank")
+                      << " replicated" << (extraBytesOf<P>() ? " (" + formatBytes(extraBytesOf<P>()) + " of move tables)" : "")
+                      << ", more than the memory budget of " << formatBytes(memoryBudget())
+                      << " (--memory; or --layout partitioned to split it across ranks)"
+                      << (root ? "" : " (rank " + std::to_string(net.rank()) + ")") << "\n";
+        return 1;
     }
-    std::cout << out.str() << std::flush;
-    if (o.expect && !cut && *o.expect != states)
-        return fail(3, "the enumeration reached " + std::to_string(states) + " states; the analysis predicts " +
-                           std::to_string(*o.expect));
-    return 0;
+    if constexpr (requires { P::build(); }) P::build();
+    const int threads = threadsPerRank(net, o);
+    std::optional<Progress> progress;
+    if (root && o.progress) progress.emplace(std::string(program) + ": " + o.space);
+    BfsOptions bo;
+    bo.threads = threads;
+    bo.maxDepth = o.maxDepth;
+    bo.progress = progress ? &*progress : nullptr;
+    Bfs bfs(net, bo, o.table);
+    const auto start = std::chrono::steady_clock::now();
+    bfs.run();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (progress) progress->done();
+    const uint64_t exchanged = net.sum(net.bytesSent());
+    if (!root) return 0;
+    Enumerated r;
+    r.counts = bfs.counts();
+    r.states = bfs.reached();
+    r.farthest = bfs.farthest(o.farthest);
+    r.seconds = seconds;
+    r.exchanged = exchanged;
+    r.threads = threads;
+    r.depthLimit = o.table ? Bfs::kTableDepth : ~0u;
+    r.layout = "replicated";
+    // A table stopped by --max-depth is not written: farther entries would
+    // read as 15, over-estimates.
+    if (o.table && o.maxDepth == ~0u) {
+        std::array<uint64_t, 16> counts{};
+        for (size_t d = 0; d < r.counts.size() && d < 16; ++d) counts[d] = r.counts[d];
+        std::string why;
+        std::error_code ec;
+        std::filesystem::create_directories(o.tableDir, ec);
+        r.tablePath = o.tableDir + "/" + PruneTable<T, P>::fileName();
+        TableFileWriter out;
+        const bool ok = out.open(r.tablePath, why) && out.append(bfs.nibbles(), bfs.nibbleWords() * 8, why) &&
+                        out.finish([&](const std::vector<uint64_t>& hashes) { return PruneTable<T, P>::headerPage(counts, hashes); },
+                                   why);
+        if (!ok) {
+            std::cerr << program << ": error: cannot write the table: " << why << "\n";
+            return 1;
+        }
+    }
+    return reportEnumeration<T, P>(net, o, r, program);
+}
+
+// Whether a pattern's or coset space runs replicated (note [replicated
+// spaces]): asked for, or by default on several ranks without checkpoints
+// when it fits every rank's budget. Every rank decides alike (the same
+// options; the budget check is collective).
+template <class T, class P, class Transport>
+bool runsReplicated(Transport& net, const EnumerateOptions& o) {
+    if (o.layout != "auto") return o.layout == "replicated";
+    if (net.ranks() == 1 || !o.checkpointDir.empty()) return false;
+    const uint64_t need = ReplicatedBfs<T, P, Transport>::bytesNeeded(o.table && net.rank() == 0) + extraBytesOf<P>();
+    return net.firstWhere(need > memoryBudget()) < 0;
 }
 
 template <class T, class P, class Transport>
@@ -347,13 +479,21 @@ int enumerateRun(Transport& net, int argc, char** argv) {
     if constexpr (requires { P::saveTable; }) {
         // A coset pattern's classes: enumerated to build its table only.
         if (!o.table) return bad("a coset pattern's classes are enumerated for its --table only");
+        if (o.layout == "replicated") return bad("--layout replicated takes a pattern's space, the whole puzzle or a subgroup's cosets, not a coset "
+                       "pattern's classes (each child's images are claimed together: partitioned only)");
         return enumerateWith<T, P, DepthNibbles>(net, o, argv[0]);
     } else if constexpr (requires { P::build(); }) {
         // A coset space's table is the coset pattern's own (symmetry classes:
         // CosetClasses), not a pattern table's nibbles.
         if (o.table) return bad("--table writes a pattern's table, not a coset space's");
+        if (o.layout == "replicated" && !o.checkpointDir.empty())
+            return bad("--layout replicated keeps no checkpoints (a slice per rank is the partitioned layout's)");
+        if (runsReplicated<T, P>(net, o)) return enumerateReplicated<T, P>(net, o, argv[0]);
         return enumerateWith<T, P, LevelBits>(net, o, argv[0]);
     } else {
+        if (o.layout == "replicated" && !o.checkpointDir.empty())
+            return bad("--layout replicated keeps no checkpoints (a slice per rank is the partitioned layout's)");
+        if (runsReplicated<T, P>(net, o)) return enumerateReplicated<T, P>(net, o, argv[0]);
         return o.table ? enumerateWith<T, P, DepthNibbles>(net, o, argv[0]) : enumerateWith<T, P, LevelBits>(net, o, argv[0]);
     }
 }
@@ -397,6 +537,8 @@ int projectedTableRun(Transport& net, const CosetPatternSpec& spec, int argc, ch
     };
     if (auto code = parseEnumerateOptions(argc, argv, root, o)) return *code;
     if (!o.table) return bad("'" + spec.name + "' is a projected coset pattern: its space is not walked, its table is built (--table)");
+    if (o.layout != "auto")
+        return bad("a projected coset pattern's table has no --layout to choose: every rank holds it whole (note [projected tables across ranks])");
     if (!o.checkpointDir.empty() || o.farthest || o.maxDepth != ~0u || o.expect)
         return bad("a projected coset pattern's table is not built level by level: --checkpoint, --resume, --farthest, "
                    "--max-depth and --expect do not apply");

@@ -116,6 +116,9 @@ public:
     // Rank 0's `words` become every rank's 4-bit fields' minima
     // (minOfNibbles; note [projected tables across ranks]): one rank, as they are.
     void reduceMinNibbles(uint64_t*, uint64_t) {}
+    // Every rank's `words` become the OR of all ranks' (note [replicated
+    // spaces] in replicated_bfs.hpp): one rank, as they are.
+    void orWords(uint64_t*, uint64_t) {}
     uint64_t bytesSent() const { return 0; }
     [[noreturn]] void abortAll(int code) { std::exit(code); }
 };
@@ -269,6 +272,26 @@ public:
             sent_ += static_cast<uint64_t>(n) * 8;
         }
         MPI_Op_free(&op);
+    }
+    // Every rank's `words` become the OR of all ranks' (note [replicated
+    // spaces] in replicated_bfs.hpp), in place, 2 MiB at a time; a window
+    // that is zero on every rank (one small all-reduce of flags says which)
+    // is not sent: a level's early windows are mostly empty.
+    void orWords(uint64_t* words, uint64_t count) {
+        constexpr uint64_t kWindow = uint64_t{1} << 18;
+        const uint64_t windows = (count + kWindow - 1) / kWindow;
+        std::vector<uint8_t> marked(windows);
+        for (uint64_t k = 0; k < windows; ++k) {
+            const uint64_t* w = words + k * kWindow;
+            marked[k] = std::any_of(w, w + std::min(kWindow, count - k * kWindow), [](uint64_t x) { return x != 0; });
+        }
+        MPI_Allreduce(MPI_IN_PLACE, marked.data(), static_cast<int>(windows), MPI_UINT8_T, MPI_BOR, MPI_COMM_WORLD);
+        for (uint64_t k = 0; k < windows; ++k) {
+            if (!marked[k]) continue;
+            const int n = static_cast<int>(std::min(kWindow, count - k * kWindow));
+            MPI_Allreduce(MPI_IN_PLACE, words + k * kWindow, n, MPI_UINT64_T, MPI_BOR, MPI_COMM_WORLD);
+            sent_ += static_cast<uint64_t>(n) * 8;
+        }
     }
     uint64_t bytesSent() const { return sent_; }
     // Ends the whole job (every rank) with `code`.
