@@ -30,6 +30,16 @@ cube2)
     [ "$(counts_of "$tmp/out")" = "$published_htm" ] || fail "distribution: $(counts_of "$tmp/out")"
     grep -qx "states: 3674160 (as the analysis predicts)" "$tmp/out" || fail "$(cat "$tmp/out")"
     grep -qx "maximum distance: 11 (2644 states)" "$tmp/out" || fail "$(cat "$tmp/out")"
+    # Replicated by default where it fits (note [replicated spaces]); the
+    # partitioned layout's one slice gives the same, and so do 3 threads
+    # marking in bitmaps of their own (note [marks per thread]) and sharing
+    # one (no room for theirs: 3 bitmaps of 10.5 MiB fit 40M, 5 do not).
+    grep -qx "layout: replicated" "$tmp/out" || fail "$(tail -2 "$tmp/out")"
+    for run in "--layout partitioned" "--threads 3" "--threads 3 --memory 40M"; do
+        "$pzc" enumerate puzzles/cube2.pz --whole $run > "$tmp/other" || fail "$run: exit $?"
+        [ "$(counts_of "$tmp/other")" = "$published_htm" ] || fail "$run: $(counts_of "$tmp/other")"
+    done
+    grep -qx "layout: partitioned" <("$pzc" enumerate puzzles/cube2.pz --whole --layout partitioned) || fail "not partitioned"
     # JSON, and threads do not change a count.
     "$pzc" enumerate puzzles/cube2.pz --whole --json --threads 1 > "$tmp/json" || fail "json: exit $?"
     python3 - "$tmp/json" "$published_htm" <<'PY' || fail "json: $(cat "$tmp/json")"
@@ -37,6 +47,7 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 assert r["depths"] == [int(x) for x in sys.argv[2].split()], r["depths"]
 assert r["states"] == 3674160 and r["maximum"] == 11 and r["complete"] and r["ranks"] == 1 and r["threads"] == 1, r
+assert r["layout"] == "replicated", r
 PY
     ;;
 cube2-ranks)

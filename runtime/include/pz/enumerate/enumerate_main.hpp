@@ -18,8 +18,8 @@
 //   --layout L       replicated: every rank holds the whole space in bits
 //                    (note [replicated spaces]); partitioned: a slice each
 //                    (note [rank slices]); auto (the default): replicated
-//                    on several ranks when it fits every rank's budget and
-//                    no --checkpoint is asked for
+//                    when it fits every rank's budget and no --checkpoint
+//                    is asked for
 //   --expect N       the states the analysis predicts: a different count is
 //                    an internal error (exit 3)
 //   --space LABEL    how the output names the space; --json; --progress
@@ -273,7 +273,7 @@ int reportEnumeration(Transport& net, const EnumerateOptions& o, const Enumerate
                       seconds, rate, rate / net.ranks(), formatBytes(exchanged).c_str(),
                       newStates ? double(exchanged) / double(newStates) : 0.0);
         out << line;
-        if (net.ranks() > 1) out << "layout: " << r.layout << "\n";
+        out << "layout: " << r.layout << "\n";
         if (o.table) out << "table: " << (tablePath.empty() ? "not written (stopped by --max-depth)" : tablePath) << "\n";
     }
     std::cout << out.str() << std::flush;
@@ -454,13 +454,13 @@ int enumerateReplicated(Transport& net, const EnumerateOptions& o, const char* p
 }
 
 // Whether a pattern's or coset space runs replicated (note [replicated
-// spaces]): asked for, or by default on several ranks without checkpoints
-// when it fits every rank's budget. Every rank decides alike (the same
+// spaces]): asked for, or by default without checkpoints when it fits
+// every rank's budget. Every rank decides alike (the same
 // options; the budget check is collective).
 template <class T, class P, class Transport>
 bool runsReplicated(Transport& net, const EnumerateOptions& o) {
     if (o.layout != "auto") return o.layout == "replicated";
-    if (net.ranks() == 1 || !o.checkpointDir.empty()) return false;
+    if (!o.checkpointDir.empty()) return false;
     const uint64_t need = ReplicatedBfs<T, P, Transport>::bytesNeeded(o.table && net.rank() == 0) + extraBytesOf<P>();
     return net.firstWhere(need > memoryBudget()) < 0;
 }

@@ -31,6 +31,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "pz/enumerate/bfs.hpp"
@@ -73,6 +74,14 @@ public:
             std::memset(nibbles_.data, 0xFF, nibbleWords() * 8);
         }
         if (table) options_.maxDepth = std::min(options_.maxDepth, kTableDepth);
+        // Threads mark children in bitmaps of their own when these fit the
+        // budget too (note [marks per thread]).
+        const uint64_t threads = static_cast<uint64_t>(std::max(1, options_.threads));
+        if (threads > 1 && bytesNeeded(table_) + (threads - 1) * words() * 8 <= memoryBudget())
+            for (uint64_t t = 1; t < threads; ++t) {
+                marks_.emplace_back(words() * 8);
+                std::memset(marks_.back().data, 0, words() * 8);
+            }
     }
 
     const std::vector<uint64_t>& counts() const { return counts_; }
@@ -97,12 +106,14 @@ public:
             if (reached() == P::kSize) break;
             if (options_.progress) options_.progress->beginLevel();
             const bool backward = T::kInverseLookups && P::kSize - reached() < counts_[d];
-            if (backward)
+            if (backward) {
                 expandBackward(d);
-            else if (options_.threads > 1)
+            } else if (options_.threads > 1 && marks_.empty()) {
                 expandForward<true>(d);
-            else
+            } else {
                 expandForward<false>(d);
+                mergeMarks();
+            }
             net_.orWords(next_.data, words());
             // Nothing new: the level just expanded is the last, and stays
             // the frontier (farthest() reads it).
@@ -125,7 +136,7 @@ public:
     }
 
 private:
-    // Runs f(block) over this rank's blocks, its threads taking them in turn.
+    // Runs f(block, thread) over this rank's blocks, its threads taking them in turn.
     template <class F>
     void forMyBlocks(unsigned level, F&& f) {
         const uint64_t ranks = static_cast<uint64_t>(net_.ranks()), me = static_cast<uint64_t>(net_.rank());
@@ -133,7 +144,7 @@ private:
         std::atomic<uint64_t> next{0};
         parallelSum(std::max(1, options_.threads), [&](int t) {
             for (uint64_t k; (k = next.fetch_add(1)) < mine;) {
-                f(me + k * ranks);
+                f(me + k * ranks, t);
                 if (t == 0 && options_.progress && k % 64 == 0)
                     options_.progress->update(static_cast<int>(level), double(k) / double(mine));
             }
@@ -141,13 +152,20 @@ private:
         });
     }
 
-    // Children of the frontier's states in this rank's blocks, marked in
-    // next_: with threads, a word's bit is read before it is set (a locked
-    // OR only for a new one); one thread ORs plainly, so a child's miss
-    // overlaps the next ones'.
+    // note [marks per thread]
+    // Children of the frontier's states in this rank's blocks are marked
+    // with plain ORs into a bitmap only their thread writes (thread 0:
+    // next_; the others: marks_, merged into next_ after the level), so a
+    // child's cache miss overlaps the next ones'. Shared, the marks would
+    // need locked ORs, which on x86 drain the store buffer at every child:
+    // cube3's G1 cosets on one process x 2 threads took 80 s with a shared
+    // bitmap (a word's bit read before the locked OR) against 30 s on 2
+    // ranks x 1 thread with a bitmap each. Without room for the extra
+    // bitmaps (threads - 1 of them), the threads share next_ that way.
     template <bool Atomic>
     void expandForward(unsigned d) {
-        forMyBlocks(d + 1, [&](uint64_t block) {
+        forMyBlocks(d + 1, [&](uint64_t block, int t) {
+            uint64_t* const marks = t == 0 || marks_.empty() ? next_.data : marks_[static_cast<size_t>(t) - 1].data;
             uint64_t child[T::kMoves];
             for (uint64_t w = block * (kBlock / 64); w < (block + 1) * (kBlock / 64); ++w)
                 for (uint64_t bits = frontier_.data[w]; bits; bits &= bits - 1) {
@@ -155,11 +173,11 @@ private:
                     // Ranked and prefetched first: each mark is a cache miss.
                     for (int m = 0; m < T::kMoves; ++m) {
                         child[m] = P::rank(T::applyInverseMove(s, m));
-                        pz::prefetch(next_.data + (child[m] >> 6));
+                        pz::prefetch(marks + (child[m] >> 6));
                     }
                     for (int m = 0; m < T::kMoves; ++m) {
                         const uint64_t bit = uint64_t{1} << (child[m] & 63);
-                        uint64_t& word = next_.data[child[m] >> 6];
+                        uint64_t& word = marks[child[m] >> 6];
                         if constexpr (Atomic) {
                             pz::AtomicRef<uint64_t> ref(word);
                             if (!(ref.load(std::memory_order_relaxed) & bit)) ref.fetch_or(bit, std::memory_order_relaxed);
@@ -176,7 +194,7 @@ private:
     // time. A block's words are its thread's alone: plain writes.
     void expandBackward(unsigned d) {
         constexpr int kBatch = 4;  // most hits come early: few neighbours ranked for nothing
-        forMyBlocks(d + 1, [&](uint64_t block) {
+        forMyBlocks(d + 1, [&](uint64_t block, int) {
             uint64_t neighbour[T::kMoves];
             for (uint64_t w = block * (kBlock / 64); w < (block + 1) * (kBlock / 64); ++w) {
                 uint64_t unseen = ~seen_.data[w];
@@ -199,6 +217,21 @@ private:
                     if (hit) next_.data[w] |= uint64_t{1} << (i & 63);
                 }
             }
+        });
+    }
+
+    // The threads' own marks ORed into next_, and cleared for the next level.
+    void mergeMarks() {
+        if (marks_.empty()) return;
+        const int threads = std::max(1, options_.threads);
+        const uint64_t per = (words() + threads - 1) / threads;
+        parallelSum(threads, [&](int t) {
+            for (uint64_t w = per * t; w < std::min(words(), per * t + per); ++w) {
+                uint64_t v = next_.data[w];
+                for (auto& m : marks_) v |= std::exchange(m.data[w], 0);
+                next_.data[w] = v;
+            }
+            return uint64_t{0};
         });
     }
 
@@ -253,6 +286,7 @@ private:
     BfsOptions options_;
     bool table_;
     HugeBuffer seen_, frontier_, next_, nibbles_;
+    std::vector<HugeBuffer> marks_;  // threads 1.. (note [marks per thread])
     std::vector<uint64_t> counts_;
 };
 

@@ -278,6 +278,7 @@ public:
     // that is zero on every rank (one small all-reduce of flags says which)
     // is not sent: a level's early windows are mostly empty.
     void orWords(uint64_t* words, uint64_t count) {
+        if (ranks_ == 1) return;  // nothing to combine, nothing sent
         constexpr uint64_t kWindow = uint64_t{1} << 18;
         const uint64_t windows = (count + kWindow - 1) / kWindow;
         std::vector<uint8_t> marked(windows);
