@@ -312,6 +312,7 @@ Session::~Session() {
         for (int w = 1; w < size_; ++w) send(w, kStop, "");
     g_session = nullptr;
     MPI_Finalize();
+    timeline::mark("MPI finalized");
 }
 
 namespace {
@@ -502,6 +503,7 @@ FarmResult farm(Session& session, const std::vector<std::string>& argv, const st
     }
     timeline::mark("results");
     local.finish();
+    timeline::mark("solver exited");
     sigaction(SIGPIPE, &oldPipe, nullptr);
     out.refusedFirst = !out.ok && out.exitCode == 4 && done == 0;
     if (out.exitCode == 4) out.exitCode = 1;
