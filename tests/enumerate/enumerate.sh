@@ -320,6 +320,20 @@ checkpoint)
     "$pzc" enumerate puzzles/cube2.pz --whole --checkpoint "$tmp/one" --resume > "$tmp/one.out" || fail "one resume: exit $?"
     [ "$(counts_of "$tmp/full")" = "$(counts_of "$tmp/one.out")" ] || fail "one process resumed: $(counts_of "$tmp/one.out")"
     ;;
+rank-dies)
+    need_mpi
+    # Rank 1 killed (SIGKILL) right after its checkpoint of depth 6 (the
+    # test's knob PZ_ENUMERATE_KILL=RANK:DEPTH): the job ends with a
+    # message naming the rank, and --resume finishes with the published counts.
+    PZ_ENUMERATE_KILL=1:6 ranks 2 puzzles/cube2.pz --whole --checkpoint "$tmp/ck" > "$tmp/out" 2> "$tmp/err" \
+        && fail "the job went on without rank 1: $(cat "$tmp/out")"
+    grep -q "rank 1 .*signal 9" "$tmp/err" || fail "no message naming the lost rank: $(cat "$tmp/err")"
+    grep -q "^states:" "$tmp/out" && fail "a distribution printed without rank 1: $(cat "$tmp/out")"
+    ranks 2 puzzles/cube2.pz --whole --checkpoint "$tmp/ck" --resume > "$tmp/rest" 2> "$tmp/err" || fail "resume: $(cat "$tmp/err")"
+    grep -q "resumed after depth 6" "$tmp/rest" || fail "$(head -1 "$tmp/rest")"
+    [ "$(counts_of "$tmp/rest")" = "$published_htm" ] || fail "resumed counts: $(counts_of "$tmp/rest")"
+    grep -qx "states: 3674160 (as the analysis predicts)" "$tmp/rest" || fail "$(cat "$tmp/rest")"
+    ;;
 bad-input)
     expect_error() {  # expect_error CODE MESSAGE ARGS...
         local code=$1 msg=$2; shift 2

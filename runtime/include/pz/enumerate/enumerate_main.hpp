@@ -29,6 +29,8 @@
 #pragma once
 
 #include <chrono>
+#include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -190,6 +192,18 @@ bool writeGatheredTable(Transport& net, SpaceBfs<T, P, DepthNibbles, Transport>&
     }
 }
 
+// The search's options from the command's; `progress` is rank 0's line
+// per level with --progress.
+inline BfsOptions bfsOptions(const EnumerateOptions& o, int threads, bool root, const char* program,
+                             std::optional<Progress>& progress) {
+    if (root && o.progress) progress.emplace(std::string(program) + ": " + o.space);
+    BfsOptions bo;
+    bo.threads = threads;
+    bo.maxDepth = o.maxDepth;
+    bo.progress = progress ? &*progress : nullptr;
+    return bo;
+}
+
 // A coset space's move tables (note [coset spaces] in coset_space.hpp), 0 for a pattern.
 template <class P>
 uint64_t extraBytesOf() {
@@ -324,15 +338,16 @@ int enumerateWith(Transport& net, const EnumerateOptions& o, const char* program
     if constexpr (requires { P::build(); }) P::build();
     const std::string key = std::string(T::kName) + "-" + P::kName + "-" + P::kHash + (o.table ? "-table" : "");
     std::optional<Progress> progress;
-    if (root && o.progress) progress.emplace(std::string(program) + ": " + o.space);
-    BfsOptions bo;
-    bo.threads = threads;
-    bo.maxDepth = o.maxDepth;
-    bo.progress = progress ? &*progress : nullptr;
-    std::string checkpointError;
+    BfsOptions bo = bfsOptions(o, threads, root, program, progress);
+    // A lost rank, for tests/enumerate rank-dies: PZ_ENUMERATE_KILL=R:D
+    // kills rank R (SIGKILL, as the kernel or a scheduler would) right
+    // after its checkpoint of level D.
+    int killRank = -1;
+    unsigned killLevel = 0;
+    if (const char* v = std::getenv("PZ_ENUMERATE_KILL")) std::sscanf(v, "%d:%u", &killRank, &killLevel);
     SpaceBfs<T, P, Store, Transport>* self = nullptr;
     if (!o.checkpointDir.empty())
-        bo.levelDone = [&](unsigned) {
+        bo.levelDone = [&](unsigned level) {
             std::string why;
             const bool ok = writeCheckpoint(o.checkpointDir, key, net.rank(), net.ranks(), Store::kBits, P::kSize,
                                             self->counts(), self->store().data(), self->store().bytes(), why);
@@ -340,6 +355,7 @@ int enumerateWith(Transport& net, const EnumerateOptions& o, const char* program
                 fail(1, "checkpoint: " + why);
                 net.abortAll(1);
             }
+            if (net.rank() == killRank && level == killLevel) ::raise(SIGKILL);
         };
     SpaceBfs<T, P, Store, Transport> bfs(net, bo);
     self = &bfs;
@@ -411,12 +427,7 @@ int enumerateReplicated(Transport& net, const EnumerateOptions& o, const char* p
     if constexpr (requires { P::build(); }) P::build();
     const int threads = threadsPerRank(net, o);
     std::optional<Progress> progress;
-    if (root && o.progress) progress.emplace(std::string(program) + ": " + o.space);
-    BfsOptions bo;
-    bo.threads = threads;
-    bo.maxDepth = o.maxDepth;
-    bo.progress = progress ? &*progress : nullptr;
-    Bfs bfs(net, bo, o.table);
+    Bfs bfs(net, bfsOptions(o, threads, root, program, progress), o.table);
     const auto start = std::chrono::steady_clock::now();
     bfs.run();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
