@@ -234,7 +234,7 @@ table)
     # The single-process build (pzc solve builds and caches the table).
     "$pzc" solve puzzles/cube2.pz --scramble "R U F" > /dev/null || fail "solve: exit $?"
     built=$(ls "$cache"/tables/cube2-top-*.pzt) || fail "no cached table"
-    ranks 3 puzzles/cube2.pz --pattern top --table --table-dir "$tmp/tables" > "$tmp/out" 2> "$tmp/err" \
+    ranks 4 puzzles/cube2.pz --pattern top --table --table-dir "$tmp/tables" > "$tmp/out" 2> "$tmp/err" \
         || fail "exit $?: $(cat "$tmp/err")"
     cmp "$built" "$tmp/tables/$(basename "$built")" || fail "the distributed table differs from the solver's"
     grep -q "^table: $tmp/tables/$(basename "$built")" "$tmp/out" || fail "$(cat "$tmp/out")"

@@ -17,23 +17,24 @@ strip() { sed -E 's/, "nodes": [0-9]+, "seconds": [0-9.e+-]+//' "$1"; }
 "$pzc" solve $puzzle --scrambles /dev/null --mpi > /dev/null 2> "$tmp/err"
 if grep -q "built without MPI" "$tmp/err"; then echo "SKIP: pzc was built without MPI"; exit 77; fi
 
-# ~30 positions: random states (their "state" field), scrambles, a bad line, a comment.
-"$pzc" solve $puzzle --random 30 --seed 5 --json > "$tmp/random" || fail "random"
+# 50 positions: random states (their "state" field) and scrambles, besides a bad line and a comment.
+"$pzc" solve $puzzle --random 48 --seed 5 --json > "$tmp/random" || fail "random"
 { echo "R1 C2"; echo "# a comment"; echo "R1 Q7"
   sed -E 's/.*"state": "([0-9 ]*)".*/\1/' "$tmp/random"; echo "C1 R2 C3'"; } > "$tmp/batch"
 "$pzc" solve $puzzle --scrambles "$tmp/batch" > "$tmp/single" 2> "$tmp/single.err"
 single_rc=$?
 [ "$single_rc" = 1 ] || fail "one process: exit $single_rc (a bad line: 1)"
-[ "$(wc -l < "$tmp/single")" = 33 ] || fail "one process: $(wc -l < "$tmp/single") lines"
+[ "$(wc -l < "$tmp/single")" = 51 ] || fail "one process: $(wc -l < "$tmp/single") lines"
 
 case $case_name in
 same-output)
+    np=4  # issue 50's test: 4 ranks on this machine's cores, 50 positions
     mpi --scrambles "$tmp/batch" --progress > "$tmp/mpi" 2> "$tmp/mpi.err"
     rc=$?
     [ "$rc" = "$single_rc" ] || fail "exit $rc, one process $single_rc: $(cat "$tmp/mpi.err")"
     cmp <(strip "$tmp/single") <(strip "$tmp/mpi") || fail "output differs: $(diff <(strip "$tmp/single") <(strip "$tmp/mpi"))"
     grep -q "batch:3: unknown move 'Q7'" "$tmp/mpi.err" || fail "no per-line error: $(cat "$tmp/mpi.err")"
-    grep -q "32/32 positions" "$tmp/mpi.err" || fail "no progress: $(cat "$tmp/mpi.err")"
+    grep -q "50/50 positions" "$tmp/mpi.err" || fail "no progress: $(cat "$tmp/mpi.err")"
     ;;
 two-ranks)
     # Rank 0 and one worker: rank 0 solves too (its chunks and the worker's
@@ -43,7 +44,7 @@ two-ranks)
     rc=$?
     [ "$rc" = "$single_rc" ] || fail "exit $rc, one process $single_rc: $(cat "$tmp/mpi.err")"
     cmp <(strip "$tmp/single") <(strip "$tmp/mpi") || fail "output differs: $(diff <(strip "$tmp/single") <(strip "$tmp/mpi"))"
-    grep -q "32/32 positions, .* (2 ranks solving)" "$tmp/mpi.err" || fail "no progress: $(cat "$tmp/mpi.err")"
+    grep -q "50/50 positions, .* (2 ranks solving)" "$tmp/mpi.err" || fail "no progress: $(cat "$tmp/mpi.err")"
     # note [timeline]: rank 0 marks its own solver's first answer.
     grep -q "timings .* rank 0 result" "$tmp/mpi.err" || fail "rank 0 did not solve: $(cat "$tmp/mpi.err")"
     ;;
