@@ -190,12 +190,15 @@ private:
     }
 
     // Each unseen value of this rank's blocks looks for a neighbour in the
-    // frontier (moves closed under inverse: a parent), a few moves at a
-    // time. A block's words are its thread's alone: plain writes.
+    // frontier (moves closed under inverse: a parent), one move at a time:
+    // most hits come early, and a bitmap's miss is cheap enough that ranking
+    // neighbours ahead to prefetch them costs more than it hides (slide4's
+    // top_rows on 2 ranks: 24.9-25.3 s ranking 4 at a time, 23.8-24.3 s 2,
+    // 23.2-23.4 s 1; PruneTable::build's 4-bit table gained nothing from
+    // 1, its misses being dearer).
+    // A block's words are its thread's alone: plain writes.
     void expandBackward(unsigned d) {
-        constexpr int kBatch = 4;  // most hits come early: few neighbours ranked for nothing
         forMyBlocks(d + 1, [&](uint64_t block, int) {
-            uint64_t neighbour[T::kMoves];
             for (uint64_t w = block * (kBlock / 64); w < (block + 1) * (kBlock / 64); ++w) {
                 uint64_t unseen = ~seen_.data[w];
                 if (w * 64 + 64 > P::kSize) unseen &= P::kSize > w * 64 ? (uint64_t{1} << (P::kSize - w * 64)) - 1 : 0;
@@ -204,17 +207,13 @@ private:
                     if constexpr (requires { P::isState(i); })
                         if (!P::isState(i)) continue;  // note [parts on one orbit]
                     const State s = P::unrank(i);
-                    bool hit = false;
-                    for (int first = 0; first < T::kMoves && !hit; first += kBatch) {
-                        const int last = std::min(T::kMoves, first + kBatch);
-                        for (int m = first; m < last; ++m) {
-                            neighbour[m] = P::rank(T::applyMove(s, m));
-                            pz::prefetch(frontier_.data + (neighbour[m] >> 6));
+                    for (int m = 0; m < T::kMoves; ++m) {
+                        const uint64_t n = P::rank(T::applyMove(s, m));
+                        if (frontier_.data[n >> 6] >> (n & 63) & 1) {
+                            next_.data[w] |= uint64_t{1} << (i & 63);
+                            break;
                         }
-                        for (int m = first; m < last && !hit; ++m)
-                            hit = frontier_.data[neighbour[m] >> 6] >> (neighbour[m] & 63) & 1;
                     }
-                    if (hit) next_.data[w] |= uint64_t{1} << (i & 63);
                 }
             }
         });
