@@ -29,7 +29,7 @@ const char* kEnumerateUsage =
     "           table is built as the solver builds it, the ranks sharing its depth-first step\n"
     "  --layout: how ranks hold the space: replicated (each the whole space in 3 bits per value,\n"
     "            exchanging one bitmap per level), partitioned (a slice each, exchanging the children),\n"
-    "            or auto (default: replicated on several ranks when it fits --memory and no --checkpoint)\n";
+    "            or auto (default: replicated when it fits --memory and no --checkpoint)\n";
 
 }  // namespace
 

@@ -405,6 +405,13 @@ int enumerateWith(Transport& net, const EnumerateOptions& o, const char* program
     return reportEnumeration<T, P>(net, o, r, program);
 }
 
+// What this rank needs to hold the space replicated (note [replicated
+// spaces]): its bitmaps, rank 0's table with --table, a coset space's move tables.
+template <class T, class P, class Transport>
+uint64_t replicatedBytes(const Transport& net, const EnumerateOptions& o) {
+    return ReplicatedBfs<T, P, Transport>::bytesNeeded(o.table && net.rank() == 0) + extraBytesOf<P>();
+}
+
 // A pattern's space or a coset space with every rank holding it whole (note
 // [replicated spaces] in replicated_bfs.hpp): the same counts, farthest
 // states and table file as enumerateWith's partitioned run.
@@ -412,7 +419,7 @@ template <class T, class P, class Transport>
 int enumerateReplicated(Transport& net, const EnumerateOptions& o, const char* program) {
     using Bfs = ReplicatedBfs<T, P, Transport>;
     const bool root = net.rank() == 0;
-    const uint64_t need = Bfs::bytesNeeded(o.table && root) + extraBytesOf<P>();
+    const uint64_t need = replicatedBytes<T, P>(net, o);
     const int firstOver = net.firstWhere(need > memoryBudget());
     if (firstOver >= 0) {
         if (firstOver == net.rank())
@@ -472,8 +479,7 @@ template <class T, class P, class Transport>
 bool runsReplicated(Transport& net, const EnumerateOptions& o) {
     if (o.layout != "auto") return o.layout == "replicated";
     if (!o.checkpointDir.empty()) return false;
-    const uint64_t need = ReplicatedBfs<T, P, Transport>::bytesNeeded(o.table && net.rank() == 0) + extraBytesOf<P>();
-    return net.firstWhere(need > memoryBudget()) < 0;
+    return net.firstWhere(replicatedBytes<T, P>(net, o) > memoryBudget()) < 0;
 }
 
 template <class T, class P, class Transport>

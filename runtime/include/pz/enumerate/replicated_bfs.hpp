@@ -222,44 +222,41 @@ private:
     // The threads' own marks ORed into next_, and cleared for the next level.
     void mergeMarks() {
         if (marks_.empty()) return;
-        const int threads = std::max(1, options_.threads);
-        const uint64_t per = (words() + threads - 1) / threads;
-        parallelSum(threads, [&](int t) {
-            for (uint64_t w = per * t; w < std::min(words(), per * t + per); ++w) {
-                uint64_t v = next_.data[w];
-                for (auto& m : marks_) v |= std::exchange(m.data[w], 0);
-                next_.data[w] = v;
-            }
+        sumOverWords([&](uint64_t w) {
+            uint64_t v = next_.data[w];
+            for (auto& m : marks_) v |= std::exchange(m.data[w], 0);
+            next_.data[w] = v;
             return uint64_t{0};
         });
     }
 
     // next_ &= ~seen_ (what this level reached first), counted.
     uint64_t keepNew() {
-        const int threads = std::max(1, options_.threads);
-        const uint64_t per = (words() + threads - 1) / threads;
-        return parallelSum(threads, [&](int t) {
-            uint64_t found = 0;
-            for (uint64_t w = per * t; w < std::min(words(), per * t + per); ++w)
-                found += static_cast<uint64_t>(std::popcount(next_.data[w] &= ~seen_.data[w]));
-            return found;
-        });
+        return sumOverWords([&](uint64_t w) { return static_cast<uint64_t>(std::popcount(next_.data[w] &= ~seen_.data[w])); });
     }
 
     // The new level becomes the frontier and is seen; next_ is cleared for
     // the level after; rank 0's table takes depth d for it.
     void advance(unsigned d) {
+        sumOverWords([&](uint64_t w) {
+            const uint64_t fresh = next_.data[w];
+            seen_.data[w] |= fresh;
+            frontier_.data[w] = fresh;
+            next_.data[w] = 0;
+            if (table_ && fresh) setNibbles(w, fresh, d);
+            return uint64_t{0};
+        });
+    }
+
+    // The sum of f(w) over every bitmap word, the threads taking a range each.
+    template <class F>
+    uint64_t sumOverWords(F&& f) {
         const int threads = std::max(1, options_.threads);
         const uint64_t per = (words() + threads - 1) / threads;
-        parallelSum(threads, [&](int t) {
-            for (uint64_t w = per * t; w < std::min(words(), per * t + per); ++w) {
-                const uint64_t fresh = next_.data[w];
-                seen_.data[w] |= fresh;
-                frontier_.data[w] = fresh;
-                next_.data[w] = 0;
-                if (table_ && fresh) setNibbles(w, fresh, d);
-            }
-            return uint64_t{0};
+        return parallelSum(threads, [&](int t) {
+            uint64_t sum = 0;
+            for (uint64_t w = per * t; w < std::min(words(), per * t + per); ++w) sum += f(w);
+            return sum;
         });
     }
 
