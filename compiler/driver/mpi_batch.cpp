@@ -20,11 +20,12 @@
 // queued until the pipe takes it, output read as it comes and cut into
 // whole lines), each turn pumps the pipes and probes MPI, and an idle turn
 // sleeps in ppoll on the pipes (woken by the solver's answers; at most
-// 200 us, for MPI). Its solver ending before answering all it holds is a
+// 1 ms, for MPI). Its solver ending before answering all it holds is a
 // worker's FAIL from rank 0: the same message ("on rank 0"), exit codes
 // and memory hand-over.
 #include "compiler/driver/mpi_batch.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -45,6 +46,7 @@
 
 #include "compiler/driver/result_protocol.hpp"
 #include "compiler/driver/timeline.hpp"
+#include "pz/support/launcher_sockets.hpp"
 #endif
 
 namespace pz::driver::mpi {
@@ -217,6 +219,17 @@ public:
         return s;
     }
 
+    // note [no wait at exit] (subprocess.hpp): once it has answered all it
+    // was given, the rank does not wait for it to unmap its tables and end
+    // (8 ms after rank 0's last answer here); its input is closed, so it
+    // ends on its own, or dies with the rank (PR_SET_PDEATHSIG).
+    void leave() {
+        closeInput();
+        if (fromChild_ >= 0) close(fromChild_);
+        fromChild_ = -1;
+        pid_ = -1;
+    }
+
     ~Solver() {
         if (pid_ > 0) finish();
     }
@@ -299,10 +312,12 @@ Session::Session() {
     if (!initialised) {
         ::setenv("OMPI_MCA_pml", "ob1", 0);
         MPI_Init(nullptr, nullptr);
+        noDelayOnTcpSockets();  // note [launcher sockets]: MPI_Finalize 45 -> 2 ms
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
     g_session = this;
+    timeline::mark("MPI initialized");
 }
 
 Session::~Session() {
@@ -328,8 +343,10 @@ std::string failure(const std::vector<std::string>& argv, int rank, const ChildS
 // One batch on a worker: runs `argv` and solves chunks until DONE (or STOP).
 // False when told to STOP.
 bool workerBatch(Session& session, const std::vector<std::string>& argv) {
+    timeline::mark("solver start");
     Solver solver(argv);
     bool failed = false;
+    size_t answered = 0;  // chunks (note [timeline]: the first is marked)
     int tag = 0, from = 0;
     send(0, kResults, "");
     for (;;) {
@@ -339,6 +356,7 @@ bool workerBatch(Session& session, const std::vector<std::string>& argv) {
         std::vector<std::string> lines, results;
         for (const auto& [i, input] : chunk) lines.push_back(input);
         if (!failed && solver.solve(lines, results)) {
+            if (!answered++) timeline::mark("first results");
             std::string reply;
             for (size_t k = 0; k < chunk.size(); ++k) reply += std::to_string(chunk[k].first) + "\t" + results[k] + "\n";
             send(0, kResults, reply);
@@ -347,7 +365,11 @@ bool workerBatch(Session& session, const std::vector<std::string>& argv) {
         failed = true;
         send(0, kFail, failure(argv, session.rank(), solver.finish()));
     }
-    solver.finish();
+    if (failed)
+        solver.finish();
+    else
+        solver.leave();  // it answered every chunk: rank 0 sends DONE only then
+    timeline::mark("solver left");
     return tag == kDone;
 }
 
@@ -373,7 +395,9 @@ int runWorker(Session& session) {
 
 FarmResult farm(Session& session, const std::vector<std::string>& argv, const std::vector<std::string>& inputs,
                 bool progress, const std::function<void(const std::string&)>& onLine) {
-    constexpr size_t kChunkSize = 4;  // small: a slow position holds up only its chunk
+    // note [batch tail]: chunks of up to kChunkSize positions while the
+    // queue is long, single positions at its end.
+    constexpr size_t kChunkSize = 4;
     // Two chunks per solver: the next one waits in its queue while it
     // solves, so it never idles for a round trip to rank 0.
     constexpr int kInFlight = 2;
@@ -403,9 +427,21 @@ FarmResult farm(Session& session, const std::vector<std::string>& argv, const st
         ++done;
     };
     // The next chunk from the queue: its positions' indices.
+    // Note [batch tail]
+    // ~~~~~~~~~~~~~~~~~
+    // Every solver holds kInFlight chunks, so when the queue runs dry each
+    // still has up to kInFlight chunks to answer, and the batch ends when
+    // the most loaded one does. Chunks of 4 left the last rank up to 8
+    // positions (~30 ms of slide4) behind the first. So a chunk is at most
+    // the queue's share of 4 chunks per solver: 4 positions while the queue
+    // is long, 1 at its end (one message per position then: a few tens of
+    // microseconds against milliseconds of search).
+    const size_t solvers = static_cast<size_t>(session.size());
     auto takeChunk = [&] {
+        const size_t share = (inputs.size() - next) / (4 * solvers);
+        const size_t size = std::clamp<size_t>(share, 1, kChunkSize);
         std::vector<size_t> chunk;
-        for (; chunk.size() < kChunkSize && next < inputs.size(); ++next) chunk.push_back(next);
+        for (; chunk.size() < size && next < inputs.size(); ++next) chunk.push_back(next);
         return chunk;
     };
     // Rank 0's own solver: the chunks it holds, in the order it answers them.
@@ -498,12 +534,14 @@ FarmResult farm(Session& session, const std::vector<std::string>& argv, const st
             fds[n++] = {local.outputFd(), POLLIN, 0};
             if (local.inputFd() >= 0) fds[n++] = {local.inputFd(), POLLOUT, 0};
         }
-        const timespec pause{0, 200 * 1000};
+        // 1 ms: every solver has its next chunk queued (note [batch tail]),
+        // so a worker's answer waiting that long idles nobody, and rank 0,
+        // sharing a core with the solvers, wakes 1,000 times a second, not 5,000.
+        const timespec pause{0, 1000 * 1000};
         ppoll(fds, n, &pause, nullptr);
     }
     timeline::mark("results");
-    local.finish();
-    timeline::mark("solver exited");
+    local.leave();  // answered all it held, or already finished (failed)
     sigaction(SIGPIPE, &oldPipe, nullptr);
     out.refusedFirst = !out.ok && out.exitCode == 4 && done == 0;
     if (out.exitCode == 4) out.exitCode = 1;
