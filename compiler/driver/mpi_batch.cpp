@@ -393,6 +393,23 @@ int runWorker(Session& session) {
     }
 }
 
+namespace {
+
+// Note [batch tail]
+// ~~~~~~~~~~~~~~~~~
+// Every solver holds kInFlight chunks, so when the queue runs dry each
+// still has up to kInFlight chunks to answer, and the batch ends when the
+// most loaded one does. Chunks of 4 left the last rank up to 8 positions
+// (~30 ms of slide4) behind the first. So a chunk is at most the queue's
+// share of 4 chunks per solver: `most` positions while the queue is long,
+// 1 at its end (one message per position then: a few tens of microseconds
+// against milliseconds of search).
+size_t chunkSize(size_t queued, size_t solvers, size_t most) {
+    return std::clamp<size_t>(queued / (4 * solvers), 1, most);
+}
+
+}  // namespace
+
 FarmResult farm(Session& session, const std::vector<std::string>& argv, const std::vector<std::string>& inputs,
                 bool progress, const std::function<void(const std::string&)>& onLine) {
     // note [batch tail]: chunks of up to kChunkSize positions while the
@@ -427,19 +444,8 @@ FarmResult farm(Session& session, const std::vector<std::string>& argv, const st
         ++done;
     };
     // The next chunk from the queue: its positions' indices.
-    // Note [batch tail]
-    // ~~~~~~~~~~~~~~~~~
-    // Every solver holds kInFlight chunks, so when the queue runs dry each
-    // still has up to kInFlight chunks to answer, and the batch ends when
-    // the most loaded one does. Chunks of 4 left the last rank up to 8
-    // positions (~30 ms of slide4) behind the first. So a chunk is at most
-    // the queue's share of 4 chunks per solver: 4 positions while the queue
-    // is long, 1 at its end (one message per position then: a few tens of
-    // microseconds against milliseconds of search).
-    const size_t solvers = static_cast<size_t>(session.size());
     auto takeChunk = [&] {
-        const size_t share = (inputs.size() - next) / (4 * solvers);
-        const size_t size = std::clamp<size_t>(share, 1, kChunkSize);
+        const size_t size = chunkSize(inputs.size() - next, static_cast<size_t>(session.size()), kChunkSize);
         std::vector<size_t> chunk;
         for (; chunk.size() < size && next < inputs.size(); ++next) chunk.push_back(next);
         return chunk;
