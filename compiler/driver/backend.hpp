@@ -71,6 +71,7 @@ struct EnumerateRequest {
     std::optional<unsigned long long> maxDepth;
     std::string memory, checkpoint, tableDir;
     std::string layout = "auto";  // --layout (note [replicated spaces] in pz/enumerate/replicated_bfs.hpp)
+    std::string exchange = "auto";  // --exchange (note [packed children] in pz/enumerate/packed_children.hpp)
 };
 
 class Backend {

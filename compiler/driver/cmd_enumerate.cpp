@@ -14,11 +14,12 @@ namespace {
 const char* kEnumerateUsage =
     "usage: pzc enumerate FILE (--whole | --pattern P | --coset H) [--mpi] [--threads N] [--memory SIZE]\n"
     "                     [--checkpoint DIR [--resume]] [--farthest N] [--max-depth D]\n"
-    "                     [--table [--table-dir DIR]] [--layout auto|replicated|partitioned] [--json] [--progress]\n"
+    "                     [--table [--table-dir DIR]] [--layout auto|replicated|partitioned]\n"
+    "                     [--exchange auto|packed|plain] [--json] [--progress]\n"
     "  counts the states at each distance from solved, of the whole puzzle (--whole: every piece),\n"
     "  of a declared pattern's space (--pattern), or of a declared subgroup's cosets (--coset: a coset's\n"
     "  distance is the fewest moves that bring its states into the subgroup)\n"
-    "  --mpi: across the ranks of mpirun (or srun); each rank holds a slice of the space\n"
+    "  --mpi: across the ranks of mpirun (or srun); each rank holds the space or a slice (--layout)\n"
     "  --threads: per rank (default: the CPUs shared by the ranks on a machine)\n"
     "  --memory: the budget per rank (default: a quarter of RAM)\n"
     "  --checkpoint DIR: each rank writes its slice after every level; --resume continues from DIR\n"
@@ -29,7 +30,10 @@ const char* kEnumerateUsage =
     "           table is built as the solver builds it, the ranks sharing its depth-first step\n"
     "  --layout: how ranks hold the space: replicated (each the whole space in 3 bits per value,\n"
     "            exchanging one bitmap per level), partitioned (a slice each, exchanging the children),\n"
-    "            or auto (default: replicated when it fits --memory and no --checkpoint)\n";
+    "            or auto (default: replicated when it fits --memory and no --checkpoint)\n"
+    "  --exchange: how the partitioned layout sends children to other ranks: packed (sorted, as\n"
+    "              varint gaps: fewer bytes, more CPU), plain (an index each), or auto (default:\n"
+    "              packed when the ranks are on more than one machine)\n";
 
 }  // namespace
 
@@ -52,6 +56,7 @@ int runEnumerate(const Args& args) {
         .flag("--table", request.table)
         .value("--table-dir", request.tableDir)
         .value("--layout", request.layout)
+        .value("--exchange", request.exchange)
         .flag("--json", request.json)
         .flag("--progress", request.progress)
         .exclusive({"--whole", "--pattern", "--coset"});
@@ -66,6 +71,10 @@ int runEnumerate(const Args& args) {
         return options.fail("--layout is auto, replicated or partitioned, not '" + request.layout + "'");
     if (request.layout == "replicated" && !request.checkpoint.empty())
         return options.fail("--layout replicated keeps no checkpoints: use --layout partitioned");
+    if (options.given("--exchange") && request.exchange != "auto" && request.exchange != "packed" && request.exchange != "plain")
+        return options.fail("--exchange is auto, packed or plain, not '" + request.exchange + "'");
+    if (request.exchange != "auto" && request.layout == "replicated")
+        return options.fail("--exchange chooses how the partitioned layout sends children: not with --layout replicated");
     // A table cut short would read as 15 beyond the cut: an over-estimate.
     if (request.table && request.maxDepth)
         return options.fail("--table builds the whole table: --max-depth would leave it unfinished");

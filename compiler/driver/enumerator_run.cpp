@@ -52,6 +52,7 @@ int runEnumerator(const std::string& source, const std::string& stem, const Enum
     if (!request.checkpoint.empty()) argv.insert(argv.end(), {"--checkpoint", request.checkpoint});
     if (!request.tableDir.empty()) argv.insert(argv.end(), {"--table-dir", request.tableDir});
     if (request.layout != "auto") argv.insert(argv.end(), {"--layout", request.layout});
+    if (request.exchange != "auto") argv.insert(argv.end(), {"--exchange", request.exchange});
     for (auto [on, flag] : {std::pair{request.resume, "--resume"}, {request.table, "--table"},
                             {request.json, "--json"}, {request.progress, "--progress"}})
         if (on) argv.push_back(flag);

@@ -74,6 +74,18 @@ cube2-ranks)
             diff <(grep -E "^(depth|states|maximum|farthest)" "$tmp/one") \
                 <(grep -E "^(depth|states|maximum|farthest)" "$tmp/$layout$n") || fail "$n ranks $layout differ from one process"
         done
+        # Partitioned, children go plain on one machine (auto), packed when
+        # asked (note [packed children]): the same answers in fewer bytes.
+        grep -qx "exchange: plain" "$tmp/partitioned$n" || fail "$n ranks: $(tail -3 "$tmp/partitioned$n")"
+        ranks $n puzzles/cube2.pz --whole --farthest 4 --layout partitioned --exchange packed > "$tmp/packed$n" 2> "$tmp/err" \
+            || fail "$n ranks packed: exit $?: $(cat "$tmp/err")"
+        grep -qx "exchange: packed" "$tmp/packed$n" || fail "$n ranks packed: $(tail -3 "$tmp/packed$n")"
+        diff <(grep -E "^(depth|states|maximum|farthest)" "$tmp/one") \
+            <(grep -E "^(depth|states|maximum|farthest)" "$tmp/packed$n") || fail "$n ranks packed differ from one process"
+        per_state() { sed -nE 's/^time: .*, ([0-9.]+) bytes per state$/\1/p' "$1"; }
+        awk -v packed="$(per_state "$tmp/packed$n")" -v plain="$(per_state "$tmp/partitioned$n")" \
+            'BEGIN { exit !(packed > 0 && packed * 3 < plain) }' \
+            || fail "$n ranks: packed $(per_state "$tmp/packed$n") bytes per state, plain $(per_state "$tmp/partitioned$n")"
     done
     ;;
 cube2-qtm)
@@ -178,6 +190,11 @@ coset-table)
     for f in "$tmp"/one/*.pzt "$tmp"/three/*.pzt; do
         cmp "$f" "$cache/tables/$(basename "$f")" || fail "$(basename "$f") differs from the solver's"
     done
+    # Children with their images sent packed (note [packed children]), 2 threads a rank.
+    ranks 3 "$tmp/f2.pz" --pattern tetrad_coset --table --table-dir "$tmp/packed" --exchange packed --threads 2 \
+        > "$tmp/outp" 2> "$tmp/err" || fail "3 ranks packed: exit $?: $(cat "$tmp/err")"
+    grep -qx "exchange: packed" "$tmp/outp" || fail "$(tail -3 "$tmp/outp")"
+    cmp "$tmp"/three/*.pzt "$tmp"/packed/*.pzt || fail "the packed build differs"
     ;;
 projected-table)
     need_mpi
@@ -243,6 +260,11 @@ table)
     ranks 3 puzzles/cube2.pz --pattern top --table --table-dir "$tmp/sliced" --layout partitioned > "$tmp/out" 2> "$tmp/err" \
         || fail "partitioned: exit $?: $(cat "$tmp/err")"
     cmp "$built" "$tmp/sliced/$(basename "$built")" || fail "the partitioned table differs from the solver's"
+    # The same with children sent packed (note [packed children]), 2 threads a rank.
+    ranks 2 puzzles/cube2.pz --pattern top --table --table-dir "$tmp/packed" --layout partitioned --exchange packed \
+        --threads 2 > "$tmp/out" 2> "$tmp/err" || fail "packed: exit $?: $(cat "$tmp/err")"
+    grep -qx "exchange: packed" "$tmp/out" || fail "$(tail -3 "$tmp/out")"
+    cmp "$built" "$tmp/packed/$(basename "$built")" || fail "the packed table differs from the solver's"
     # The solver loads it as its own: a cache holding only it, and no rebuild.
     mkdir -p "$tmp/cache/tables" && cp "$tmp/tables"/*.pzt "$tmp/cache/tables/"
     cp -rp "$cache/bin" "$tmp/cache/" 2> /dev/null
@@ -360,7 +382,13 @@ bad-input)
     expect_error 2 "--layout is auto, replicated or partitioned, not 'split'" puzzles/cube2.pz --whole --layout split
     expect_error 2 "--layout replicated takes a pattern's space, the whole puzzle or a subgroup's cosets, not a coset pattern's classes" tests/puzzles/cube2_tetrads.pz --pattern tetrad_coset --table --layout replicated
     expect_error 2 "--layout replicated keeps no checkpoints" puzzles/cube2.pz --whole --layout replicated --checkpoint "$tmp/ck"
-    expect_error 2 "--max-depth and --layout do not apply" tests/puzzles/cube2_tetrads.pz --pattern tetrad_proj --table --layout partitioned
+    expect_error 2 "--max-depth, --layout and --exchange do not apply" tests/puzzles/cube2_tetrads.pz --pattern tetrad_proj --table --layout partitioned
+    expect_error 2 "--max-depth, --layout and --exchange do not apply" tests/puzzles/cube2_tetrads.pz --pattern tetrad_proj --table --exchange packed
+    expect_error 2 "--exchange is auto, packed or plain, not 'zip'" puzzles/cube2.pz --whole --exchange zip
+    expect_error 2 "--exchange chooses how the partitioned layout sends children: not with --layout replicated" \
+        puzzles/cube2.pz --whole --layout replicated --exchange packed
+    expect_error 2 "--exchange packed chooses how the partitioned layout sends children; this run is replicated" \
+        puzzles/cube2.pz --whole --exchange packed
     expect_error 1 "needs 31.5 MiB per rank replicated, more than the memory budget of 1.0 MiB" \
         puzzles/cube2.pz --whole --memory 1M --layout replicated
     expect_error 2 "--max-depth would leave it unfinished" puzzles/cube2.pz --pattern top --table --max-depth 3

@@ -80,10 +80,10 @@ int PermutationBackend::enumerate(pipeline::CompilationUnit& unit, const Enumera
                 return 2;
             }
             if (!request.checkpoint.empty() || request.resume || request.farthest || request.maxDepth ||
-                request.layout != "auto") {
+                request.layout != "auto" || request.exchange != "auto") {
                 std::cerr << "pzc enumerate: error: the table of projected coset pattern '" << request.pattern
-                          << "' is not built level by level: --checkpoint, --resume, --farthest, --max-depth and "
-                             "--layout do not apply\n";
+                          << "' is not built level by level: --checkpoint, --resume, --farthest, --max-depth, "
+                             "--layout and --exchange do not apply\n";
                 return 2;
             }
         }

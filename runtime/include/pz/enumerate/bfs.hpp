@@ -15,8 +15,8 @@
 // from the level's density (the counts every rank knows) so that about
 // kRoundChildren children are in flight per rank, and every rank runs the
 // same number of rounds, so the collective calls always match. Children are
-// sent as the owner's local index: 4 bytes while a slice has at most 2^32
-// values, else 8.
+// the owner's local indices (4 bytes while a slice has at most 2^32 values,
+// else 8), or, across machines, sorted as varint gaps (note [packed children]).
 // A level whose unseen values are fewer than its frontier runs backwards,
 // as PruneTable::build does: each unseen state looks for a neighbour in the
 // level (moves closed under inverse), a few moves at a time, and stops at
@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -36,6 +37,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "pz/enumerate/packed_children.hpp"
 #include "pz/enumerate/slices.hpp"
 #include "pz/enumerate/transport.hpp"
 
@@ -59,6 +61,9 @@ struct BfsOptions {
     int threads = 1;
     unsigned maxDepth = ~0u;       // stop after this level (--max-depth)
     Progress* progress = nullptr;  // rank 0's, or none
+    // A forward level sends children sorted as varint gaps (note [packed
+    // children]): for ranks on several machines, where the network binds.
+    bool packed = false;
     // Called after every finished level (a checkpoint), with the new depth.
     std::function<void(unsigned)> levelDone;
 };
@@ -167,13 +172,23 @@ private:
         // Kept from level to level (note [exchange buffers] in transport.hpp).
         Outboxes<W>& outbox = buffers<W>().outbox;
         Received<W>& received = buffers<W>().received;
+        // Or sent packed (note [packed children]), sorted in `scratch`.
+        const bool pack = options_.packed && ranks > 1;
+        Outboxes<W>& scratch = buffers<W>().scratch;
+        Outboxes<uint8_t>& packed = packed_.outbox;
+        Received<uint8_t>& receivedPacked = packed_.received;
+        const unsigned bits = static_cast<unsigned>(std::bit_width(std::max<uint64_t>(local, 2) - 1));
         outbox.resize(threads);
+        scratch.resize(threads);
+        packed.resize(threads);
+        for (auto& box : packed) box.resize(ranks);
         for (auto& box : outbox) {
             box.resize(ranks);
             // Room for a round's share at once: no copies as they grow.
             for (int r = 0; r < ranks && ranks > 1; ++r)
                 if (r != me) box[r].reserve(static_cast<size_t>(kRoundChildren) / threads / ranks);
         }
+        for (auto& s : scratch) s.resize(1);
         uint64_t found = 0;
         // The previous round's exchange is in flight while this round
         // expands (note [overlapped rounds] in transport.hpp): its children
@@ -226,21 +241,30 @@ private:
                         }
                     });
                 }
+                for (int r = 0; r < ranks && pack; ++r) {
+                    if (r == me || box[r].empty()) continue;
+                    radixSort(box[r], scratch[t][0], bits);
+                    appendRuns(box[r], packed[t][r]);
+                    box[r].clear();
+                }
                 return mine;
             });
             if (inFlight) {
                 net_.wait();
-                found += claimReceived(received, d);
+                found += pack ? claimPacked(receivedPacked, d) : claimReceived(received, d);
             }
             if (ranks > 1) {
-                net_.post(outbox, received);
+                if (pack)
+                    net_.post(packed, receivedPacked);
+                else
+                    net_.post(outbox, received);
                 inFlight = true;
             }
             if (options_.progress) options_.progress->update(static_cast<int>(d + 1), double(end) / double(local));
         }
         if (inFlight) {
             net_.wait();
-            found += claimReceived(received, d);
+            found += pack ? claimPacked(receivedPacked, d) : claimReceived(received, d);
         }
         return found;
     }
@@ -256,6 +280,28 @@ private:
             for (size_t k = first; k < last; ++k) {
                 if (k + kAhead < last) store_.prefetch(in[k + kAhead]);
                 mine += claimAny(in[k], d);
+            }
+            return mine;
+        });
+    }
+
+    // Claims the packed runs received (note [packed children]), the threads
+    // taking runs in turn, each prefetching kAhead values ahead of its claims.
+    uint64_t claimPacked(const Received<uint8_t>& in, unsigned d) {
+        const std::vector<PackedRun> runs = packedRuns(in.data(), in.size());
+        std::atomic<size_t> next{0};
+        return parallelSum(std::max(1, options_.threads), [&](int) {
+            uint64_t mine = 0;
+            constexpr size_t kAhead = 16;
+            uint64_t ahead[kAhead];
+            for (size_t k; (k = next.fetch_add(1)) < runs.size();) {
+                size_t held = 0, taken = 0;
+                forEachPacked(runs[k], [&](uint64_t l) {
+                    store_.prefetch(l);
+                    if (held - taken == kAhead) mine += claimAny(ahead[taken++ % kAhead], d);
+                    ahead[held++ % kAhead] = l;
+                });
+                while (taken < held) mine += claimAny(ahead[taken++ % kAhead], d);
             }
             return mine;
         });
@@ -408,10 +454,12 @@ private:
     template <class W>
     struct Buffers {
         Outboxes<W> outbox;
+        Outboxes<W> scratch;  // a thread's radix sort buffer ([t][0])
         Received<W> received;
     };
     Buffers<uint32_t> narrow_;
     Buffers<uint64_t> wide_;
+    Buffers<uint8_t> packed_;  // what a forward level sends (note [packed children])
     template <class W>
     Buffers<W>& buffers() {
         if constexpr (std::is_same_v<W, uint32_t>) return narrow_;

@@ -20,6 +20,10 @@
 //                    (note [rank slices]); auto (the default): replicated
 //                    when it fits every rank's budget and no --checkpoint
 //                    is asked for
+//   --exchange E     how a partitioned forward level sends children: packed
+//                    (sorted varint gaps, note [packed children]), plain
+//                    (one index each), auto (the default): packed when the
+//                    ranks are on more than one machine
 //   --expect N       the states the analysis predicts: a different count is
 //                    an internal error (exit 3)
 //   --space LABEL    how the output names the space; --json; --progress
@@ -56,6 +60,7 @@ struct EnumerateOptions {
     unsigned maxDepth = ~0u;
     std::string checkpointDir, tableDir, space;
     std::string layout = "auto";  // auto, replicated or partitioned (note [replicated spaces])
+    std::string exchange = "auto";  // auto, packed or plain (note [packed children])
     std::optional<uint64_t> expect;
 };
 
@@ -66,7 +71,8 @@ inline std::optional<int> parseEnumerateOptions(int argc, char** argv, bool root
         if (root)
             std::cerr << "usage: " << argv[0]
                       << " [--threads N] [--memory SIZE] [--checkpoint DIR [--resume]] [--farthest N] [--max-depth D]"
-                         " [--table] [--table-dir DIR] [--layout auto|replicated|partitioned] [--expect N] [--space LABEL]"
+                         " [--table] [--table-dir DIR] [--layout auto|replicated|partitioned] [--exchange auto|packed|plain]"
+                         " [--expect N] [--space LABEL]"
                          " [--json] [--progress]\n";
         return 2;
     };
@@ -110,6 +116,10 @@ inline std::optional<int> parseEnumerateOptions(int argc, char** argv, bool root
             o.layout = v;
             if (o.layout != "auto" && o.layout != "replicated" && o.layout != "partitioned")
                 return bad("--layout is auto, replicated or partitioned, not '" + o.layout + "'");
+        } else if (a == "--exchange") {
+            o.exchange = v;
+            if (o.exchange != "auto" && o.exchange != "packed" && o.exchange != "plain")
+                return bad("--exchange is auto, packed or plain, not '" + o.exchange + "'");
         } else return usage();
     }
     if (o.resume && o.checkpointDir.empty()) return bad("--resume needs --checkpoint DIR");
@@ -204,6 +214,16 @@ inline BfsOptions bfsOptions(const EnumerateOptions& o, int threads, bool root, 
     return bo;
 }
 
+// Whether a partitioned run sends its children packed (note [packed
+// children]): asked for, or (auto) when the ranks are on more than one
+// machine; on one, the exchange is a copy through shared memory and the
+// sort costs more than the bytes it saves.
+template <class Transport>
+bool packsChildren(const Transport& net, const EnumerateOptions& o) {
+    if (o.exchange != "auto") return o.exchange == "packed";
+    return net.ranks() > 1 && net.localRanks() < net.ranks();
+}
+
 // A coset space's move tables (note [coset spaces] in coset_space.hpp), 0 for a pattern.
 template <class P>
 uint64_t extraBytesOf() {
@@ -221,6 +241,7 @@ struct Enumerated {
     unsigned depthLimit = ~0u;  // the deepest level kept (a 4-bit table's 14), ~0u: none
     std::string tablePath;
     const char* layout = "partitioned";  // note [replicated spaces] in replicated_bfs.hpp
+    const char* exchange = nullptr;      // a partitioned run on ranks: "packed" or "plain"
 };
 
 // Rank 0 prints the distribution (--json: one object); exit 3 when the
@@ -265,6 +286,7 @@ int reportEnumeration(Transport& net, const EnumerateOptions& o, const Enumerate
         for (size_t k = 0; k < farthest.size(); ++k)
             out << (k ? ", " : "") << "{\"index\": " << farthest[k] << ", \"state\": \"" << stateText(farthest[k]) << "\"}";
         out << "], \"seconds\": " << seconds << ", \"bytes_exchanged\": " << exchanged << ", \"layout\": \"" << r.layout << "\"";
+        if (r.exchange) out << ", \"exchange\": \"" << r.exchange << "\"";
         if (o.resume) out << ", \"resumed_at\": " << resumedAt;
         if (o.table) out << ", \"table\": \"" << tablePath << "\"";
         out << "}\n";
@@ -288,6 +310,7 @@ int reportEnumeration(Transport& net, const EnumerateOptions& o, const Enumerate
                       newStates ? double(exchanged) / double(newStates) : 0.0);
         out << line;
         out << "layout: " << r.layout << "\n";
+        if (r.exchange) out << "exchange: " << r.exchange << "\n";
         if (o.table) out << "table: " << (tablePath.empty() ? "not written (stopped by --max-depth)" : tablePath) << "\n";
     }
     std::cout << out.str() << std::flush;
@@ -339,6 +362,7 @@ int enumerateWith(Transport& net, const EnumerateOptions& o, const char* program
     const std::string key = std::string(T::kName) + "-" + P::kName + "-" + P::kHash + (o.table ? "-table" : "");
     std::optional<Progress> progress;
     BfsOptions bo = bfsOptions(o, threads, root, program, progress);
+    bo.packed = packsChildren(net, o);
     // A lost rank, for tests/enumerate rank-dies: PZ_ENUMERATE_KILL=R:D
     // kills rank R (SIGKILL, as the kernel or a scheduler would) right
     // after its checkpoint of level D.
@@ -402,6 +426,7 @@ int enumerateWith(Transport& net, const EnumerateOptions& o, const char* program
     r.depthLimit = Store::kMaxDepth;
     r.tablePath = tablePath;
     r.layout = "partitioned";
+    if (net.ranks() > 1) r.exchange = bo.packed ? "packed" : "plain";
     return reportEnumeration<T, P>(net, o, r, program);
 }
 
@@ -417,6 +442,13 @@ uint64_t replicatedBytes(const Transport& net, const EnumerateOptions& o) {
 // states and table file as enumerateWith's partitioned run.
 template <class T, class P, class Transport>
 int enumerateReplicated(Transport& net, const EnumerateOptions& o, const char* program) {
+    if (o.exchange != "auto") {
+        if (net.rank() == 0)
+            std::cerr << program << ": error: --exchange " << o.exchange
+                      << " chooses how the partitioned layout sends children; this run is replicated "
+                         "(it ORs bitmaps): add --layout partitioned\n";
+        return 2;
+    }
     using Bfs = ReplicatedBfs<T, P, Transport>;
     const bool root = net.rank() == 0;
     const uint64_t need = replicatedBytes<T, P>(net, o);
@@ -554,8 +586,9 @@ int projectedTableRun(Transport& net, const CosetPatternSpec& spec, int argc, ch
     };
     if (auto code = parseEnumerateOptions(argc, argv, root, o)) return *code;
     if (!o.table) return bad("'" + spec.name + "' is a projected coset pattern: its space is not walked, its table is built (--table)");
-    if (o.layout != "auto")
-        return bad("a projected coset pattern's table has no --layout to choose: every rank holds it whole (note [projected tables across ranks])");
+    if (o.layout != "auto" || o.exchange != "auto")
+        return bad("a projected coset pattern's table has no --layout or --exchange to choose: every rank holds it whole "
+                   "(note [projected tables across ranks])");
     if (!o.checkpointDir.empty() || o.farthest || o.maxDepth != ~0u || o.expect)
         return bad("a projected coset pattern's table is not built level by level: --checkpoint, --resume, --farthest, "
                    "--max-depth and --expect do not apply");
