@@ -55,6 +55,12 @@ TEST_CASE("packed children: radix sort and runs, 32-bit", "[packed_children]") {
         for (auto& x : v) x = static_cast<uint32_t>(rng() & ((uint64_t{1} << bits) - 1));
         roundTrip(v, bits);
     }
+    // Boxes past 2 MiB: split by their top bits first, then sorted in cache.
+    for (unsigned bits : {1u, 13u, 28u, 32u}) {
+        std::vector<uint32_t> v(size_t{1} << 20);
+        for (auto& x : v) x = static_cast<uint32_t>(rng() & ((uint64_t{1} << bits) - 1));
+        roundTrip(v, bits);
+    }
     roundTrip(std::vector<uint32_t>{}, 20);
     roundTrip(std::vector<uint32_t>{5}, 20);
     roundTrip(std::vector<uint32_t>{9, 9, 9, 0, 0xFFFFFFFFu}, 32);
@@ -64,6 +70,9 @@ TEST_CASE("packed children: radix sort and runs, 64-bit", "[packed_children]") {
     std::mt19937_64 rng(11);
     for (unsigned bits : {33u, 40u, 64u}) {
         std::vector<uint64_t> v(70000);
+        for (auto& x : v) x = bits == 64 ? rng() : rng() & ((uint64_t{1} << bits) - 1);
+        roundTrip(v, bits);
+        v.assign(size_t{1} << 19, 0);  // 4 MiB: the split path
         for (auto& x : v) x = bits == 64 ? rng() : rng() & ((uint64_t{1} << bits) - 1);
         roundTrip(v, bits);
     }

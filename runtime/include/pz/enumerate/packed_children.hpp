@@ -10,16 +10,17 @@
 // rank are many values of one slice: sorted, the gap from one to the next is
 // small (the slice's length over their number), and repeats, which a round
 // has plenty of (states share children), drop out. So each thread sorts its
-// box for a rank (LSD radix, 11 bits a pass, as many passes as the slice's
-// index width needs), and appends it as runs of up to 2^16 values: an
+// box for a rank (radix: split by its top bits when larger than the cache,
+// then LSD passes of at most 11 bits over the slice's index width), and
+// appends it as runs of up to 2^16 values: an
 // 8-byte header (the run's count of distinct values and the bytes of its
 // gaps, 4 bytes each), then each distinct value's gap from the one before
 // (the run's first: from 0) as a LEB128 varint, 7 bits a byte. The receiver decodes runs on its threads
 // (the headers say where each run starts) and claims the values in
 // ascending order, which walks its store forwards instead of at random.
-// The sort is not free (14% of a rank's profile for slide4's top_rows on 2
-// ranks: 8.57 -> 4.39 bytes per state, 30 -> 33.5 s; cube2 18.3 -> 2.5
-// bytes per state), so `--exchange auto` packs only when the ranks span
+// Sorting and encoding are not free (7% and 4% of a rank's profile for
+// slide4's top_rows on 2 ranks: 8.57 -> 4.39 bytes per state, 30 -> 33.6
+// s; cube2 18.3 -> 2.5 bytes per state), so `--exchange auto` packs only when the ranks span
 // machines (packsChildren in enumerate_main.hpp): through one machine's
 // shared memory a byte costs less than sorting it.
 #pragma once
@@ -29,35 +30,68 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace pz::enumerate {
 
+// Sorts a[0..n) by its low `bits` bits, ascending (LSD radix: digits of
+// equal width, at most 11 bits, a histogram and a scatter a pass), with b
+// a buffer as long; the result is in a.
+template <class W>
+void sortLowBits(W* a, W* b, size_t n, unsigned bits) {
+    if (n < 2 || bits == 0) return;
+    const unsigned passes = (bits + 10) / 11, width = (bits + passes - 1) / passes;
+    const size_t buckets = size_t{1} << width;
+    std::array<uint32_t, size_t{1} << 11> at;
+    W* from = a;
+    W* to = b;
+    for (unsigned p = 0; p < passes; ++p) {
+        const unsigned shift = p * width;
+        std::fill_n(at.begin(), buckets, 0);
+        for (size_t i = 0; i < n; ++i) ++at[(from[i] >> shift) & (buckets - 1)];
+        uint32_t sum = 0;
+        for (size_t k = 0; k < buckets; ++k) {
+            const uint32_t c = at[k];
+            at[k] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; ++i) to[at[(from[i] >> shift) & (buckets - 1)]++] = from[i];
+        std::swap(from, to);
+    }
+    if (from != a) std::memcpy(a, from, n * sizeof(W));
+}
+
 // Sorts `v` (every value below 2^bits) ascending; `scratch` is a buffer of
-// the same type, kept by the caller between calls.
+// the same type, kept by the caller between calls. A box larger than the
+// L2 cache (2 MiB here) is first split by its top bits into buckets of
+// ~2^14 values, each then sorted in cache: LSD passes over the whole box
+// scatter into memory at random (4M 28-bit values: 10 ns a value, against
+// 4 ns split first; boxes within the cache: ~2.6 ns either way).
 template <class Vec>
 void radixSort(Vec& v, Vec& scratch, unsigned bits) {
-    constexpr unsigned kDigit = 11;
-    constexpr size_t kBuckets = size_t{1} << kDigit;
+    using W = std::remove_reference_t<decltype(v[0])>;
     const size_t n = v.size();
     if (n < 2) return;
     scratch.resize(n);
-    auto* from = v.data();
-    auto* to = scratch.data();
-    std::array<size_t, kBuckets> at{};
-    for (unsigned shift = 0; shift < bits; shift += kDigit) {
-        at.fill(0);
-        for (size_t i = 0; i < n; ++i) ++at[(from[i] >> shift) & (kBuckets - 1)];
-        size_t sum = 0;
-        for (auto& a : at) {
-            const size_t c = a;
-            a = sum;
-            sum += c;
-        }
-        for (size_t i = 0; i < n; ++i) to[at[(from[i] >> shift) & (kBuckets - 1)]++] = from[i];
-        std::swap(from, to);
+    unsigned top = 0;
+    constexpr unsigned kMostTop = 12;
+    if (n * sizeof(W) > (size_t{1} << 21))
+        while (top < bits && top < kMostTop && (n >> top) > (size_t{1} << 14)) ++top;
+    if (top == 0) {
+        sortLowBits(v.data(), scratch.data(), n, bits);
+        return;
     }
-    if (from != v.data()) std::memcpy(v.data(), from, n * sizeof(v[0]));
+    const unsigned low = bits - top;
+    std::array<uint32_t, (size_t{1} << kMostTop) + 1> at{}, start;
+    for (size_t i = 0; i < n; ++i) ++at[(v[i] >> low) + 1];
+    for (size_t k = 1; k <= (size_t{1} << top); ++k) at[k] += at[k - 1];
+    start = at;
+    for (size_t i = 0; i < n; ++i) scratch[at[v[i] >> low]++] = v[i];
+    for (size_t k = 0; k < (size_t{1} << top); ++k)
+        sortLowBits(scratch.data() + start[k], v.data() + start[k], start[k + 1] - start[k], low);
+    v.swap(scratch);
 }
 
 inline constexpr size_t kPackedHeader = 8;  // count, gap bytes: 4 bytes each
