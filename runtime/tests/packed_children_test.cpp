@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 using pz::enumerate::appendRuns;
@@ -93,4 +94,16 @@ TEST_CASE("packed children: bytes", "[packed_children]") {
     std::vector<uint32_t> w = {3, 4};
     appendRuns(w, bytes);
     CHECK(decodeAll<uint32_t>(bytes) == std::vector<uint64_t>{0, 1, 128, 16512, 3, 4});
+}
+
+TEST_CASE("packed children: bytes that are not whole runs are refused", "[packed_children]") {
+    std::vector<uint32_t> v = {1, 200, 70000};
+    std::vector<uint8_t> bytes;
+    appendRuns(v, bytes);
+    REQUIRE(packedRuns(bytes.data(), bytes.size()).size() == 1);
+    for (size_t cut = 1; cut < bytes.size(); ++cut)  // every truncation
+        CHECK_THROWS_AS(packedRuns(bytes.data(), cut), std::logic_error);
+    std::vector<uint8_t> lying = bytes;
+    lying[0] = 200;  // a count more than the gap bytes can hold
+    CHECK_THROWS_AS(packedRuns(lying.data(), lying.size()), std::logic_error);
 }

@@ -30,6 +30,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -141,13 +142,18 @@ struct PackedRun {
     uint32_t bytes, count;
 };
 
-// The runs of `n` bytes of packed runs, in order.
+// The runs of `n` bytes of packed runs, in order. Bytes that are not whole
+// runs (a header past the end, gaps past the end, fewer gap bytes than the
+// count needs) are a fault between ranks, never input: std::logic_error.
 inline std::vector<PackedRun> packedRuns(const uint8_t* data, size_t n) {
     std::vector<PackedRun> runs;
-    for (size_t at = 0; at + kPackedHeader <= n;) {
+    for (size_t at = 0; at < n;) {
         PackedRun r;
+        if (n - at < kPackedHeader) throw std::logic_error("packed children: a run header cut short");
         std::memcpy(&r.count, data + at, 4);
         std::memcpy(&r.bytes, data + at + 4, 4);
+        if (n - at - kPackedHeader < r.bytes || r.bytes < r.count)
+            throw std::logic_error("packed children: a run's gaps past the received bytes");
         r.gaps = data + at + kPackedHeader;
         runs.push_back(r);
         at += kPackedHeader + r.bytes;
