@@ -67,9 +67,10 @@ void sortLowBits(W* a, W* b, size_t n, unsigned bits) {
 // Sorts `v` (every value below 2^bits) ascending; `scratch` is a buffer of
 // the same type, kept by the caller between calls. A box larger than the
 // L2 cache (2 MiB here) is first split by its top bits into buckets of
-// ~2^14 values, each then sorted in cache: LSD passes over the whole box
-// scatter into memory at random (4M 28-bit values: 10 ns a value, against
-// 4 ns split first; boxes within the cache: ~2.6 ns either way).
+// at most ~2^14 values and 22 bits, each then sorted in cache: LSD passes
+// over the whole box scatter into memory at random (4M 28-bit values: 10
+// ns a value, against 4 ns split first; boxes within the cache: ~2.6 ns
+// either way).
 template <class Vec>
 void radixSort(Vec& v, Vec& scratch, unsigned bits) {
     using W = std::remove_reference_t<decltype(v[0])>;
@@ -78,8 +79,12 @@ void radixSort(Vec& v, Vec& scratch, unsigned bits) {
     scratch.resize(n);
     unsigned top = 0;
     constexpr unsigned kMostTop = 12;
-    if (n * sizeof(W) > (size_t{1} << 21))
+    if (n * sizeof(W) > (size_t{1} << 21)) {
         while (top < bits && top < kMostTop && (n >> top) > (size_t{1} << 14)) ++top;
+        // And enough that the rest takes two passes, not three (31-bit G1
+        // slices: 9 top bits, 2 x 11).
+        while (top < kMostTop && bits - top > 22) ++top;
+    }
     if (top == 0) {
         sortLowBits(v.data(), scratch.data(), n, bits);
         return;
