@@ -174,7 +174,7 @@ private:
         Received<W>& received = buffers<W>().received;
         // Or sent packed (note [packed children]), sorted in `scratch`.
         const bool pack = options_.packed && ranks > 1;
-        Outboxes<W>& scratch = buffers<W>().scratch;
+        auto& scratch = buffers<W>().scratch;
         Outboxes<uint8_t>& packed = packed_.outbox;
         Received<uint8_t>& receivedPacked = packed_.received;
         const unsigned bits = static_cast<unsigned>(std::bit_width(std::max<uint64_t>(local, 2) - 1));
@@ -188,7 +188,6 @@ private:
             for (int r = 0; r < ranks && ranks > 1; ++r)
                 if (r != me) box[r].reserve(static_cast<size_t>(kRoundChildren) / threads / ranks);
         }
-        for (auto& s : scratch) s.resize(1);
         uint64_t found = 0;
         // The previous round's exchange is in flight while this round
         // expands (note [overlapped rounds] in transport.hpp): its children
@@ -243,7 +242,7 @@ private:
                 }
                 for (int r = 0; r < ranks && pack; ++r) {
                     if (r == me || box[r].empty()) continue;
-                    radixSort(box[r], scratch[t][0], bits);
+                    radixSort(box[r], scratch[t], bits);
                     appendRuns(box[r], packed[t][r]);
                     box[r].clear();
                 }
@@ -454,7 +453,7 @@ private:
     template <class W>
     struct Buffers {
         Outboxes<W> outbox;
-        Outboxes<W> scratch;  // a thread's radix sort buffer ([t][0])
+        std::vector<typename Outboxes<W>::value_type::value_type> scratch;  // per thread: the radix sort's
         Received<W> received;
     };
     Buffers<uint32_t> narrow_;
