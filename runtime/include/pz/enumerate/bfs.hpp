@@ -21,7 +21,7 @@
 // as PruneTable::build does: each unseen state looks for a neighbour in the
 // level (moves closed under inverse), a few moves at a time, and stops at
 // the first. With one rank that is a lookup; across ranks a neighbour
-// another rank owns is a query to it, answered with a byte (backwardAcross):
+// another rank owns is a query to it, answered with a bit (backwardAcross):
 // the big last levels then cost a few queries per unseen state instead of
 // every move of every frontier state.
 #pragma once
@@ -344,7 +344,7 @@ private:
     // Across ranks: each unseen state of the round asks about its neighbours
     // kBatch moves at a time. A neighbour this rank owns is looked up at
     // once; another rank's is a query (its local index) to its owner, who
-    // answers with one byte per query, in the order asked. A state with a hit
+    // answers with one bit per query, in the order asked. A state with a hit
     // is claimed and asks no more. Every rank runs every sub-round, so the
     // collective calls match, asking nothing once its states are done.
     template <class W>
@@ -427,12 +427,17 @@ private:
                     }
                     return uint64_t{0};
                 });
-                for (size_t r = 0, at = 0; r < static_cast<size_t>(ranks); at += receivedCounts[r], ++r)
-                    answers[0][r].assign(flat.begin() + at, flat.begin() + at + receivedCounts[r]);
+                // One bit an answer, 8 to a byte (an asker knows how many it asked each rank).
+                for (size_t r = 0, at = 0; r < static_cast<size_t>(ranks); at += receivedCounts[r], ++r) {
+                    auto& bits = answers[0][r];
+                    bits.assign((static_cast<size_t>(receivedCounts[r]) + 7) / 8, 0);
+                    for (size_t i = 0; i < static_cast<size_t>(receivedCounts[r]); ++i)
+                        bits[i >> 3] |= static_cast<uint8_t>(flat[at + i] << (i & 7));
+                }
                 net_.exchange(answers, answered);
-                for (size_t r = 0, at = 0; r < static_cast<size_t>(ranks); at += askers[r].size(), askers[r].clear(), ++r)
+                for (size_t r = 0, at = 0; r < static_cast<size_t>(ranks); at += (askers[r].size() + 7) / 8, askers[r].clear(), ++r)
                     for (size_t i = 0; i < askers[r].size(); ++i)
-                        if (answered[at + i] && !hit[askers[r][i]]) {
+                        if ((answered[at + (i >> 3)] >> (i & 7) & 1) && !hit[askers[r][i]]) {
                             hit[askers[r][i]] = 1;
                             found += claimAny(pending[askers[r][i]], d);
                         }
