@@ -22,7 +22,7 @@ rc=$?
 [ "$rc" != 0 ] || fail "enumerate --mpi exited 0"
 grep -q "pzc enumerate: error: pzc was built without MPI" "$tmp/err" || fail "enumerate: $(cat "$tmp/err")"
 [ ! -d "$tmp/cache/bin" ] || fail "something was compiled: $(ls "$tmp/cache/bin")"
-# Without --mpi the same copy solves (it is a whole pzc, not a stub; away
+# Without --mpi the same copy solves (the whole compiler and driver; away
 # from its build folder it is told where the runtime headers are).
 PZC_RUNTIME_INCLUDE=$PWD/runtime/include "$tmp/pzc" solve puzzles/loopover3.pz --scramble "R1" --json > "$tmp/out" 2> "$tmp/err" || fail "solve without --mpi: $(cat "$tmp/err")"
 grep -q '"solution": "R1'"'"'", "length": 1, "optimal": true' "$tmp/out" || fail "not the solution: $(cat "$tmp/out")"

@@ -221,7 +221,7 @@ inline BfsOptions bfsOptions(const EnumerateOptions& o, int threads, bool root, 
 template <class Transport>
 bool packsChildren(const Transport& net, const EnumerateOptions& o) {
     if (o.exchange != "auto") return o.exchange == "packed";
-    return net.ranks() > 1 && net.localRanks() < net.ranks();
+    return net.localRanks() < net.ranks();
 }
 
 // A coset space's move tables (note [coset spaces] in coset_space.hpp), 0 for a pattern.
