@@ -393,6 +393,17 @@ build-binary)
     out=$("$tmp/solver" --scramble "C1 R2" --json --table-dir "$tmp/tables") || fail "run built solver"
     contains "$out" -q '"length": 2' || fail "expected length 2: $out"
     expect_error "unknown move" -- "$tmp/solver" --scramble "C9" --table-dir "$tmp/tables"
+    # A batch on stdin with its tables copied (--resident) or kept mapped and
+    # shared (--shared-tables, as pzc solve --mpi runs it): the same answers.
+    "$pzc" solve $puzzle --random 3 --seed 5 --json > "$tmp/random" || fail "random"
+    sed -E 's/.*"state": "([0-9 ]*)".*/\1/' "$tmp/random" > "$tmp/states"
+    lengths() { sed -E 's/.*"length": ([0-9]+).*/\1/' "$1" | tr '\n' ' '; }
+    "$tmp/solver" --stdin --json --resident --table-dir "$tmp/tables" < "$tmp/states" > "$tmp/copied" || fail "--resident"
+    "$tmp/solver" --stdin --json --shared-tables --table-dir "$tmp/tables" < "$tmp/states" > "$tmp/shared" || fail "--shared-tables"
+    [ "$(lengths "$tmp/copied")" = "$(lengths "$tmp/random")" ] || fail "--resident lengths: $(lengths "$tmp/copied")"
+    [ "$(lengths "$tmp/shared")" = "$(lengths "$tmp/random")" ] || fail "--shared-tables lengths: $(lengths "$tmp/shared")"
+    [ "$(wc -l < "$tmp/shared")" = 3 ] || fail "--shared-tables answered $(wc -l < "$tmp/shared") lines"
+    expect_error "give one" -- "$tmp/solver" --stdin --resident --shared-tables --table-dir "$tmp/tables"
     ;;
 hostile-paths)
     # Cache directories with a quote and a command substitution in their

@@ -761,9 +761,11 @@ private:
 };
 
 // The solver's command line for a batch of `positions` (--stdin, answers
-// as JSON lines). `mpi`: one of several ranks on a machine, so no
-// --resident (each rank would copy the tables; mapped, they share the
-// cached file) and no per-iteration --progress (ranks would interleave).
+// as JSON lines). `mpi`: one of several ranks on a machine, so
+// --shared-tables, not --resident (each rank would copy the tables; mapped,
+// they share the cached file, in 2 MiB pages where the kernel can: note
+// [huge page cache] in pz/tables/mapped_file.hpp), and no per-iteration
+// --progress (ranks would interleave).
 std::vector<std::string> solverArgv(const IndexedSolver& solver, const SolveOptions& o, const Positions& positions,
                                     const SolverLabel& label, bool mpi) {
     std::vector<std::string> argv = {solver.binary, "--machine", "--stdin"};
@@ -775,6 +777,7 @@ std::vector<std::string> solverArgv(const IndexedSolver& solver, const SolveOpti
     // pages before the first (note [table residency] in pz/tables/prune.hpp); one
     // position keeps them mapped (a one-shot solve reads only what it needs).
     if (label.optimal() && positions.elements.size() > 1 && !mpi) argv.push_back("--resident");
+    if (mpi) argv.push_back("--shared-tables");
     if (o.maxLength) argv.insert(argv.end(), {"--max-length", std::to_string(*o.maxLength)});
     if (o.budgetMs) argv.insert(argv.end(), {"--budget-ms", std::to_string(*o.budgetMs)});
     return argv;

@@ -3,7 +3,7 @@
 //   solver [--scramble "MOVES"] [--state "NUMBERS"] [--random N --seed S]
 //          [--stdin] [--json] [--machine] [--max-length N] [--budget-ms N]
 //          [--nodes N] [--tables] [--calibrate] [--table-dir DIR] [--threads N] [--memory SIZE]
-//          [--verify-tables] [--no-cache]
+//          [--verify-tables] [--no-cache] [--shared-tables]
 //
 // Positions are read as by pz/solver_main.hpp. --max-length N: keep
 // improving until a solution of at most N moves (default: the first
@@ -15,7 +15,9 @@
 // (pz/tables/table_blob.hpp) in --table-dir (default <cache>/tables, as pruning
 // tables), keyed by a hash of the solver's plan and traits; --threads N
 // threads (default: one per online CPU) build them and search each position
-// (note [phased threads] in pz/search/phased.hpp: the same answer for any N); --no-cache builds them in memory only. Every solution is replayed through the
+// (note [phased threads] in pz/search/phased.hpp: the same answer for any N); --no-cache builds them in memory only.
+// A batch (--stdin, several positions) copies them into memory first, unless
+// --shared-tables keeps them mapped (as pz/solver_main.hpp). Every solution is replayed through the
 // generated kernels before it is printed.
 //
 // --machine (used by pzc): JSON lines (note [result protocol] in
@@ -53,11 +55,12 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, const char* ta
     PhasedLimits limits;
     uint64_t memoryBytes = 0;  // 0: the default budget
     bool verifyTables = false;
+    bool sharedTables = false;  // kept mapped for other solvers (note [huge page cache])
     auto usage = [&] {
         std::cerr << "usage: " << argv[0]
                   << " [--scramble \"MOVES\"] [--state \"NUMBERS\"] [--random N --seed S] [--stdin]"
                      " [--json] [--machine] [--max-length N] [--budget-ms N] [--nodes N] [--tables] [--calibrate]"
-                     " [--table-dir DIR] [--threads N] [--memory SIZE] [--verify-tables] [--no-cache]\n";
+                     " [--table-dir DIR] [--threads N] [--memory SIZE] [--verify-tables] [--no-cache] [--shared-tables]\n";
         return 2;
     };
     auto fail = [&](const std::string& msg) {
@@ -84,6 +87,8 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, const char* ta
             verifyTables = true;
         } else if (a == "--no-cache") {
             noCache = true;
+        } else if (a == "--shared-tables") {
+            sharedTables = true;
         } else if (a == "--memory" && i + 1 < argc) {
             const char* v = argv[++i];
             auto bytes = parseMemorySize(v);
@@ -125,13 +130,15 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, const char* ta
 
     // The library's solver (pz/api/phased.hpp): this main parses, prints and
     // batches; tables and searches are the library's, one code path. Tables
-    // are copied into memory for a batch only (a one-shot solve reads few pages).
+    // are copied into memory for a batch only (a one-shot solve reads few
+    // pages), and never with --shared-tables.
     api::SolverOptions options;
     options.tableDir = tableDir;
     options.threads = threads;
     options.memoryBytes = memoryBytes;
     options.verifyTables = verifyTables;
     options.cacheTables = !noCache;
+    options.sharedTables = sharedTables;
     options.printProgress = true;
     typename api::PhasedSolver<T>::Plan plan{solverName, tablesHash, std::move(phases), std::move(moveFamily),
                                              std::move(directions)};

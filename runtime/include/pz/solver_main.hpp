@@ -3,6 +3,7 @@
 //   solver [--scramble "MOVES"] [--state "NUMBERS"] [--random N --seed S]
 //          [--stdin] [--json] [--machine] [--table-dir DIR] [--threads N]
 //          [--memory SIZE] [--verify-tables] [--progress] [--max-length N]
+//          [--resident | --shared-tables]
 //
 // --threads N: threads for table builds and for each search (note [parallel
 // IDA*] in pz/search/search.hpp); 0 or absent = every online CPU (search: at most 64).
@@ -19,6 +20,12 @@
 // kSolverDepthLimit); a position with none is reported as no solution within
 // that depth limit, which the search has then proved (pzc's --known-solution
 // asks for one move fewer than a known solution to prove it optimal).
+// --resident: copy the tables into huge pages before the first position
+// (as several positions on the command line do; note [table residency] in
+// pz/tables/prune.hpp). --shared-tables: keep them mapped for good, shared
+// with the machine's other solvers in 2 MiB pages of the page cache where
+// the kernel can (note [huge page cache] in pz/tables/mapped_file.hpp);
+// pzc gives it the solvers of an MPI batch.
 //
 // A state is written as the IR element's numbers: for each orbit its
 // permutation (perm[p] = solved position of the piece now at p; for an orbit
@@ -112,6 +119,9 @@ int solverMainImpl(int argc, char** argv) {
     // Tables copied into huge pages at once (note [table residency] in
     // pz/tables/prune.hpp): with several positions, or --resident (a batch on stdin).
     bool resident = false;
+    // Tables kept mapped, shared with the machine's other solvers, in 2 MiB
+    // pages where the kernel can (note [huge page cache]): an MPI batch's.
+    bool sharedTables = false;
     long long randomCount = 0;
     unsigned long long seed = 1;
     int threads = 0;
@@ -123,7 +133,7 @@ int solverMainImpl(int argc, char** argv) {
         std::cerr << "usage: " << argv[0]
                   << " [--scramble \"MOVES\"] [--state \"NUMBERS\"] [--random N --seed S] [--stdin]"
                      " [--json] [--machine] [--table-dir DIR] [--threads N] [--memory SIZE] [--verify-tables]"
-                     " [--progress] [--tables] [--resident] [--max-length N]\n";
+                     " [--progress] [--tables] [--resident | --shared-tables] [--max-length N]\n";
         return 2;
     };
     auto fail = [&](const std::string& msg) {
@@ -149,6 +159,8 @@ int solverMainImpl(int argc, char** argv) {
             progress = true;
         } else if (a == "--resident") {
             resident = true;
+        } else if (a == "--shared-tables") {
+            sharedTables = true;
         } else if (a == "--verify-tables") {
             verifyTables = true;
         } else if (a == "--scramble" || a == "--state" || a == "--random" || a == "--seed" ||
@@ -195,6 +207,7 @@ int solverMainImpl(int argc, char** argv) {
     std::mt19937_64 rng(seed);
     for (long long i = 0; i < randomCount; ++i) positions.push_back(randomState<T>(rng));
     if (positions.empty() && !fromStdin && !showTables) return usage();
+    if (resident && sharedTables) return fail("--resident copies the tables and --shared-tables keeps them mapped: give one");
 
     std::optional<long long> parallelFrom;
     if (const char* v = std::getenv("PZ_PARALLEL_FROM_NODES")) {
@@ -223,6 +236,7 @@ int solverMainImpl(int argc, char** argv) {
     options.threads = threads;
     options.memoryBytes = memoryBytes;
     options.verifyTables = verifyTables;
+    options.sharedTables = sharedTables;
     options.printProgress = true;
     api::OptimalSolver<T> solver(options, {"", "optimal"}, {}, resident || positions.size() > 1);
     if (auto prepared = solver.prepare(); !prepared) {

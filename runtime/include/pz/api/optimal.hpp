@@ -18,6 +18,8 @@ namespace pz::api {
 // that every solve() after it reads the same tables from any thread
 // (note [solve control] in pz/search/search.hpp). The command line's
 // one-shot solves skip the copy (note [table residency]): `resident` false.
+// With options.sharedTables the tables stay mapped for good: no copy at
+// once or in the background (note [huge page cache]).
 template <class T>
 class OptimalSolver : public PermSolverBase<T> {
 public:
@@ -35,8 +37,13 @@ public:
         if (search_) return {};
         if (Status dir = this->checkTableDir(); !dir) return dir;
         PrepareScope scope(this->options_);
+        const bool shared = this->options_.sharedTables;
         return preparing(
-            "pruning tables", [&] { search_.emplace(this->tableDir(), this->options_.threads, resident_); },
+            "pruning tables",
+            [&] {
+                search_.emplace(this->tableDir(), this->options_.threads, resident_ && !shared);
+                if (shared) search_->keepTablesMapped();
+            },
             "out of memory while building or loading the pruning tables (they need " + formatBytes(Search<T>::tableBytes()) +
                 "; the memory budget is " + formatBytes(memoryBudget()) +
                 "): free memory, or set the memory budget to what the machine can spare");

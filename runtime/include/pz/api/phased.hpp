@@ -35,7 +35,8 @@ public:
     };
 
     // `resident`: copy loaded tables into memory in prepare() (for many
-    // solves); the command line's one-shot solves keep them mapped.
+    // solves); the command line's one-shot solves keep them mapped, as
+    // options.sharedTables does always (note [huge page cache]).
     PhasedSolver(SolverOptions options, Plan plan, std::vector<SolverInfo> all = {}, bool resident = true)
         : Base(std::move(options), SolverInfo{plan.solver, "phased"}, std::move(all)),
           plan_(std::move(plan)),
@@ -57,7 +58,7 @@ public:
         if (!st) return st;
         search_.setThreads(this->options_.threads);
         std::string why;
-        if (resident_ && !search_.makeResident(why))
+        if (resident_ && !this->options_.sharedTables && !search_.makeResident(why))
             return makeError(ErrorCode::CorruptTables, "the cached phased tables are damaged (" + why + "); delete them");
         ready_ = true;
         return {};

@@ -18,13 +18,14 @@
 namespace pz::api {
 
 // For the duration of a prepare(): this thread's memory budget, table check
-// level and progress sink are the solver's options (note [no global state]).
+// level, table sharing and progress sink are the solver's options (note [no global state]).
 class PrepareScope {
 public:
     explicit PrepareScope(const SolverOptions& o)
-        : budget_(memoryBudget()), verification_(tableVerification()), progress_(&sink_) {
+        : budget_(memoryBudget()), verification_(tableVerification()), shared_(sharedTables()), progress_(&sink_) {
         memoryBudget() = o.memoryBytes ? o.memoryBytes : defaultMemoryBudget();
         tableVerification() = o.verifyTables ? TableVerification::Full : TableVerification::Sampled;
+        sharedTables() = o.sharedTables;
         sink_.report = o.progress;
         sink_.cancelled = o.cancel ? o.cancel->flag() : nullptr;
         // No sink: builds print on stderr (Progress's own behaviour).
@@ -33,6 +34,7 @@ public:
     ~PrepareScope() {
         memoryBudget() = budget_;
         tableVerification() = verification_;
+        sharedTables() = shared_;
     }
     PrepareScope(const PrepareScope&) = delete;
     PrepareScope& operator=(const PrepareScope&) = delete;
@@ -40,6 +42,7 @@ public:
 private:
     uint64_t budget_;
     TableVerification verification_;
+    bool shared_;
     ProgressSink sink_;
     ProgressScope progress_;
 };

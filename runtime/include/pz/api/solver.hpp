@@ -184,6 +184,11 @@ struct SolverOptions {
     int threads = 0;           // table builds and each search; 0 = every online CPU
     bool verifyTables = false; // check every block of cached tables on load (else a sample)
     bool cacheTables = true;   // false: build in memory, never read or write the cache
+    // Keep the cached tables mapped, shared with the machine's other
+    // processes (no private copy, at once or later), in 2 MiB pages where
+    // the kernel can (note [huge page cache] in pz/tables/mapped_file.hpp):
+    // for many solver processes on one machine, such as MPI ranks.
+    bool sharedTables = false;
     // Table builds report here (from the building threads, one call at a
     // time).
     std::function<void(const BuildProgress&)> progress;

@@ -171,8 +171,17 @@ public:
     void reverseSubtreesForTests(bool on) { reverseSubtrees_ = on; }
 
     static constexpr int64_t kResidentAfterNodes = int64_t{1} << 18;  // about 0.1 s of slide4 search
-    // Mapped tables become resident once the search has generated `nodes` more nodes.
-    void residentAfterNodes(int64_t nodes) { untilResident_ = nodes; }
+    // Mapped tables become resident once the search has generated `nodes`
+    // more nodes (never after keepTablesMapped()).
+    void residentAfterNodes(int64_t nodes) {
+        if (!keptMapped_) untilResident_ = nodes;
+    }
+    // Mapped tables stay mapped for good: they are the copy the machine's
+    // processes share (note [huge page cache] in pz/tables/mapped_file.hpp).
+    void keepTablesMapped() {
+        keptMapped_ = true;
+        untilResident_ = INT64_MAX;
+    }
     // Whether that copy runs in the background (note [background
     // residency]; on by default) or at once, in the search's thread.
     void residencyInBackground(bool on) { residencyInBackground_ = on; }
@@ -250,8 +259,9 @@ public:
     // iteration is at least kSplitSubtrees of them), so a stop overshoots
     // by about one subtree per thread; a stopped search reports stopped,
     // not "no solution". Concurrent solves are safe once the tables are
-    // resident (the library makes them so in prepare()): the search then
-    // writes no member of the Search, only its workers' own state.
+    // resident (the library makes them so in prepare()) or mapped for good
+    // (keepTablesMapped()): the search then writes no member of
+    // the Search, only its workers' own state.
     struct SolveControl {
         int threads = 0;                      // this search's threads; 0: setSearchThreads'
         uint64_t maxNodes = 0;                // 0: none
@@ -1418,6 +1428,7 @@ private:
 
     std::string tableDir_;
     int64_t untilResident_ = kResidentAfterNodes;
+    bool keptMapped_ = false;
     std::chrono::steady_clock::time_point solveStart_ = std::chrono::steady_clock::now();
     double mappedBytes_ = -1;  // bytes of the mapped tables (copyPaysOff), -1 until counted
     double copyRate_ = kResidentCopyBytesPerSecond;

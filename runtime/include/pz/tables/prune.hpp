@@ -15,7 +15,9 @@
 // Cache: built tables are stored in <cache>/tables/<puzzle>-<pattern>-<hash>.pzt
 // (<cache> = $PZC_CACHE_DIR, else $XDG_CACHE_HOME/pzc, else ~/.cache/pzc) and
 // mapped read-only when loaded (never copied: a one-shot solve reads only the
-// pages its search touches; concurrent solvers share the page cache). The
+// pages its search touches; concurrent solvers share the page cache, in
+// 2 MiB pages where it can: note [huge page cache] in
+// pz/tables/mapped_file.hpp). The
 // file is a 4 KiB header page (magic, format version, definition hash, size,
 // depth distribution, layout, a checksum of the header page), the data, and
 // one hash per 64 KiB block of data. See note [table integrity] for what is
@@ -55,7 +57,6 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -86,6 +87,7 @@
 #include "pz/support/memory.hpp"
 #include "pz/support/prefetch.hpp"
 #include "pz/support/startup_tables.hpp"
+#include "pz/tables/mapped_file.hpp"
 
 namespace pz {
 
@@ -194,40 +196,6 @@ inline TableVerification& tableVerification() {
     return v;
 }
 inline constexpr uint64_t kSampleBlocks = 32;
-
-// A read-only mapping of a whole file (and the file, open, for pread).
-struct MappedFile {
-    const char* data = nullptr;
-    size_t length = 0;
-    int fd = -1;
-    MappedFile() = default;
-    MappedFile(int file, size_t len) {
-        void* p = ::mmap(nullptr, len, PROT_READ, MAP_SHARED, file, 0);
-        if (p == MAP_FAILED) return;
-        data = static_cast<const char*>(p);
-        length = len;
-        fd = ::dup(file);
-        // A shared lock while mapped: `pzc cache prune` skips locked files
-        // (note [cache metadata] in compiler/driver/cache.hpp). An exclusive
-        // lock is held only for an unlink or a probe: waited for a little.
-        for (int i = 0; fd >= 0 && i < 100 && ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK; ++i)
-            ::usleep(1000);
-    }
-    MappedFile(MappedFile&& o) noexcept : data(o.data), length(o.length), fd(o.fd) {
-        o.data = nullptr;
-        o.fd = -1;
-    }
-    MappedFile& operator=(MappedFile&& o) noexcept {
-        std::swap(data, o.data);
-        std::swap(length, o.length);
-        std::swap(fd, o.fd);
-        return *this;
-    }
-    ~MappedFile() {
-        if (data) ::munmap(const_cast<char*>(data), length);
-        if (fd >= 0) ::close(fd);
-    }
-};
 
 // Reads all n bytes at offset (pread, retried on EINTR and short reads):
 // 0, or the errno of the failure (EIO at an unexpected end of file).
