@@ -48,6 +48,19 @@ two-ranks)
     # note [timeline]: rank 0 marks its own solver's first answer.
     grep -q "timings .* rank 0 result" "$tmp/mpi.err" || fail "rank 0 did not solve: $(cat "$tmp/mpi.err")"
     ;;
+phased)
+    # A phased solver's batch on 2 ranks: its tables shared (--shared-tables,
+    # where one process copies them), the same answers as one process.
+    np=2
+    p=tests/puzzles/cube2_phased.pz
+    "$pzc" solve $p --solver two_phase --random 30 --seed 7 --json > "$tmp/prandom" || fail "phased random"
+    sed -E 's/.*"state": "([0-9 ]*)".*/\1/' "$tmp/prandom" > "$tmp/pbatch"
+    "$pzc" solve $p --solver two_phase --scrambles "$tmp/pbatch" --json > "$tmp/psingle" || fail "phased one process"
+    "$mpirun" --oversubscribe -np $np "$pzc" solve $p --solver two_phase --scrambles "$tmp/pbatch" --json --mpi \
+        > "$tmp/pmpi" 2> "$tmp/pmpi.err" || fail "phased on 2 ranks: $(cat "$tmp/pmpi.err")"
+    [ "$(wc -l < "$tmp/pmpi")" = 30 ] || fail "phased on 2 ranks: $(wc -l < "$tmp/pmpi") lines"
+    cmp <(strip "$tmp/psingle") <(strip "$tmp/pmpi") || fail "phased output differs: $(diff <(strip "$tmp/psingle") <(strip "$tmp/pmpi"))"
+    ;;
 resume)
     # The first 12 results, then a torn line (a run killed while writing).
     head -12 "$tmp/single" > "$tmp/out"
