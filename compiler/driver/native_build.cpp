@@ -277,9 +277,15 @@ bool cachedBinaryIntact(const std::string& bin, std::string& why) {
 // header that does not precompile, a full disk) compiles without it, and
 // GCC itself falls back to the text when the .gch does not match. The key
 // of the binary does not change: the code is the same either way.
-// PZC_NO_PCH=1 turns it off; PZC_PCH_DIR puts the folders elsewhere. `pzc
-// cache` lists them (kind "pch"); prune removes those of other runtime
-// digests, clear all of them.
+// PZC_NO_PCH=1 turns it off; PZC_PCH_DIR puts the folders elsewhere (the
+// test suite shares one among the caches of its cases). `pzc cache` lists
+// them, wherever they are (kind "pch"); prune removes those of other
+// runtime digests, clear all of them.
+std::string precompiledDirectory() {
+    const char* root = std::getenv("PZC_PCH_DIR");
+    return root && *root ? std::string(root) : (fs::path(cacheDirectory()) / "pch").string();
+}
+
 namespace {
 
 // An exclusive flock on `path` (created), held until release() or the end
@@ -354,10 +360,7 @@ static std::optional<fs::path> precompiledRuntime(const std::string& cxx, const 
     std::string keyText = cxx + "\n" + runtimeHeadersDigest() + "\n" + includes;
     for (const auto& f : flags) keyText += f + "\n";
     std::error_code ec;
-    // PZC_PCH_DIR: elsewhere than the cache (the test suite shares one
-    // among the caches of its cases).
-    const char* pchRoot = std::getenv("PZC_PCH_DIR");
-    const fs::path dir = (pchRoot && *pchRoot ? fs::path(pchRoot) : fs::path(cacheDirectory()) / "pch") /
+    const fs::path dir = fs::path(precompiledDirectory()) /
                          (runtimeHeadersDigest().substr(0, 16) + "-" + contentHash(keyText).substr(0, 16));
     const fs::path header = dir / "pz_runtime.hpp", gch = dir / "pz_runtime.hpp.gch";
     if (fs::exists(gch, ec)) {
