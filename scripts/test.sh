@@ -13,6 +13,6 @@ export PZC_PCH_DIR=${PZC_PCH_DIR:-$PWD/build/pch}
 # precompiled headers (~3 GiB a runtime) and every earlier pzc's solvers in
 # the cases' caches: prune what no current key names (`pzc cache prune`).
 for cache in build/tests/*/cache; do
-    [ -d "$cache" ] && PZC_CACHE_DIR=$cache build/compiler/driver/pzc cache prune > /dev/null
+    if [ -d "$cache" ]; then PZC_CACHE_DIR=$cache build/compiler/driver/pzc cache prune > /dev/null; fi
 done
 ctest --test-dir build --output-on-failure -j"$(nproc)"
