@@ -107,3 +107,30 @@ TEST_CASE("packed children: bytes that are not whole runs are refused", "[packed
     lying[0] = 200;  // a count more than the gap bytes can hold
     CHECK_THROWS_AS(packedRuns(lying.data(), lying.size()), std::logic_error);
 }
+
+TEST_CASE("packed children: keys sorted with riders above them", "[packed_children]") {
+    // note [packed queries] in bfs.hpp: a query in the low 32 bits, its asker
+    // above; the sort orders by the key alone and keeps every pair.
+    std::mt19937_64 rng(11);
+    for (size_t n : {size_t{1000}, size_t{1} << 19}) {  // in cache, and split by top bits first
+        for (unsigned bits : {9u, 24u, 31u}) {
+            std::vector<uint64_t> v(n);
+            for (size_t i = 0; i < n; ++i) v[i] = (uint64_t{rng() & 0x3FFFFFF} << 32) | (rng() & ((uint64_t{1} << bits) - 1));
+            std::vector<uint64_t> pairs = v, scratch;
+            radixSort(v, scratch, bits);
+            CHECK(std::is_sorted(v.begin(), v.end(), [](uint64_t a, uint64_t b) { return uint32_t(a) < uint32_t(b); }));
+            std::vector<uint64_t> sortedPairs = v;
+            std::sort(sortedPairs.begin(), sortedPairs.end());
+            std::sort(pairs.begin(), pairs.end());
+            CHECK(sortedPairs == pairs);
+            std::vector<uint8_t> bytes;
+            pz::enumerate::appendRuns(pz::enumerate::LowHalves{v.data(), v.size()}, bytes);
+            std::vector<uint64_t> keys;
+            for (uint64_t x : v) keys.push_back(uint32_t(x));
+            keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+            std::vector<uint64_t> decoded = decodeAll<uint32_t>(bytes);
+            decoded.erase(std::unique(decoded.begin(), decoded.end()), decoded.end());
+            CHECK(decoded == keys);
+        }
+    }
+}

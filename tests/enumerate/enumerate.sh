@@ -23,6 +23,7 @@ depths() { grep -E '^depth [0-9]+: ' "$1"; }
 # The 2x2x2 with DBL fixed, half-turn metric (Wikipedia "Pocket Cube"; the issue's figures).
 published_htm="1 9 54 321 1847 9992 50136 227536 870072 1887748 623800 2644"
 counts_of() { depths "$1" | sed -E 's/.*: //' | tr '\n' ' ' | sed 's/ $//'; }
+per_state() { sed -nE 's/^time: .*, ([0-9.]+) bytes per state$/\1/p' "$1"; }  # exchanged per state
 
 case $case_name in
 cube2)
@@ -82,7 +83,6 @@ cube2-ranks)
         grep -qx "exchange: packed" "$tmp/packed$n" || fail "$n ranks packed: $(tail -3 "$tmp/packed$n")"
         diff <(grep -E "^(depth|states|maximum|farthest)" "$tmp/one") \
             <(grep -E "^(depth|states|maximum|farthest)" "$tmp/packed$n") || fail "$n ranks packed differ from one process"
-        per_state() { sed -nE 's/^time: .*, ([0-9.]+) bytes per state$/\1/p' "$1"; }
         awk -v packed="$(per_state "$tmp/packed$n")" -v plain="$(per_state "$tmp/partitioned$n")" \
             'BEGIN { exit !(packed > 0 && packed * 3 < plain) }' \
             || fail "$n ranks: packed $(per_state "$tmp/packed$n") bytes per state, plain $(per_state "$tmp/partitioned$n")"
@@ -291,6 +291,14 @@ backward)
     ranks 3 "$tmp/slide4s.pz" --pattern six --table --table-dir "$tmp/tables" --threads 2 --memory 2M > "$tmp/out" \
         || fail "table: exit $?"
     cmp "$built" "$tmp/tables/$(basename "$built")" || fail "the table built by queries differs from the solver's"
+    # The queries packed (note [packed queries] in bfs.hpp), 2 threads a
+    # rank: the same table, in fewer bytes.
+    ranks 3 "$tmp/slide4s.pz" --pattern six --table --table-dir "$tmp/tablesp" --threads 2 --memory 2M \
+        --layout partitioned --exchange packed > "$tmp/outp" || fail "packed table: exit $?"
+    grep -qx "exchange: packed" "$tmp/outp" || fail "$(tail -3 "$tmp/outp")"
+    cmp "$built" "$tmp/tablesp/$(basename "$built")" || fail "the table built by packed queries differs from the solver's"
+    awk -v packed="$(per_state "$tmp/outp")" -v plain="$(per_state "$tmp/out")" 'BEGIN { exit !(packed > 0 && packed * 2 < plain) }' \
+        || fail "packed $(per_state "$tmp/outp") bytes per state, plain $(per_state "$tmp/out")"
     # Rank 0 alone over its budget (its windows on top of its slice): every
     # rank stops, none waits for it.
     ranks 3 "$tmp/slide4s.pz" --pattern six --table --table-dir "$tmp/tables2" --memory 1600K > "$tmp/out" 2> "$tmp/err"

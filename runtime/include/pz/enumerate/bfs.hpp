@@ -347,6 +347,18 @@ private:
     // answers with one bit per query, in the order asked. A state with a hit
     // is claimed and asks no more. Every rank runs every sub-round, so the
     // collective calls match, asking nothing once its states are done.
+    //
+    // Note [packed queries]
+    // ~~~~~~~~~~~~~~~~~~~~~
+    // Packed (BfsOptions::packed, note [packed children]), the queries go
+    // as sorted runs of gaps too: each thread keeps its queries for a rank
+    // as 64-bit pairs, the asking state's index above the query, sorts them
+    // by the query (radixSort's key: the low bits) and sends the queries as
+    // runs, repeats once; the owner answers one bit per query it decoded, in
+    // the order sent, and the asker walks its sorted pairs again, moving to
+    // the next bit where a run begins (every kRunValues pairs) or the query
+    // changes, as appendRun did. Slices of more than 2^32 values (wide
+    // indices) ask plainly.
     template <class W>
     uint64_t backwardAcross(unsigned d) {
         const int ranks = part_.ranks, me = part_.rank, threads = std::max(1, options_.threads);
@@ -357,14 +369,10 @@ private:
         std::vector<uint64_t> pending;
         std::vector<State> states;
         std::vector<uint8_t> hit;
-        Outboxes<W> threadQueries(threads, typename Outboxes<W>::value_type(ranks));
-        std::vector<std::vector<std::vector<uint32_t>>> threadAskers(threads, std::vector<std::vector<uint32_t>>(ranks));
-        std::vector<std::vector<uint32_t>> askers(ranks);
-        Outboxes<uint8_t> answers(1, Outboxes<uint8_t>::value_type(ranks));
-        Received<W> received;
-        Received<uint8_t> answered;
-        std::vector<uint8_t> flat;
-        std::vector<int> receivedCounts;
+        // note [packed queries]
+        const bool pack = options_.packed && ranks > 1 && std::is_same_v<W, uint32_t>;
+        const unsigned bits = static_cast<unsigned>(std::bit_width(std::max<uint64_t>(local, 2) - 1));
+        Asking<W> a(threads, ranks);
         uint64_t found = 0;
         for (uint64_t round = 0; round < rounds; ++round) {
             const uint64_t begin = round * kRoundEntries, end = std::min(local, begin + kRoundEntries);
@@ -383,8 +391,9 @@ private:
                 hit.assign(n, 0);
                 found += parallelSum(threads, [&](int t) {
                     uint64_t mine = 0, neighbour[kBatch];
-                    auto& myQueries = threadQueries[t];
-                    auto& myAskers = threadAskers[t];
+                    auto& myQueries = a.queries[t];
+                    auto& myAskers = a.threadAskers[t];
+                    auto& myPairs = a.pairs[t];
                     for (size_t k = per * t; k < std::min(n, per * t + per); ++k) {
                         if (first == 0) states[k] = P::unrank(part_.global(pending[k]));
                         for (int m = first; m < last; ++m) {
@@ -402,45 +411,22 @@ private:
                         for (int j = 0; j < last - first; ++j) {
                             const int owner = part_.owner(neighbour[j]);
                             if (owner == me) continue;
+                            if (pack) {
+                                myPairs[owner].push_back(uint64_t{k} << 32 | part_.local(neighbour[j]));
+                                continue;
+                            }
                             myQueries[owner].push_back(static_cast<W>(part_.local(neighbour[j])));
                             myAskers[owner].push_back(static_cast<uint32_t>(k));
                         }
                     }
+                    for (int r = 0; r < ranks && pack; ++r) {
+                        if (myPairs[r].empty()) continue;
+                        radixSort(myPairs[r], a.scratch[t], bits);
+                        appendRuns(LowHalves{myPairs[r].data(), myPairs[r].size()}, a.packed[t][r]);
+                    }
                     return mine;
                 });
-                for (int r = 0; r < ranks; ++r)
-                    for (int t = 0; t < threads; ++t) {
-                        // In the order the exchange sends the queries: by rank, then thread.
-                        askers[r].insert(askers[r].end(), threadAskers[t][r].begin(), threadAskers[t][r].end());
-                        threadAskers[t][r].clear();
-                    }
-                net_.exchange(threadQueries, received, &receivedCounts);
-                // The answers, in the order asked, split by asking rank.
-                flat.resize(received.size());
-                const size_t qn = received.size(), qper = (qn + threads - 1) / threads;
-                parallelSum(threads, [&](int t) {
-                    constexpr size_t kAhead = 16;
-                    const size_t lo = std::min(qn, qper * t), hi = std::min(qn, lo + qper);
-                    for (size_t k = lo; k < hi; ++k) {
-                        if (k + kAhead < hi) store_.prefetch(received[k + kAhead]);
-                        flat[k] = store_.isFrontier(received[k], d) ? 1 : 0;
-                    }
-                    return uint64_t{0};
-                });
-                // One bit an answer, 8 to a byte (an asker knows how many it asked each rank).
-                for (size_t r = 0, at = 0; r < static_cast<size_t>(ranks); at += receivedCounts[r], ++r) {
-                    auto& bits = answers[0][r];
-                    bits.assign((static_cast<size_t>(receivedCounts[r]) + 7) / 8, 0);
-                    for (size_t i = 0; i < static_cast<size_t>(receivedCounts[r]); ++i)
-                        bits[i >> 3] |= static_cast<uint8_t>(flat[at + i] << (i & 7));
-                }
-                net_.exchange(answers, answered);
-                for (size_t r = 0, at = 0; r < static_cast<size_t>(ranks); at += (askers[r].size() + 7) / 8, askers[r].clear(), ++r)
-                    for (size_t i = 0; i < askers[r].size(); ++i)
-                        if ((answered[at + (i >> 3)] >> (i & 7) & 1) && !hit[askers[r][i]]) {
-                            hit[askers[r][i]] = 1;
-                            found += claimAny(pending[askers[r][i]], d);
-                        }
+                found += pack ? askPacked(d, a, pending, hit) : askPlain(d, a, pending, hit);
                 // Only the states without a hit ask about their next moves.
                 size_t kept = 0;
                 for (size_t k = 0; k < n; ++k)
@@ -449,6 +435,131 @@ private:
                 states.resize(kept);
             }
             if (options_.progress) options_.progress->update(static_cast<int>(d + 1), double(end) / double(local));
+        }
+        return found;
+    }
+
+    // A backward level's queries and answers, kept for its sub-rounds: per
+    // thread and rank the queries (plain: the local indices and, apart, the
+    // asking states; packed: note [packed queries]), then what crosses.
+    template <class W>
+    struct Asking {
+        Outboxes<W> queries;
+        std::vector<std::vector<std::vector<uint32_t>>> threadAskers;
+        std::vector<std::vector<uint32_t>> askers;               // per rank, in the order sent
+        std::vector<std::vector<std::vector<uint64_t>>> pairs;  // packed: asker << 32 | query
+        std::vector<std::vector<uint64_t>> scratch;             // packed: per thread, the sort's
+        Outboxes<uint8_t> packed, answers;
+        Received<W> received;
+        Received<uint8_t> receivedPacked, answered;
+        std::vector<uint8_t> flat;  // one answer a byte, before they go as bits
+        std::vector<int> counts;    // values (or bytes) received from each rank
+        Asking(int threads, int ranks)
+            : queries(threads, typename Outboxes<W>::value_type(ranks)),
+              threadAskers(threads, std::vector<std::vector<uint32_t>>(ranks)),
+              askers(ranks),
+              pairs(threads, std::vector<std::vector<uint64_t>>(ranks)),
+              scratch(threads),
+              packed(threads, Outboxes<uint8_t>::value_type(ranks)),
+              answers(1, Outboxes<uint8_t>::value_type(ranks)) {}
+    };
+
+    // A backward sub-round's queries sent plainly: answered a bit each, in
+    // the order asked; the askers with a hit claimed.
+    template <class W>
+    uint64_t askPlain(unsigned d, Asking<W>& a, const std::vector<uint64_t>& pending, std::vector<uint8_t>& hit) {
+        const int ranks = part_.ranks, threads = std::max(1, options_.threads);
+        for (int r = 0; r < ranks; ++r)
+            for (int t = 0; t < threads; ++t) {
+                // In the order the exchange sends the queries: by rank, then thread.
+                a.askers[r].insert(a.askers[r].end(), a.threadAskers[t][r].begin(), a.threadAskers[t][r].end());
+                a.threadAskers[t][r].clear();
+            }
+        net_.exchange(a.queries, a.received, &a.counts);
+        // The answers, in the order asked, split by asking rank.
+        const auto& received = a.received;
+        a.flat.resize(received.size());
+        const size_t qn = received.size(), qper = (qn + threads - 1) / threads;
+        parallelSum(threads, [&](int t) {
+            constexpr size_t kAhead = 16;
+            const size_t lo = std::min(qn, qper * t), hi = std::min(qn, lo + qper);
+            for (size_t k = lo; k < hi; ++k) {
+                if (k + kAhead < hi) store_.prefetch(received[k + kAhead]);
+                a.flat[k] = store_.isFrontier(received[k], d) ? 1 : 0;
+            }
+            return uint64_t{0};
+        });
+        for (size_t r = 0, at = 0; r < static_cast<size_t>(ranks); at += a.counts[r], ++r)
+            toBits(a.flat.data() + at, static_cast<size_t>(a.counts[r]), a.answers[0][r]);
+        net_.exchange(a.answers, a.answered);
+        uint64_t found = 0;
+        for (size_t r = 0, at = 0; r < static_cast<size_t>(ranks); at += (a.askers[r].size() + 7) / 8, a.askers[r].clear(), ++r)
+            for (size_t i = 0; i < a.askers[r].size(); ++i)
+                if ((a.answered[at + (i >> 3)] >> (i & 7) & 1) && !hit[a.askers[r][i]]) {
+                    hit[a.askers[r][i]] = 1;
+                    found += claimAny(pending[a.askers[r][i]], d);
+                }
+        return found;
+    }
+
+    // One bit an answer, 8 to a byte (an asker knows how many it asked each rank).
+    static void toBits(const uint8_t* answers, size_t n, std::vector<uint8_t, RoundAllocator<uint8_t>>& bits) {
+        bits.assign((n + 7) / 8, 0);
+        for (size_t i = 0; i < n; ++i) bits[i >> 3] |= static_cast<uint8_t>(answers[i] << (i & 7));
+    }
+
+    // The same with each thread's queries sorted and packed (note [packed
+    // queries]): a.pairs hold (asker << 32 | query), sorted by query, and
+    // a.packed their runs.
+    template <class W>
+    uint64_t askPacked(unsigned d, Asking<W>& a, const std::vector<uint64_t>& pending, std::vector<uint8_t>& hit) {
+        const int ranks = part_.ranks, threads = std::max(1, options_.threads);
+        net_.exchange(a.packed, a.receivedPacked, &a.counts);
+        // Each asking rank's runs, and where each run's answers start.
+        std::vector<PackedRun> runs;
+        std::vector<size_t> runAt, answersOf(ranks + 1);
+        size_t distinct = 0;
+        for (int r = 0, at = 0; r < ranks; at += a.counts[r], ++r) {
+            answersOf[r] = distinct;
+            for (const PackedRun& run : packedRuns(a.receivedPacked.data() + at, static_cast<size_t>(a.counts[r]))) {
+                runs.push_back(run);
+                runAt.push_back(distinct);
+                distinct += run.count;
+            }
+        }
+        answersOf[ranks] = distinct;
+        a.flat.resize(distinct);
+        std::atomic<size_t> next{0};
+        parallelSum(threads, [&](int) {
+            for (size_t k; (k = next.fetch_add(1)) < runs.size();) {
+                size_t i = runAt[k];
+                forEachPacked(runs[k], [&](uint64_t l) { a.flat[i++] = store_.isFrontier(l, d) ? 1 : 0; });
+            }
+            return uint64_t{0};
+        });
+        for (int r = 0; r < ranks; ++r) toBits(a.flat.data() + answersOf[r], answersOf[r + 1] - answersOf[r], a.answers[0][r]);
+        net_.exchange(a.answers, a.answered);
+        // Each rank's answers: its distinct queries, thread by thread, as sent.
+        uint64_t found = 0;
+        for (size_t r = 0, at = 0; r < static_cast<size_t>(ranks); ++r) {
+            size_t bit = 0;
+            for (int t = 0; t < threads; ++t) {
+                auto& pairs = a.pairs[t][r];
+                uint32_t previous = 0;
+                for (size_t i = 0; i < pairs.size(); ++i) {
+                    const auto query = static_cast<uint32_t>(pairs[i]);
+                    if (i % kRunValues == 0 || query != previous) ++bit;  // appendRun's repeats once
+                    previous = query;
+                    const size_t b = bit - 1;
+                    const auto asker = static_cast<uint32_t>(pairs[i] >> 32);
+                    if ((a.answered[at + (b >> 3)] >> (b & 7) & 1) && !hit[asker]) {
+                        hit[asker] = 1;
+                        found += claimAny(pending[asker], d);
+                    }
+                }
+                pairs.clear();
+            }
+            at += (bit + 7) / 8;
         }
         return found;
     }

@@ -45,27 +45,30 @@ void sortLowBits(W* a, W* b, size_t n, unsigned bits) {
     if (n < 2 || bits == 0) return;
     const unsigned passes = (bits + 10) / 11, width = (bits + passes - 1) / passes;
     const size_t buckets = size_t{1} << width;
+    // The last digit may reach past the key: bits above it are not sorted by.
+    const W key = bits >= sizeof(W) * 8 ? static_cast<W>(~W{0}) : static_cast<W>((W{1} << bits) - 1);
     std::array<uint32_t, size_t{1} << 11> at;
     W* from = a;
     W* to = b;
     for (unsigned p = 0; p < passes; ++p) {
         const unsigned shift = p * width;
         std::fill_n(at.begin(), buckets, 0);
-        for (size_t i = 0; i < n; ++i) ++at[(from[i] >> shift) & (buckets - 1)];
+        for (size_t i = 0; i < n; ++i) ++at[((from[i] & key) >> shift) & (buckets - 1)];
         uint32_t sum = 0;
         for (size_t k = 0; k < buckets; ++k) {
             const uint32_t c = at[k];
             at[k] = sum;
             sum += c;
         }
-        for (size_t i = 0; i < n; ++i) to[at[(from[i] >> shift) & (buckets - 1)]++] = from[i];
+        for (size_t i = 0; i < n; ++i) to[at[((from[i] & key) >> shift) & (buckets - 1)]++] = from[i];
         std::swap(from, to);
     }
     if (from != a) std::memcpy(a, from, n * sizeof(W));
 }
 
-// Sorts `v` (every value below 2^bits) ascending; `scratch` is a buffer of
-// the same type, kept by the caller between calls. A box larger than the
+// Sorts `v` ascending by the low `bits` bits of each value (the key; bits
+// above it ride along: a backward level's asker, note [packed queries]);
+// `scratch` is a buffer of the same type, kept by the caller between calls. A box larger than the
 // L2 cache (2 MiB here) is first split by its top bits into buckets of
 // at most ~2^14 values and 22 bits, each then sorted in cache: LSD passes
 // over the whole box scatter into memory at random (4M 28-bit values: 10
@@ -91,10 +94,11 @@ void radixSort(Vec& v, Vec& scratch, unsigned bits) {
     }
     const unsigned low = bits - top;
     std::array<uint32_t, (size_t{1} << kMostTop) + 1> at{}, start;
-    for (size_t i = 0; i < n; ++i) ++at[(v[i] >> low) + 1];
+    const W topMask = static_cast<W>((W{1} << top) - 1);
+    for (size_t i = 0; i < n; ++i) ++at[((v[i] >> low) & topMask) + 1];
     for (size_t k = 1; k <= (size_t{1} << top); ++k) at[k] += at[k - 1];
     start = at;
-    for (size_t i = 0; i < n; ++i) scratch[at[v[i] >> low]++] = v[i];
+    for (size_t i = 0; i < n; ++i) scratch[at[(v[i] >> low) & topMask]++] = v[i];
     for (size_t k = 0; k < (size_t{1} << top); ++k)
         sortLowBits(scratch.data() + start[k], v.data() + start[k], start[k + 1] - start[k], low);
     v.swap(scratch);
@@ -140,6 +144,16 @@ void appendRuns(const Vec& sorted, Bytes& out) {
     for (size_t first = 0; first < sorted.size(); first += kRunValues)
         appendRun(sorted, first, std::min(sorted.size(), first + kRunValues), out);
 }
+
+// The low 32 bits of 64-bit values, as appendRuns reads values: a backward
+// level's queries sorted with their askers above them (note [packed queries]
+// in bfs.hpp).
+struct LowHalves {
+    const uint64_t* values;
+    size_t n;
+    uint32_t operator[](size_t i) const { return static_cast<uint32_t>(values[i]); }
+    size_t size() const { return n; }
+};
 
 // One run of a packed buffer: where its gaps start, their bytes, and its count.
 struct PackedRun {
