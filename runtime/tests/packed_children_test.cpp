@@ -124,11 +124,11 @@ TEST_CASE("packed children: keys sorted with riders above them", "[packed_childr
             std::sort(pairs.begin(), pairs.end());
             CHECK(sortedPairs == pairs);
             std::vector<uint8_t> bytes;
-            pz::enumerate::appendRuns(pz::enumerate::LowHalves{v.data(), v.size()}, bytes);
+            pz::enumerate::appendRuns(pz::enumerate::LowBits{v.data(), v.size(), 0xFFFFFFFFu}, bytes);
             std::vector<uint64_t> keys;
             for (uint64_t x : v) keys.push_back(uint32_t(x));
             keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-            std::vector<uint64_t> decoded = decodeAll<uint32_t>(bytes);
+            std::vector<uint64_t> decoded = decodeAll<uint64_t>(bytes);
             decoded.erase(std::unique(decoded.begin(), decoded.end()), decoded.end());
             CHECK(decoded == keys);
         }

@@ -146,12 +146,13 @@ private:
         else return 1;
     }();
     static constexpr double kRoundChildren = 1 << 23;  // per rank: 32 MiB of 4-byte children
+    static constexpr unsigned kAskerBits = 26;          // a backward round's states: at most 2^26 (roundEntries)
     // Local values per round (a power of two from 2^16 to 2^26) where a
     // `share` of the values each yield `perValue` children or queries.
     static uint64_t roundEntries(double share, double perValue) {
         const double want = kRoundChildren / std::max(share * perValue, 1e-9);
         uint64_t k = Partition::kBlock;
-        while (k < (uint64_t{1} << 26) && static_cast<double>(k) * 2 <= want) k *= 2;
+        while (k < (uint64_t{1} << kAskerBits) && static_cast<double>(k) * 2 <= want) k *= 2;
         return k;
     }
 
@@ -352,13 +353,14 @@ private:
     // ~~~~~~~~~~~~~~~~~~~~~
     // Packed (BfsOptions::packed, note [packed children]), the queries go
     // as sorted runs of gaps too: each thread keeps its queries for a rank
-    // as 64-bit pairs, the asking state's index above the query, sorts them
-    // by the query (radixSort's key: the low bits) and sends the queries as
+    // as 64-bit pairs, the asking state's index in the round (below 2^26)
+    // above the query (a local index: the slice's bit width), sorts them by
+    // the query (radixSort's key: the low bits) and sends the queries as
     // runs, repeats once; the owner answers one bit per query it decoded, in
     // the order sent, and the asker walks its sorted pairs again, moving to
     // the next bit where a run begins (every kRunValues pairs) or the query
-    // changes, as appendRun did. Slices of more than 2^32 values (wide
-    // indices) ask plainly.
+    // changes, as appendRun did. Slices of more than 2^38 values, where a
+    // pair would not fit, ask plainly.
     template <class W>
     uint64_t backwardAcross(unsigned d) {
         const int ranks = part_.ranks, me = part_.rank, threads = std::max(1, options_.threads);
@@ -370,8 +372,8 @@ private:
         std::vector<State> states;
         std::vector<uint8_t> hit;
         // note [packed queries]
-        const bool pack = options_.packed && ranks > 1 && std::is_same_v<W, uint32_t>;
         const unsigned bits = static_cast<unsigned>(std::bit_width(std::max<uint64_t>(local, 2) - 1));
+        const bool pack = options_.packed && ranks > 1 && bits + kAskerBits <= 64;
         Asking<W> a(threads, ranks);
         uint64_t found = 0;
         for (uint64_t round = 0; round < rounds; ++round) {
@@ -412,7 +414,7 @@ private:
                             const int owner = part_.owner(neighbour[j]);
                             if (owner == me) continue;
                             if (pack) {
-                                myPairs[owner].push_back(uint64_t{k} << 32 | part_.local(neighbour[j]));
+                                myPairs[owner].push_back(uint64_t{k} << bits | part_.local(neighbour[j]));
                                 continue;
                             }
                             myQueries[owner].push_back(static_cast<W>(part_.local(neighbour[j])));
@@ -422,7 +424,7 @@ private:
                     for (int r = 0; r < ranks && pack; ++r) {
                         if (myPairs[r].empty()) continue;
                         radixSort(myPairs[r], a.scratch[t], bits);
-                        appendRuns(LowHalves{myPairs[r].data(), myPairs[r].size()}, a.packed[t][r]);
+                        appendRuns(LowBits{myPairs[r].data(), myPairs[r].size(), (uint64_t{1} << bits) - 1}, a.packed[t][r]);
                     }
                     return mine;
                 });
@@ -509,11 +511,13 @@ private:
     }
 
     // The same with each thread's queries sorted and packed (note [packed
-    // queries]): a.pairs hold (asker << 32 | query), sorted by query, and
+    // queries]): a.pairs hold (asker << bits | query), sorted by query, and
     // a.packed their runs.
     template <class W>
     uint64_t askPacked(unsigned d, Asking<W>& a, const std::vector<uint64_t>& pending, std::vector<uint8_t>& hit) {
         const int ranks = part_.ranks, threads = std::max(1, options_.threads);
+        const unsigned bits = static_cast<unsigned>(std::bit_width(std::max<uint64_t>(part_.localEntries(), 2) - 1));
+        const uint64_t queryMask = (uint64_t{1} << bits) - 1;
         net_.exchange(a.packed, a.receivedPacked, &a.counts);
         // Each asking rank's runs, and where each run's answers start.
         std::vector<PackedRun> runs;
@@ -545,13 +549,13 @@ private:
             size_t bit = 0;
             for (int t = 0; t < threads; ++t) {
                 auto& pairs = a.pairs[t][r];
-                uint32_t previous = 0;
+                uint64_t previous = 0;
                 for (size_t i = 0; i < pairs.size(); ++i) {
-                    const auto query = static_cast<uint32_t>(pairs[i]);
+                    const uint64_t query = pairs[i] & queryMask;
                     if (i % kRunValues == 0 || query != previous) ++bit;  // appendRun's repeats once
                     previous = query;
                     const size_t b = bit - 1;
-                    const auto asker = static_cast<uint32_t>(pairs[i] >> 32);
+                    const uint64_t asker = pairs[i] >> bits;
                     if ((a.answered[at + (b >> 3)] >> (b & 7) & 1) && !hit[asker]) {
                         hit[asker] = 1;
                         found += claimAny(pending[asker], d);

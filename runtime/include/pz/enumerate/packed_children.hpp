@@ -145,13 +145,14 @@ void appendRuns(const Vec& sorted, Bytes& out) {
         appendRun(sorted, first, std::min(sorted.size(), first + kRunValues), out);
 }
 
-// The low 32 bits of 64-bit values, as appendRuns reads values: a backward
-// level's queries sorted with their askers above them (note [packed queries]
-// in bfs.hpp).
-struct LowHalves {
+// The low bits (under `mask`) of 64-bit values, as appendRuns reads
+// values: a backward level's queries sorted with their askers above them
+// (note [packed queries] in bfs.hpp).
+struct LowBits {
     const uint64_t* values;
     size_t n;
-    uint32_t operator[](size_t i) const { return static_cast<uint32_t>(values[i]); }
+    uint64_t mask;
+    uint64_t operator[](size_t i) const { return values[i] & mask; }
     size_t size() const { return n; }
 };
 
