@@ -105,7 +105,8 @@ inline void populate(const char* p, size_t bytes) {
 }  // namespace mapped_file_detail
 
 // The bytes of the mapping that starts at `data` mapped with 2 MiB pages
-// (smaps' FilePmdMapped); nothing where the kernel does not say.
+// (smaps' FilePmdMapped, plus ShmemPmdMapped for a file on tmpfs mounted
+// with huge pages); nothing where the kernel does not say.
 inline std::optional<uint64_t> hugeMappedBytes(const void* data) {
     FILE* f = std::fopen("/proc/self/smaps", "re");
     if (!f) return std::nullopt;
@@ -124,10 +125,8 @@ inline std::optional<uint64_t> hugeMappedBytes(const void* data) {
         }
         if (first) break;
         unsigned long kb = 0;
-        if (std::sscanf(line, "FilePmdMapped: %lu kB", &kb) == 1) {
-            out = uint64_t{kb} << 10;
-            break;
-        }
+        if (std::sscanf(line, "FilePmdMapped: %lu kB", &kb) == 1 || std::sscanf(line, "ShmemPmdMapped: %lu kB", &kb) == 1)
+            out = out.value_or(0) + (uint64_t{kb} << 10);
     }
     std::fclose(f);
     return out;
