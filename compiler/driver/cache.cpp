@@ -421,7 +421,7 @@ private:
     // native_build.cpp): a folder each, named by the runtime digest it was
     // built from; current while that is this pzc's runtime.
     void scanPrecompiled() {
-        const fs::path pchDir = precompiledDirectory();
+        const fs::path pchDir = root_ / "pch";
         std::error_code e;
         const std::string current = runtimeHeadersDigest().substr(0, 16) + "-";
         for (fs::directory_iterator it(pchDir, e), end; !e && it != end; it.increment(e)) {

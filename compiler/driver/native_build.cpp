@@ -278,9 +278,10 @@ bool cachedBinaryIntact(const std::string& bin, std::string& why) {
 // GCC itself falls back to the text when the .gch does not match. The key
 // of the binary does not change: the code is the same either way.
 // PZC_NO_PCH=1 turns it off; PZC_PCH_DIR puts the folders elsewhere (the
-// test suite shares one among the caches of its cases). `pzc cache` lists
-// them, wherever they are (kind "pch"); prune removes those of other
-// runtime digests, clear all of them.
+// test suite shares one among the caches of its cases; several pzc, of
+// several runtimes, may share it, so no cache command touches it). `pzc
+// cache` lists those in the cache (kind "pch"); prune removes those of
+// other runtime digests, clear all of them.
 std::string precompiledDirectory() {
     const char* root = std::getenv("PZC_PCH_DIR");
     return root && *root ? std::string(root) : (fs::path(cacheDirectory()) / "pch").string();

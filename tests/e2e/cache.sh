@@ -234,14 +234,12 @@ precompiled)
     ls "$PZC_CACHE_DIR"/pch/*/pz_runtime.hpp.gch > /dev/null || fail "prune removed the current one"
     "$pzc" cache clear > /dev/null || fail "clear"
     [ -z "$(ls "$PZC_CACHE_DIR/pch")" ] || fail "clear left $(ls "$PZC_CACHE_DIR/pch")"
-    # With PZC_PCH_DIR, the cache commands look there (scripts/test.sh
-    # prunes the suite's shared folder so): the other runtime's goes, the
-    # current one stays.
+    # PZC_PCH_DIR is not the cache's: prune leaves it alone (the suite's
+    # cases share one, as may several pzc of several runtimes).
     mkdir -p "$tmp/elsewhere/0000000000000000-0000000000000000"
     echo x > "$tmp/elsewhere/0000000000000000-0000000000000000/pz_runtime.hpp.gch"
     PZC_PCH_DIR=$tmp/elsewhere "$pzc" cache prune > /dev/null || fail "prune PZC_PCH_DIR"
-    [ ! -e "$tmp/elsewhere/0000000000000000-0000000000000000" ] || fail "prune kept another runtime's folder in PZC_PCH_DIR"
-    ls "$tmp"/elsewhere/*/pz_runtime.hpp.gch > /dev/null || fail "prune removed the current one from PZC_PCH_DIR"
+    [ -e "$tmp/elsewhere/0000000000000000-0000000000000000" ] || fail "prune removed a folder of PZC_PCH_DIR"
     ;;
 *)
     fail "unknown case $case_name"
