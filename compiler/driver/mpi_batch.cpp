@@ -465,6 +465,7 @@ FarmResult farm(Session& session, const std::vector<std::string>& argv, const st
         if (localChunks.empty()) {  // nothing more for it: it ends while the workers finish
             local.closeInput();
             localRunning = false;
+            timeline::mark("rank 0 solver done");
         }
     };
     feedLocal();
@@ -517,7 +518,7 @@ FarmResult farm(Session& session, const std::vector<std::string>& argv, const st
             }
             if (inFlight[from] == 0) {
                 send(from, kDone, "");
-                ++stopped;
+                if (++stopped == session.workers()) timeline::mark("workers done");
             }
         }
         // In order; after a failure too, up to the first lost chunk (so --resume redoes less).
