@@ -282,11 +282,6 @@ bool cachedBinaryIntact(const std::string& bin, std::string& why) {
 // several runtimes, may share it, so no cache command touches it). `pzc
 // cache` lists those in the cache (kind "pch"); prune removes those of
 // other runtime digests, clear all of them.
-std::string precompiledDirectory() {
-    const char* root = std::getenv("PZC_PCH_DIR");
-    return root && *root ? std::string(root) : (fs::path(cacheDirectory()) / "pch").string();
-}
-
 namespace {
 
 // An exclusive flock on `path` (created), held until release() or the end
@@ -361,7 +356,8 @@ static std::optional<fs::path> precompiledRuntime(const std::string& cxx, const 
     std::string keyText = cxx + "\n" + runtimeHeadersDigest() + "\n" + includes;
     for (const auto& f : flags) keyText += f + "\n";
     std::error_code ec;
-    const fs::path dir = fs::path(precompiledDirectory()) /
+    const char* pchRoot = std::getenv("PZC_PCH_DIR");  // the test suite's: shared by its cases' caches
+    const fs::path dir = (pchRoot && *pchRoot ? fs::path(pchRoot) : fs::path(cacheDirectory()) / "pch") /
                          (runtimeHeadersDigest().substr(0, 16) + "-" + contentHash(keyText).substr(0, 16));
     const fs::path header = dir / "pz_runtime.hpp", gch = dir / "pz_runtime.hpp.gch";
     if (fs::exists(gch, ec)) {

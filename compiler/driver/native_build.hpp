@@ -51,10 +51,6 @@ std::optional<std::string> runtimeIncludeDir(std::string* searched = nullptr);
 // A digest of every file under runtimeIncludeDir(): part of every cache key.
 std::string runtimeHeadersDigest();
 
-// Where precompiled runtime headers go (note [precompiled runtime]):
-// $PZC_PCH_DIR, else <cache>/pch.
-std::string precompiledDirectory();
-
 // The first line of a compiler's log that says "error", shortened (for a
 // one-line internal error; the log keeps the rest).
 std::string firstCompilerError(const std::filesystem::path& log);
