@@ -374,7 +374,7 @@ private:
         // note [packed queries]
         const unsigned bits = static_cast<unsigned>(std::bit_width(std::max<uint64_t>(local, 2) - 1));
         const bool pack = options_.packed && ranks > 1 && bits + kAskerBits <= 64;
-        Asking<W> a(threads, ranks);
+        Asking<W> a(threads, ranks, bits);
         uint64_t found = 0;
         for (uint64_t round = 0; round < rounds; ++round) {
             const uint64_t begin = round * kRoundEntries, end = std::min(local, begin + kRoundEntries);
@@ -449,21 +449,23 @@ private:
         Outboxes<W> queries;
         std::vector<std::vector<std::vector<uint32_t>>> threadAskers;
         std::vector<std::vector<uint32_t>> askers;               // per rank, in the order sent
-        std::vector<std::vector<std::vector<uint64_t>>> pairs;  // packed: asker << 32 | query
+        std::vector<std::vector<std::vector<uint64_t>>> pairs;  // packed: asker << queryBits | query
         std::vector<std::vector<uint64_t>> scratch;             // packed: per thread, the sort's
         Outboxes<uint8_t> packed, answers;
         Received<W> received;
         Received<uint8_t> receivedPacked, answered;
         std::vector<uint8_t> flat;  // one answer a byte, before they go as bits
         std::vector<int> counts;    // values (or bytes) received from each rank
-        Asking(int threads, int ranks)
+        unsigned queryBits;         // a local index's: the slice's bit width
+        Asking(int threads, int ranks, unsigned bits)
             : queries(threads, typename Outboxes<W>::value_type(ranks)),
               threadAskers(threads, std::vector<std::vector<uint32_t>>(ranks)),
               askers(ranks),
               pairs(threads, std::vector<std::vector<uint64_t>>(ranks)),
               scratch(threads),
               packed(threads, Outboxes<uint8_t>::value_type(ranks)),
-              answers(1, Outboxes<uint8_t>::value_type(ranks)) {}
+              answers(1, Outboxes<uint8_t>::value_type(ranks)),
+              queryBits(bits) {}
     };
 
     // A backward sub-round's queries sent plainly: answered a bit each, in
@@ -511,12 +513,12 @@ private:
     }
 
     // The same with each thread's queries sorted and packed (note [packed
-    // queries]): a.pairs hold (asker << bits | query), sorted by query, and
-    // a.packed their runs.
+    // queries]): a.pairs hold (asker << a.queryBits | query), sorted by
+    // query, and a.packed their runs.
     template <class W>
     uint64_t askPacked(unsigned d, Asking<W>& a, const std::vector<uint64_t>& pending, std::vector<uint8_t>& hit) {
         const int ranks = part_.ranks, threads = std::max(1, options_.threads);
-        const unsigned bits = static_cast<unsigned>(std::bit_width(std::max<uint64_t>(part_.localEntries(), 2) - 1));
+        const unsigned bits = a.queryBits;
         const uint64_t queryMask = (uint64_t{1} << bits) - 1;
         net_.exchange(a.packed, a.receivedPacked, &a.counts);
         // Each asking rank's runs, and where each run's answers start.

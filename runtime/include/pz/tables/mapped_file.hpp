@@ -134,18 +134,17 @@ inline std::optional<uint64_t> hugeMappedBytes(const void* data) {
 
 // note [huge page cache]: the file `fd` mapped `length` bytes at `data`
 // (2 MiB-aligned) is made to sit in the page cache in 2 MiB folios, where
-// the kernel can. Returns whether it is mapped so (sampled).
-inline bool keepInHugePages(int fd, const char* data, size_t length) {
+// the kernel can.
+inline void keepInHugePages(int fd, const char* data, size_t length) {
     using namespace mapped_file_detail;
     constexpr size_t kSampledStretches = 8;
     const size_t stretches = length / kHugePageBytes;  // whole ones
-    if (stretches < 2 || reinterpret_cast<uintptr_t>(data) % kHugePageBytes != 0) return false;
+    if (stretches < 2 || reinterpret_cast<uintptr_t>(data) % kHugePageBytes != 0) return;
     const size_t sampled = std::min(kSampledStretches, stretches);
     auto stretch = [&](size_t i) { return data + i * (stretches - 1) / (sampled - 1) * kHugePageBytes; };
     for (size_t i = 0; i < sampled; ++i) populate(stretch(i), kHugePageBytes);
     const std::optional<uint64_t> huge = hugeMappedBytes(data);
-    if (!huge) return false;
-    if (*huge >= sampled * kHugePageBytes) return true;
+    if (!huge || *huge >= sampled * kHugePageBytes) return;
     // A trial: the middle stretch, dropped from this mapping and the cache,
     // read again.
     char* writable = const_cast<char*>(data);
@@ -153,11 +152,10 @@ inline bool keepInHugePages(int fd, const char* data, size_t length) {
     const char* middle = stretch(sampled / 2);
     ::posix_fadvise(fd, static_cast<off_t>(middle - data), kHugePageBytes, POSIX_FADV_DONTNEED);
     populate(middle, kHugePageBytes);
-    if (hugeMappedBytes(data).value_or(0) < kHugePageBytes) return false;
+    if (hugeMappedBytes(data).value_or(0) < kHugePageBytes) return;
     ::madvise(writable, length, MADV_DONTNEED);
     ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
     populate(data, length);
-    return hugeMappedBytes(data).value_or(0) >= sampled * kHugePageBytes;
 }
 
 // A read-only mapping of a whole file (and the file, open, for pread), at
