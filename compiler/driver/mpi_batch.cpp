@@ -31,6 +31,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
+#include <list>
 #include <iostream>
 #include <sstream>
 
@@ -92,9 +93,50 @@ namespace {
 
 enum Tag { kStart = 1, kChunk, kDone, kStop, kResults, kFail };
 
-void send(int dest, Tag tag, const std::string& text) {
-    MPI_Send(text.data(), static_cast<int>(text.size()), MPI_CHAR, dest, tag, MPI_COMM_WORLD);
+// Note [sends do not wait]
+// ~~~~~~~~~~~~~~~~~~~~~~~~
+// Open MPI's shared-memory transport (vader) completes a blocking MPI_Send
+// of more than a few dozen bytes only once the receiver next calls MPI,
+// and spins a core until then: a worker sending its results spun until
+// rank 0 woke (up to 1 ms), and rank 0 sending a chunk to a worker that was
+// already waiting on its solver spun for that whole solve. perf of a
+// 2-rank slide4 batch had both pzc ranks ~4% of a core in opal_progress
+// under MPI_Send, taken from the solvers. So every message is sent with
+// MPI_Isend and kept here until it completes, which the next MPI call on
+// either side brings about; nothing waits for it but the end of the job.
+class Outbox {
+public:
+    void send(int dest, Tag tag, std::string text) {
+        reap();
+        pending_.push_back({std::move(text), MPI_REQUEST_NULL});
+        auto& [buffer, request] = pending_.back();  // a list node: its text stays put
+        MPI_Isend(buffer.data(), static_cast<int>(buffer.size()), MPI_CHAR, dest, tag, MPI_COMM_WORLD, &request);
+    }
+    // Forgets the sends that completed.
+    void reap() {
+        for (auto it = pending_.begin(); it != pending_.end();) {
+            int done = 0;
+            MPI_Test(&it->second, &done, MPI_STATUS_IGNORE);
+            it = done ? pending_.erase(it) : std::next(it);
+        }
+    }
+    // Waits for every send (before MPI_Finalize, or before a worker ends:
+    // its receiver, rank 0, is in its polling loop or finalising).
+    void drain() {
+        for (auto& [buffer, request] : pending_) MPI_Wait(&request, MPI_STATUS_IGNORE);
+        pending_.clear();
+    }
+
+private:
+    std::list<std::pair<std::string, MPI_Request>> pending_;
+};
+
+Outbox& outbox() {
+    static Outbox box;
+    return box;
 }
+
+void send(int dest, Tag tag, std::string text) { outbox().send(dest, tag, std::move(text)); }
 
 // The message MPI_Iprobe found: its text, tag and sender.
 std::string receiveProbed(const MPI_Status& status, int& tag, int& from) {
@@ -325,6 +367,7 @@ Session::~Session() {
     // on an error, or had nothing to solve).
     if (rank_ == 0)
         for (int w = 1; w < size_; ++w) send(w, kStop, "");
+    outbox().drain();
     g_session = nullptr;
     MPI_Finalize();
     timeline::mark("MPI finalized");
