@@ -76,12 +76,12 @@ class Puzzle:
     built or loaded) on first use, then kept."""
 
     def __init__(self, path, solver=None, table_dir=None, threads=0, memory=None, pzc=None,
-                 levels=(), verify_tables=False, cache_tables=True):
+                 levels=(), verify_tables=False, cache_tables=True, shared_tables=False):
         self.path = str(path)
         self.plugin = Plugin(build_plugin(path, pzc, levels))
         self.default_solver = solver or self.plugin.solvers[0]
         self._options = dict(table_dir=table_dir or "", memory=_bytes(memory), threads=threads,
-                             verify_tables=verify_tables, cache_tables=cache_tables)
+                             verify_tables=verify_tables, cache_tables=cache_tables, shared_tables=shared_tables)
         self._solvers = {}
         self._lock = threading.Lock()
         self.solver(self.default_solver)  # an unknown name fails here, not at the first solve

@@ -282,17 +282,19 @@ PYBIND11_MODULE(_pzc, m) {
 
     py::class_<PySolver>(m, "Solver")
         .def(py::init([](std::shared_ptr<Plugin> plugin, const std::string& solver, const std::string& tableDir,
-                         uint64_t memory, int threads, bool verifyTables, bool cacheTables) {
+                         uint64_t memory, int threads, bool verifyTables, bool cacheTables, bool sharedTables) {
                  api::SolverOptions o;
                  o.tableDir = tableDir;
                  o.memoryBytes = memory;
                  o.threads = threads;
                  o.verifyTables = verifyTables;
                  o.cacheTables = cacheTables;
+                 o.sharedTables = sharedTables;
                  return new PySolver(std::move(plugin), solver, o);
              }),
              py::arg("plugin"), py::arg("solver") = "", py::arg("table_dir") = "", py::arg("memory") = 0,
-             py::arg("threads") = 0, py::arg("verify_tables") = false, py::arg("cache_tables") = true)
+             py::arg("threads") = 0, py::arg("verify_tables") = false, py::arg("cache_tables") = true,
+             py::arg("shared_tables") = false)
         .def_property_readonly("info", [](const PySolver& s) { return infoDict(s.info()); })
         .def_property_readonly("prepared", &PySolver::prepared)
         .def("prepare", &PySolver::prepare)

@@ -252,6 +252,7 @@ int toOptions(const pz_options& c, SolverOptions& o, pz_error* err) {
     o.threads = c.threads;
     o.verifyTables = c.verify_tables != 0;
     o.cacheTables = c.cache_tables != 0;
+    o.sharedTables = c.shared_tables != 0;
     if (c.progress) {
         o.progress = [fn = c.progress, user = c.progress_user](const BuildProgress& p) {
             pz_build_progress cp{p.table.c_str(), p.depth,   p.fraction,   p.elapsed,

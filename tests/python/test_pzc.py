@@ -154,6 +154,24 @@ class PuzzleTest(unittest.TestCase):
             self.puzzle.solve(state=state, max_length=1)
         self.assertEqual(caught.exception.code, pzc.NO_SOLUTION)
 
+    @unittest.skipUnless(os.path.exists("/proc/self/maps"), "needs Linux's /proc/self/maps")
+    def test_shared_tables(self):
+        """shared_tables=True: the cached tables stay mapped, one copy in the
+        page cache for every process of the machine; by default they are
+        copied into the process and the file let go."""
+        def mapped(folder):
+            with open("/proc/self/maps") as maps:
+                return any(folder in line for line in maps)
+        with tempfile.TemporaryDirectory() as tables:
+            state = self.puzzle.random_state(seed=5)
+            want = pzc.Puzzle(LOOPOVER3, table_dir=tables).solve(state=state).length
+            self.assertFalse(mapped(tables))
+            shared = pzc.Puzzle(LOOPOVER3, table_dir=tables, shared_tables=True)
+            sol = shared.solve(state=state)
+            self.assertEqual(sol.length, want)
+            self.assertTrue(shared.is_solved(shared.apply(state, sol.moves)))
+            self.assertTrue(mapped(tables))
+
     def test_unknown_solver(self):
         with self.assertRaises(pzc.Error) as caught:
             self.puzzle.solve(scramble="R1", solver="nope")

@@ -45,7 +45,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever a struct layout or a function signature changes. */
-#define PZ_ABI_VERSION 1
+#define PZ_ABI_VERSION 2 /* 2: pz_options.shared_tables */
 
 /* Codes 0..10 are pz::api::ErrorCode's numbers; 100.. are the C ABI's own. */
 typedef enum pz_code {
@@ -98,6 +98,7 @@ typedef struct pz_options {
     int cache_tables;        /* zero: build in memory, never read or write the cache */
     pz_progress_fn progress; /* NULL: builds are silent */
     void* progress_user;     /* passed to progress */
+    int shared_tables;       /* nonzero: cached tables stay mapped, one copy for every process of the machine */
 } pz_options;
 
 /* What pz_solve may do; pz_limits_init sets the defaults. */
