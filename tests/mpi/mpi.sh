@@ -13,6 +13,34 @@ np=3  # rank 0 and two workers, each running a solver
 mpi() { "$mpirun" --oversubscribe -np $np "$pzc" solve $puzzle --mpi "$@"; }
 # Timing fields differ from run to run: everything else must match.
 strip() { sed -E 's/, "nodes": [0-9]+, "seconds": [0-9.e+-]+//' "$1"; }
+# A private copy of the cache, whose loopover3 solver ($bin, the newest: a
+# cache kept between runs may also hold a build for other flags) the cases
+# below replace with a script (fake_solver), or restore (real_solver).
+private_cache() {
+    cp -rp "$cache" "$tmp/cache"
+    export PZC_CACHE_DIR=$tmp/cache
+    bin=$(ls -t "$tmp"/cache/bin/loopover3-* | grep -Ev '\.[a-z]+$' | head -1)
+    [ -n "$bin" ] || fail "no cached loopover3 solver"
+    cp -p "$bin" "$tmp/real-solver"
+}
+# The solver becomes a script running the shell line $1 (rank by Open MPI's
+# OMPI_COMM_WORLD_RANK), then the real solver; with a valid build stamp, so
+# pzc runs it.
+fake_solver() {
+    printf '#!/bin/sh\n%s\nexec %s "$@"\n' "$1" "$tmp/real-solver" > "$bin"
+    stamp
+}
+real_solver() { cp -p "$tmp/real-solver" "$bin"; stamp; }
+stamp() {
+    python3 - "$bin" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+h = 1469598103934665603
+for b in data:
+    h = ((h ^ b) * 1099511628211) % (1 << 64)
+open(sys.argv[1] + ".stamp", "w").write("pzc-build-stamp 1 %d %016x\n" % (len(data), h))
+PY
+}
 
 "$pzc" solve $puzzle --scrambles /dev/null --mpi > /dev/null 2> "$tmp/err"
 if grep -q "built without MPI" "$tmp/err"; then echo "SKIP: pzc was built without MPI"; exit 77; fi
@@ -103,31 +131,17 @@ bad-lines)
     ;;
 solver-dies)
     # A private copy of the cache whose loopover3 solver is a script that
-    # exits at once (with a valid build stamp, so pzc runs it): on every
-    # rank, then on rank 0 only (Open MPI's OMPI_COMM_WORLD_RANK; the other
-    # ranks run the real solver), so rank 0's own solver dying is the same
-    # failure as a worker's.
-    cp -rp "$cache" "$tmp/cache"
-    export PZC_CACHE_DIR=$tmp/cache
-    # The newest: a cache kept between runs may also hold a build for other flags.
-    bin=$(ls -t "$tmp"/cache/bin/loopover3-* | grep -Ev '\.[a-z]+$' | head -1)
-    [ -n "$bin" ] || fail "no cached loopover3 solver"
-    cp -p "$bin" "$tmp/real-solver"
+    # exits at once: on every rank, then on rank 0 only (the other ranks run
+    # the real solver), so rank 0's own solver dying is the same failure as
+    # a worker's.
+    private_cache
     for who in all 0; do
     for code in 3 4; do
         if [ $who = all ]; then
-            printf '#!/bin/sh\nexit %s\n' $code > "$bin"
+            fake_solver "exit $code"
         else
-            printf '#!/bin/sh\n[ "$OMPI_COMM_WORLD_RANK" = 0 ] && exit %s\nexec %s "$@"\n' $code "$tmp/real-solver" > "$bin"
+            fake_solver "[ \"\$OMPI_COMM_WORLD_RANK\" = 0 ] && exit $code"
         fi
-        python3 - "$bin" <<'PY'
-import sys
-data = open(sys.argv[1], "rb").read()
-h = 1469598103934665603
-for b in data:
-    h = ((h ^ b) * 1099511628211) % (1 << 64)
-open(sys.argv[1] + ".stamp", "w").write("pzc-build-stamp 1 %d %016x\n" % (len(data), h))
-PY
         mpi --scrambles "$tmp/batch" > "$tmp/out" 2> "$tmp/err"
         rc=$?
         # As one process: a refused memory budget (4) is exit 1, anything else 3.
@@ -138,6 +152,29 @@ PY
             fail "solver exit $code on rank $who: no message: $(cat "$tmp/err")"
     done
     done
+    ;;
+rank-dies)
+    # A worker rank killed during the batch (its solver kills it, SIGKILL,
+    # before answering): the job ends with Open MPI's message and a failing
+    # exit, what rank 0 printed before is whole results of the batch, and
+    # --resume with the real solver finishes it as one process would.
+    private_cache
+    fake_solver "[ \"\$OMPI_COMM_WORLD_RANK\" = 2 ] && kill -9 \$PPID"
+    mpi --scrambles "$tmp/batch" > "$tmp/out" 2> "$tmp/err"
+    rc=$?
+    [ "$rc" != 0 ] || fail "a killed rank, yet exit 0: $(cat "$tmp/err")"
+    grep -q "rank 2 .*signal 9" "$tmp/err" || fail "no message naming the rank: $(cat "$tmp/err")"
+    # Whole lines of the batch's results, in order (a torn last line aside;
+    # rank 0 and the other worker may have answered all before the end).
+    lines=$(grep -c '}$' "$tmp/out")
+    cmp <(head -"$lines" "$tmp/out" | strip /dev/stdin) <(strip "$tmp/single" | head -"$lines") ||
+        fail "what was printed is not the batch's first results"
+    real_solver
+    mpi --scrambles "$tmp/batch" --resume "$tmp/out" > /dev/null 2> "$tmp/err"
+    rc=$?
+    [ "$rc" = "$single_rc" ] || fail "--resume: exit $rc, one process $single_rc: $(cat "$tmp/err")"
+    cmp <(strip "$tmp/out" | sort) <(strip "$tmp/single" | sort) ||
+        fail "--resume: results differ from one process: $(diff <(strip "$tmp/out" | sort) <(strip "$tmp/single" | sort))"
     ;;
 memory-choice)
     # note [memory choice] under MPI: the workers' solver 'small' refuses
