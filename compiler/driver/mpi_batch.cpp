@@ -31,8 +31,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
-#include <list>
 #include <iostream>
+#include <list>
 #include <sstream>
 
 #ifdef PZ_HAVE_MPI
