@@ -66,7 +66,7 @@ Session::Session() {}
 Session::~Session() {}
 int runWorker(Session&) { return 3; }
 FarmResult farm(Session&, const std::vector<std::string>&, const std::vector<std::string>&, bool,
-                const std::function<void(const std::string&)>&) {
+                const std::function<void(const std::string&)>&, const std::function<void()>&) {
     return {false, 3, "pzc solve: internal error: pzc was built without MPI"};
 }
 
@@ -166,7 +166,7 @@ std::string receive(int source, int& tag, int& from) {
 // from its polling loop, which must never wait on it (note [mpi batch]).
 class Solver {
 public:
-    Solver(const std::vector<std::string>& argv, bool nonBlocking = false) {
+    Solver(const std::vector<std::string>& argv, bool nonBlocking) {
         int in[2], out[2];
         if (pipe2(in, O_CLOEXEC) != 0) return;
         if (pipe2(out, O_CLOEXEC) != 0) {
@@ -202,19 +202,21 @@ public:
     }
 
     // Sends `lines` and reads one result line for each; false when the
-    // solver ended first (then finish() says how).
+    // solver ended first (then finish() says how). Writes and reads as each
+    // pipe is ready (a non-blocking solver): a chunk's input and results
+    // may each pass a pipe's 64 KiB, and the solver stops reading while
+    // its results wait to be read.
     bool solve(const std::vector<std::string>& lines, std::vector<std::string>& results) {
         if (pid_ <= 0) return false;
         for (const auto& l : lines) queue(l + "\n");
-        while (!pendingIn_.empty())
-            if (!writeSome()) return false;
-        for (size_t i = 0; i < lines.size(); ++i) {
-            std::string line;
-            while (!takeLine(line))
-                if (!readSome()) return false;
-            results.push_back(std::move(line));
+        const size_t want = results.size() + lines.size();
+        for (;;) {
+            const bool alive = pump(results);
+            if (results.size() >= want) return true;
+            if (!alive) return false;
+            pollfd fds[2] = {{outputFd(), POLLIN, 0}, {inputFd(), POLLOUT, 0}};
+            poll(fds, inputFd() >= 0 ? 2 : 1, -1);
         }
-        return true;
     }
 
     // Input for the solver, written by solve() or pump().
@@ -387,7 +389,7 @@ std::string failure(const std::vector<std::string>& argv, int rank, const ChildS
 // False when told to STOP.
 bool workerBatch(Session& session, const std::vector<std::string>& argv) {
     timeline::mark("solver start");
-    Solver solver(argv);
+    Solver solver(argv, true);
     bool failed = false;
     size_t answered = 0;  // chunks (note [timeline]: the first is marked)
     int tag = 0, from = 0;
@@ -451,13 +453,29 @@ size_t chunkSize(size_t queued, size_t solvers, size_t most) {
     return std::clamp<size_t>(queued / (4 * solvers), 1, most);
 }
 
+// Note [chunk size]
+// ~~~~~~~~~~~~~~~~~
+// `most`: 4 positions, or as many as the solvers answer in ~10 ms at the
+// rate measured so far (all solvers' positions per second of the batch),
+// up to 4096. Positions that take microseconds (the 2x2x2's 40 us) in
+// chunks of 4 made every chunk a round trip through rank 0, whose loop
+// wakes once a millisecond: a worker idled most of the time and 2 ranks
+// ran slower than one process. Slide4's 3.5 ms positions keep chunks of 4.
+size_t chunkMost(size_t done, double seconds, size_t solvers) {
+    constexpr size_t kLeast = 4, kMost = 4096;
+    constexpr double kChunkSeconds = 0.010;
+    if (done == 0 || seconds <= 0) return kLeast;
+    const double perPosition = seconds * static_cast<double>(solvers) / static_cast<double>(done);
+    return std::clamp<size_t>(static_cast<size_t>(kChunkSeconds / perPosition), kLeast, kMost);
+}
+
 }  // namespace
 
 FarmResult farm(Session& session, const std::vector<std::string>& argv, const std::vector<std::string>& inputs,
-                bool progress, const std::function<void(const std::string&)>& onLine) {
-    // note [batch tail]: chunks of up to kChunkSize positions while the
-    // queue is long, single positions at its end.
-    constexpr size_t kChunkSize = 4;
+                bool progress, const std::function<void(const std::string&)>& onLine,
+                const std::function<void()>& onLines) {
+    // note [batch tail], note [chunk size]: chunks of up to ~10 ms of
+    // solving while the queue is long, single positions at its end.
     // Two chunks per solver: the next one waits in its queue while it
     // solves, so it never idles for a round trip to rank 0.
     constexpr int kInFlight = 2;
@@ -465,6 +483,7 @@ FarmResult farm(Session& session, const std::vector<std::string>& argv, const st
     struct sigaction ignorePipe {}, oldPipe {};
     ignorePipe.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &ignorePipe, &oldPipe);
+    const auto begin = std::chrono::steady_clock::now();  // of the batch: its rate (progress, note [chunk size])
     std::vector<int> inFlight(session.size());
     std::vector<bool> asked(session.size());
     std::string start;
@@ -488,7 +507,9 @@ FarmResult farm(Session& session, const std::vector<std::string>& argv, const st
     };
     // The next chunk from the queue: its positions' indices.
     auto takeChunk = [&] {
-        const size_t size = chunkSize(inputs.size() - next, static_cast<size_t>(session.size()), kChunkSize);
+        const size_t solvers = static_cast<size_t>(session.size());
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+        const size_t size = chunkSize(inputs.size() - next, solvers, chunkMost(done, seconds, solvers));
         std::vector<size_t> chunk;
         for (; chunk.size() < size && next < inputs.size(); ++next) chunk.push_back(next);
         return chunk;
@@ -512,7 +533,6 @@ FarmResult farm(Session& session, const std::vector<std::string>& argv, const st
         }
     };
     feedLocal();
-    const auto begin = std::chrono::steady_clock::now();
     auto lastReport = begin;
     while (stopped < session.workers() || localRunning) {
         const size_t doneBefore = done;
@@ -565,7 +585,9 @@ FarmResult farm(Session& session, const std::vector<std::string>& argv, const st
             }
         }
         // In order; after a failure too, up to the first lost chunk (so --resume redoes less).
+        const size_t printedBefore = printed;
         for (; printed < inputs.size() && have[printed]; ++printed) onLine(results[printed]);
+        if (printed > printedBefore) onLines();
         const auto now = std::chrono::steady_clock::now();
         if (progress && done > doneBefore && (now - lastReport > std::chrono::seconds(1) || done == inputs.size())) {
             lastReport = now;

@@ -57,9 +57,11 @@ struct FarmResult {
 
 // Rank 0: `inputs` (one solver input line each) solved by rank 0's own
 // solver and the workers', each running `argv`; onLine gets every result
-// line in input order, its "index" the input's. `progress`: positions
+// line in input order, its "index" the input's; onLines after each run of
+// them (where the caller flushes what it printed). `progress`: positions
 // done, rate and ETA on stderr.
 FarmResult farm(Session& session, const std::vector<std::string>& argv, const std::vector<std::string>& inputs,
-                bool progress, const std::function<void(const std::string&)>& onLine);
+                bool progress, const std::function<void(const std::string&)>& onLine,
+                const std::function<void()>& onLines);
 
 }  // namespace pz::driver::mpi

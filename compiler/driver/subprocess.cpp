@@ -188,6 +188,7 @@ ChildStatus runChild(const ChildRun& run) {
                 for (size_t nl; (nl = pending.find('\n', start)) != std::string::npos; start = nl + 1)
                     if (run.onLine) run.onLine(pending.substr(start, nl - start));
                 pending.erase(0, start);
+                if (start && run.onLines) run.onLines();
             } else {
                 ssize_t w = (fds[k].revents & POLLOUT)
                                 ? writeSome(inFd, run.input.data() + written, run.input.size() - written)

@@ -19,6 +19,10 @@ struct ChildRun {
     // Called for every line of the child's stdout (without the newline);
     // ignored when outputFile is set.
     std::function<void(const std::string&)> onLine;
+    // Called after each read's whole lines went to onLine: the child has
+    // said all it has for now, so a caller that prints what it reads
+    // flushes here (one write per read, not per line; as soon, though).
+    std::function<void()> onLines;
     std::string outputFile;         // when set: stdout and stderr go to this file
     // note [no wait at exit]: called when the child's stdout ends; true when
     // everything it was run for has arrived. pzc then does not wait for the
