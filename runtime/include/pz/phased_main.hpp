@@ -222,7 +222,6 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, const char* ta
             else
                 std::cerr << argv[0] << ": error: " << msg << "\n";
             status = 1;
-            std::cout.flush();
             return true;
         }
         if (!solved && solved.error().code == api::ErrorCode::NoSolution) {
@@ -239,7 +238,6 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, const char* ta
             else
                 std::cerr << argv[0] << ": error: " << solved.error().message << "\n";
             status = 1;
-            std::cout.flush();
             return true;
         }
         if (!solved) {  // the solution did not replay (Internal): never printed
@@ -278,8 +276,7 @@ int phasedMainImpl(int argc, char** argv, const char* solverName, const char* ta
             std::cout << (text.empty() ? "(solved)" : text) << "\n  " << r.moves.size() << " moves (" << solverName
                       << ", phases " << phasesText << "; not proven optimal), " << r.nodes << " nodes, " << secs << " s\n";
         }
-        std::cout.flush();
-        return true;
+        return true;  // flushed by feedPositions
     };
     return feedPositions<T>(positions, fromStdin, machine, argv[0], index, status, solveOne);
 }
