@@ -22,14 +22,7 @@ expect_error() {  # expect_error PATTERN -- command...: non-zero exit and PATTER
 # (note [build stamps]), so pzc runs it: what it prints must not be believed.
 fake_solver() {
     printf '#!/bin/sh\ncat > /dev/null\n%s\n' "$2" > "$1"
-    python3 - "$1" <<'PY'
-import sys
-data = open(sys.argv[1], "rb").read()
-h = 1469598103934665603
-for b in data:
-    h = ((h ^ b) * 1099511628211) % (1 << 64)
-open(sys.argv[1] + ".stamp", "w").write("pzc-build-stamp 1 %d %016x\n" % (len(data), h))
-PY
+    python3 "$(dirname "$0")/build_stamp.py" "$1"
 }
 
 # check_lengths SOLVER STATES: the solver's solution lengths for the lines

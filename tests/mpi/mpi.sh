@@ -31,16 +31,7 @@ fake_solver() {
     stamp
 }
 real_solver() { cp -p "$tmp/real-solver" "$bin"; stamp; }
-stamp() {
-    python3 - "$bin" <<'PY'
-import sys
-data = open(sys.argv[1], "rb").read()
-h = 1469598103934665603
-for b in data:
-    h = ((h ^ b) * 1099511628211) % (1 << 64)
-open(sys.argv[1] + ".stamp", "w").write("pzc-build-stamp 1 %d %016x\n" % (len(data), h))
-PY
-}
+stamp() { python3 "$(dirname "$0")/../e2e/build_stamp.py" "$bin"; }
 
 "$pzc" solve $puzzle --scrambles /dev/null --mpi > /dev/null 2> "$tmp/err"
 if grep -q "built without MPI" "$tmp/err"; then echo "SKIP: pzc was built without MPI"; exit 77; fi
