@@ -360,6 +360,10 @@ Session::Session() {
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &localRanks_);
+    MPI_Comm_free(&node);
     g_session = this;
     timeline::mark("MPI initialized");
 }
@@ -385,9 +389,25 @@ std::string failure(const std::vector<std::string>& argv, int rank, const ChildS
            ": the solver " + argv[0] + " on rank " + std::to_string(rank) + " " + describeSolverStatus(s);
 }
 
+// Note [threads per rank]
+// ~~~~~~~~~~~~~~~~~~~~~~~~
+// Without --threads, a solver searches on every CPU of its machine; N ranks
+// of one machine would then run N solvers of that many threads each. So
+// each rank gives its solver its share, the machine's CPUs over the ranks
+// on it (at least 1), as `pzc enumerate --mpi` does (threadsPerRank in
+// pz/enumerate/enumerate_main.hpp). Each rank works it out for its own
+// machine: nodes may differ. An explicit --threads is kept as given.
+std::vector<std::string> withThreadShare(std::vector<std::string> argv, const Session& session) {
+    if (std::find(argv.begin(), argv.end(), "--threads") != argv.end()) return argv;
+    const int cpus = static_cast<int>(std::thread::hardware_concurrency());
+    argv.insert(argv.end(), {"--threads", std::to_string(std::max(1, cpus / std::max(1, session.localRanks())))});
+    return argv;
+}
+
 // One batch on a worker: runs `argv` and solves chunks until DONE (or STOP).
 // False when told to STOP.
-bool workerBatch(Session& session, const std::vector<std::string>& argv) {
+bool workerBatch(Session& session, const std::vector<std::string>& given) {
+    const std::vector<std::string> argv = withThreadShare(given, session);
     timeline::mark("solver start");
     Solver solver(argv, true);
     bool failed = false;
@@ -471,9 +491,10 @@ size_t chunkMost(size_t done, double seconds, size_t solvers) {
 
 }  // namespace
 
-FarmResult farm(Session& session, const std::vector<std::string>& argv, const std::vector<std::string>& inputs,
+FarmResult farm(Session& session, const std::vector<std::string>& given, const std::vector<std::string>& inputs,
                 bool progress, const std::function<void(const std::string&)>& onLine,
                 const std::function<void()>& onLines) {
+    const std::vector<std::string> argv = withThreadShare(given, session);  // rank 0's own solver
     // note [batch tail], note [chunk size]: chunks of up to ~10 ms of
     // solving while the queue is long, single positions at its end.
     // Two chunks per solver: the next one waits in its queue while it
@@ -487,7 +508,7 @@ FarmResult farm(Session& session, const std::vector<std::string>& argv, const st
     std::vector<int> inFlight(session.size());
     std::vector<bool> asked(session.size());
     std::string start;
-    for (const auto& a : argv) start += a + '\0';
+    for (const auto& a : given) start += a + '\0';
     for (int w = 1; w < session.size(); ++w) send(w, kStart, start);
     std::vector<std::string> results(inputs.size());
     std::vector<bool> have(inputs.size());

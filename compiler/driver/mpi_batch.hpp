@@ -36,9 +36,10 @@ public:
     int rank() const { return rank_; }
     int size() const { return size_; }
     int workers() const { return size_ - 1; }
+    int localRanks() const { return localRanks_; }  // on this rank's machine (MPI_COMM_TYPE_SHARED)
 
 private:
-    int rank_ = 0, size_ = 1;
+    int rank_ = 0, size_ = 1, localRanks_ = 1;
 };
 
 // The session of this process, or nullptr (no --mpi, or one rank only).
@@ -56,7 +57,8 @@ struct FarmResult {
 };
 
 // Rank 0: `inputs` (one solver input line each) solved by rank 0's own
-// solver and the workers', each running `argv`; onLine gets every result
+// solver and the workers', each running `argv` (note [threads per rank]:
+// with "--threads" added by each rank when `argv` has none); onLine gets every result
 // line in input order, its "index" the input's; onLines after each run of
 // them (where the caller flushes what it printed). `progress`: positions
 // done, rate and ETA on stderr.

@@ -167,6 +167,25 @@ rank-dies)
     cmp <(strip "$tmp/out" | sort) <(strip "$tmp/single" | sort) ||
         fail "--resume: results differ from one process: $(diff <(strip "$tmp/out" | sort) <(strip "$tmp/single" | sort))"
     ;;
+threads)
+    # note [threads per rank]: without --threads each rank's solver gets
+    # its machine's CPUs over the ranks on it; --threads is kept as given.
+    # The solver records its arguments, then runs.
+    private_cache
+    fake_solver "echo \"\$*\" > $tmp/argv.\$OMPI_COMM_WORLD_RANK"
+    share=$(( $(getconf _NPROCESSORS_ONLN) / np )); [ $share -ge 1 ] || share=1
+    mpi --scrambles "$tmp/batch" > "$tmp/out" 2> "$tmp/err"
+    for r in 0 1 2; do
+        grep -q -- "--threads $share\( \|$\)" "$tmp/argv.$r" || fail "rank $r: no --threads $share: $(cat "$tmp/argv.$r")"
+    done
+    cmp <(strip "$tmp/single") <(strip "$tmp/out") || fail "output differs"
+    rm -f "$tmp"/argv.*
+    mpi --scrambles "$tmp/batch" --threads 1 > "$tmp/out" 2> "$tmp/err"
+    for r in 0 1 2; do
+        [ "$(grep -o -- "--threads [0-9]*" "$tmp/argv.$r")" = "--threads 1" ] ||
+            fail "rank $r with --threads 1: $(cat "$tmp/argv.$r")"
+    done
+    ;;
 memory-choice)
     # note [memory choice] under MPI: the workers' solver 'small' refuses
     # --memory 800 before any answer, so rank 0 hands over to 'least' (as
