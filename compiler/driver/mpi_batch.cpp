@@ -161,12 +161,12 @@ std::string receive(int source, int& tag, int& from) {
 }
 
 // The solver, run once for a batch and fed chunk by chunk (runChild in
-// subprocess.hpp takes all its input up front). A worker's blocks in
-// solve(); rank 0's own (`nonBlocking`) is driven by queue() and pump()
+// subprocess.hpp takes all its input up front), through non-blocking pipes.
+// A worker's waits in solve(); rank 0's own is driven by queue() and pump()
 // from its polling loop, which must never wait on it (note [mpi batch]).
 class Solver {
 public:
-    Solver(const std::vector<std::string>& argv, bool nonBlocking) {
+    explicit Solver(const std::vector<std::string>& argv) {
         int in[2], out[2];
         if (pipe2(in, O_CLOEXEC) != 0) return;
         if (pipe2(out, O_CLOEXEC) != 0) {
@@ -197,13 +197,12 @@ public:
         }
         toChild_ = in[1];
         fromChild_ = out[0];
-        if (nonBlocking)
-            for (int fd : {toChild_, fromChild_}) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+        for (int fd : {toChild_, fromChild_}) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
     }
 
     // Sends `lines` and reads one result line for each; false when the
     // solver ended first (then finish() says how). Writes and reads as each
-    // pipe is ready (a non-blocking solver): a chunk's input and results
+    // pipe is ready: a chunk's input and results
     // may each pass a pipe's 64 KiB, and the solver stops reading while
     // its results wait to be read.
     bool solve(const std::vector<std::string>& lines, std::vector<std::string>& results) {
@@ -214,8 +213,8 @@ public:
             const bool alive = pump(results);
             if (results.size() >= want) return true;
             if (!alive) return false;
-            pollfd fds[2] = {{outputFd(), POLLIN, 0}, {inputFd(), POLLOUT, 0}};
-            poll(fds, inputFd() >= 0 ? 2 : 1, -1);
+            pollfd fds[2] = {{outputFd(), POLLIN, 0}, {inputFd(), POLLOUT, 0}};  // -1: ignored
+            poll(fds, 2, -1);
         }
     }
 
@@ -279,8 +278,8 @@ public:
     }
 
 private:
-    // Writes what the pipe takes of the queued input (all of it, when
-    // blocking); false when the solver is gone.
+    // Writes what the pipe takes now of the queued input; false when the
+    // solver is gone.
     bool writeSome() {
         ssize_t n = write(toChild_, pendingIn_.data(), pendingIn_.size());
         if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) return true;
@@ -288,8 +287,7 @@ private:
         pendingIn_.erase(0, static_cast<size_t>(n));
         return true;
     }
-    // Reads some of what it has printed (when blocking, waits for some);
-    // false at its end.
+    // Reads what it has printed so far; false at its end.
     bool readSome() {
         if (fromChild_ < 0) return false;
         char buffer[1 << 16];
@@ -409,7 +407,7 @@ std::vector<std::string> withThreadShare(std::vector<std::string> argv, const Se
 bool workerBatch(Session& session, const std::vector<std::string>& given) {
     const std::vector<std::string> argv = withThreadShare(given, session);
     timeline::mark("solver start");
-    Solver solver(argv, true);
+    Solver solver(argv);
     bool failed = false;
     size_t answered = 0;  // chunks (note [timeline]: the first is marked)
     int tag = 0, from = 0;
@@ -537,7 +535,7 @@ FarmResult farm(Session& session, const std::vector<std::string>& given, const s
     };
     // Rank 0's own solver: the chunks it holds, in the order it answers them.
     timeline::mark("solver start");
-    Solver local(argv, true);
+    Solver local(argv);
     std::deque<std::vector<size_t>> localChunks;
     size_t localAnswered = 0;  // of the first chunk
     size_t localAnswers = 0;    // in all (note [timeline]: its first is marked)
